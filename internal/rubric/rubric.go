@@ -1,7 +1,13 @@
 // Package rubric defines rubrics, loads the rubric set from built-ins and overlays, and validates them.
 package rubric
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
 
 // Criterion is one rubric criterion. Weight and MinPass are nil when the
 // field is absent or not a JSON number, so callers can apply the contract's
@@ -27,4 +33,118 @@ type Rubric struct {
 
 	// Raw is the rubric object exactly as it was selected, for snapshots.
 	Raw json.RawMessage
+}
+
+// errNotObject is returned by Parse for any JSON value other than an object;
+// a rubric entry of another type is skipped by the loader, never coerced.
+var errNotObject = errors.New("rubric is not a JSON object")
+
+// Parse decodes one rubric object. It never rejects a rubric for bad field
+// values: a non-string id becomes "", non-numeric weights become nil, and so
+// on, so that Validate can report them in the contract's order (§2.7). It
+// fails only when raw is not a JSON object.
+func Parse(raw json.RawMessage) (Rubric, error) {
+	// A map, not a struct, because encoding/json matches struct fields
+	// case-insensitively and "ID" must not count as "id".
+	var fields map[string]json.RawMessage
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Rubric{}, errNotObject
+	}
+	if err := json.Unmarshal(trimmed, &fields); err != nil {
+		return Rubric{}, fmt.Errorf("parse rubric: %w", err)
+	}
+	r := Rubric{
+		ID:                stringValue(fields["id"]),
+		Criteria:          parseCriteria(fields["criteria"]),
+		ScoreThreshold:    present(fields["score_threshold"]),
+		MaxIterations:     present(fields["max_iterations"]),
+		JudgeTypes:        present(fields["judge_types"]),
+		GatePolicy:        present(fields["gate_policy"]),
+		AggregationMethod: present(fields["aggregation_method"]),
+		Raw:               slices.Clone(json.RawMessage(trimmed)),
+	}
+	return r, nil
+}
+
+// clone returns a copy that shares no slices with r, so a rubric handed out
+// by a Set cannot be altered through the caller's copy.
+func (r Rubric) clone() Rubric {
+	c := r
+	c.Criteria = slices.Clone(r.Criteria)
+	c.ScoreThreshold = slices.Clone(r.ScoreThreshold)
+	c.MaxIterations = slices.Clone(r.MaxIterations)
+	c.JudgeTypes = slices.Clone(r.JudgeTypes)
+	c.GatePolicy = slices.Clone(r.GatePolicy)
+	c.AggregationMethod = slices.Clone(r.AggregationMethod)
+	c.Raw = slices.Clone(r.Raw)
+	return c
+}
+
+func parseCriteria(raw json.RawMessage) []Criterion {
+	var items []json.RawMessage
+	if !isKind(raw, '[') || json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	out := make([]Criterion, 0, len(items))
+	for _, item := range items {
+		var fields map[string]json.RawMessage
+		if isKind(item, '{') {
+			_ = json.Unmarshal(item, &fields) // item is valid JSON: the array decoded
+		}
+		out = append(out, Criterion{
+			Name:    stringValue(fields["name"]),
+			Weight:  numberPtr(fields["weight"]),
+			MinPass: numberPtr(fields["min_pass"]),
+		})
+	}
+	return out
+}
+
+// present maps an absent field and an explicit JSON null to nil, which is
+// what "not explicitly set in the rubric" means for the precedence of §2.4.
+func present(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return slices.Clone(raw)
+}
+
+// isKind reports whether raw is a JSON value whose first byte is c.
+func isKind(raw json.RawMessage, c byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == c
+}
+
+// stringValue returns the JSON string raw holds, or "" for any other value.
+func stringValue(raw json.RawMessage) string {
+	var s string
+	if !isKind(raw, '"') || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// NumberValue reports the value of raw when it is a JSON number. Strings
+// holding digits are not numbers: the reference accepted "3" for
+// max_iterations and Go must not (§2.7).
+func NumberValue(raw json.RawMessage) (float64, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+func numberPtr(raw json.RawMessage) *float64 {
+	f, ok := NumberValue(raw)
+	if !ok {
+		return nil
+	}
+	return &f
 }

@@ -1,0 +1,87 @@
+# tribunal — build, package, install and test.
+#
+#   make            build the binaries and assemble the plugin in dist/marketplace/tribunal
+#   make install    the above, then install it into Claude Code through a local marketplace
+#   make test       every test (what CI runs)
+#   make release    cross-build linux/darwin × amd64/arm64 into dist/release/tribunal
+#   make bench      hook benchmarks (see scripts/bench-stop-gate.sh)
+
+GO       ?= go
+CLAUDE   ?= claude
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$(VERSION)
+BINARIES := stop-gate session-start tribunal-session
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+
+MARKET   := dist/marketplace
+PLUGIN   := $(MARKET)/tribunal
+RELEASE  := dist/release/tribunal
+
+export CGO_ENABLED = 0
+
+.PHONY: all build plugin install uninstall test test-short release bench clean fmt vet
+
+all: plugin
+
+build:
+	@mkdir -p build/bin
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o build/bin/ $(addprefix ./cmd/,$(BINARIES))
+
+# plugin-files assembles everything but the binaries into $(1).
+define plugin-files
+	rm -rf $(1)
+	mkdir -p $(1)/.claude-plugin $(1)/hooks $(1)/bin $(1)/agents $(1)/skills $(1)/commands
+	cp plugin/.claude-plugin/plugin.json $(1)/.claude-plugin/plugin.json
+	cp hooks/hooks.json $(1)/hooks/hooks.json
+	cp agents/*.md $(1)/agents/
+	cp -R plugin/skills/. $(1)/skills/
+	cp -R plugin/commands/. $(1)/commands/
+	cp config.json README.md LICENSE $(1)/
+endef
+
+plugin: build
+	$(call plugin-files,$(PLUGIN))
+	cp $(addprefix build/bin/,$(BINARIES)) $(PLUGIN)/bin/
+	mkdir -p $(MARKET)/.claude-plugin
+	cp plugin/marketplace.json $(MARKET)/.claude-plugin/marketplace.json
+	@echo "plugin assembled in $(PLUGIN)"
+
+install: plugin
+	@./scripts/install.sh "$(CLAUDE)" "$(MARKET)"
+
+uninstall:
+	-$(CLAUDE) plugin uninstall tribunal@tribunal-local
+	-$(CLAUDE) plugin marketplace remove tribunal-local
+
+release:
+	$(call plugin-files,$(RELEASE))
+	for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; \
+		for b in $(BINARIES); do \
+			GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+				-o $(RELEASE)/bin/$$os-$$arch/$$b ./cmd/$$b || exit 1; \
+		done; \
+	done
+	for b in $(BINARIES); do cp plugin/launcher.sh $(RELEASE)/bin/$$b; chmod +x $(RELEASE)/bin/$$b; done
+	mkdir -p dist/release/.claude-plugin
+	cp plugin/marketplace.json dist/release/.claude-plugin/marketplace.json
+	tar -C dist/release -czf dist/tribunal-$(VERSION).tar.gz .claude-plugin tribunal
+	@echo "release in dist/tribunal-$(VERSION).tar.gz"
+
+test:
+	./scripts/test.sh
+
+test-short:
+	$(GO) test -race -short ./...
+
+bench: build
+	./scripts/bench-stop-gate.sh
+
+fmt:
+	gofmt -l -w cmd internal
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf build dist

@@ -1,0 +1,30 @@
+// Command stop-gate is tribunal's Claude Code Stop hook: an advisory judge of the turn that just ended.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/tribunal-cc/tribunal/internal/stophook"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run never writes to stdout: Claude Code parses a Stop hook's stdout as a
+// decision, and an advisory judge must not make one.
+func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
+	home, _ := os.UserHomeDir()
+	if h := getenv("HOME"); h != "" {
+		home = h
+	}
+	return stophook.Run(ctx, stophook.Deps{
+		Getenv:  getenv,
+		Environ: os.Environ(),
+		Stdin:   stdin,
+		Stderr:  stderr,
+		Home:    home,
+	})
+}

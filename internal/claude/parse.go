@@ -1,0 +1,51 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
+
+// Parse fills res from a child's stdout. A `--output-format json` result
+// object is read field by field; anything else is kept as plain text, which
+// is what older CLIs and thin wrappers print. Empty output is ErrNoOutput.
+func Parse(stdout []byte, res *Result) error {
+	trimmed := bytes.TrimSpace(stdout)
+	if len(trimmed) == 0 {
+		return ErrNoOutput
+	}
+	if !gjson.ValidBytes(trimmed) || gjson.GetBytes(trimmed, "type").String() != "result" {
+		res.Text = string(trimmed)
+		return nil
+	}
+	res.Envelope = true
+	f := gjson.GetManyBytes(trimmed, "result", "structured_output", "is_error",
+		"subtype", "terminal_reason", "total_cost_usd", "num_turns",
+		"usage.input_tokens", "usage.output_tokens",
+		"usage.cache_creation_input_tokens", "usage.cache_read_input_tokens")
+	if f[0].Type == gjson.String {
+		res.Text = f[0].String()
+	}
+	if f[1].IsObject() || f[1].IsArray() {
+		res.Structured = json.RawMessage(f[1].Raw)
+	}
+	res.IsError = f[2].Type == gjson.True
+	res.Subtype = f[3].String()
+	res.TerminalReason = f[4].String()
+	if f[5].Type == gjson.Number && f[5].Float() >= 0 {
+		v := f[5].Float()
+		res.CostUSD = &v
+	}
+	res.NumTurns = int(f[6].Int())
+	if f[7].Exists() || f[8].Exists() {
+		n := 0
+		for _, u := range f[7:] {
+			if u.Type == gjson.Number && u.Int() > 0 {
+				n += int(u.Int())
+			}
+		}
+		res.Tokens = &n
+	}
+	return nil
+}

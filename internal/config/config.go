@@ -1,0 +1,187 @@
+// Package config resolves tribunal's layered configuration (§2.1–2.5): embedded defaults, the plugin's config.json and four Claude Code settings files.
+package config
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// defaultsJSON is the plugin's config.json, compiled in so that the
+// configuration can never resolve to empty (§2.2 rule 6, §11.2). The
+// repository's top-level config.json must stay a byte-identical copy.
+//
+//go:embed defaults.json
+var defaultsJSON []byte
+
+// DefaultsJSON returns the embedded plugin config.json.
+func DefaultsJSON() []byte {
+	return append([]byte(nil), defaultsJSON...)
+}
+
+// maxFileSize caps every configuration read; settings files are small, and
+// an oversized one is far more likely a mistake than a configuration.
+const maxFileSize = 1 << 20
+
+const builtinSource = "(built-in defaults)"
+
+// Sources locates the configuration layers and receives diagnostics.
+type Sources struct {
+	// PluginRoot is $CLAUDE_PLUGIN_ROOT; its config.json is layer 1.
+	// Empty means no plugin file: the embedded defaults stand alone.
+	PluginRoot string
+	// Home is the user's home directory, for ~/.claude/settings*.json
+	// (layers 2–3). Empty means those layers are absent.
+	Home string
+	// WorktreeRoot is the git worktree root (§9.2), for
+	// <repo>/.claude/settings*.json (layers 4–5). Empty means no
+	// repository: those layers are absent.
+	WorktreeRoot string
+	// Warn receives each diagnostic as one complete stderr line; nil drops
+	// them.
+	Warn func(string)
+}
+
+// Config is the merged configuration. It is read-only after Load.
+type Config struct {
+	tree *node // the merged "tribunal" object
+	home string
+	warn func(string)
+}
+
+// layer is one settings file.
+type layer struct {
+	path string
+	// repo marks layers 4–5, which come from the repository under review
+	// and so may not pick the executable tribunal runs as claude.
+	repo bool
+}
+
+// Load merges the configuration layers of §2.2. It never fails: a layer
+// that is missing is skipped silently, and one that cannot be used is
+// skipped with a warning naming the file, the other layers still applying.
+func Load(src Sources) *Config {
+	warn := src.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	tree := pluginLayer(defaultsJSON, builtinSource, warn)
+	if tree == nil {
+		// Unreachable while the embedded file is valid, which a test
+		// asserts; kept so that a broken build still cannot crash here.
+		tree = &node{kids: map[string]*node{}, src: builtinSource}
+	}
+	if src.PluginRoot != "" {
+		path := filepath.Join(src.PluginRoot, "config.json")
+		if data, ok := readCapped(path, warn); ok {
+			tree = merge(tree, pluginLayer(data, path, warn))
+		}
+	}
+	var layers []layer
+	if src.Home != "" {
+		layers = append(layers,
+			layer{path: filepath.Join(src.Home, ".claude", "settings.json")},
+			layer{path: filepath.Join(src.Home, ".claude", "settings.local.json")})
+	}
+	if src.WorktreeRoot != "" {
+		layers = append(layers,
+			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.json"), repo: true},
+			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
+	}
+	for _, l := range layers {
+		if data, ok := readCapped(l.path, warn); ok {
+			tree = merge(tree, settingsLayer(data, l, warn))
+		}
+	}
+	return &Config{tree: tree, home: src.Home, warn: warn}
+}
+
+// pluginLayer reads a whole config.json (layer 1) and returns its tribunal
+// object, or nil when the layer contributes nothing.
+func pluginLayer(data []byte, path string, warn func(string)) *node {
+	top := parseTop(data, path, warn)
+	if top == nil {
+		return nil
+	}
+	t := top.get("tribunal")
+	if !t.isNull() && !t.isObject() {
+		warn(fmt.Sprintf("tribunal: warning: %s: \"tribunal\" is not an object; file ignored", path))
+		return nil
+	}
+	prune(top, pluginSpec, "", warn)
+	return top.get("tribunal")
+}
+
+// settingsLayer reads a Claude Code settings file (layers 2–5) and returns
+// its tribunal object, or nil when it contributes nothing. Every other
+// top-level key belongs to Claude Code or other plugins and is not ours to
+// judge.
+func settingsLayer(data []byte, l layer, warn func(string)) *node {
+	top := parseTop(data, l.path, warn)
+	if top == nil {
+		return nil
+	}
+	t := top.get("tribunal")
+	if t.isNull() {
+		return nil
+	}
+	if !t.isObject() {
+		warn(fmt.Sprintf("tribunal: warning: %s: \"tribunal\" is not an object; file ignored", l.path))
+		return nil
+	}
+	prune(t, tribunalSpec, "tribunal", warn)
+	if p := t.at("claude", "path"); l.repo && !p.isNull() {
+		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose the claude executable; key %q ignored",
+			l.path, "tribunal.claude.path"))
+		t.get("claude").del("path")
+	}
+	return t
+}
+
+// parseTop parses a layer and checks that its top level is an object; it
+// returns nil, after a warning, when the file is unusable (§2.2 rules 2, 5).
+func parseTop(data []byte, path string, warn func(string)) *node {
+	if msg := checkJSON(data); msg != "" {
+		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, msg))
+		return nil
+	}
+	top, err := parseNode(data, path)
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: invalid JSON: %v; file ignored", path, err))
+		return nil
+	}
+	if !top.isObject() {
+		warn(fmt.Sprintf("tribunal: warning: %s: top level is not a JSON object; file ignored", path))
+		return nil
+	}
+	return top
+}
+
+// readCapped reads an optional file: missing is silently absent, any other
+// failure is reported, since a settings file that exists but cannot be read
+// is a mistake worth hearing about.
+func readCapped(path string, warn func(string)) ([]byte, bool) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil, false
+	}
+	if len(data) > maxFileSize {
+		warn(fmt.Sprintf("tribunal: warning: %s: larger than %d bytes; file ignored", path, maxFileSize))
+		return nil, false
+	}
+	return data, true
+}

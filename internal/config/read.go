@@ -1,0 +1,209 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+)
+
+// Built-in defaults, the last step of every precedence chain. They equal
+// the values in defaults.json (a test holds them together) and apply only
+// if the merged tree somehow lacks a key.
+const (
+	DefaultJudgeModel            = "claude-opus-4-7"
+	DefaultActorModel            = "claude-sonnet-4-6"
+	DefaultMetaModel             = "claude-opus-4-7"
+	DefaultActorMaxTokens        = 4096
+	DefaultJudgeMaxTokens        = 2048
+	DefaultMetaMaxTokens         = 1024
+	DefaultDissentThreshold      = 0.25
+	DefaultMinCriterionCoverage  = 0.6
+	DefaultRubricID              = "default"
+	DefaultStopHookTimeout       = 60 * time.Second
+	DefaultSessionStartMaxAge    = 72 * time.Hour
+	DefaultJudgeTimeout          = 600 * time.Second
+	DefaultActorTimeout          = 1800 * time.Second
+	DefaultMetaTimeout           = 600 * time.Second
+	defaultSkipIfNoFileChanges   = true
+	defaultStopHookEnabled       = false
+	defaultSessionJudgeTypesJSON = `["standard","adversarial"]`
+)
+
+// StopHookSettings is what the Stop-hook advisory judge reads (§8).
+type StopHookSettings struct {
+	// Enabled is true only for a JSON true (§11.1).
+	Enabled             bool
+	SkipIfNoFileChanges bool
+	// ScoreThreshold is tribunal.session.score_threshold; an invalid value
+	// falls back to 0.75 with a warning (§2.3).
+	ScoreThreshold float64
+	// Model is the judge model for "standard" (§2.5).
+	Model           string
+	MaxOutputTokens int
+	Timeout         time.Duration
+}
+
+// SessionStartSettings is what the SessionStart reader reads (§8.10).
+type SessionStartSettings struct {
+	// Enabled follows tribunal.stop_hook.enabled unless
+	// tribunal.session_start.enabled is a boolean.
+	Enabled bool
+	// MaxAge is how old an advisory verdict may be and still be surfaced.
+	MaxAge time.Duration
+}
+
+// StopHook returns the Stop-hook settings.
+func (c *Config) StopHook() StopHookSettings {
+	return StopHookSettings{
+		Enabled:             c.boolean(defaultStopHookEnabled, "stop_hook", "enabled"),
+		SkipIfNoFileChanges: c.boolean(defaultSkipIfNoFileChanges, "stop_hook", "skip_if_no_file_changes"),
+		ScoreThreshold:      c.stopHookThreshold(),
+		Model:               c.JudgeModel("standard"),
+		MaxOutputTokens:     c.count(DefaultJudgeMaxTokens, "judges", "max_output_tokens"),
+		Timeout:             c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds"),
+	}
+}
+
+// stopHookThreshold applies §2.3's rule for the hook: it has no run to
+// abort, so a bad threshold degrades to the default with a warning.
+func (c *Config) stopHookThreshold() float64 {
+	n := c.tree.at("session", "score_threshold")
+	if n.isNull() {
+		return rubric.DefaultScoreThreshold
+	}
+	v, err := rubric.ScoreThreshold(n.raw)
+	if err != nil {
+		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
+			invalid("tribunal.session.score_threshold", n, err), rubric.DefaultScoreThreshold))
+		return rubric.DefaultScoreThreshold
+	}
+	return v
+}
+
+// SessionStart returns the SessionStart reader settings.
+func (c *Config) SessionStart() SessionStartSettings {
+	enabled := c.boolean(defaultStopHookEnabled, "stop_hook", "enabled")
+	if n := c.tree.at("session_start", "enabled"); !n.isNull() {
+		enabled = string(n.raw) == "true"
+	}
+	return SessionStartSettings{
+		Enabled: enabled,
+		MaxAge:  c.hours(DefaultSessionStartMaxAge, "session_start", "max_age_hours"),
+	}
+}
+
+// JudgeModel returns the model for an effective judge type (§2.5):
+// tribunal.judges.<t>.model, else tribunal.judges.model, else the built-in
+// default. An empty string counts as unset at every step.
+func (c *Config) JudgeModel(t string) string {
+	if n := c.tree.at("judges", t); n.isObject() {
+		if m, ok := str(n.get("model")); ok && m != "" {
+			return m
+		}
+	}
+	return c.model(DefaultJudgeModel, "judges", "model")
+}
+
+// ClaudePath returns tribunal.claude.path, or "" to mean "find claude on
+// PATH". Only the plugin defaults and the user's own settings can set it:
+// a repository's settings are written by whoever wrote the repository, and
+// must not choose what tribunal executes (Load drops and reports them). A
+// leading "~/" is expanded with the home directory.
+func (c *Config) ClaudePath() string {
+	p, ok := str(c.tree.at("claude", "path"))
+	if !ok || p == "" {
+		return ""
+	}
+	if rest, found := strings.CutPrefix(p, "~/"); found && c.home != "" {
+		return filepath.Join(c.home, rest)
+	}
+	return p
+}
+
+// DefaultRubricID returns tribunal.rubric.default_id, the rubric used when
+// none is named; an empty string counts as unset.
+func (c *Config) DefaultRubricID() string {
+	if id, ok := str(c.tree.at("rubric", "default_id")); ok && id != "" {
+		return id
+	}
+	return DefaultRubricID
+}
+
+// BuiltinRubrics returns tribunal.rubric.builtins from the merged
+// configuration, or nil when it is unset.
+func (c *Config) BuiltinRubrics() json.RawMessage {
+	n := c.tree.at("rubric", "builtins")
+	if n.isNull() || n.isObject() {
+		return nil
+	}
+	return append(json.RawMessage(nil), n.raw...)
+}
+
+// Raw returns the merged tribunal object as compact JSON, for snapshots and
+// debugging. Unknown and mistyped keys have already been dropped from it.
+func (c *Config) Raw() json.RawMessage {
+	var buf bytes.Buffer
+	c.tree.appendJSON(&buf)
+	return buf.Bytes()
+}
+
+func (c *Config) boolean(def bool, path ...string) bool {
+	n := c.tree.at(path...)
+	if n.isNull() || n.isObject() {
+		return def
+	}
+	switch string(n.raw) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return def
+}
+
+func (c *Config) model(def string, path ...string) string {
+	if m, ok := str(c.tree.at(path...)); ok && m != "" {
+		return m
+	}
+	return def
+}
+
+func (c *Config) count(def int, path ...string) int {
+	n := c.tree.at(path...)
+	if f, ok := number(n); ok && fits(n, kindCount) {
+		return int(f)
+	}
+	return def
+}
+
+func (c *Config) seconds(def time.Duration, path ...string) time.Duration {
+	return c.duration(def, time.Second, path...)
+}
+
+func (c *Config) hours(def time.Duration, path ...string) time.Duration {
+	return c.duration(def, time.Hour, path...)
+}
+
+func (c *Config) duration(def, unit time.Duration, path ...string) time.Duration {
+	n := c.tree.at(path...)
+	f, ok := number(n)
+	if !ok || !fits(n, kindPositive) {
+		return def
+	}
+	d := f * float64(unit)
+	if d >= math.MaxInt64 {
+		return time.Duration(math.MaxInt64)
+	}
+	return max(time.Duration(d), 1)
+}
+
+// invalid words an out-of-range effective value, naming the key first.
+func invalid(key string, n *node, err error) string {
+	return fmt.Sprintf("%s: invalid value %s: %v", key, excerpt(n), err)
+}

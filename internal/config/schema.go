@@ -1,0 +1,212 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// kind is the JSON type a configuration key must have. Range rules that
+// the contract makes fatal for a run (§2.3) are not kinds: a number out of
+// [0,1] is well-typed here and rejected later, where its effect is known.
+type kind uint8
+
+const (
+	kindObject kind = iota
+	kindBool
+	kindString
+	kindNumber
+	kindCount    // an integral number in [1, 2^31-1]
+	kindPositive // a finite number > 0
+	kindArray
+)
+
+var kindNames = map[kind]string{
+	kindObject:   "an object",
+	kindBool:     "a boolean",
+	kindString:   "a string",
+	kindNumber:   "a number",
+	kindCount:    "an integer >= 1",
+	kindPositive: "a number > 0",
+	kindArray:    "an array",
+}
+
+// spec describes one key. fields lists the known children of an object;
+// other, when set, accepts any other child name (judges.<type>).
+type spec struct {
+	kind   kind
+	fields map[string]*spec
+	other  *spec
+}
+
+func leaf(k kind) *spec                    { return &spec{kind: k} }
+func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fields: fields} }
+
+// tribunalSpec is the complete set of keys under "tribunal". Anything else
+// is reported as unknown, so a typo cannot silently do nothing.
+var tribunalSpec = object(map[string]*spec{
+	"stop_hook": object(map[string]*spec{
+		"enabled":                 leaf(kindBool),
+		"skip_if_no_file_changes": leaf(kindBool),
+		"timeout_seconds":         leaf(kindPositive),
+	}),
+	"session_start": object(map[string]*spec{
+		"enabled":       leaf(kindBool),
+		"max_age_hours": leaf(kindPositive),
+	}),
+	"session": object(map[string]*spec{
+		"max_iterations":        leaf(kindNumber),
+		"score_threshold":       leaf(kindNumber),
+		"gate_policy":           leaf(kindString),
+		"aggregation_method":    leaf(kindString),
+		"judge_types":           leaf(kindArray),
+		"dissent_threshold":     leaf(kindNumber),
+		"judge_timeout_seconds": leaf(kindPositive),
+		"budget_usd":            leaf(kindPositive),
+	}),
+	"actor": object(map[string]*spec{
+		"model":             leaf(kindString),
+		"max_output_tokens": leaf(kindCount),
+		"timeout_seconds":   leaf(kindPositive),
+	}),
+	"judges": {
+		kind: kindObject,
+		fields: map[string]*spec{
+			"model":             leaf(kindString),
+			"max_output_tokens": leaf(kindCount),
+		},
+		other: object(map[string]*spec{"model": leaf(kindString)}),
+	},
+	"meta_judge": object(map[string]*spec{
+		"model":             leaf(kindString),
+		"max_output_tokens": leaf(kindCount),
+		"timeout_seconds":   leaf(kindPositive),
+	}),
+	"rubric": object(map[string]*spec{
+		"default_id":             leaf(kindString),
+		"min_criterion_coverage": leaf(kindNumber),
+		"builtins":               leaf(kindArray),
+	}),
+	"claude": object(map[string]*spec{
+		"path": leaf(kindString),
+	}),
+})
+
+// pluginSpec covers the top level of the plugin's config.json (layer 1),
+// the only layer read whole.
+var pluginSpec = object(map[string]*spec{
+	"plugin_name":  leaf(kindString),
+	"storage_path": leaf(kindString),
+	"tribunal":     tribunalSpec,
+})
+
+// prune removes from the object n every key that s does not know and every
+// value of the wrong type, warning about each with the file and the dotted
+// key. Dropping a mistyped value makes it "unset" in this layer, so the
+// value from the layers below, ultimately the built-in default, applies.
+func prune(n *node, s *spec, prefix string, warn func(string)) {
+	for _, k := range append([]string(nil), n.keys...) {
+		child := n.kids[k]
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		cs := s.fields[k]
+		if cs == nil {
+			cs = s.other
+		}
+		switch {
+		case cs == nil:
+			warn(fmt.Sprintf("tribunal: warning: %s: unknown key %q", child.src, key))
+			n.del(k)
+		case child.isNull():
+		case !fits(child, cs.kind):
+			warn(fmt.Sprintf("tribunal: warning: %s: key %q must be %s, got %s; ignored",
+				child.src, key, kindNames[cs.kind], excerpt(child)))
+			n.del(k)
+		case cs.kind == kindObject:
+			prune(child, cs, key, warn)
+		}
+	}
+}
+
+// fits reports whether n has kind k.
+func fits(n *node, k kind) bool {
+	if k == kindObject {
+		return n.isObject()
+	}
+	if n.isObject() || len(n.raw) == 0 {
+		return false
+	}
+	switch c := n.raw[0]; k {
+	case kindBool:
+		return c == 't' || c == 'f'
+	case kindString:
+		return c == '"'
+	case kindArray:
+		return c == '['
+	}
+	f, ok := number(n)
+	switch k {
+	case kindNumber:
+		return ok
+	case kindCount:
+		return ok && f >= 1 && f <= math.MaxInt32 && f == math.Trunc(f)
+	case kindPositive:
+		return ok && f > 0 && !math.IsInf(f, 0)
+	}
+	return false
+}
+
+// number decodes a JSON number leaf.
+func number(n *node) (float64, bool) {
+	if n == nil || n.isObject() || len(n.raw) == 0 {
+		return 0, false
+	}
+	if c := n.raw[0]; c != '-' && (c < '0' || c > '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(n.raw), 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// excerpt renders a value for a diagnostic, shortened so that one bad key
+// holding a large value cannot flood stderr.
+func excerpt(n *node) string {
+	var buf bytes.Buffer
+	n.appendJSON(&buf)
+	s := buf.String()
+	if len(s) <= 60 {
+		return s
+	}
+	cut := 0
+	for i := range s { // rune boundaries only, so the excerpt stays valid UTF-8
+		if i > 57 {
+			break
+		}
+		cut = i
+	}
+	return s[:cut] + "..."
+}
+
+// str decodes a JSON string leaf.
+func str(n *node) (string, bool) {
+	if n == nil || n.isObject() || len(n.raw) == 0 || n.raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(n.raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,174 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+)
+
+// Params are the effective parameters of one /tribunal run (§2.4, §2.5).
+type Params struct {
+	ScoreThreshold    float64
+	MaxIterations     int
+	GatePolicy        string
+	AggregationMethod string
+	// JudgeTypes are the entries of the effective judge_types, as given:
+	// they may be null or non-strings, which jury.Empanel handles (§3.2).
+	// A non-array value yields no entries and so an empty panel.
+	JudgeTypes           []json.RawMessage
+	DissentThreshold     float64
+	MinCriterionCoverage float64
+
+	ActorModel     string
+	MetaModel      string
+	ActorMaxTokens int
+	JudgeMaxTokens int
+	MetaMaxTokens  int
+
+	JudgeTimeout time.Duration
+	ActorTimeout time.Duration
+	MetaTimeout  time.Duration
+	// BudgetUSD caps the run's reported spend; nil means no cap.
+	BudgetUSD *float64
+}
+
+// MarshalJSON renders the parameters for the task manifest's "effective"
+// snapshot, durations in seconds as they are configured.
+func (p Params) MarshalJSON() ([]byte, error) {
+	judgeTypes := p.JudgeTypes
+	if judgeTypes == nil {
+		judgeTypes = []json.RawMessage{}
+	}
+	return json.Marshal(struct {
+		ScoreThreshold       float64           `json:"score_threshold"`
+		MaxIterations        int               `json:"max_iterations"`
+		GatePolicy           string            `json:"gate_policy"`
+		AggregationMethod    string            `json:"aggregation_method"`
+		JudgeTypes           []json.RawMessage `json:"judge_types"`
+		DissentThreshold     float64           `json:"dissent_threshold"`
+		MinCriterionCoverage float64           `json:"min_criterion_coverage"`
+		ActorModel           string            `json:"actor_model"`
+		MetaModel            string            `json:"meta_model"`
+		ActorMaxTokens       int               `json:"actor_max_output_tokens"`
+		JudgeMaxTokens       int               `json:"judge_max_output_tokens"`
+		MetaMaxTokens        int               `json:"meta_max_output_tokens"`
+		JudgeTimeout         float64           `json:"judge_timeout_seconds"`
+		ActorTimeout         float64           `json:"actor_timeout_seconds"`
+		MetaTimeout          float64           `json:"meta_timeout_seconds"`
+		BudgetUSD            *float64          `json:"budget_usd,omitempty"`
+	}{
+		p.ScoreThreshold, p.MaxIterations, p.GatePolicy, p.AggregationMethod, judgeTypes,
+		p.DissentThreshold, p.MinCriterionCoverage, p.ActorModel, p.MetaModel,
+		p.ActorMaxTokens, p.JudgeMaxTokens, p.MetaMaxTokens,
+		p.JudgeTimeout.Seconds(), p.ActorTimeout.Seconds(), p.MetaTimeout.Seconds(), p.BudgetUSD,
+	})
+}
+
+// Session resolves the effective parameters for rubric r with the
+// precedence explicit rubric field > tribunal.session.* > built-in default
+// (§2.4), then validates them (§2.3). r is validated first (§2.7), so the
+// error for a bad rubric is the rubric's own message. An invalid config
+// value that takes effect is an error naming its key; one that a rubric
+// field overrides is not looked at. An invalid min_criterion_coverage only
+// warns and falls back to 0.6.
+func (c *Config) Session(r *rubric.Rubric) (Params, error) {
+	if err := rubric.Validate(r); err != nil {
+		return Params{}, err
+	}
+	var p Params
+	var err error
+	if p.ScoreThreshold, err = pick(c, r.ScoreThreshold, "score_threshold", rubric.DefaultScoreThreshold, rubric.ScoreThreshold); err != nil {
+		return Params{}, err
+	}
+	if p.MaxIterations, err = pick(c, r.MaxIterations, "max_iterations", rubric.DefaultMaxIterations, rubric.MaxIterations); err != nil {
+		return Params{}, err
+	}
+	if p.GatePolicy, err = pick(c, r.GatePolicy, "gate_policy", rubric.DefaultGatePolicy, rubric.GatePolicy); err != nil {
+		return Params{}, err
+	}
+	if p.AggregationMethod, err = pick(c, r.AggregationMethod, "aggregation_method", rubric.DefaultAggregationMethod, rubric.AggregationMethod); err != nil {
+		return Params{}, err
+	}
+	if p.DissentThreshold, err = pick(c, nil, "dissent_threshold", DefaultDissentThreshold, rubric.Unit); err != nil {
+		return Params{}, err
+	}
+	p.JudgeTypes = c.judgeTypes(r)
+	p.MinCriterionCoverage = c.minCoverage()
+	p.ActorModel = c.model(DefaultActorModel, "actor", "model")
+	p.MetaModel = c.model(DefaultMetaModel, "meta_judge", "model")
+	p.ActorMaxTokens = c.count(DefaultActorMaxTokens, "actor", "max_output_tokens")
+	p.JudgeMaxTokens = c.count(DefaultJudgeMaxTokens, "judges", "max_output_tokens")
+	p.MetaMaxTokens = c.count(DefaultMetaMaxTokens, "meta_judge", "max_output_tokens")
+	p.JudgeTimeout = c.seconds(DefaultJudgeTimeout, "session", "judge_timeout_seconds")
+	p.ActorTimeout = c.seconds(DefaultActorTimeout, "actor", "timeout_seconds")
+	p.MetaTimeout = c.seconds(DefaultMetaTimeout, "meta_judge", "timeout_seconds")
+	if n := c.tree.at("session", "budget_usd"); fits(n, kindPositive) {
+		b, _ := number(n)
+		p.BudgetUSD = &b
+	}
+	return p, nil
+}
+
+// pick resolves one policy parameter. The rubric's field, already checked
+// by rubric.Validate, wins; then tribunal.session.<key>; then def.
+func pick[T any](c *Config, explicit json.RawMessage, key string, def T, decode func([]byte) (T, error)) (T, error) {
+	if explicit != nil {
+		return decode(explicit)
+	}
+	n := c.tree.at("session", key)
+	if n.isNull() {
+		return def, nil
+	}
+	v, err := decode(n.raw)
+	if err != nil {
+		return v, fmt.Errorf("%s (from %s)", invalid("tribunal.session."+key, n, err), n.src)
+	}
+	return v, nil
+}
+
+// judgeTypes resolves judge_types. It is not validated (§2.7): entries
+// degrade at empanel time, and a non-array value empties the panel, which
+// the caller refuses; the warning says why the panel came out empty.
+func (c *Config) judgeTypes(r *rubric.Rubric) []json.RawMessage {
+	if r.JudgeTypes != nil {
+		types := jury.Types(r.JudgeTypes)
+		if len(types) == 0 && !isArray(r.JudgeTypes) {
+			c.warn(fmt.Sprintf("tribunal: warning: rubric %s: judge_types is not an array; no judge can be seated", r.ID))
+		}
+		return types
+	}
+	if n := c.tree.at("session", "judge_types"); !n.isNull() && !n.isObject() {
+		return jury.Types(n.raw)
+	}
+	return jury.Types(json.RawMessage(defaultSessionJudgeTypesJSON))
+}
+
+func isArray(raw json.RawMessage) bool {
+	for _, b := range raw {
+		switch b {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return b == '['
+	}
+	return false
+}
+
+// minCoverage reads tribunal.rubric.min_criterion_coverage, which §2.3
+// makes a warning, not an abort, when invalid.
+func (c *Config) minCoverage() float64 {
+	n := c.tree.at("rubric", "min_criterion_coverage")
+	if n.isNull() {
+		return DefaultMinCriterionCoverage
+	}
+	v, err := rubric.Unit(n.raw)
+	if err != nil {
+		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
+			invalid("tribunal.rubric.min_criterion_coverage", n, err), DefaultMinCriterionCoverage))
+		return DefaultMinCriterionCoverage
+	}
+	return v
+}

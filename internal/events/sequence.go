@@ -1,0 +1,132 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	sequenceFile = "event-sequence"
+	// lockFile is a sidecar rather than the counter itself because the
+	// counter is replaced by rename, which would orphan a lock held on it.
+	lockFile = ".event-sequence.lock"
+	// maxSequenceBytes is far above any int64 plus stray whitespace.
+	maxSequenceBytes = 4096
+)
+
+// lockSequence takes an exclusive flock on dir/.event-sequence.lock, polling
+// with LOCK_NB so a stuck holder costs at most wait rather than hanging the
+// hook. The returned func releases the lock and must be called exactly once.
+func lockSequence(dir string, wait time.Duration) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create onlooker dir: %w", err)
+	}
+	path := filepath.Join(dir, lockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open sequence lock: %w", err)
+	}
+	fd := int(f.Fd())
+	deadline := time.Now().Add(wait)
+	delay := 100 * time.Microsecond
+	for {
+		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				// Closing the descriptor also drops the lock; the explicit
+				// unlock just makes the release independent of Close errors.
+				_ = syscall.Flock(fd, syscall.LOCK_UN)
+				_ = f.Close()
+			}, nil
+		}
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock %q: %w", path, err)
+		}
+		if !time.Now().Before(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("lock %q: still held by another emitter after %v", path, wait)
+		}
+		time.Sleep(delay)
+		delay = min(delay*2, 5*time.Millisecond)
+	}
+}
+
+// nextSequence returns the counter's current value and stores value+1. It
+// must run under lockSequence. The counter is written before the caller
+// appends, so a failed append leaves a gap, never a duplicate.
+func nextSequence(dir string) (int64, error) {
+	path := filepath.Join(dir, sequenceFile)
+	seq, err := readSequence(path)
+	if err != nil {
+		return 0, err
+	}
+	next := seq + 1
+	if seq == math.MaxInt64 {
+		next = 0
+	}
+	if err := writeSequence(dir, path, next); err != nil {
+		return 0, err
+	}
+	return seq, nil
+}
+
+// readSequence parses the counter as a trimmed base-10 integer. A missing,
+// empty, negative or otherwise unparseable counter counts as 0 (§10); only
+// I/O failures are errors.
+func readSequence(path string) (int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read sequence: %w", err)
+	}
+	defer f.Close()
+	// A counter is a few bytes; anything past the cap is garbage, and
+	// reading it whole would only cost time.
+	buf, err := io.ReadAll(io.LimitReader(f, maxSequenceBytes+1))
+	if err != nil {
+		return 0, fmt.Errorf("read sequence: %w", err)
+	}
+	if len(buf) > maxSequenceBytes {
+		return 0, nil
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(buf)), 10, 64)
+	if err != nil || v < 0 {
+		return 0, nil
+	}
+	return v, nil
+}
+
+// writeSequence replaces the counter through a temporary file and rename so
+// a crash mid-write cannot leave a truncated number behind.
+func writeSequence(dir, path string, v int64) error {
+	tmp, err := os.CreateTemp(dir, "."+sequenceFile+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write sequence: %w", err)
+	}
+	_, werr := tmp.WriteString(strconv.FormatInt(v, 10))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write sequence: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write sequence: %w", err)
+	}
+	return nil
+}

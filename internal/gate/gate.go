@@ -1,0 +1,164 @@
+// Package gate makes the pass-or-block decision for one iteration (§6); it is the only copy of those rules.
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+// Gate policies (§6.3). Any other value is judged as Majority with a warning.
+const (
+	Strict       = "strict"
+	Majority     = "majority"
+	Unanimous    = "unanimous"
+	MetaOverride = "meta_override"
+)
+
+// Block reasons (§6.1).
+const (
+	ReasonLowScore          = "low_score"
+	ReasonMetaOverride      = "meta_override"
+	ReasonBiasDetected      = "bias_detected"
+	ReasonDissentUnresolved = "dissent_unresolved"
+	ReasonCriterionFloor    = "criterion_floor"
+)
+
+// Tolerance absorbs binary floating-point artefacts in the score and dissent
+// comparisons, e.g. 0.68 − 0.43 = 0.25000000000000006 (§11.13). Floors are
+// compared exactly and do not use it.
+const Tolerance = 1e-9
+
+// DissentExceeds reports whether dissent d is above threshold dt by more than
+// Tolerance, so D = DT never blocks. The loop uses it to decide whether to
+// record dissent, keeping the rule in one place.
+func DissentExceeds(d, dt float64) bool {
+	return d-dt > Tolerance
+}
+
+// ConsensusPassed reports whether aggregate a meets threshold t, with
+// Tolerance; A = T passes. It is the gate's score_ok and also the value of
+// consensus.reached's passed (§12.4, decided as "A ≥ T").
+func ConsensusPassed(a, t float64) bool {
+	return a >= t-Tolerance
+}
+
+// Input is everything the gate decides on (§6.1).
+type Input struct {
+	Policy string
+	// Verdicts is the whole panel in seat order, unusable and failed
+	// verdicts included: they keep their seats and their floors.
+	Verdicts         []verdict.Verdict
+	Aggregate        float64
+	Threshold        float64
+	Meta             verdict.Meta
+	Dissent          float64
+	DissentThreshold float64
+	// Rubric may be nil, in which case there are no floors.
+	Rubric *rubric.Rubric
+}
+
+// Result is the gate's decision. Warnings are diagnostics for stderr and are
+// not part of the gate's JSON.
+type Result struct {
+	Passed          bool     `json:"passed"`
+	Reason          string   `json:"reason,omitempty"`
+	FailedCriterion string   `json:"failed_criterion,omitempty"`
+	Warnings        []string `json:"-"`
+}
+
+// Decide applies §6.3 in order. Every blocking result carries the first
+// failed floor, when there is one, whatever the reason reported.
+func Decide(in Input) Result {
+	var warnings []string
+	n, usable, approvals, failed := len(in.Verdicts), 0, 0, 0
+	var failedLabels []string
+	for _, v := range in.Verdicts {
+		if _, ok := v.UsableScore(); ok {
+			usable++
+			if v.Passed {
+				approvals++
+			}
+		}
+		if v.Failed {
+			failed++
+			failedLabels = append(failedLabels, v.Label())
+		}
+	}
+	if n > 0 && failed == n {
+		// §4.1: when every seat failed, say so rather than leave the user
+		// with a bare low_score.
+		warnings = append(warnings, "tribunal-gate: every judge failed, so no verdict could approve: "+
+			strings.Join(failedLabels, ", "))
+	}
+
+	fl := computeFloors(in.Verdicts, in.Rubric)
+	block := func(reason string) Result {
+		return Result{Reason: reason, FailedCriterion: fl.failed, Warnings: warnings}
+	}
+
+	override := in.Meta.Override
+	switch override {
+	case verdict.OverrideAccept:
+		if usable == 0 {
+			// §11.14: an accept over a panel with no usable verdict would
+			// pass work nobody scored.
+			override = ""
+		}
+	case verdict.OverrideReject, verdict.OverrideReEvaluate:
+	default:
+		// A Meta built without NormaliseMeta may carry anything; only the
+		// enum may act (§11.21).
+		override = ""
+	}
+
+	if in.Policy == MetaOverride {
+		switch override {
+		case verdict.OverrideAccept:
+			if fl.failed != "" {
+				return block(ReasonCriterionFloor)
+			}
+			return Result{Passed: true, Warnings: warnings}
+		case verdict.OverrideReject:
+			return block(ReasonMetaOverride)
+		}
+	}
+	if in.Meta.BiasDetected && override == verdict.OverrideReject {
+		return block(ReasonBiasDetected)
+	}
+	// §11.20: only accept suppresses the dissent check.
+	if DissentExceeds(in.Dissent, in.DissentThreshold) && override != verdict.OverrideAccept {
+		return block(ReasonDissentUnresolved)
+	}
+
+	var juryOK bool
+	switch in.Policy {
+	case Strict, Unanimous:
+		juryOK = n > 0 && approvals == n
+	case Majority, MetaOverride:
+		juryOK = n > 0 && 2*approvals > n
+	default:
+		warnings = append(warnings, fmt.Sprintf("tribunal-gate: unknown policy %s, falling back to majority", in.Policy))
+		juryOK = n > 0 && 2*approvals > n
+	}
+	scoreOK := ConsensusPassed(in.Aggregate, in.Threshold)
+	if fl.anyReports && len(fl.unreported) > 0 {
+		warnings = append(warnings, "tribunal-gate: no judge scored these criteria, so their min_pass floors did not apply: "+
+			strings.Join(fl.unreported, ", "))
+	}
+
+	switch {
+	case !scoreOK:
+		return block(ReasonLowScore)
+	case !juryOK && override == verdict.OverrideReject:
+		return block(ReasonMetaOverride)
+	case !juryOK:
+		return block(ReasonDissentUnresolved)
+	case fl.failed != "":
+		return block(ReasonCriterionFloor)
+	default:
+		return Result{Passed: true, Warnings: warnings}
+	}
+}

@@ -1,0 +1,93 @@
+package gitstate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Large-repository shape, matching scripts/bench-stop-gate.sh.
+const (
+	largeTracked = 50_000
+	largeIgnored = 100_000
+)
+
+// BenchmarkStatusLargeRepo compares Status with a bare `git status
+// --porcelain` on a clean repository of 50,000 tracked files and 100,000
+// ignored files under node_modules trees. Generating the repository takes a
+// while, so it only runs with TRIBUNAL_BENCH_LARGE=1.
+func BenchmarkStatusLargeRepo(b *testing.B) {
+	if os.Getenv("TRIBUNAL_BENCH_LARGE") != "1" {
+		b.Skip("set TRIBUNAL_BENCH_LARGE=1 to generate the large repository and run this benchmark")
+	}
+	g := newTGit(b)
+	start := time.Now()
+	dir := generateLargeRepo(b, g)
+	b.Logf("generated %d tracked + %d ignored files in %v", largeTracked, largeIgnored, time.Since(start).Round(time.Millisecond))
+
+	runner := g.runner()
+	ctx := context.Background()
+	b.Run("Status", func(b *testing.B) {
+		for b.Loop() {
+			st, err := Status(ctx, runner, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.Dirty() {
+				b.Fatalf("generated repository is dirty: %+v", st)
+			}
+		}
+	})
+	b.Run("GitStatusPorcelain", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(g.bin, "status", "--porcelain")
+			cmd.Dir, cmd.Env = dir, g.env
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(out) != 0 {
+				b.Fatalf("generated repository is dirty: %q", out)
+			}
+		}
+	})
+}
+
+// generateLargeRepo writes the files with Go (fast), adds them with one
+// `git add -A` and commits once. Ignored trees are never added: .gitignore
+// lists node_modules/ first.
+func generateLargeRepo(b *testing.B, g *tgit) string {
+	b.Helper()
+	dir := g.emptyRepo()
+	write(b, dir, ".gitignore", "node_modules/\n")
+	// 50 top-level dirs × 10 subdirs × 100 files.
+	for i := range largeTracked {
+		rel := filepath.Join(fmt.Sprintf("src%02d", i/1000), fmt.Sprintf("mod%d", i/100%10), "f"+strconv.Itoa(i%100)+".txt")
+		writeBench(b, dir, rel, "tracked file "+strconv.Itoa(i)+"\n")
+	}
+	// Four packages with their own node_modules, 25,000 files each in 250 dirs.
+	perTree := largeIgnored / 4
+	for i := range largeIgnored {
+		tree, n := i/perTree, i%perTree
+		rel := filepath.Join(fmt.Sprintf("pkg%d", tree), "node_modules", fmt.Sprintf("dep%03d", n/100), "lib", "m"+strconv.Itoa(n%100)+".js")
+		writeBench(b, dir, rel, "module.exports = "+strconv.Itoa(n)+"\n")
+	}
+	g.run(dir, "add", "-A")
+	g.run(dir, "commit", "-q", "-m", "large")
+	return dir
+}
+
+// writeBench is write without the per-call MkdirAll when the directory
+// already exists, which halves generation time.
+func writeBench(b *testing.B, dir, rel, content string) {
+	p := filepath.Join(dir, rel)
+	if err := os.WriteFile(p, []byte(content), 0o644); err == nil {
+		return
+	}
+	write(b, dir, rel, content)
+}

@@ -1,0 +1,79 @@
+package gitstate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+)
+
+// maxUntrackedListed is how many untracked paths DiffStat names before
+// summarising the rest in one line.
+const maxUntrackedListed = 50
+
+// DiffStat summarises the work tree's changes for the advisory judge's
+// prompt: `git diff --stat` of the staged and unstaged changes against HEAD
+// (both diffs separately on an unborn branch), then one line per untracked
+// file, ` <path> (new, untracked)`, for up to 50 of them and a closing
+// ` … and N more untracked files`. §8.4 shows unstaged changes only; §12.18
+// leaves the scope open, and a turn that staged or created files deserves to
+// show them. Only the last maxBytes bytes are returned (§8.4 keeps 4000),
+// starting on a UTF-8 boundary; maxBytes <= 0 means no limit. A clean tree
+// yields "".
+func DiffStat(ctx context.Context, git projectkey.GitRunner, root string, maxBytes int) (string, error) {
+	st, err := Status(ctx, git, root)
+	if err != nil {
+		return "", err
+	}
+	var cmds [][]string
+	if st.Head == InitialHead {
+		cmds = [][]string{diffCmd([]string{"--cached", "--stat", "--no-color"}), diffCmd([]string{"--stat", "--no-color"})}
+	} else {
+		cmds = [][]string{diffCmd([]string{"--stat", "--no-color"}, "HEAD")}
+	}
+	var b strings.Builder
+	for _, args := range cmds {
+		out, err := git(ctx, root, args...)
+		if err != nil {
+			return "", fmt.Errorf("diff stat of %q: %w", root, err)
+		}
+		b.Write(out)
+	}
+	for i, p := range st.Untracked {
+		if i == maxUntrackedListed {
+			fmt.Fprintf(&b, " … and %d more untracked files\n", len(st.Untracked)-maxUntrackedListed)
+			break
+		}
+		fmt.Fprintf(&b, " %s (new, untracked)\n", displayPath(p))
+	}
+	return lastBytes(b.String(), maxBytes), nil
+}
+
+// displayPath quotes a path the way git's --stat does for names with control
+// characters or quotes, so a newline in a file name cannot forge a line.
+func displayPath(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || r == utf8.RuneError {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
+
+// lastBytes keeps the final max bytes of s, dropping a leading partial UTF-8
+// sequence that the cut left behind.
+func lastBytes(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	s = s[len(s)-max:]
+	// A cut rune leaves at most UTFMax-1 continuation bytes in front.
+	i := 0
+	for i < len(s) && i < utf8.UTFMax-1 && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}

@@ -1,0 +1,73 @@
+package prompts
+
+import (
+	"strconv"
+	"strings"
+)
+
+// JudgeInput is everything a loop judge is shown in its user turn (§4.3–4.5,
+// §7.4 step 4).
+type JudgeInput struct {
+	Task        string
+	Criteria    []Criterion
+	ActorOutput string
+	Threshold   float64
+	JudgeType   string // the seat's effective type, e.g. "standard"
+	Iteration   int    // the 0-based iteration number n
+	// DiffStat is an optional summary of the working-tree changes (for
+	// example `git diff --stat` plus untracked paths). Judges must read the
+	// changed files; naming them saves the read-only judges a blind search.
+	DiffStat string
+}
+
+// JudgePrompt builds the user-turn prompt for one judge seat. The agent
+// file supplies the role and the calibration rules; this prompt supplies the
+// case: task, rubric, threshold and the Actor's output, with every
+// untrusted text fenced by unforgeable markers.
+func JudgePrompt(in JudgeInput) string {
+	names := criterionNames(in.Criteria)
+	// Every variable text goes into the token derivation, not only the
+	// fenced ones, so the token occurs nowhere in the prompt but its markers.
+	f := newFencer(append([]string{in.Task, in.ActorOutput, in.DiffStat, in.JudgeType}, names...)...)
+	judgeType := in.JudgeType
+	if judgeType == "" {
+		judgeType = "standard"
+	}
+	var b strings.Builder
+
+	b.WriteString("# Tribunal jury assignment\n\n")
+	b.WriteString("You hold the `" + cell(judgeType) + "` seat on the jury for iteration " + strconv.Itoa(in.Iteration) +
+		" of this task (iteration 0 is the Actor's first attempt). Score the work on its merits; the iteration number must not move your score.\n\n")
+	b.WriteString(f.notice() + "\n\n")
+
+	b.WriteString("## Task given to the Actor\n\n")
+	f.wrap(&b, "TASK", in.Task)
+
+	b.WriteString("\n## Rubric\n\n")
+	rubricTable(&b, in.Criteria)
+	b.WriteString("\nThe keys of `criterion_scores` are exactly these names, as JSON strings: " + jsonStrings(names) + ". ")
+	b.WriteString("Score every criterion you can: 0 means assessed and failed; an omitted key means not assessed, and is a coverage gap rather than a safe middle choice. ")
+	b.WriteString("A criterion whose lowest score across the jury falls below its min_pass blocks the work on its own.\n")
+
+	b.WriteString("\n## Score threshold\n\n")
+	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
+		". Set `passed` to your own call: true when the work clears this threshold and no criterion you scored is below its min_pass.\n")
+
+	if strings.TrimSpace(in.DiffStat) != "" {
+		b.WriteString("\n## What changed in the working tree\n\n")
+		f.wrap(&b, "DIFF STAT", in.DiffStat)
+	}
+
+	b.WriteString("\n## The Actor's final message\n\n")
+	if strings.TrimSpace(in.ActorOutput) == "" {
+		b.WriteString("The Actor's final message was empty; judge the working tree as you find it.\n\n")
+	}
+	f.wrap(&b, "ACTOR OUTPUT", in.ActorOutput)
+
+	b.WriteString("\n## What to do\n\n")
+	b.WriteString("The Actor worked in your current working directory, and its changes are in the working tree now. ")
+	b.WriteString("Read the files it created or modified before you score: its message is a claim to check, not evidence. ")
+	b.WriteString("Then return your verdict as one JSON object: through the StructuredOutput tool if it is offered, otherwise as your whole final message with no prose and no code fence. ")
+	b.WriteString("Do not include judge_id, iteration_id, task_id or model ids; the orchestrator adds them.\n")
+	return b.String()
+}

@@ -1,0 +1,158 @@
+package rubric
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Built-in values of the policy fields, applied when a rubric leaves a field
+// out (§2.4, §2.7 checks 6–9).
+const (
+	DefaultScoreThreshold    = 0.75
+	DefaultMaxIterations     = 3
+	DefaultGatePolicy        = "majority"
+	DefaultAggregationMethod = "weighted_mean"
+)
+
+// GatePolicies lists the accepted gate_policy values, in the contract's order.
+var GatePolicies = []string{"strict", "majority", "unanimous", "meta_override"}
+
+// AggregationMethods lists the accepted aggregation_method values.
+var AggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
+
+// maxIterationsCap bounds max_iterations so it fits an int everywhere; a
+// loop of two billion passes is indistinguishable from "unbounded".
+const maxIterationsCap = math.MaxInt32
+
+// Validate runs the checks of §2.7 in order and returns the first failure,
+// worded as the reference worded it so that diagnostics stay greppable.
+func Validate(r *Rubric) error {
+	if r == nil {
+		return errors.New("rubric is empty")
+	}
+	if r.ID == "" {
+		return errors.New("rubric missing .id")
+	}
+	if len(r.Criteria) == 0 {
+		return fmt.Errorf("rubric %s: criteria must be non-empty", r.ID)
+	}
+	var bad []string
+	sum := 0.0
+	for _, c := range r.Criteria {
+		if c.Name == "" || !unit(c.Weight) || !unit(c.MinPass) {
+			name := c.Name
+			if name == "" {
+				name = "(unnamed)"
+			}
+			bad = append(bad, name)
+			continue
+		}
+		sum += *c.Weight
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("rubric %s: invalid criteria: %s", r.ID, strings.Join(bad, ","))
+	}
+	if !(sum > 0.99 && sum < 1.01) {
+		return fmt.Errorf("rubric %s: criterion weights sum to %s (expected ~1.0)",
+			r.ID, strconv.FormatFloat(sum, 'g', -1, 64))
+	}
+	if r.ScoreThreshold != nil {
+		if _, err := ScoreThreshold(r.ScoreThreshold); err != nil {
+			return fmt.Errorf("rubric %s: score_threshold %s out of [0,1]", r.ID, compact(r.ScoreThreshold))
+		}
+	}
+	if r.GatePolicy != nil {
+		if _, err := GatePolicy(r.GatePolicy); err != nil {
+			return fmt.Errorf("rubric %s: invalid gate_policy %s", r.ID, show(r.GatePolicy))
+		}
+	}
+	if r.AggregationMethod != nil {
+		if _, err := AggregationMethod(r.AggregationMethod); err != nil {
+			return fmt.Errorf("rubric %s: invalid aggregation_method %s", r.ID, show(r.AggregationMethod))
+		}
+	}
+	if r.MaxIterations != nil {
+		if _, err := MaxIterations(r.MaxIterations); err != nil {
+			return fmt.Errorf("rubric %s: max_iterations must be integer >= 1 (got %s)", r.ID, compact(r.MaxIterations))
+		}
+	}
+	return nil
+}
+
+// ScoreThreshold decodes a score threshold: a JSON number in [0,1]. Config
+// values go through the same check as rubric fields (§2.3).
+func ScoreThreshold(raw []byte) (float64, error) {
+	return Unit(raw)
+}
+
+// Unit decodes a JSON number in the closed interval [0,1].
+func Unit(raw []byte) (float64, error) {
+	f, ok := NumberValue(raw)
+	if !ok || !(f >= 0 && f <= 1) {
+		return 0, errors.New("must be a number in [0,1]")
+	}
+	return f, nil
+}
+
+// GatePolicy decodes a gate policy: a JSON string from GatePolicies.
+func GatePolicy(raw []byte) (string, error) {
+	return enum(raw, GatePolicies)
+}
+
+// AggregationMethod decodes an aggregation method: a JSON string from
+// AggregationMethods.
+func AggregationMethod(raw []byte) (string, error) {
+	return enum(raw, AggregationMethods)
+}
+
+// MaxIterations decodes max_iterations: a JSON number with an integral value
+// of at least 1. Values above 2^31-1 are clamped rather than rejected, since
+// the contract sets no upper bound.
+func MaxIterations(raw []byte) (int, error) {
+	f, ok := NumberValue(raw)
+	if !ok || f < 1 || f != math.Trunc(f) {
+		return 0, errors.New("must be an integer >= 1")
+	}
+	if f > maxIterationsCap {
+		return maxIterationsCap, nil
+	}
+	return int(f), nil
+}
+
+func enum(raw []byte, allowed []string) (string, error) {
+	s := stringValue(raw)
+	if !isKind(raw, '"') || !slices.Contains(allowed, s) {
+		return "", fmt.Errorf("must be one of %s", strings.Join(allowed, ", "))
+	}
+	return s, nil
+}
+
+// unit reports whether f is present and within [0,1].
+func unit(f *float64) bool {
+	return f != nil && *f >= 0 && *f <= 1
+}
+
+// show prints an enum value the way the reference's `jq -r` did: strings
+// without quotes, anything else as compact JSON.
+func show(raw []byte) string {
+	if isKind(raw, '"') {
+		return stringValue(raw)
+	}
+	return compact(raw)
+}
+
+// compact prints a value as compact JSON. Numeric fields use it rather than
+// show, so that a string "0.8", which Go rejects (§2.7), is visibly a string.
+func compact(raw []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	return buf.String()
+}

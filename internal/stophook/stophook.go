@@ -1,0 +1,240 @@
+// Package stophook is the Stop-hook advisory judge: after a turn it asks one standard judge for a verdict, records it as events and a stop file, and never disturbs Claude Code.
+package stophook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+// Byte budgets of the judge prompt (§8.4).
+const (
+	transcriptTailBytes = 30000
+	diffStatBytes       = 4000
+)
+
+// Deps is everything the hook touches outside its own memory.
+type Deps struct {
+	Getenv  func(string) string
+	Environ []string // base environment for child processes
+	Stdin   io.Reader
+	Stderr  io.Writer
+	Home    string
+	Now     func() time.Time
+	Rand    io.Reader
+	// Claude runs the judge; nil means a real child process located by
+	// claude.Locate.
+	Claude claude.Runner
+	// Git runs git; nil means projectkey.ExecGit("git", Environ).
+	Git projectkey.GitRunner
+}
+
+// Run executes the hook. It always returns exit status 0 and never writes
+// to stdout: a Stop hook's stdout is parsed by Claude Code, and a failing
+// advisory judge must never block or disturb the user's session. Problems
+// are reported as one stderr line each.
+func Run(ctx context.Context, d Deps) int {
+	// The guard comes first, before stdin is even read: inside a child that
+	// tribunal started, this hook must cost nothing and do nothing.
+	if hookio.Nested(d.Getenv) {
+		return 0
+	}
+	h := &hook{Deps: d}
+	h.run(ctx)
+	return 0
+}
+
+type hook struct {
+	Deps
+	in   hookio.Input
+	cfg  *config.Config
+	stop config.StopHookSettings
+}
+
+func (h *hook) warn(format string, args ...any) {
+	fmt.Fprintf(h.Stderr, "tribunal: stop-gate: "+format+"\n", args...)
+}
+
+func (h *hook) run(ctx context.Context) {
+	h.in = hookio.Read(h.Stdin)
+	if h.in.StopHookActive {
+		return
+	}
+	if h.in.Cwd == "" {
+		return
+	}
+	worktree, err := projectkey.FindWorktreeRoot(h.in.Cwd)
+	if err != nil {
+		return
+	}
+	h.cfg = config.Load(config.Sources{
+		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
+		Home:         h.Home,
+		WorktreeRoot: worktree,
+		Warn:         func(s string) { fmt.Fprintln(h.Stderr, s) },
+	})
+	h.stop = h.cfg.StopHook()
+	if !h.stop.Enabled {
+		return
+	}
+	git := h.Git
+	if git == nil {
+		git = projectkey.ExecGit("git", h.Environ)
+	}
+	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
+	if err != nil || repo.Key == "" {
+		return
+	}
+	haveTranscript := hookio.IsRegularFile(h.in.TranscriptPath)
+	if !haveTranscript && h.in.LastAssistantMessage == "" {
+		// Nothing to judge: neither the transcript nor the final message.
+		return
+	}
+	st, err := gitstate.Status(ctx, git, repo.WorktreeRoot)
+	if err != nil {
+		h.warn("cannot read the state of %q: %v", repo.WorktreeRoot, err)
+		return
+	}
+	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
+		return
+	}
+	var tail []byte
+	if haveTranscript {
+		tail, err = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
+		if err != nil {
+			h.warn("cannot read transcript %q: %v", h.in.TranscriptPath, err)
+			tail = nil
+		}
+	}
+	if len(tail) == 0 && h.in.LastAssistantMessage == "" {
+		return
+	}
+	extra := [][]byte{[]byte(h.in.LastAssistantMessage)}
+	if !h.stop.SkipIfNoFileChanges {
+		// Without the file-change filter a turn that only talked is judged
+		// too, so what was said must be part of "what changed".
+		sum := sha256.Sum256(tail)
+		extra = append(extra, sum[:])
+	}
+	fp, err := gitstate.Fingerprint(ctx, git, repo.WorktreeRoot, st, extra...)
+	if err != nil {
+		h.warn("cannot fingerprint the working tree: %v", err)
+		return
+	}
+	onlookerDir, logPath := events.ResolvePaths(h.Getenv, h.Home)
+	project := store.ForKey(onlookerDir, repo.Key)
+	stopPath := project.StopFile(h.in.SessionID)
+	if previousFingerprint(stopPath) == fp {
+		return
+	}
+	runner := h.Claude
+	if runner == nil {
+		path, err := claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), "")
+		if err != nil && h.Getenv("TRIBUNAL_CLAUDE_BIN") == "" {
+			path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))
+		}
+		if err != nil {
+			// The reference skips silently when claude is missing; one
+			// line on stderr costs nothing and explains an empty history.
+			h.warn("no advisory verdict: %v", err)
+			return
+		}
+		runner = claude.Exec{Path: path, Env: h.Environ}
+	}
+	diff, err := gitstate.DiffStat(ctx, git, repo.WorktreeRoot, diffStatBytes)
+	if err != nil {
+		diff = ""
+	}
+	prompt := prompts.StopPrompt(prompts.StopInput{
+		Threshold:            h.stop.ScoreThreshold,
+		DiffStat:             diff,
+		TranscriptTail:       string(tail),
+		LastAssistantMessage: h.in.LastAssistantMessage,
+	})
+	res, err := runner.Run(ctx, claude.Call{
+		Role:            "stop",
+		Prompt:          prompt,
+		Model:           h.stop.Model,
+		JSONSchema:      prompts.StopVerdictSchema(),
+		Tools:           []string{},
+		MaxTurns:        2,
+		MaxOutputTokens: h.stop.MaxOutputTokens,
+		Dir:             repo.WorktreeRoot,
+		Timeout:         h.stop.Timeout,
+	})
+	if err != nil {
+		h.warn("no advisory verdict: %v", err)
+		return
+	}
+	obj, err := responseObject(res)
+	if err != nil {
+		h.warn("no advisory verdict: %v", err)
+		return
+	}
+	adv, err := validate(obj, h.stop.ScoreThreshold)
+	if err != nil {
+		h.warn("no advisory verdict: the judge's response is invalid: %v", err)
+		return
+	}
+	h.record(adv, res, fp, onlookerDir, logPath, stopPath)
+}
+
+// responseObject picks the verdict object out of a result: the structured
+// output of a --json-schema run, or, from a CLI or wrapper that printed
+// plain text, the text itself with one surrounding code fence removed.
+func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
+	text := res.Text
+	if res.Structured != nil {
+		text = string(res.Structured)
+	} else if res.Envelope {
+		return nil, claude.ErrNoStructuredOutput
+	}
+	obj, err := verdict.ParseOutput(text)
+	if err != nil {
+		return nil, fmt.Errorf("the judge's response is invalid: %w", err)
+	}
+	return obj, nil
+}
+
+// previousFingerprint reads the fingerprint stored in this session's stop
+// file; "" when there is none or the file is unreadable.
+func previousFingerprint(path string) string {
+	data, err := readSmall(path, 1<<20)
+	if err != nil {
+		return ""
+	}
+	return gjson.GetBytes(data, "fingerprint").String()
+}
+
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, errors.New("file too large")
+	}
+	return data, nil
+}

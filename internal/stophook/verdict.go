@@ -1,0 +1,76 @@
+package stophook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+// defaultConfidence is the reference's value for a judge that gives none.
+const defaultConfidence = 0.6
+
+// advisory is the validated advisory verdict (§8.6).
+type advisory struct {
+	Score      float64
+	Passed     bool
+	Feedback   string
+	Confidence float64
+}
+
+// validate applies §8.6 to one JSON object: the score must be a number in
+// [0,1]; a boolean passed is kept as given (the reference coerced false to
+// true when the score cleared the bar); an absent or null passed is derived
+// from the score; any other passed makes the response invalid; judge_type
+// must be present and non-null; confidence defaults to 0.6.
+func validate(obj map[string]json.RawMessage, threshold float64) (advisory, error) {
+	get := func(k string) gjson.Result {
+		raw, ok := obj[k]
+		if !ok {
+			return gjson.Result{}
+		}
+		return gjson.ParseBytes(raw)
+	}
+	f := []gjson.Result{get("score"), get("passed"), get("judge_type"), get("feedback_summary"), get("confidence")}
+	score, ok := verdict.Usable(json.RawMessage(f[0].Raw))
+	if !f[0].Exists() || !ok {
+		return advisory{}, fmt.Errorf("score %s is not a number in [0,1]", describe(f[0]))
+	}
+	var a advisory
+	a.Score = score
+	switch f[1].Type {
+	case gjson.True:
+		a.Passed = true
+	case gjson.False:
+		a.Passed = false
+	case gjson.Null: // absent or null
+		a.Passed = score >= threshold
+	default:
+		return advisory{}, fmt.Errorf("passed %s is not a boolean", describe(f[1]))
+	}
+	if !f[2].Exists() || f[2].Type == gjson.Null {
+		return advisory{}, errors.New("judge_type is missing")
+	}
+	if f[3].Type == gjson.String {
+		a.Feedback = f[3].String()
+	}
+	a.Confidence = defaultConfidence
+	if c, ok := verdict.Usable(json.RawMessage(f[4].Raw)); f[4].Exists() && ok {
+		a.Confidence = c
+	}
+	return a, nil
+}
+
+func describe(v gjson.Result) string {
+	if !v.Exists() {
+		return "(missing)"
+	}
+	raw := v.Raw
+	if len(raw) > 40 {
+		raw = raw[:40] + "…"
+	}
+	return raw
+}

@@ -1,0 +1,131 @@
+// Package store owns tribunal's on-disk layout under $ONLOOKER_DIR/tribunal/<key>/ and writes its files atomically.
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Project is one project's directory, $ONLOOKER_DIR/tribunal/<key>.
+type Project struct {
+	Dir string
+}
+
+// ForKey returns the project directory for key under onlookerDir.
+func ForKey(onlookerDir, key string) Project {
+	return Project{Dir: filepath.Join(onlookerDir, "tribunal", key)}
+}
+
+// StopFile is the advisory verdict file of one Claude Code session.
+func (p Project) StopFile(sessionID string) string {
+	return filepath.Join(p.Dir, "stop-"+SanitizeSessionID(sessionID)+".json")
+}
+
+// TaskDir is the artifact directory of one /tribunal task.
+func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
+
+// maxSIDName bounds the sanitised id inside a file name: names are limited
+// to 255 bytes on common filesystems, and a hostile or buggy caller could
+// hand us a session id of any length.
+const maxSIDName = 128
+
+// SanitizeSessionID maps a session id to a safe file-name component: every
+// byte outside [A-Za-z0-9-] becomes "_" (so "../x" cannot leave the
+// directory and a multi-byte character becomes several "_"), and an empty
+// result becomes "unknown". An id longer than 128 bytes keeps its first 111
+// sanitised bytes plus "-" and 16 hex digits of the SHA-256 of the raw id,
+// so distinct long ids still get distinct files.
+func SanitizeSessionID(sid string) string {
+	b := []byte(sid)
+	out := make([]byte, len(b))
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+			out[i] = c
+		default:
+			out[i] = '_'
+		}
+	}
+	if len(out) == 0 {
+		return "unknown"
+	}
+	if len(out) > maxSIDName {
+		sum := sha256.Sum256(b)
+		out = append(out[:maxSIDName-17:maxSIDName-17], '-')
+		out = append(out, hex.EncodeToString(sum[:8])...)
+	}
+	return string(out)
+}
+
+// WriteFileAtomic replaces path with data so that a reader, or a crash at
+// any moment, sees either the old file or the new one, never a partial one:
+// write a temporary file in the same directory, fsync it, rename it over
+// path, then fsync the directory so the rename itself survives a crash.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temporary file in %q: %w", dir, err)
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if err := tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("chmod %q: %w", name, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %q: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("sync %q: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %q: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("rename into %q: %w", path, err)
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Marshal renders v as indented JSON with a trailing newline, without HTML
+// escaping so that <, > and & stay readable in feedback text.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteJSON creates path's directory (0700) and atomically writes v as
+// indented JSON with mode 0600: verdicts and transcripts excerpts are the
+// user's private data.
+func WriteJSON(path string, v any) error {
+	data, err := Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %q: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create directory for %q: %w", path, err)
+	}
+	return WriteFileAtomic(path, data, 0o600)
+}

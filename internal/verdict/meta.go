@@ -1,0 +1,130 @@
+package verdict
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Override recommendations a meta-judge may make (§4.6). The empty string
+// means unset.
+const (
+	OverrideAccept     = "accept"
+	OverrideReject     = "reject"
+	OverrideReEvaluate = "re-evaluate"
+)
+
+// Verdict qualities a meta-judge may report.
+const (
+	QualitySound        = "sound"
+	QualityQuestionable = "questionable"
+	QualityBiased       = "biased"
+)
+
+// BiasTypes is the §4.6 bias taxonomy, in the contract's order.
+var BiasTypes = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
+
+var qualities = []string{QualitySound, QualityQuestionable, QualityBiased}
+
+// Meta is the normalised meta-judge verdict. The gate reads only
+// BiasDetected and Override; the rest feeds the retry digest and summary.
+// The zero value is "no meta verdict": no bias, no override.
+type Meta struct {
+	VerdictQuality string
+	BiasDetected   bool
+	// BiasTypes holds only taxonomy values; nil means the field is omitted.
+	BiasTypes []string
+	// Confidence is kept only when it is a number in [0,1].
+	Confidence *float64
+	// Override is "", OverrideAccept, OverrideReject or OverrideReEvaluate.
+	Override string
+
+	// Failed marks the meta failure default (§4.6 step 1), with the reason.
+	Failed bool
+	Error  string
+}
+
+// FailedMeta returns the meta failure default {questionable, no bias, no
+// override}, which makes the gate fall back to score-based logic.
+func FailedMeta(reason string) Meta {
+	return Meta{VerdictQuality: QualityQuestionable, Failed: true, Error: reason}
+}
+
+// NormaliseMeta converts a meta-judge's raw final message into a Meta
+// (§4.6). Unparseable output, a verdict_quality outside its enum or a
+// bias_detected that is not a JSON boolean give the failure default; the
+// string "true" in particular is not bias. Warnings are for the caller.
+func NormaliseMeta(text string) (Meta, []string) {
+	obj, err := ParseOutput(text)
+	if err != nil {
+		return FailedMeta("meta-judge " + err.Error()), nil
+	}
+	quality, _ := asString(obj["verdict_quality"])
+	if !slices.Contains(qualities, quality) {
+		return FailedMeta(fmt.Sprintf("meta-judge verdict_quality is %s, not sound, questionable or biased",
+			describe(obj["verdict_quality"]))), nil
+	}
+	if !isBool(obj["bias_detected"]) {
+		return FailedMeta(fmt.Sprintf("meta-judge bias_detected is %s, not a JSON boolean",
+			describe(obj["bias_detected"]))), nil
+	}
+	m := Meta{VerdictQuality: quality, BiasDetected: isTrue(obj["bias_detected"])}
+	warnings := m.readOptional(obj)
+	return m, warnings
+}
+
+// MetaFromJSON reads an already-normalised meta verdict: the decide
+// command's "meta" input or a meta.json file. Absent, null or {} mean no
+// meta verdict. It is lenient where §4.6 would use the failure default
+// (bias_detected counts only when it is JSON true; an unknown
+// verdict_quality is left empty) but normalises override_recommendation
+// exactly as NormaliseMeta does, so an unknown value can never act as an
+// override (§6.4 case 20). A value that is not an object is an error.
+func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
+	if len(obj) == 0 || isNull(obj) {
+		return Meta{}, nil, nil
+	}
+	if !json.Valid(obj) {
+		return Meta{}, nil, errors.New("meta is not valid JSON")
+	}
+	m, ok := asObject(obj)
+	if !ok {
+		return Meta{}, nil, fmt.Errorf("meta is a JSON %s, not an object", kind(obj))
+	}
+	var meta Meta
+	if q, _ := asString(m["verdict_quality"]); slices.Contains(qualities, q) {
+		meta.VerdictQuality = q
+	}
+	meta.BiasDetected = isTrue(m["bias_detected"])
+	return meta, meta.readOptional(m), nil
+}
+
+// readOptional applies §4.6 steps 2–4 to the optional fields.
+func (m *Meta) readOptional(obj map[string]json.RawMessage) []string {
+	var warnings []string
+	if raw, present := obj["override_recommendation"]; present {
+		s, _ := asString(raw)
+		switch s {
+		case OverrideAccept, OverrideReject, OverrideReEvaluate:
+			m.Override = s
+		default:
+			warnings = append(warnings, fmt.Sprintf(
+				"tribunal-meta: ignoring override_recommendation %s (expected accept, reject or re-evaluate); treating it as unset",
+				brief(raw)))
+		}
+	}
+	if types, ok := asStrings(obj["bias_types"]); ok {
+		m.BiasTypes = slices.DeleteFunc(types, func(t string) bool { return !slices.Contains(BiasTypes, t) })
+	}
+	m.Confidence, _ = asUnit(obj["confidence"])
+	return warnings
+}
+
+// describe renders a possibly absent raw value for a failure reason.
+func describe(raw json.RawMessage) string {
+	if raw == nil {
+		return "missing"
+	}
+	return brief(raw)
+}

@@ -1,0 +1,160 @@
+package verdict
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const overrideWarning = "tribunal-meta: ignoring override_recommendation "
+
+func TestNormaliseMeta(t *testing.T) {
+	tests := []struct {
+		name     string
+		text     string
+		want     Meta
+		failed   bool     // want the failure default; want is then ignored
+		warnings []string // substrings, one per expected warning
+	}{
+		{
+			name: "minimal sound",
+			text: `{"verdict_quality":"sound","bias_detected":false}`,
+			want: Meta{VerdictQuality: "sound"},
+		},
+		{
+			name: "all fields in a fence",
+			text: "```json\n" + `{"verdict_quality":"biased","bias_detected":true,"bias_types":["sycophancy","length"],` +
+				`"confidence":0.8,"override_recommendation":"reject","task_id":"x","verdicts_reviewed":3}` + "\n```",
+			want: Meta{VerdictQuality: "biased", BiasDetected: true, BiasTypes: []string{"sycophancy", "length"},
+				Confidence: ptrF(0.8), Override: "reject"},
+		},
+		{name: "override accept", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept"}`,
+			want: Meta{VerdictQuality: "sound", Override: "accept"}},
+		{name: "override re-evaluate", text: `{"verdict_quality":"questionable","bias_detected":false,"override_recommendation":"re-evaluate"}`,
+			want: Meta{VerdictQuality: "questionable", Override: "re-evaluate"}},
+		// §4.6 step 1: failure defaults.
+		{name: "not JSON", text: "The jury looks fine.", failed: true},
+		{name: "prose around JSON", text: `Result: {"verdict_quality":"sound","bias_detected":false}`, failed: true},
+		{name: "array", text: `[{"verdict_quality":"sound","bias_detected":false}]`, failed: true},
+		{name: "empty", text: "", failed: true},
+		{name: "quality missing", text: `{"bias_detected":false}`, failed: true},
+		{name: "quality outside enum", text: `{"verdict_quality":"great","bias_detected":false}`, failed: true},
+		{name: "quality not a string", text: `{"verdict_quality":1,"bias_detected":false}`, failed: true},
+		{name: "bias string true", text: `{"verdict_quality":"biased","bias_detected":"true","override_recommendation":"reject"}`, failed: true},
+		{name: "bias missing", text: `{"verdict_quality":"sound"}`, failed: true},
+		{name: "bias null", text: `{"verdict_quality":"sound","bias_detected":null}`, failed: true},
+		{name: "bias number", text: `{"verdict_quality":"sound","bias_detected":1}`, failed: true},
+		// §4.6 step 2: override outside the enum is unset with a warning.
+		{name: "bogus override", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"bogus"}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `"bogus"`}},
+		{name: "empty override", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":""}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `""`}},
+		{name: "null override", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":null}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `null`}},
+		{name: "override wrong case", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"Accept"}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `"Accept"`}},
+		{name: "override array", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":["reject"]}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `["reject"]`}},
+		// §4.6 step 3: bias_types keeps enum values only; non-array omitted.
+		{name: "bias_types filtered", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":["position","halo",3,"refusal"]}`,
+			want: Meta{VerdictQuality: "biased", BiasDetected: true, BiasTypes: []string{"position", "refusal"}}},
+		{name: "bias_types none valid", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":["halo"]}`,
+			want: Meta{VerdictQuality: "biased", BiasDetected: true, BiasTypes: []string{}}},
+		{name: "bias_types string", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":"position"}`,
+			want: Meta{VerdictQuality: "biased", BiasDetected: true}},
+		{name: "bias_types null", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":null}`,
+			want: Meta{VerdictQuality: "biased", BiasDetected: true}},
+		// §4.6 step 4: confidence only in [0,1].
+		{name: "confidence 1.5", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":1.5}`,
+			want: Meta{VerdictQuality: "sound"}},
+		{name: "confidence string", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":"0.5"}`,
+			want: Meta{VerdictQuality: "sound"}},
+		{name: "confidence 0", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":0}`,
+			want: Meta{VerdictQuality: "sound", Confidence: ptrF(0)}},
+		{name: "confidence 1", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":1}`,
+			want: Meta{VerdictQuality: "sound", Confidence: ptrF(1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, warnings := NormaliseMeta(tt.text)
+			if tt.failed {
+				if !got.Failed || got.Error == "" || got.VerdictQuality != "questionable" || got.BiasDetected ||
+					got.Override != "" || got.BiasTypes != nil || got.Confidence != nil {
+					t.Errorf("got %+v; want the failure default", got)
+				}
+				if len(warnings) != 0 {
+					t.Errorf("warnings %q", warnings)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			if len(warnings) != len(tt.warnings) {
+				t.Fatalf("warnings %q; want %d", warnings, len(tt.warnings))
+			}
+			for i, w := range tt.warnings {
+				if !strings.HasPrefix(warnings[i], w+" ") {
+					t.Errorf("warning %q; want prefix %q", warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestFailedMeta(t *testing.T) {
+	m := FailedMeta("meta-judge timed out")
+	want := Meta{VerdictQuality: "questionable", Failed: true, Error: "meta-judge timed out"}
+	if !reflect.DeepEqual(m, want) {
+		t.Errorf("got %+v", m)
+	}
+}
+
+func TestMetaFromJSON(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		want     Meta
+		warnings int
+		wantErr  bool
+	}{
+		{name: "absent", in: "", want: Meta{}},
+		{name: "null", in: "null", want: Meta{}},
+		{name: "empty object", in: "{}", want: Meta{}},
+		{name: "accept", in: `{"override_recommendation":"accept"}`, want: Meta{Override: "accept"}},
+		{name: "reject with bias", in: `{"verdict_quality":"biased","bias_detected":true,"override_recommendation":"reject"}`,
+			want: Meta{VerdictQuality: "biased", BiasDetected: true, Override: "reject"}},
+		{name: "bias string true", in: `{"bias_detected":"true"}`, want: Meta{}},
+		{name: "bias false", in: `{"bias_detected":false}`, want: Meta{}},
+		// §6.4 case 20.
+		{name: "bogus override", in: `{"override_recommendation":"bogus"}`, want: Meta{}, warnings: 1},
+		{name: "null override", in: `{"override_recommendation":null}`, want: Meta{}, warnings: 1},
+		{name: "unknown quality dropped", in: `{"verdict_quality":"meh"}`, want: Meta{}},
+		{name: "meta.complete payload", in: `{"task_id":"t","iteration_id":"i","meta_model_id":"m","verdict_quality":"sound",` +
+			`"bias_detected":false,"bias_types":["verbosity","nope"],"confidence":0.9}`,
+			want: Meta{VerdictQuality: "sound", BiasTypes: []string{"verbosity"}, Confidence: ptrF(0.9)}},
+		{name: "array", in: `[]`, wantErr: true},
+		{name: "string", in: `"accept"`, wantErr: true},
+		{name: "invalid", in: `{`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, warnings, err := MetaFromJSON([]byte(tt.in))
+			if tt.wantErr {
+				if err == nil {
+					t.Errorf("MetaFromJSON(%q) succeeded with %+v", tt.in, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			if len(warnings) != tt.warnings {
+				t.Errorf("warnings %q; want %d", warnings, tt.warnings)
+			}
+		})
+	}
+}

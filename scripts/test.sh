@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test: formatting, vet, the unit and end-to-end suites under the
+# race detector, and a short run of every fuzz target. `make test` calls it;
+# so does CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZTIME=${FUZZTIME:-8s}
+
+echo "== go $(go env GOVERSION), $(git --version)"
+unformatted=$(gofmt -l cmd internal)
+if [ -n "$unformatted" ]; then
+	echo "tribunal: error: gofmt would change these files:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+echo "== go vet"
+go vet ./...
+
+echo "== go test -race"
+go test -race -count=1 ./...
+
+echo "== fuzz (${FUZZTIME} per target)"
+# Every Fuzz* function gets a short coverage-guided run; the committed seed
+# corpora already ran above as ordinary tests.
+while IFS= read -r line; do
+	file=${line%%:*}
+	name=$(sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/' <<<"${line#*:}")
+	pkg=./$(dirname "$file")
+	echo "-- $pkg $name"
+	go test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg"
+done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(' cmd internal | sed -E 's/^([^:]*):[0-9]+:/\1:/')
+echo "== all tests passed"
