@@ -90,11 +90,14 @@ fi
 large=$BENCH_DIR/large-$BENCH_TRACKED-$BENCH_IGNORED
 marker=$large/.git/tribunal-bench-layout
 
-# generate_large writes the files with shell builtins only (no process per
-# file), adds them with one `git add -A` and commits once. The hook is
-# enabled by a committed .claude/settings.json so the tree stays clean.
+# generate_large writes the files with one awk process (a process per file
+# would take minutes), adds them with one `git add -A` and commits once. The
+# hook is enabled by a committed .claude/settings.json so the tree stays
+# clean. Layout: tracked src<NN>/mod<N>/f<N>.txt and ignored
+# pkg<N>/node_modules/dep<N>/lib/m<N>.js, 100 files per directory, ignored
+# files spread over four node_modules trees.
 generate_large() {
-	local dest=$1 tmp i d prev="" per_tree tree n
+	local dest=$1 tmp
 	tmp=$dest.tmp.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
@@ -103,28 +106,28 @@ generate_large() {
 	mkdir -p "$tmp/.claude"
 	printf '{"tribunal":{"stop_hook":{"enabled":true}}}\n' >"$tmp/.claude/settings.json"
 
-	# Tracked: src<NN>/mod<N>/f<N>.txt, 100 files per directory.
-	for ((i = 0; i < BENCH_TRACKED; i++)); do
-		d=$tmp/src$((i / 1000))/mod$((i / 100 % 10))
-		if [[ $d != "$prev" ]]; then
-			mkdir -p "$d"
-			prev=$d
-		fi
-		printf 'tracked file %d\n' "$i" >"$d/f$((i % 100)).txt"
-	done
-
-	# Ignored: four packages, each with a node_modules tree of 100-file dirs.
-	per_tree=$(((BENCH_IGNORED + 3) / 4))
-	for ((i = 0; i < BENCH_IGNORED; i++)); do
-		tree=$((i / per_tree))
-		n=$((i % per_tree))
-		d=$tmp/pkg$tree/node_modules/dep$((n / 100))/lib
-		if [[ $d != "$prev" ]]; then
-			mkdir -p "$d"
-			prev=$d
-		fi
-		printf 'module.exports = %d\n' "$n" >"$d/m$((n % 100)).js"
-	done
+	(
+		cd "$tmp"
+		# shellcheck disable=SC2016 # awk program, not shell
+		local layout='
+			function tdir(i) { return sprintf("src%d/mod%d", int(i / 1000), int(i / 100) % 10) }
+			function idir(i,  per) { per = int((ign + 3) / 4); return sprintf("pkg%d/node_modules/dep%d/lib", int(i / per), int((i % per) / 100)) }'
+		awk -v trk="$BENCH_TRACKED" -v ign="$BENCH_IGNORED" "$layout"'
+			BEGIN {
+				for (i = 0; i < trk; i += 100) print tdir(i)
+				for (i = 0; i < ign; i++) { d = idir(i); if (d != last) print d; last = d }
+			}' | xargs mkdir -p
+		awk -v trk="$BENCH_TRACKED" -v ign="$BENCH_IGNORED" "$layout"'
+			BEGIN {
+				for (i = 0; i < trk; i++) {
+					f = tdir(i) "/f" (i % 100) ".txt"; print "tracked file " i > f; close(f)
+				}
+				per = int((ign + 3) / 4)
+				for (i = 0; i < ign; i++) {
+					n = i % per; f = idir(i) "/m" (n % 100) ".js"; print "module.exports = " n > f; close(f)
+				}
+			}'
+	)
 
 	git -C "$tmp" add -A
 	git -C "$tmp" "${git_id[@]}" commit -q -m "tribunal bench: $BENCH_TRACKED tracked, $BENCH_IGNORED ignored"

@@ -226,20 +226,29 @@ func envReply() Reply {
 	return r
 }
 
+// inferRole reads the role from the agent prompt's title line ("# Tribunal
+// Standard Judge", …): the bodies mention each other's roles, the titles
+// do not.
 func inferRole(system, stdin string) string {
-	s := strings.ToLower(system)
-	switch {
-	case strings.Contains(s, "tribunal-actor") || strings.Contains(s, "tribunal actor"):
-		return "actor"
-	case strings.Contains(s, "tribunal-meta-judge") || strings.Contains(s, "meta-judge"):
-		return "meta"
-	case strings.Contains(s, "tribunal-judge-adversarial") || strings.Contains(s, "adversarial judge"):
-		return "adversarial"
-	case strings.Contains(s, "tribunal-judge-security") || strings.Contains(s, "security judge"):
-		return "security"
-	case strings.Contains(s, "tribunal-judge-standard") || strings.Contains(s, "standard judge"):
-		return "standard"
-	case strings.Contains(stdin, "---TRANSCRIPT TAIL---") || strings.Contains(stdin, "advisory pass"):
+	for _, line := range strings.Split(system, "\n") {
+		if !strings.HasPrefix(line, "# ") {
+			continue
+		}
+		t := strings.ToLower(line)
+		switch {
+		case strings.Contains(t, "actor"):
+			return "actor"
+		case strings.Contains(t, "meta-judge"):
+			return "meta"
+		case strings.Contains(t, "adversarial"):
+			return "adversarial"
+		case strings.Contains(t, "security"):
+			return "security"
+		case strings.Contains(t, "standard"):
+			return "standard"
+		}
+	}
+	if strings.Contains(stdin, "---TRANSCRIPT TAIL---") {
 		return "stop"
 	}
 	return "other"

@@ -126,10 +126,10 @@ func stringValue(raw json.RawMessage) string {
 	return s
 }
 
-// NumberValue reports the value of raw when it is a JSON number. Strings
+// numberValue reports the value of raw when it is a JSON number. Strings
 // holding digits are not numbers: the reference accepted "3" for
 // max_iterations and Go must not (§2.7).
-func NumberValue(raw json.RawMessage) (float64, bool) {
+func numberValue(raw json.RawMessage) (float64, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		return 0, false
@@ -142,7 +142,7 @@ func NumberValue(raw json.RawMessage) (float64, bool) {
 }
 
 func numberPtr(raw json.RawMessage) *float64 {
-	f, ok := NumberValue(raw)
+	f, ok := numberValue(raw)
 	if !ok {
 		return nil
 	}

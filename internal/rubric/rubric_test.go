@@ -104,9 +104,9 @@ func TestNumberValue(t *testing.T) {
 		{"[1]", 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := NumberValue(json.RawMessage(tt.in))
+		got, ok := numberValue(json.RawMessage(tt.in))
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("NumberValue(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("numberValue(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }

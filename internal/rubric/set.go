@@ -48,7 +48,7 @@ func LoadSet(o LoadOptions) Set {
 	}
 	var s Set
 	if raw := bytes.TrimSpace(o.Builtins); len(raw) > 0 && string(raw) != "null" {
-		s.addArray(raw, "tribunal.rubric.builtins", warn)
+		s.addArray(raw, "configuration", "tribunal.rubric.builtins", warn)
 	}
 	s.addJSONFile(o.UserJSON, warn)
 	s.addTOMLFile(o.UserTOML, warn)
@@ -87,20 +87,22 @@ func (s *Set) put(r Rubric) {
 // not an object or lacks a non-empty string id is skipped on its own: the
 // reference lost the whole set, built-ins included, over one such entry
 // (§11.22).
-func (s *Set) addArray(raw json.RawMessage, origin string, warn func(string)) {
+//
+// origin names the file and key the key path of the array, for warnings.
+func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string)) {
 	var entries []json.RawMessage
 	if !isKind(raw, '[') || json.Unmarshal(raw, &entries) != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array; ignored", origin))
+		warn(fmt.Sprintf("tribunal: warning: %s: %q is not an array; ignored", origin, key))
 		return
 	}
 	for i, entry := range entries {
 		r, err := Parse(entry)
 		if err != nil {
-			warn(fmt.Sprintf("tribunal: warning: %s: rubrics[%d] is not an object; skipped", origin, i))
+			warn(fmt.Sprintf("tribunal: warning: %s: %s[%d] is not an object; skipped", origin, key, i))
 			continue
 		}
 		if r.ID == "" {
-			warn(fmt.Sprintf("tribunal: warning: %s: rubrics[%d] has no non-empty string \"id\"; skipped", origin, i))
+			warn(fmt.Sprintf("tribunal: warning: %s: %s[%d] has no non-empty string \"id\"; skipped", origin, key, i))
 			continue
 		}
 		s.put(r)
@@ -126,7 +128,7 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 		warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array; file ignored", path))
 		return
 	}
-	s.addArray(rubrics, path, warn)
+	s.addArray(rubrics, path, "rubrics", warn)
 }
 
 // readCapped reads an optional file. A missing file is silently absent; any

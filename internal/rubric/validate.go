@@ -20,11 +20,11 @@ const (
 	DefaultAggregationMethod = "weighted_mean"
 )
 
-// GatePolicies lists the accepted gate_policy values, in the contract's order.
-var GatePolicies = []string{"strict", "majority", "unanimous", "meta_override"}
+// gatePolicies lists the accepted gate_policy values, in the contract's order.
+var gatePolicies = []string{"strict", "majority", "unanimous", "meta_override"}
 
-// AggregationMethods lists the accepted aggregation_method values.
-var AggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
+// aggregationMethods lists the accepted aggregation_method values.
+var aggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
 
 // maxIterationsCap bounds max_iterations so it fits an int everywhere; a
 // loop of two billion passes is indistinguishable from "unbounded".
@@ -93,29 +93,30 @@ func ScoreThreshold(raw []byte) (float64, error) {
 
 // Unit decodes a JSON number in the closed interval [0,1].
 func Unit(raw []byte) (float64, error) {
-	f, ok := NumberValue(raw)
+	f, ok := numberValue(raw)
 	if !ok || !(f >= 0 && f <= 1) {
 		return 0, errors.New("must be a number in [0,1]")
 	}
 	return f, nil
 }
 
-// GatePolicy decodes a gate policy: a JSON string from GatePolicies.
+// GatePolicy decodes a gate policy: a JSON string naming one of strict,
+// majority, unanimous and meta_override.
 func GatePolicy(raw []byte) (string, error) {
-	return enum(raw, GatePolicies)
+	return enum(raw, gatePolicies)
 }
 
-// AggregationMethod decodes an aggregation method: a JSON string from
-// AggregationMethods.
+// AggregationMethod decodes an aggregation method: a JSON string naming
+// one of mean, median, min and weighted_mean.
 func AggregationMethod(raw []byte) (string, error) {
-	return enum(raw, AggregationMethods)
+	return enum(raw, aggregationMethods)
 }
 
 // MaxIterations decodes max_iterations: a JSON number with an integral value
 // of at least 1. Values above 2^31-1 are clamped rather than rejected, since
 // the contract sets no upper bound.
 func MaxIterations(raw []byte) (int, error) {
-	f, ok := NumberValue(raw)
+	f, ok := numberValue(raw)
 	if !ok || f < 1 || f != math.Trunc(f) {
 		return 0, errors.New("must be an integer >= 1")
 	}

@@ -52,6 +52,8 @@ func Setup(env *testscript.Env) error {
 //	stopfile VAR                     set VAR to the single stop-*.json under $ONLOOKER_DIR
 //	sleep DURATION                   sleep
 //	mode FILE PERM                   FILE has permission bits PERM (octal)
+//	eventtypes FILE                  print each event's event_type (short form), one per line, to stdout
+//	glob PATTERN N                   PATTERN (filepath.Glob, env expanded) matches exactly N paths
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
 var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"hookinput":       hookInput,
@@ -65,6 +67,8 @@ var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"sleep":           sleepCmd,
 	"mode":            modeCmd,
 	"mkrepo":          mkrepo,
+	"eventtypes":      eventTypes,
+	"glob":            globCmd,
 }
 
 func hookInput(ts *testscript.TestScript, neg bool, args []string) {
@@ -282,5 +286,29 @@ func mkrepo(ts *testscript.TestScript, neg bool, args []string) {
 		if err := ts.Exec("git", append([]string{"-C", dir}, argv...)...); err != nil {
 			ts.Fatalf("git %v: %v", argv, err)
 		}
+	}
+}
+
+func eventTypes(ts *testscript.TestScript, neg bool, args []string) {
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		t := strings.TrimPrefix(gjson.Get(line, "event_type").String(), "tribunal.")
+		fmt.Fprintln(ts.Stdout(), t)
+	}
+}
+
+func globCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: glob PATTERN N")
+	}
+	matches, err := filepath.Glob(ts.MkAbs(args[0]))
+	ts.Check(err)
+	want, _ := strconv.Atoi(args[1])
+	if (len(matches) == want) == neg {
+		ts.Fatalf("%s matches %d paths, want %d: %v", args[0], len(matches), want, matches)
 	}
 }

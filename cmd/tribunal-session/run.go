@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/session"
+)
+
+type runFlags struct {
+	rubric        string
+	maxIterations int
+	json          bool
+	detach        bool
+	taskFile      string
+	sessionID     string
+	taskID        string // set by --detach for its child
+	runDir        string // likewise
+}
+
+func (c *cli) runCmd(ctx context.Context, args []string) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.rubric, "rubric", "", "rubric id")
+	fs.IntVar(&f.maxIterations, "max-iterations", 0, "maximum actor passes")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&f.detach, "detach", false, "run in the background")
+	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
+	fs.StringVar(&f.sessionID, "session-id", "", "host session id for event envelopes")
+	fs.StringVar(&f.taskID, "task-id", "", "")
+	fs.StringVar(&f.runDir, "run-dir", "", "")
+	if err := fs.Parse(args); err != nil {
+		c.errorf("run: %v", err)
+		c.hint("tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] <task>")
+		return exitUsage
+	}
+	if f.maxIterations < 0 {
+		c.errorf("run: --max-iterations must be at least 1 (got %d)", f.maxIterations)
+		return exitUsage
+	}
+	task, err := c.readTask(f.taskFile, fs.Args())
+	if err != nil {
+		c.errorf("run: %v", err)
+		return exitUsage
+	}
+	task, inline := extractRubric(task)
+	if f.rubric == "" {
+		f.rubric = inline
+	}
+	if strings.TrimSpace(task) == "" {
+		c.errorf("run: the task is empty")
+		c.hint(`say what to do, e.g. tribunal-session run "add a --verbose flag to cmd/foo"`)
+		return exitUsage
+	}
+	if f.sessionID == "" {
+		f.sessionID = firstNonEmpty(c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))
+	}
+	if f.detach {
+		return c.detach(ctx, f, task)
+	}
+	return c.runTask(ctx, f, task)
+}
+
+// readTask takes the task from --task-file, else the arguments, else
+// stdin when it is not a terminal.
+func (c *cli) readTask(file string, args []string) (string, error) {
+	switch {
+	case file == "-":
+		data, err := io.ReadAll(io.LimitReader(c.stdin, 1<<20))
+		return strings.TrimSpace(string(data)), err
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("cannot read the task file: %w", err)
+		}
+		return strings.TrimSpace(string(data)), nil
+	case len(args) > 0:
+		return strings.TrimSpace(strings.Join(args, " ")), nil
+	}
+	return "", nil
+}
+
+var rubricToken = regexp.MustCompile(`(^|\s)--rubric=(\S+)(\s|$)`)
+
+// extractRubric removes the first standalone --rubric=<id> token, in any
+// position, from the task text (§7.1) and returns the id.
+func extractRubric(task string) (string, string) {
+	loc := rubricToken.FindStringSubmatchIndex(task)
+	if loc == nil {
+		return task, ""
+	}
+	id := task[loc[4]:loc[5]]
+	rest := task[:loc[0]] + " " + task[loc[1]:]
+	return strings.TrimSpace(strings.Join(strings.Fields(rest), " ")), id
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// runTask runs the loop in the foreground and maps its outcome to an exit
+// status.
+func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
+	dir, err := os.Getwd()
+	if err != nil {
+		c.errorf("cannot determine the current directory: %v", err)
+		return exitUsage
+	}
+	environ := os.Environ()
+	runner, err := c.claudeRunner(dir, environ)
+	if err != nil {
+		c.errorf("%v", err)
+		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
+		return exitUsage
+	}
+	rep, runErr := session.Run(ctx, session.Options{
+		Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
+		Dir: dir, SessionID: f.sessionID, TaskID: f.taskID,
+	}, session.Deps{
+		Getenv:   c.getenv,
+		Home:     c.home(),
+		Progress: c.stderr,
+		Warn:     c.warn,
+		Claude:   runner,
+		Git:      projectkey.ExecGit("git", environ),
+	})
+	code := c.report(rep, runErr, f.json)
+	if f.runDir != "" {
+		writeExit(f.runDir, code)
+	}
+	return code
+}
+
+// report prints the outcome and decides the exit status.
+func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
+	var cfgErr *session.ConfigError
+	if errors.As(runErr, &cfgErr) {
+		c.errorf("%v", cfgErr.Err)
+		c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")
+		if asJSON {
+			c.printJSON(rep)
+		}
+		return exitUsage
+	}
+	if asJSON {
+		c.printJSON(rep)
+	} else {
+		fmt.Fprint(c.stdout, session.Summary(rep))
+	}
+	switch {
+	case runErr != nil:
+		c.errorf("task %s aborted: %v", rep.TaskID, runErr)
+		if errors.Is(runErr, session.ErrBudget) {
+			c.hint("raise tribunal.session.budget_usd, or run with fewer judges or iterations")
+		}
+		return exitAborted
+	case rep.Outcome == session.Accepted:
+		return exitAccepted
+	default:
+		return exitNotAccepted
+	}
+}
+
+func (c *cli) printJSON(v any) {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// claudeRunner locates claude: $TRIBUNAL_CLAUDE_BIN, else the user-level
+// tribunal.claude.path, else claude on PATH. Repository settings are not
+// consulted (the config package drops that key from repository layers).
+func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
+	explicit := c.getenv("TRIBUNAL_CLAUDE_BIN")
+	if explicit == "" {
+		root, err := projectkey.FindWorktreeRoot(dir)
+		if err != nil {
+			root = ""
+		}
+		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
+		explicit = cfg.ClaudePath()
+	}
+	path, err := claude.Locate(explicit, c.getenv("PATH"))
+	if err != nil {
+		return nil, fmt.Errorf("cannot run the jury: %w", err)
+	}
+	return claude.Exec{Path: path, Env: environ}, nil
+}

@@ -1,0 +1,140 @@
+// Package probes runs deterministic bias checks over a jury's scores, beside the model-based Meta-Judge.
+package probes
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Band is the reference Meta-Judge's suspicious band: every judge inside
+// 0.7–0.8 despite diverse criteria suggests sycophancy or refusal.
+const (
+	BandLow  = 0.7
+	BandHigh = 0.8
+	// RefusalFloor: a judge that never goes below it across iterations,
+	// while its peers do, is not taking a position.
+	RefusalFloor = 0.6
+	// VerbosityR is the score–length correlation above which longer actor
+	// output looks rewarded for its length.
+	VerbosityR = 0.9
+)
+
+// Judge is one usable score.
+type Judge struct {
+	Type  string
+	Score float64
+}
+
+// Iteration is one iteration's usable scores and the actor output length.
+type Iteration struct {
+	Judges      []Judge
+	Aggregate   float64
+	OutputBytes int
+}
+
+// Finding is one probe result.
+type Finding struct {
+	Probe  string `json:"probe"` // "narrow_band", "verbosity", "refusal"
+	Bias   string `json:"bias"`  // the taxonomy value it points at
+	Detail string `json:"detail"`
+}
+
+// String renders a finding as one line for prompts and summaries.
+func (f Finding) String() string { return f.Probe + " (" + f.Bias + "): " + f.Detail }
+
+// Run checks the current iteration (last of its) against the history.
+func Run(its []Iteration) []Finding {
+	if len(its) == 0 {
+		return nil
+	}
+	var out []Finding
+	cur := its[len(its)-1]
+	if len(cur.Judges) >= 2 {
+		inside := true
+		for _, j := range cur.Judges {
+			if j.Score < BandLow || j.Score > BandHigh {
+				inside = false
+			}
+		}
+		if inside {
+			out = append(out, Finding{Probe: "narrow_band", Bias: "sycophancy",
+				Detail: fmt.Sprintf("all %d judges scored inside %.2f–%.2f", len(cur.Judges), BandLow, BandHigh)})
+		}
+	}
+	if len(its) >= 3 {
+		var xs, ys []float64
+		for _, it := range its {
+			xs = append(xs, float64(it.OutputBytes))
+			ys = append(ys, it.Aggregate)
+		}
+		if r, ok := pearson(xs, ys); ok && r > VerbosityR {
+			out = append(out, Finding{Probe: "verbosity", Bias: "verbosity",
+				Detail: fmt.Sprintf("aggregate score tracks actor output length across %d iterations (r = %.2f)", len(its), r)})
+		}
+	}
+	if len(its) >= 2 {
+		out = append(out, refusal(its)...)
+	}
+	return out
+}
+
+func refusal(its []Iteration) []Finding {
+	minByType := map[string]float64{}
+	count := map[string]int{}
+	for _, it := range its {
+		for _, j := range it.Judges {
+			if _, ok := minByType[j.Type]; !ok {
+				minByType[j.Type] = math.Inf(1)
+			}
+			minByType[j.Type] = math.Min(minByType[j.Type], j.Score)
+			count[j.Type]++
+		}
+	}
+	types := make([]string, 0, len(minByType))
+	for t := range minByType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	var out []Finding
+	for _, t := range types {
+		if count[t] < 2 || minByType[t] < RefusalFloor {
+			continue
+		}
+		othersLow := false
+		for _, u := range types {
+			if u != t && minByType[u] < RefusalFloor {
+				othersLow = true
+			}
+		}
+		if othersLow {
+			out = append(out, Finding{Probe: "refusal", Bias: "refusal",
+				Detail: fmt.Sprintf("the %s judge never scored below %.2f across %d verdicts while other judges did", t, RefusalFloor, count[t])})
+		}
+	}
+	return out
+}
+
+// pearson is the correlation coefficient; false when either series is
+// constant.
+func pearson(xs, ys []float64) (float64, bool) {
+	n := float64(len(xs))
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range xs {
+		dx, dy := xs[i]-mx, ys[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, false
+	}
+	return sxy / math.Sqrt(sxx*syy), true
+}

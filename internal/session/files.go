@@ -1,0 +1,34 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+func storeWrite(dir, name string, v any) error {
+	return store.WriteJSON(filepath.Join(dir, name), v)
+}
+
+// storeWriteText writes text verbatim (actor.md, summary.md): these are
+// for people and must not be JSON-quoted.
+func storeWriteText(dir, name, text string) error {
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(path, []byte(text), 0o600)
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,186 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/jury"
+)
+
+// maxTaskSummary bounds task_summary in the manifest (§12.10): the full
+// task is in the report and the prompts; the manifest is for listings.
+const maxTaskSummary = 500
+
+// loop runs §7.3–§7.4 and finishes the task.
+func (r *runner) loop(ctx context.Context) error {
+	r.writeManifests()
+	start := r.sessionStart()
+	r.emit(start)
+	r.write("session-start.json", start)
+	r.progress("task %s: rubric %q, %d judge(s), up to %d iteration(s), policy %s",
+		r.taskID, r.report.RubricID, r.report.Seats, r.params.MaxIterations, r.params.GatePolicy)
+
+	var runErr error
+	outcome := Exhausted
+	for n := 0; n < r.params.MaxIterations; n++ {
+		it, err := r.iteration(ctx, n)
+		if it != nil {
+			r.report.Iterations = append(r.report.Iterations, it.report)
+			r.history = append(r.history, *it)
+		}
+		if err != nil {
+			outcome, runErr = Aborted, err
+			break
+		}
+		if it.report.Gate.Passed {
+			outcome = Accepted
+			break
+		}
+	}
+	r.finish(outcome, runErr)
+	return runErr
+}
+
+func (r *runner) sessionStart() events.SessionStart {
+	seats, _ := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	start := events.SessionStart{
+		TaskID:         r.taskID,
+		GatePolicy:     r.params.GatePolicy,
+		ScoreThreshold: events.Ptr(r.params.ScoreThreshold),
+		MaxIterations:  events.Ptr(r.params.MaxIterations),
+		ActorModelID:   r.params.ActorModel,
+		MetaModelID:    r.params.MetaModel,
+	}
+	for _, s := range seats {
+		start.JudgeTypes = append(start.JudgeTypes, s.JudgeType)
+		if s.Model != "" {
+			start.JudgeModelIDs = append(start.JudgeModelIDs, s.Model)
+		}
+	}
+	return start
+}
+
+// projectManifest is §7.6's project manifest.
+type projectManifest struct {
+	ProjectKey string  `json:"project_key"`
+	RemoteURL  *string `json:"remote_url"`
+	RepoRoot   *string `json:"repo_root"`
+	LastTaskAt string  `json:"last_task_at"`
+	Source     string  `json:"source"`
+}
+
+// taskManifest is §7.6's task manifest plus the Go "effective" snapshot.
+type taskManifest struct {
+	TaskID      string    `json:"task_id"`
+	TaskSummary string    `json:"task_summary"`
+	RubricID    string    `json:"rubric_id"`
+	Rubric      any       `json:"rubric"`
+	StartedAt   string    `json:"started_at"`
+	Effective   effective `json:"effective"`
+	SessionID   string    `json:"session_id,omitempty"`
+}
+
+type effective struct {
+	Params       any      `json:"params"`
+	ActorModel   string   `json:"actor_model_id"`
+	JudgeModels  []string `json:"judge_model_ids"`
+	MetaModel    string   `json:"meta_model_id"`
+	WorktreeRoot string   `json:"worktree_root"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (r *runner) writeManifests() {
+	now := r.Now().UTC().Format(time.RFC3339)
+	r.report.StartedAt = now
+	pm := projectManifest{
+		ProjectKey: r.repo.Key,
+		RemoteURL:  nullable(r.repo.RemoteURL),
+		RepoRoot:   nullable(r.repo.MainRoot),
+		LastTaskAt: now,
+		Source:     "local",
+	}
+	if err := storeWrite(r.project.Dir, "manifest.json", pm); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+	}
+	var rub any
+	if r.rub != nil && len(r.rub.Raw) > 0 {
+		rub = r.rub.Raw
+	}
+	summary := r.opts.Task
+	if len(summary) > maxTaskSummary {
+		summary = truncateUTF8(summary, maxTaskSummary) + "…"
+	}
+	start := r.sessionStart()
+	r.write("manifest.json", taskManifest{
+		TaskID:      r.taskID,
+		TaskSummary: summary,
+		RubricID:    r.report.RubricID,
+		Rubric:      rub,
+		StartedAt:   now,
+		SessionID:   r.opts.SessionID,
+		Effective: effective{
+			Params:       r.params,
+			ActorModel:   r.params.ActorModel,
+			JudgeModels:  start.JudgeModelIDs,
+			MetaModel:    r.params.MetaModel,
+			WorktreeRoot: r.repo.WorktreeRoot,
+		},
+	})
+	if err := storeWriteText(r.taskDir, "task.md", r.opts.Task+"\n"); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+	}
+}
+
+// finish emits session.complete, writes session-complete.json and fills the
+// report's totals.
+func (r *runner) finish(outcome string, runErr error) {
+	r.report.Outcome = outcome
+	if runErr != nil {
+		r.report.Error = runErr.Error()
+	}
+	complete := events.SessionComplete{
+		TaskID:          r.taskID,
+		Outcome:         outcome,
+		IterationsUsed:  events.Ptr(len(r.report.Iterations)),
+		TotalDurationMS: events.Ptr(r.elapsedMS()),
+	}
+	if n := len(r.report.Iterations); n > 0 && r.report.Iterations[n-1].Consensus != nil {
+		a := r.report.Iterations[n-1].Consensus.Aggregate
+		complete.FinalScore = events.Ptr(a)
+		r.report.FinalScore = events.Ptr(a)
+	}
+	r.costMu.Lock()
+	if r.costSeen {
+		complete.TotalCostUSD = events.Ptr(r.cost)
+		r.report.CostUSD = events.Ptr(r.cost)
+	}
+	r.costMu.Unlock()
+	r.report.DurationMS = int64(r.elapsedMS())
+	r.emit(complete)
+	type completeFile struct {
+		events.SessionComplete
+		Error string `json:"error,omitempty"`
+	}
+	r.write("session-complete.json", completeFile{SessionComplete: complete, Error: r.report.Error})
+	r.write("report.json", r.report)
+	if err := storeWriteText(r.taskDir, "summary.md", Summary(r.report)); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+	}
+	switch {
+	case errors.Is(runErr, ErrInterrupted):
+		r.progress("task %s: interrupted; recorded as aborted", r.taskID)
+	case outcome == Accepted:
+		r.progress("task %s: accepted", r.taskID)
+	default:
+		r.progress("task %s: %s", r.taskID, outcome)
+	}
+}

@@ -1,0 +1,152 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+// runMeta is §7.4 step 6. A failed Meta-Judge never aborts: it becomes the
+// failure default (questionable, no bias, no override), so the gate falls
+// back to score-based logic.
+func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label string) error {
+	iterID := it.report.IterationID
+	r.emit(events.MetaStart{TaskID: r.taskID, IterationID: iterID, MetaModelID: r.params.MetaModel, VerdictsReviewed: events.Ptr(len(it.verdicts))})
+	if err := r.budgetAllows("meta", 1); err != nil {
+		return err
+	}
+	agent, _ := prompts.Agent(prompts.MetaJudgeAgent)
+	in := prompts.MetaInput{Task: r.opts.Task, ActorOutput: it.actorOutput, Probes: r.probes(it)}
+	for _, v := range it.verdicts {
+		mv := prompts.MetaVerdict{
+			JudgeID: v.JudgeID, JudgeType: v.JudgeType, Passed: v.Passed, Failed: v.Failed,
+			CriteriaEvaluated: v.CriteriaEvaluated, Feedback: v.FeedbackSummary, Confidence: v.Confidence,
+		}
+		if s, ok := v.UsableScore(); ok {
+			mv.Score = events.Ptr(s)
+		}
+		in.Verdicts = append(in.Verdicts, mv)
+	}
+	for _, h := range r.history {
+		pi := prompts.PriorIteration{Number: h.report.Number, Scores: map[string]float64{}}
+		for _, j := range h.report.Judges {
+			if j.Score != nil {
+				pi.Scores[j.Type+" "+shortID(j.JudgeID)] = *j.Score
+			}
+		}
+		pi.Summary = fmt.Sprintf("aggregate %.2f, gate %s", h.aggregate, gateWord(h.gate))
+		in.PriorIterations = append(in.PriorIterations, pi)
+	}
+	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
+	res, err := r.Claude.Run(ctx, claude.Call{
+		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
+		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
+		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns,
+		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.repo.WorktreeRoot,
+		Timeout: r.params.MetaTimeout,
+	})
+	r.addCost("meta", res)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)
+	}
+	var meta verdict.Meta
+	if err != nil {
+		meta = verdict.FailedMeta(err.Error())
+	} else {
+		text := res.Text
+		if res.Structured != nil {
+			text = string(res.Structured)
+		}
+		var warns []string
+		meta, warns = verdict.NormaliseMeta(text)
+		r.warnAll(warns)
+	}
+	it.meta = meta
+	complete := events.MetaComplete{
+		TaskID: r.taskID, IterationID: iterID, VerdictQuality: meta.VerdictQuality,
+		BiasDetected: meta.BiasDetected, OverrideRecommendation: meta.Override,
+		BiasTypes: meta.BiasTypes, Confidence: meta.Confidence, MetaModelID: r.params.MetaModel,
+	}
+	r.emit(complete, costOpts(res)...)
+	type metaFile struct {
+		events.MetaComplete
+		Failed bool     `json:"failed,omitempty"`
+		Error  string   `json:"error,omitempty"`
+		Probes []string `json:"bias_probes,omitempty"`
+	}
+	r.write(filepath.Join(dir, "meta.json"), metaFile{MetaComplete: complete, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes})
+	it.report.Meta = MetaReport{
+		Quality: meta.VerdictQuality, Bias: meta.BiasDetected, BiasTypes: meta.BiasTypes,
+		Override: meta.Override, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes,
+	}
+	note := meta.VerdictQuality
+	if meta.BiasDetected {
+		note += ", bias: " + strings.Join(meta.BiasTypes, ", ")
+	}
+	if meta.Override != "" {
+		note += ", recommends " + meta.Override
+	}
+	if meta.Failed {
+		note = "failed (" + firstLine(meta.Error, 120) + "); using questionable, no bias"
+	}
+	r.progress("%s meta-judge: %s", label, note)
+	return nil
+}
+
+func shortID(id string) string {
+	if len(id) > 6 {
+		return id[len(id)-6:]
+	}
+	return id
+}
+
+func gateWord(g gate.Result) string {
+	if g.Passed {
+		return "passed"
+	}
+	return "blocked (" + g.Reason + ")"
+}
+
+// recordGate writes gate.json and emits the gate event (§7.4 step 7).
+func (r *runner) recordGate(it *iterationState, dir string, n int) {
+	iterID := it.report.IterationID
+	res := it.gate
+	gr := GateReport{Passed: res.Passed, Reason: res.Reason, FailedCriterion: res.FailedCriterion}
+	label := fmt.Sprintf("[%d/%d]", n+1, r.params.MaxIterations)
+	if res.Passed {
+		p := events.GatePassed{TaskID: r.taskID, IterationID: iterID, FinalScore: it.aggregate,
+			IterationNumber: events.Ptr(n), JudgesConsulted: events.Ptr(len(it.verdicts))}
+		r.emit(p)
+		r.write(filepath.Join(dir, "gate.json"), struct {
+			events.GatePassed
+			Passed bool `json:"passed"`
+		}{p, true})
+		r.progress("%s gate passed at %.2f", label, it.aggregate)
+	} else {
+		willRetry := n+1 < r.params.MaxIterations
+		b := events.GateBlocked{TaskID: r.taskID, IterationID: iterID, Reason: res.Reason,
+			FinalScore: events.Ptr(it.aggregate), IterationNumber: events.Ptr(n),
+			WillRetry: events.Ptr(willRetry), FailedCriterion: res.FailedCriterion}
+		if willRetry {
+			b.RetryIterationNumber = events.Ptr(n + 1)
+		}
+		r.emit(b)
+		gr.WillRetry = willRetry
+		if res.FailedCriterion != "" {
+			gr.FloorScore, gr.Floor = r.floorFacts(it.verdicts, res.FailedCriterion)
+		}
+		r.write(filepath.Join(dir, "gate.json"), struct {
+			events.GateBlocked
+			Passed bool `json:"passed"`
+		}{b, false})
+		r.progress("%s gate blocked: %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
+	}
+	it.report.Gate = gr
+}

@@ -1,0 +1,26 @@
+package session
+
+import (
+	"github.com/tribunal-cc/tribunal/internal/probes"
+)
+
+// probes runs the deterministic bias probes over this task's iterations so
+// far, the current one last; their findings go to the Meta-Judge and into
+// meta.json.
+func (r *runner) probes(cur *iterationState) []string {
+	var its []probes.Iteration
+	for _, h := range append(append([]iterationState{}, r.history...), *cur) {
+		pi := probes.Iteration{Aggregate: h.aggregate, OutputBytes: len(h.actorOutput)}
+		for _, v := range h.verdicts {
+			if s, ok := v.UsableScore(); ok {
+				pi.Judges = append(pi.Judges, probes.Judge{Type: v.JudgeType, Score: s})
+			}
+		}
+		its = append(its, pi)
+	}
+	var out []string
+	for _, f := range probes.Run(its) {
+		out = append(out, f.String())
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Report is everything a person or a program needs to know about a task.
+// It is printed as the summary, emitted with --json and kept as
+// report.json beside the artifacts.
+type Report struct {
+	TaskID        string            `json:"task_id"`
+	Task          string            `json:"task"`
+	RubricID      string            `json:"rubric_id,omitempty"`
+	Outcome       string            `json:"outcome"`
+	FinalScore    *float64          `json:"final_score,omitempty"`
+	Iterations    []IterationReport `json:"iterations"`
+	MaxIterations int               `json:"max_iterations,omitempty"`
+	Seats         int               `json:"panel_size,omitempty"`
+	CostUSD       *float64          `json:"total_cost_usd,omitempty"`
+	DurationMS    int64             `json:"total_duration_ms"`
+	StartedAt     string            `json:"started_at,omitempty"`
+	ArtifactDir   string            `json:"artifact_dir,omitempty"`
+	Error         string            `json:"error,omitempty"`
+}
+
+// IterationReport is one pass of the loop.
+type IterationReport struct {
+	Number      int              `json:"iteration_number"`
+	IterationID string           `json:"iteration_id"`
+	Actor       ActorReport      `json:"actor"`
+	Judges      []JudgeReport    `json:"judges"`
+	Consensus   *ConsensusReport `json:"consensus,omitempty"`
+	Meta        MetaReport       `json:"meta"`
+	Gate        GateReport       `json:"gate"`
+}
+
+// ActorReport describes the Actor's pass.
+type ActorReport struct {
+	DurationMS   int      `json:"duration_ms"`
+	ArtifactKind string   `json:"artifact_kind,omitempty"`
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	Error        string   `json:"error,omitempty"`
+}
+
+// JudgeReport is one seat's verdict.
+type JudgeReport struct {
+	JudgeID         string             `json:"judge_id"`
+	Type            string             `json:"judge_type"`
+	Model           string             `json:"model,omitempty"`
+	Score           *float64           `json:"score,omitempty"`
+	Passed          bool               `json:"passed"`
+	Failed          bool               `json:"failed,omitempty"`
+	Error           string             `json:"error,omitempty"`
+	Feedback        string             `json:"feedback_summary,omitempty"`
+	CriterionScores map[string]float64 `json:"criterion_scores,omitempty"`
+	CostUSD         *float64           `json:"cost_usd,omitempty"`
+}
+
+// ConsensusReport is the aggregate and dissent.
+type ConsensusReport struct {
+	Aggregate       float64 `json:"aggregated_score"`
+	Method          string  `json:"aggregation_method"`
+	Dissent         float64 `json:"disagreement"`
+	DissentRecorded bool    `json:"dissent_recorded"`
+}
+
+// MetaReport is the Meta-Judge's review.
+type MetaReport struct {
+	Quality   string   `json:"verdict_quality"`
+	Bias      bool     `json:"bias_detected"`
+	BiasTypes []string `json:"bias_types,omitempty"`
+	Override  string   `json:"override_recommendation,omitempty"`
+	Failed    bool     `json:"failed,omitempty"`
+	Error     string   `json:"error,omitempty"`
+	Probes    []string `json:"bias_probes,omitempty"`
+}
+
+// GateReport is the gate's decision with the facts a person needs to read
+// it (§7.9: a floor block names the score and the floor).
+type GateReport struct {
+	Passed          bool     `json:"passed"`
+	Reason          string   `json:"reason,omitempty"`
+	FailedCriterion string   `json:"failed_criterion,omitempty"`
+	FloorScore      *float64 `json:"failed_criterion_score,omitempty"`
+	Floor           *float64 `json:"failed_criterion_floor,omitempty"`
+	WillRetry       bool     `json:"will_retry,omitempty"`
+}
+
+// Glyph is the outcome's mark in summaries (§7.10).
+func Glyph(outcome string) string {
+	switch outcome {
+	case Accepted:
+		return "✓"
+	case "rejected":
+		return "✗"
+	case Exhausted:
+		return "⏱"
+	default:
+		return "⚠"
+	}
+}
+
+// GateSentence says what the gate decided in words.
+func GateSentence(g GateReport, aggregate float64) string {
+	if g.Passed {
+		return "passed"
+	}
+	var s string
+	switch g.Reason {
+	case "low_score":
+		s = fmt.Sprintf("low_score (aggregate %.2f below the threshold)", aggregate)
+	case "criterion_floor":
+		s = "criterion_floor"
+	case "dissent_unresolved":
+		s = "dissent_unresolved (the judges disagreed, or too few voted to pass)"
+	case "meta_override":
+		s = "meta_override (the meta-judge recommended reject)"
+	case "bias_detected":
+		s = "bias_detected (the meta-judge found bias and recommended reject)"
+	default:
+		s = g.Reason
+	}
+	if g.FailedCriterion != "" {
+		c := g.FailedCriterion
+		if g.FloorScore != nil && g.Floor != nil {
+			c = fmt.Sprintf("%s (%.2f < %.2f)", c, *g.FloorScore, *g.Floor)
+		} else if g.Floor != nil {
+			c = fmt.Sprintf("%s (an unreadable score; floor %.2f)", c, *g.Floor)
+		}
+		if g.Reason == "criterion_floor" {
+			s = fmt.Sprintf("blocked on %s despite an overall %.2f", c, aggregate)
+		} else {
+			s += "; also below its floor: " + c
+		}
+	}
+	return s
+}
+
+// Summary renders the terse Markdown summary of §7.10.
+func Summary(r *Report) string {
+	var b strings.Builder
+	score := "—"
+	if r.FinalScore != nil {
+		score = fmt.Sprintf("%.2f", *r.FinalScore)
+	}
+	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", Glyph(r.Outcome), r.Outcome, score)
+	if r.Error != "" {
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", r.Error)
+	}
+	if len(r.Iterations) > 0 {
+		b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
+		for _, it := range r.Iterations {
+			var judges []string
+			for _, j := range it.Judges {
+				if j.Score != nil {
+					judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
+				} else if j.Failed {
+					judges = append(judges, j.Type+" failed")
+				} else {
+					judges = append(judges, j.Type+" no score")
+				}
+			}
+			agg, dis := "—", "—"
+			if it.Consensus != nil {
+				agg = fmt.Sprintf("%.2f", it.Consensus.Aggregate)
+				dis = fmt.Sprintf("%.2f", it.Consensus.Dissent)
+				if it.Consensus.DissentRecorded {
+					dis += " ⚑"
+				}
+			}
+			gate := "—"
+			if it.Consensus != nil {
+				gate = GateSentence(it.Gate, it.Consensus.Aggregate)
+			} else if it.Actor.Error != "" {
+				gate = "actor failed"
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
+		}
+		b.WriteString("\n")
+	}
+	var notes []string
+	for _, it := range r.Iterations {
+		m := it.Meta
+		var parts []string
+		if m.Failed {
+			parts = append(parts, "meta-judge failed; treated as questionable with no bias")
+		} else if m.Quality != "" {
+			parts = append(parts, "jury "+m.Quality)
+		}
+		if m.Bias {
+			parts = append(parts, "bias: "+strings.Join(m.BiasTypes, ", "))
+		}
+		if m.Override != "" {
+			parts = append(parts, "recommended "+m.Override)
+		}
+		for _, p := range m.Probes {
+			parts = append(parts, "probe "+p)
+		}
+		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound") {
+			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("**Meta-judge notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
+	}
+	if n := len(r.Iterations); n > 0 {
+		last := r.Iterations[n-1]
+		var fb []string
+		for _, j := range last.Judges {
+			if j.Feedback != "" {
+				fb = append(fb, fmt.Sprintf("- %s: %s", j.Type, j.Feedback))
+			}
+		}
+		if len(fb) > 0 {
+			b.WriteString("**Last feedback**\n\n" + strings.Join(fb, "\n") + "\n\n")
+		}
+	}
+	cost := "not reported"
+	if r.CostUSD != nil {
+		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
+	}
+	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, cost, fmtDuration(r.DurationMS))
+	if r.ArtifactDir != "" {
+		fmt.Fprintf(&b, "Artifacts: %s/\n", r.ArtifactDir)
+	}
+	return b.String()
+}
+
+func fmtDuration(ms int64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%d ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", float64(ms)/1000)
+}

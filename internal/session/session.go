@@ -1,0 +1,230 @@
+// Package session runs one /tribunal task: the Actor → Jury → Meta-Judge → Gate loop, its events, its artifacts and its report.
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+// Outcomes of a task (§7.8).
+const (
+	Accepted  = "accepted"
+	Exhausted = "exhausted_iterations"
+	Aborted   = "aborted"
+)
+
+// Options are what the user asked for.
+type Options struct {
+	Task     string
+	RubricID string // "" → tribunal.rubric.default_id
+	// MaxIterations overrides the effective max_iterations when > 0.
+	MaxIterations int
+	// Dir is where the command runs; the repository is found from it.
+	Dir string
+	// SessionID is the host conversation's id for event envelopes.
+	SessionID string
+	// TaskID fixes the task id (a detached run is told its id by the
+	// command that started it); "" mints one.
+	TaskID string
+}
+
+// Deps is everything the loop touches outside memory.
+type Deps struct {
+	Getenv func(string) string
+	Home   string
+	// Progress receives one line per step, for a person watching.
+	Progress io.Writer
+	Warn     func(string)
+	Now      func() time.Time
+	Rand     io.Reader
+	Claude   claude.Runner
+	Git      projectkey.GitRunner
+}
+
+// ConfigError is a setup failure caused by the user's configuration or
+// invocation (a bad rubric, an invalid setting, an empty panel, no
+// repository): the run is aborted before any model call.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ErrInterrupted marks a run stopped by a signal or a cancelled context.
+var ErrInterrupted = errors.New("interrupted")
+
+// runner holds one task's state.
+type runner struct {
+	Deps
+	opts     Options
+	repo     projectkey.Repo
+	cfg      *config.Config
+	rub      *rubric.Rubric
+	params   config.Params
+	project  store.Project
+	taskDir  string
+	taskID   string
+	emitter  *events.Emitter
+	start    time.Time
+	report   *Report
+	costMu   sync.Mutex
+	costSeen bool
+	cost     float64
+	maxCost  map[string]float64 // largest single call per role, for the budget
+	history  []iterationState
+}
+
+// Run executes the task and returns its report. The error is non-nil when
+// the outcome is aborted: a *ConfigError for setup failures, wrapping
+// ErrInterrupted after a signal, or the Actor's failure.
+func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Rand == nil {
+		d.Rand = rand.Reader
+	}
+	if d.Warn == nil {
+		d.Warn = func(string) {}
+	}
+	if d.Progress == nil {
+		d.Progress = io.Discard
+	}
+	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
+	r.report = &Report{Task: opts.Task}
+	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
+	r.emitter = &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: opts.SessionID, Now: d.Now, Rand: d.Rand}
+
+	r.taskID = opts.TaskID
+	if r.taskID == "" {
+		id, err := r.newID()
+		if err != nil {
+			return r.report, err
+		}
+		r.taskID = id
+	}
+	r.report.TaskID = r.taskID
+
+	if err := r.setup(ctx, onlookerDir); err != nil {
+		// §7.2 step 6: one session.complete aborted, no artifacts.
+		r.report.Outcome = Aborted
+		r.report.Error = err.Error()
+		r.emit(events.SessionComplete{
+			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
+			TotalDurationMS: events.Ptr(r.elapsedMS()),
+		})
+		return r.report, &ConfigError{Err: err}
+	}
+	return r.report, r.loop(ctx)
+}
+
+func (r *runner) newID() (string, error) {
+	id, err := events.NewULID(r.Rand, r.Now())
+	if err != nil {
+		return "", fmt.Errorf("mint an id: %w", err)
+	}
+	return id, nil
+}
+
+func (r *runner) elapsedMS() int {
+	return int(r.Now().Sub(r.start) / time.Millisecond)
+}
+
+func (r *runner) progress(format string, args ...any) {
+	fmt.Fprintf(r.Progress, "tribunal: "+format+"\n", args...)
+}
+
+// emit records an event; a failure is a warning and never stops the loop
+// (§7.5).
+func (r *runner) emit(p events.Payload, opts ...events.Option) {
+	if err := r.emitter.Emit(p, opts...); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: event %s not recorded: %v", p.EventType(), err))
+	}
+}
+
+// write stores an artifact; a failure is a warning (§12.8: the verdict
+// still reaches the user through the report and the events).
+func (r *runner) write(rel string, v any) {
+	path := filepath.Join(r.taskDir, rel)
+	if err := store.WriteJSON(path, v); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+	}
+}
+
+// setup is §7.2: repository, configuration, rubric, parameters, panel.
+func (r *runner) setup(ctx context.Context, onlookerDir string) error {
+	if r.opts.Task == "" {
+		return errors.New("the task is empty")
+	}
+	repo, err := projectkey.Resolve(ctx, r.opts.Dir, r.Git)
+	if err != nil {
+		return fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err)
+	}
+	if repo.Key == "" {
+		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
+	}
+	r.repo = repo
+	r.cfg = config.Load(config.Sources{
+		PluginRoot:   r.Getenv("CLAUDE_PLUGIN_ROOT"),
+		Home:         r.Home,
+		WorktreeRoot: repo.WorktreeRoot,
+		Warn:         r.Warn,
+	})
+	set := rubric.LoadSet(rubric.LoadOptions{
+		Builtins: r.cfg.BuiltinRubrics(),
+		UserJSON: filepath.Join(r.Home, ".onlooker", "tribunal.json"),
+		UserTOML: filepath.Join(r.Home, ".onlooker", "tribunal.toml"),
+		RepoJSON: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.json"),
+		RepoTOML: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.toml"),
+		Warn:     r.Warn,
+	})
+	id := r.opts.RubricID
+	if id == "" {
+		id = r.cfg.DefaultRubricID()
+	}
+	r.report.RubricID = id
+	rub, ok := set.Lookup(id)
+	if !ok {
+		rub = nil
+	}
+	params, err := r.cfg.Session(rub)
+	if err != nil {
+		if rub == nil {
+			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
+		}
+		return err
+	}
+	if r.opts.MaxIterations > 0 {
+		params.MaxIterations = r.opts.MaxIterations
+	}
+	r.rub = rub
+	r.params = params
+	// A dry empanelling: the real one mints fresh ids every iteration, but
+	// an empty panel must stop the run before the Actor (§3.2).
+	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	if err != nil {
+		return err
+	}
+	if len(seats) == 0 {
+		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
+	}
+	r.project = store.ForKey(onlookerDir, repo.Key)
+	r.taskDir = r.project.TaskDir(r.taskID)
+	r.report.ArtifactDir = r.taskDir
+	r.report.Seats = len(seats)
+	r.report.MaxIterations = params.MaxIterations
+	return nil
+}
