@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
@@ -160,8 +161,11 @@ func (r *runner) finish(outcome string, runErr error) {
 	}
 	r.costMu.Lock()
 	if r.costSeen {
-		complete.TotalCostUSD = events.Ptr(r.cost)
-		r.report.CostUSD = events.Ptr(r.cost)
+		// Summing binary floats leaves noise such as 0.060000000000000005;
+		// no call reports a cost finer than 1e-10 dollars.
+		total := math.Round(r.cost*1e10) / 1e10
+		complete.TotalCostUSD = events.Ptr(total)
+		r.report.CostUSD = events.Ptr(total)
 	}
 	r.costMu.Unlock()
 	r.report.DurationMS = int64(r.elapsedMS())

@@ -213,8 +213,9 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.rub = rub
 	r.params = params
 	// A dry empanelling: the real one mints fresh ids every iteration, but
-	// an empty panel must stop the run before the Actor (§3.2).
-	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	// an empty panel must stop the run before the Actor (§3.2). Its
+	// warnings (degraded or refused types) are printed here, once per run.
+	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Warn)
 	if err != nil {
 		return err
 	}

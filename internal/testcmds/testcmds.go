@@ -46,7 +46,7 @@ func Setup(env *testscript.Env) error {
 //	json FILE PATH VALUE             gjson PATH of FILE equals VALUE (raw JSON text, or a bare string)
 //	! json FILE PATH                 PATH is absent
 //	calls N                          the fake claude was called exactly N times
-//	call-arg N FLAG VALUE            call N (0-based) had FLAG VALUE in its argv
+//	call-arg N FLAG VALUE            call N (0-based, or the first call of role N) had FLAG VALUE in its argv
 //	call-stdin N TEXT                call N's stdin contains TEXT
 //	pids-dead FILE                   every pid listed in FILE is gone (within 3s)
 //	stopfile VAR                     set VAR to the single stop-*.json under $ONLOOKER_DIR
@@ -164,10 +164,20 @@ func calls(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// nthCall finds call N (0-based), or, when s is a role name such as
+// "standard", the first call the fake attributed to that role: parallel
+// judges start in any order.
 func nthCall(ts *testscript.TestScript, s string) gjson.Result {
-	n, err := strconv.Atoi(s)
-	ts.Check(err)
 	cs := readCalls(ts)
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		for _, c := range cs {
+			if c.Get("role").String() == s {
+				return c
+			}
+		}
+		ts.Fatalf("no call with role %q among %d calls", s, len(cs))
+	}
 	if n >= len(cs) {
 		ts.Fatalf("only %d calls recorded", len(cs))
 	}
