@@ -66,8 +66,22 @@ func (c *Config) StopHook() StopHookSettings {
 		ScoreThreshold:      c.stopHookThreshold(),
 		Model:               c.JudgeModel("standard"),
 		MaxOutputTokens:     c.count(DefaultJudgeMaxTokens, "judges", "max_output_tokens"),
-		Timeout:             c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds"),
+		Timeout:             c.stopHookTimeout(),
 	}
+}
+
+// MaxStopHookTimeout keeps the judge's deadline inside the hook's own
+// registration timeout (90 s in hooks/hooks.json): Claude Code kills a hook
+// that overruns, silently, so a longer deadline would only lose verdicts.
+const MaxStopHookTimeout = 80 * time.Second
+
+func (c *Config) stopHookTimeout() time.Duration {
+	d := c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds")
+	if d > MaxStopHookTimeout {
+		c.warn(fmt.Sprintf("tribunal: warning: tribunal.stop_hook.timeout_seconds %g is above the hook's own limit; using %g", d.Seconds(), MaxStopHookTimeout.Seconds()))
+		return MaxStopHookTimeout
+	}
+	return d
 }
 
 // stopHookThreshold applies §2.3's rule for the hook: it has no run to

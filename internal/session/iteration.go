@@ -47,6 +47,8 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 		return nil, err
 	}
 	it := &iterationState{report: IterationReport{Number: n, IterationID: iterID}}
+	start := r.Now()
+	defer func() { it.report.DurationMS = int(r.Now().Sub(start) / time.Millisecond) }()
 	dir := "iteration-" + iterID
 	trigger := "initial"
 	if n > 0 {

@@ -28,6 +28,7 @@ type Report struct {
 type IterationReport struct {
 	Number      int              `json:"iteration_number"`
 	IterationID string           `json:"iteration_id"`
+	DurationMS  int              `json:"duration_ms"`
 	Actor       ActorReport      `json:"actor"`
 	Judges      []JudgeReport    `json:"judges"`
 	Consensus   *ConsensusReport `json:"consensus,omitempty"`

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the pinned Claude Code CLI (package.json) into node_modules for
+# the end-to-end tests in e2e/, then prints the path of the claude binary.
+# Progress goes to stderr, so that CLAUDE_BIN=$(scripts/install-claude.sh)
+# works. The e2e tests find the binary there on their own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v npm >/dev/null 2>&1; then
+	echo "tribunal: error: npm is not installed; the end-to-end tests need it to install Claude Code" >&2
+	echo "tribunal: hint: install Node.js 20 or newer (npm included), e.g. apt-get install -y nodejs npm" >&2
+	exit 1
+fi
+# Node 20 warns EBADENGINE (the CLI declares node >=22) but the package
+# carries a native binary that does not use Node at run time.
+if [ -f package-lock.json ]; then
+	npm ci --no-audit --no-fund --loglevel=error >&2
+else
+	npm install --no-audit --no-fund --loglevel=error >&2
+fi
+bin="$PWD/node_modules/.bin/claude"
+if ! "$bin" --version >/dev/null 2>&1; then
+	echo "tribunal: error: $bin does not run (was the postinstall script skipped?)" >&2
+	echo "tribunal: hint: run 'node node_modules/@anthropic-ai/claude-code/install.cjs'" >&2
+	exit 1
+fi
+echo "$bin"
