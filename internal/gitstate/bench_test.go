@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -79,25 +81,58 @@ func BenchmarkStatusLargeRepo(b *testing.B) {
 	b.ReportMetric(float64(inStatus)/float64(inPorcelain), "Status/porcelain")
 }
 
-// generateLargeRepo writes the files with Go (fast), adds them with one
-// `git add -A` and commits once. The ignored trees are never added because
-// .gitignore lists node_modules/.
+// generateLargeRepo writes the files with Go, creating directories first
+// and writing from a few goroutines (file creation is system-call bound),
+// adds them with one `git add -A` and commits once. The ignored trees are
+// never added because .gitignore lists node_modules/.
 func generateLargeRepo(b *testing.B, g *tgit) string {
 	b.Helper()
 	dir := g.emptyRepo()
 	write(b, dir, ".gitignore", "node_modules/\n")
+
+	type file struct{ rel, content string }
+	files := make([]file, 0, largeTracked+largeIgnored)
 	// 50 top-level dirs × 10 subdirs × 100 files.
 	for i := range largeTracked {
-		rel := filepath.Join(fmt.Sprintf("src%02d", i/1000), fmt.Sprintf("mod%d", i/100%10), "f"+strconv.Itoa(i%100)+".txt")
-		writeBench(b, dir, rel, "tracked file "+strconv.Itoa(i)+"\n")
+		rel := fmt.Sprintf("src%d/mod%d/f%d.txt", i/1000, i/100%10, i%100)
+		files = append(files, file{rel, "tracked file " + strconv.Itoa(i) + "\n"})
 	}
 	// Four packages with their own node_modules, 25,000 files each in 250 dirs.
-	perTree := largeIgnored / 4
+	perTree := (largeIgnored + 3) / 4
 	for i := range largeIgnored {
 		tree, n := i/perTree, i%perTree
-		rel := filepath.Join(fmt.Sprintf("pkg%d", tree), "node_modules", fmt.Sprintf("dep%03d", n/100), "lib", "m"+strconv.Itoa(n%100)+".js")
-		writeBench(b, dir, rel, "module.exports = "+strconv.Itoa(n)+"\n")
+		rel := fmt.Sprintf("pkg%d/node_modules/dep%d/lib/m%d.js", tree, n/100, n%100)
+		files = append(files, file{rel, "module.exports = " + strconv.Itoa(n) + "\n"})
 	}
+	made := map[string]bool{}
+	for _, f := range files {
+		if d := path.Dir(f.rel); !made[d] {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			made[d] = true
+		}
+	}
+	const workers = 4
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(files); i += workers {
+				p := filepath.Join(dir, filepath.FromSlash(files[i].rel))
+				if err := os.WriteFile(p, []byte(files[i].content), 0o644); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+
 	g.run(dir, "add", "-A")
 	g.run(dir, "commit", "-q", "-m", "large")
 	// Settle the index as any real repository is: entries written in the
@@ -111,14 +146,4 @@ func generateLargeRepo(b *testing.B, g *tgit) string {
 		_ = exec.Command(sync).Run()
 	}
 	return dir
-}
-
-// writeBench is write without the per-call MkdirAll when the directory
-// already exists, which halves generation time.
-func writeBench(b *testing.B, dir, rel, content string) {
-	p := filepath.Join(dir, rel)
-	if err := os.WriteFile(p, []byte(content), 0o644); err == nil {
-		return
-	}
-	write(b, dir, rel, content)
 }

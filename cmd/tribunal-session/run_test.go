@@ -1,0 +1,35 @@
+package main
+
+import "testing"
+
+func TestExtractRubric(t *testing.T) {
+	for _, tc := range []struct{ in, task, id string }{
+		{"fix the bug", "fix the bug", ""},
+		{"--rubric=sec fix the bug", "fix the bug", "sec"},
+		{"fix --rubric=sec the bug", "fix the bug", "sec"},
+		{"fix the bug --rubric=sec", "fix the bug", "sec"},
+		{"fix --rubric=a and --rubric=b", "fix and --rubric=b", "a"},
+		{"see x--rubric=sec", "see x--rubric=sec", ""},
+		{"--rubric= empty", "--rubric= empty", ""},
+		{"--rubric=only", "", "only"},
+	} {
+		task, id := extractRubric(tc.in)
+		if task != tc.task || id != tc.id {
+			t.Errorf("extractRubric(%q) = %q, %q; want %q, %q", tc.in, task, id, tc.task, tc.id)
+		}
+	}
+}
+
+func TestValidID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"01ARZ3NDEKTSV4RRFFQ69G5FAV": true,
+		"01arz3ndektsv4rrffq69g5fav": false,
+		"../../../../../../etc/pass": false,
+		"01ARZ3NDEKTSV4RRFFQ69G5FA":  false,
+		"01ARZ3NDEKTSV4RRFFQ69G5FAI": false, // I is not Crockford
+	} {
+		if got := validID(id); got != want {
+			t.Errorf("validID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
