@@ -36,8 +36,8 @@ func TestSummary(t *testing.T) {
 		TaskID: "T", Outcome: Exhausted, FinalScore: f(0.61), MaxIterations: 2, CostUSD: f(0.25), DurationMS: 4200,
 		ArtifactDir: "/x/T",
 		Iterations: []IterationReport{{
-			Number: 0,
-			Judges: []JudgeReport{{Type: "standard", Score: f(0.9), Passed: true}, {Type: "adversarial", Failed: true}},
+			Number:    0,
+			Judges:    []JudgeReport{{Type: "standard", Score: f(0.9), Passed: true}, {Type: "adversarial", Failed: true}},
 			Consensus: &ConsensusReport{Aggregate: 0.61, Dissent: 0.3, DissentRecorded: true},
 			Meta:      MetaReport{Quality: "biased", Bias: true, BiasTypes: []string{"verbosity"}},
 			Gate:      GateReport{Reason: "dissent_unresolved"},
