@@ -366,6 +366,12 @@ ratio() { # name num den target
 ratio "disabled / true" disabled true 3.0
 ratio "skip-clean / git-status" skipclean gitstatus 1.5
 
+# The skip-clean path has to run git status itself, so it cannot be much
+# faster than the baseline; if it is, stop-gate left earlier (disabled?).
+if awk -v a="${median[skipclean]}" -v b="${median[gitstatus]}" 'BEGIN { exit !(a < b / 2) }'; then
+	echo "warning: stop-gate's skip-clean run is under half of git status; it probably skipped before the dirty check (is the hook enabled in $large/.claude/settings.json?)" >&2
+fi
+
 if ((missed)) && [[ $BENCH_STRICT == 1 ]]; then
 	exit 1
 fi

@@ -33,9 +33,9 @@ var diffFlags = []string{"--binary", "--no-ext-diff", "--no-textconv", "--no-col
 
 // Fingerprint condenses a work tree's changes, plus caller-supplied extra
 // blobs, into a SHA-256 hex string (§11.16). It is stable while nothing
-// changes and differs whenever HEAD moves, the staged or unstaged diff
-// against HEAD changes, an untracked file appears, vanishes or changes
-// content or executable bit, or an extra blob differs. st must come from
+// changes and differs whenever HEAD moves, the work tree's diff against HEAD
+// changes (staged and unstaged edits alike), an untracked file appears,
+// vanishes or changes content or executable bit, or an extra blob differs. st must come from
 // Status on the same root.
 //
 // Framing: the hash input is a sequence of fields, each an 8-byte big-endian

@@ -331,6 +331,8 @@ func TestUntrackedDigest(t *testing.T) {
 		{"regular file", "plain", "file:--" + sum("content\n")},
 		{"empty file differs from missing", "empty", "file:--" + sum("")},
 		{"missing", "missing", "gone"},
+		{"lstat fails (parent is a file)", "plain/child", "unreadable"},
+		{"nested repository listed with slash", "nested/", "dir"},
 		{"nested repository dir", "nested", "dir"},
 		{"dangling symlink is its target", "dangling", "symlink:does/not/exist"},
 	}

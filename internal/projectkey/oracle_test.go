@@ -57,12 +57,12 @@ func TestOracleGoGitDiscovery(t *testing.T) {
 	// No symlinked path here: go-git climbs the logical path and finds
 	// nothing, while git climbs the physical one; the git oracle covers it.
 	dirs := map[string]string{
-		"repo root":                  f.main,
-		"deep subdirectory":          filepath.Join(f.main, "src", "deep"),
-		"linked worktree":            f.linked,
-		"linked worktree subdir":     filepath.Join(f.linked, "src", "deep"),
-		"superproject":               f.super,
-		"submodule":                  f.sub,
+		"repo root":              f.main,
+		"deep subdirectory":      filepath.Join(f.main, "src", "deep"),
+		"linked worktree":        f.linked,
+		"linked worktree subdir": filepath.Join(f.linked, "src", "deep"),
+		"superproject":           f.super,
+		"submodule":              f.sub,
 	}
 	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
