@@ -139,6 +139,7 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 		Warn:     c.warn,
 		Claude:   runner,
 		Git:      projectkey.ExecGit("git", environ),
+		Environ:  environ,
 	})
 	code := c.report(rep, runErr, f.json)
 	if f.runDir != "" {

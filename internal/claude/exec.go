@@ -164,7 +164,10 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 
 // Locate finds the claude executable: an explicit path (from the
 // environment or user-level configuration) wins, else "claude" on the PATH
-// of the given environment. It never consults repository files.
+// of the given environment. It never consults repository files: relative
+// PATH entries (".", an empty entry, "bin") are skipped, because a hook runs
+// in the repository under review and would otherwise execute a "claude" that
+// the repository ships (the reasoning of os/exec's ErrDot).
 func Locate(explicit, pathEnv string) (string, error) {
 	if explicit != "" {
 		if isExecutable(explicit) {
@@ -173,8 +176,8 @@ func Locate(explicit, pathEnv string) (string, error) {
 		return "", errors.Join(ErrNotFound, errors.New("not an executable file: "+strconv.Quote(explicit)))
 	}
 	for _, dir := range filepath.SplitList(pathEnv) {
-		if dir == "" {
-			dir = "."
+		if !filepath.IsAbs(dir) {
+			continue
 		}
 		p := filepath.Join(dir, "claude")
 		if isExecutable(p) {

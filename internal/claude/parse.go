@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 
 	"github.com/tidwall/gjson"
 )
@@ -33,19 +34,23 @@ func Parse(stdout []byte, res *Result) error {
 	res.IsError = f[2].Type == gjson.True
 	res.Subtype = f[3].String()
 	res.TerminalReason = f[4].String()
-	if f[5].Type == gjson.Number && f[5].Float() >= 0 {
-		v := f[5].Float()
+	// A cost too large for a float64 parses as +Inf, which no event or
+	// file can record; it is treated as unreported rather than infinite.
+	if v := f[5].Float(); f[5].Type == gjson.Number && v >= 0 && !math.IsInf(v, 1) {
 		res.CostUSD = &v
 	}
-	res.NumTurns = int(f[6].Int())
+	res.NumTurns = int(max(f[6].Int(), 0))
 	if f[7].Exists() || f[8].Exists() {
-		n := 0
+		// gjson clamps each count to MaxInt64; the sum saturates instead
+		// of wrapping negative, which the events would refuse.
+		var n int64
 		for _, u := range f[7:] {
-			if u.Type == gjson.Number && u.Int() > 0 {
-				n += int(u.Int())
+			if c := u.Int(); u.Type == gjson.Number && c > 0 {
+				n = min(n, math.MaxInt64-c) + c
 			}
 		}
-		res.Tokens = &n
+		tokens := int(min(n, math.MaxInt))
+		res.Tokens = &tokens
 	}
 	return nil
 }

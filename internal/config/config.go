@@ -94,7 +94,14 @@ func Load(src Sources) *Config {
 	}
 	for _, l := range layers {
 		if data, ok := readCapped(l.path, warn); ok {
-			tree = merge(tree, settingsLayer(data, l, warn))
+			t := settingsLayer(data, l, warn)
+			if l.repo {
+				// The allowlist is final once the user's own layers are
+				// merged: a repository can neither extend it nor use it
+				// for another repository.
+				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), warn)
+			}
+			tree = merge(tree, t)
 		}
 	}
 	return &Config{tree: tree, home: src.Home, warn: warn}

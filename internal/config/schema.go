@@ -76,9 +76,36 @@ var tribunalSpec = object(map[string]*spec{
 		fields: map[string]*spec{
 			"model":             leaf(kindString),
 			"max_output_tokens": leaf(kindCount),
+			"reps":              leaf(kindCount),
 		},
-		other: object(map[string]*spec{"model": leaf(kindString)}),
+		other: object(map[string]*spec{
+			"model":  leaf(kindString),
+			"reps":   leaf(kindCount),
+			"models": leaf(kindArray),
+		}),
 	},
+	"trust": object(map[string]*spec{
+		"block":          leaf(kindBool),
+		"min_survivors":  leaf(kindCount),
+		"spread_ceiling": leaf(kindNumber),
+		"irr_floor":      leaf(kindNumber),
+	}),
+	"severity": object(map[string]*spec{
+		"fail_at_or_above": leaf(kindString),
+	}),
+	"command_judges": {
+		kind: kindObject,
+		other: object(map[string]*spec{
+			"command":          leaf(kindArray),
+			"timeout_seconds":  leaf(kindPositive),
+			"pass_score":       leaf(kindNumber),
+			"fail_score":       leaf(kindNumber),
+			"max_output_bytes": leaf(kindCount),
+			"required":         leaf(kindBool),
+			"enabled":          leaf(kindBool),
+		}),
+	},
+	"command_judge_repositories": leaf(kindArray),
 	"meta_judge": object(map[string]*spec{
 		"model":             leaf(kindString),
 		"max_output_tokens": leaf(kindCount),

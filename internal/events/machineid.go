@@ -73,8 +73,19 @@ func readMachineID(path string) (string, error) {
 	return strings.TrimSpace(string(buf)), nil
 }
 
+// linkFile is os.Link; tests replace it to exercise the fallback.
+var linkFile = os.Link
+
 // createMachineID reports created=false when another process created the
 // file first.
+//
+// The id is written to a private temporary file, synced, then hard-linked
+// into place. link(2) fails when the name exists, so creation stays
+// exclusive, and the name never points at an empty or half-written file: a
+// crash at any moment leaves no machine_id or a complete one. (With an
+// O_EXCL create followed by a write, a crash in between left an empty file
+// that made every later emitter fail.) Filesystems without hard links get
+// that older sequence.
 func createMachineID(dir, path string, r io.Reader) (id string, created bool, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", false, fmt.Errorf("create onlooker dir: %w", err)
@@ -83,6 +94,30 @@ func createMachineID(dir, path string, r io.Reader) (id string, created bool, er
 	if err != nil {
 		return "", false, fmt.Errorf("machine id: %w", err)
 	}
+	tmp, err := os.CreateTemp(dir, "."+machineIDFile+"-*.tmp")
+	if err != nil {
+		return "", false, fmt.Errorf("create machine id: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.WriteString(id + "\n")
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		return "", false, fmt.Errorf("write machine id: %w", err)
+	}
+	err = linkFile(tmp.Name(), path)
+	switch {
+	case err == nil:
+		return id, true, nil
+	case errors.Is(err, fs.ErrExist):
+		return "", false, nil
+	}
+	return createMachineIDExcl(path, id)
+}
+
+// createMachineIDExcl is the fallback for filesystems that refuse hard
+// links: an exclusive create, then one write.
+func createMachineIDExcl(path, id string) (string, bool, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return "", false, nil

@@ -63,10 +63,13 @@ type Input struct {
 // Result is the gate's decision. Warnings are diagnostics for stderr and are
 // not part of the gate's JSON.
 type Result struct {
-	Passed          bool     `json:"passed"`
-	Reason          string   `json:"reason,omitempty"`
-	FailedCriterion string   `json:"failed_criterion,omitempty"`
-	Warnings        []string `json:"-"`
+	Passed          bool   `json:"passed"`
+	Reason          string `json:"reason,omitempty"`
+	FailedCriterion string `json:"failed_criterion,omitempty"`
+	// BlockedBy names the additional check that blocked (see Checks);
+	// empty when the contract's rules decided.
+	BlockedBy string   `json:"blocked_by,omitempty"`
+	Warnings  []string `json:"-"`
 }
 
 // Decide applies §6.3 in order. Every blocking result carries the first

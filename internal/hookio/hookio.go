@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -76,9 +77,13 @@ var ErrNotRegular = errors.New("transcript is not a regular file")
 
 // Tail returns at most the last n bytes of the regular file at path, read
 // by seeking so that a transcript of hundreds of megabytes costs the same
-// as a small one. A leading partial UTF-8 sequence is dropped.
+// as a small one. A leading partial UTF-8 sequence is dropped. A negative n
+// counts as 0.
 func Tail(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK keeps open(2) itself from waiting for a writer when the
+	// path names a FIFO; the type check below then refuses it. Reads of a
+	// regular file ignore the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +95,7 @@ func Tail(path string, n int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, ErrNotRegular
 	}
-	off := fi.Size() - n
+	off := fi.Size() - max(n, 0)
 	if off < 0 {
 		off = 0
 	}
@@ -117,12 +122,17 @@ func IsRegularFile(path string) bool {
 }
 
 // trimPartialRune drops continuation bytes at the start of b that belong to
-// a character whose first byte was cut off.
+// a character whose first byte was cut off. A character has at most three
+// of them, so a longer run is not UTF-8 and is kept as it is; a b made of
+// three or fewer is nothing but the cut character and becomes empty.
 func trimPartialRune(b []byte) []byte {
 	for i := 0; i < len(b) && i < utf8.UTFMax; i++ {
 		if utf8.RuneStart(b[i]) {
 			return b[i:]
 		}
+	}
+	if len(b) < utf8.UTFMax {
+		return b[len(b):]
 	}
 	return b
 }

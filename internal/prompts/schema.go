@@ -1,6 +1,8 @@
 package prompts
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/severity"
+
 	"bytes"
 	"encoding/json"
 )
@@ -99,6 +101,7 @@ func VerdictSchema(criteria []string) string {
 			{"weaknesses_count", object{{"type", "integer"}, {"minimum", 0}}},
 			{"confidence", unitNumber("How sure you are of this verdict.")},
 			{"feedback_summary", object{{"type", "string"}, {"description", "1-3 sentences, highest-leverage issue first, with file:line references."}}},
+			{"findings", severity.FindingsSchema()},
 		}},
 		{"required", []string{"score", "passed", "criterion_scores", "confidence", "feedback_summary"}},
 		{"additionalProperties", false},

@@ -62,6 +62,13 @@ func (r *runner) digest() string {
 		}
 		in.Judges = append(in.Judges, dj)
 	}
+	for _, c := range prev.commands {
+		dj := prompts.DigestJudge{Type: "command:" + c.Name, Passed: c.Passed, Failed: c.Failed, Feedback: c.Feedback}
+		if c.Failed && dj.Feedback == "" {
+			dj.Feedback = "(could not run: " + firstLine(c.Error, 200) + ")"
+		}
+		in.Judges = append(in.Judges, dj)
+	}
 	return prompts.Digest(in)
 }
 

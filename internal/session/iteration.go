@@ -14,6 +14,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -37,6 +39,12 @@ type iterationState struct {
 	dissent     float64
 	recorded    bool // dissent.recorded was emitted
 	actorOutput string
+	// Beyond the contract (docs/adr/007).
+	trustItems []trust.Item
+	trust      *trust.Result
+	findings   []severity.Finding
+	worst      severity.Level
+	commands   []CommandReport
 }
 
 // iteration runs §7.4 for iteration n. A returned error aborts the task;
@@ -121,11 +129,11 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	}
 
 	// Gate.
-	res := gate.Decide(gate.Input{
+	res := gate.DecideWithChecks(gate.Input{
 		Policy: r.params.GatePolicy, Verdicts: verdicts, Aggregate: it.aggregate,
 		Threshold: r.params.ScoreThreshold, Meta: it.meta, Dissent: it.dissent,
 		DissentThreshold: r.params.DissentThreshold, Rubric: r.rub,
-	})
+	}, r.checks(it))
 	r.warnAll(res.Warnings)
 	it.gate = res
 	r.recordGate(it, dir, n)
@@ -261,4 +269,25 @@ func (r *runner) criterionNames() []string {
 		names = append(names, c.Name)
 	}
 	return names
+}
+
+// checks gathers tribunal's additional gate checks for this iteration:
+// required command judges, the severity policy, and the trust gate over
+// the reps of this iteration and of the whole task so far.
+func (r *runner) checks(it *iterationState) gate.Checks {
+	var all []trust.Item
+	for _, h := range r.history {
+		all = append(all, h.trustItems...)
+	}
+	all = append(all, it.trustItems...)
+	ts := r.cfg.Trust()
+	res := trust.Check(it.trustItems, all, ts.Thresholds)
+	it.trust = &res
+	c := gate.Checks{Worst: it.worst, FailAt: r.failAt, Trust: &res, TrustBlocks: ts.Block}
+	for _, cmd := range it.commands {
+		if cmd.Required {
+			c.Commands = append(c.Commands, gate.CommandResult{Name: cmd.Name, Passed: cmd.Passed})
+		}
+	}
+	return c
 }

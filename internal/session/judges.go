@@ -4,72 +4,149 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// runJudges runs every seat in parallel. Events are ordered
-// deterministically whatever order the judges finish in (§12.2): every
-// judge.start in panel order as the judges launch, then every verdict in
-// panel order once the whole panel has answered.
+// repCall is one model call of one seat.
+type repCall struct {
+	seat  int
+	rep   int
+	model string
+	call  claude.Call
+	res   claude.Result
+	err   error
+}
+
+// commandRun is one command judge's run in this iteration.
+type commandRun struct {
+	judge   config.CommandJudge
+	verdict verdict.Verdict
+}
+
+// runJudges runs every seat's reps and every command judge in parallel.
+// Events are ordered deterministically whatever order the calls finish in
+// (§12.2): every judge.start in panel order as the judges launch, then
+// every verdict in panel order once the whole panel has answered. A seat
+// with several reps is one seat: its reps are reduced by the mean over
+// survivors (internal/trust) and only the reduced verdict is an event.
 func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label string, seats []jury.Seat, output string) ([]verdict.Verdict, error) {
 	iterID := it.report.IterationID
-	if err := r.budgetAllows("judge", len(seats)); err != nil {
+	var calls []*repCall
+	reps := make([]int, len(seats))
+	for i, s := range seats {
+		reps[i] = r.cfg.Reps(s.JudgeType)
+	}
+	total := 0
+	for _, n := range reps {
+		total += n
+	}
+	if err := r.budgetAllows("judge", total); err != nil {
 		return nil, err
 	}
 	diff, _ := gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
 	schema := prompts.VerdictSchema(r.criterionNames())
-	results := make([]claude.Result, len(seats))
-	errs := make([]error, len(seats))
-	var wg sync.WaitGroup
-	types := make([]string, len(seats))
+	seatErr := make([]error, len(seats))
+	var types []string
 	for i, s := range seats {
-		types[i] = s.JudgeType
+		types = append(types, s.JudgeType+repSuffix(reps[i]))
 		r.emit(events.JudgeStart{TaskID: r.taskID, IterationID: iterID, JudgeID: s.JudgeID, JudgeType: s.JudgeType, JudgeModelID: s.Model})
 		agent, ok := prompts.Agent(s.Agent)
 		if !ok {
-			errs[i] = fmt.Errorf("no agent prompt named %q", s.Agent)
+			seatErr[i] = fmt.Errorf("no agent prompt named %q", s.Agent)
 			continue
 		}
-		call := claude.Call{
-			Role: "judge",
-			Prompt: prompts.JudgePrompt(prompts.JudgeInput{
-				Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
-				Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
-				Iteration: it.report.Number, DiffStat: diff,
-			}),
-			SystemPrompt: agent.Body, Model: s.Model, JSONSchema: schema,
-			Tools: agent.Tools, AllowedTools: agent.Tools,
-			MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
-			Dir: r.repo.WorktreeRoot, Timeout: r.params.JudgeTimeout,
+		prompt := prompts.JudgePrompt(prompts.JudgeInput{
+			Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
+			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
+			Iteration: it.report.Number, DiffStat: diff,
+		})
+		for k := 0; k < reps[i]; k++ {
+			model := s.Model
+			if reps[i] > 1 || k > 0 {
+				model = r.cfg.RepModel(s.JudgeType, k)
+			}
+			calls = append(calls, &repCall{seat: i, rep: k, model: model, call: claude.Call{
+				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
+				JSONSchema: schema, Tools: agent.Tools, AllowedTools: agent.Tools,
+				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
+				Dir: r.repo.WorktreeRoot, Timeout: r.params.JudgeTimeout,
+			}})
 		}
+	}
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		wg.Add(1)
+		go func(c *repCall) {
+			defer wg.Done()
+			c.res, c.err = r.Claude.Run(ctx, c.call)
+			r.addCost("judge", c.res)
+		}(c)
+	}
+	commands := make([]commandRun, len(r.commands))
+	for i, cj := range r.commands {
+		commands[i].judge = cj
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			results[i], errs[i] = r.Claude.Run(ctx, call)
-			r.addCost("judge", results[i])
+			commands[i].verdict = cmdjudge.Run(ctx, commands[i].judge.Spec)
 		}(i)
+		types = append(types, "command:"+cj.Spec.Name)
 	}
-	r.progress("%s %d judge(s) reviewing in parallel: %s", label, len(seats), strings.Join(types, ", "))
+	r.progress("%s %d judge(s) reviewing in parallel: %s", label, len(types), strings.Join(types, ", "))
 	wg.Wait()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w while the jury deliberated", ErrInterrupted)
 	}
 
+	// Per seat: normalise each rep, keep its findings, reduce.
+	repVerdicts := make([][]verdict.Verdict, len(seats))
+	for _, c := range calls {
+		v, findings := r.judgeVerdict(c.res, c.err)
+		v.JudgeType, v.JudgeModelID = seats[c.seat].JudgeType, c.model
+		repVerdicts[c.seat] = append(repVerdicts[c.seat], v)
+		it.findings = append(it.findings, findings...)
+		if reps[c.seat] > 1 {
+			v.JudgeID, v.TaskID, v.IterationID = seats[c.seat].JudgeID, r.taskID, iterID
+			r.write(filepath.Join(dir, "verdicts", seats[c.seat].JudgeID+".reps", strconv.Itoa(c.rep)+".json"), v)
+		}
+	}
 	verdicts := make([]verdict.Verdict, len(seats))
 	var notes []string
 	for i, s := range seats {
-		v := r.judgeVerdict(results[i], errs[i])
+		var v verdict.Verdict
+		switch {
+		case seatErr[i] != nil:
+			v = verdict.Failed(seatErr[i].Error())
+		default:
+			v = trust.Reduce(repVerdicts[i])
+		}
 		v.JudgeID, v.JudgeType, v.JudgeModelID = s.JudgeID, s.JudgeType, s.Model
 		v.TaskID, v.IterationID = r.taskID, iterID
 		verdicts[i] = v
+		it.trustItems = append(it.trustItems, trust.ItemFrom(s.JudgeType+"@"+strconv.Itoa(it.report.Number), repVerdicts[i]))
+		var cost *float64
+		for _, c := range calls {
+			if c.seat == i && c.res.CostUSD != nil {
+				sum := *c.res.CostUSD
+				if cost != nil {
+					sum += *cost
+				}
+				cost = &sum
+			}
+		}
 		if v.Emittable() {
 			score, _ := v.UsableScore()
 			ev := events.Verdict{
@@ -79,13 +156,17 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 				CriterionScores: v.ReadableCriterionScores(), StrengthsCount: v.StrengthsCount,
 				WeaknessesCount: v.WeaknessesCount, Confidence: v.Confidence,
 			}
-			r.emit(ev, costOpts(results[i])...)
+			var opts []events.Option
+			if cost != nil {
+				opts = append(opts, events.WithCost(*cost))
+			}
+			r.emit(ev, opts...)
 		}
 		r.write(filepath.Join(dir, "verdicts", s.JudgeID+".json"), v)
 		jr := JudgeReport{
 			JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 			Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
-			CriterionScores: v.ReadableCriterionScores(), CostUSD: results[i].CostUSD,
+			CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: reps[i],
 		}
 		if score, ok := v.UsableScore(); ok {
 			jr.Score = events.Ptr(score)
@@ -95,15 +176,38 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		}
 		it.report.Judges = append(it.report.Judges, jr)
 	}
+	for _, c := range commands {
+		v := c.verdict
+		r.write(filepath.Join(dir, "verdicts", "command-"+c.judge.Spec.Name+".json"), v)
+		cr := CommandReport{Name: c.judge.Spec.Name, Required: c.judge.Required, Passed: v.Passed && !v.Failed, Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary}
+		it.report.Commands = append(it.report.Commands, cr)
+		it.commands = append(it.commands, cr)
+		state := "passed"
+		if !cr.Passed {
+			state = "failed"
+		}
+		notes = append(notes, "command:"+cr.Name+" "+state)
+	}
+	if worst, ok := severity.WorstOf(it.findings); ok {
+		it.worst = worst
+		it.report.WorstSeverity = worst.String()
+	}
 	r.progress("%s verdicts: %s", label, strings.Join(notes, "; "))
 	return verdicts, nil
 }
 
-// judgeVerdict turns one judge call into a verdict: a failed call is a
-// failed judge (§4.1), never a zero.
-func (r *runner) judgeVerdict(res claude.Result, err error) verdict.Verdict {
+func repSuffix(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" ×%d", n)
+	}
+	return ""
+}
+
+// judgeVerdict turns one judge call into a verdict and its findings: a
+// failed call is a failed judge (§4.1), never a zero.
+func (r *runner) judgeVerdict(res claude.Result, err error) (verdict.Verdict, []severity.Finding) {
 	if err != nil {
-		return verdict.Failed(err.Error())
+		return verdict.Failed(err.Error()), nil
 	}
 	text := res.Text
 	if res.Structured != nil {
@@ -111,7 +215,14 @@ func (r *runner) judgeVerdict(res claude.Result, err error) verdict.Verdict {
 	}
 	v, warns := verdict.NormaliseJudge(text, r.params.ScoreThreshold)
 	r.warnAll(warns)
-	return v
+	var findings []severity.Finding
+	if !v.Failed {
+		if raw, err := verdict.ParseOutput(text); err == nil {
+			findings, warns = severity.FromVerdictJSON(raw)
+			r.warnAll(warns)
+		}
+	}
+	return v, findings
 }
 
 func mark(passed bool) string {

@@ -10,6 +10,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -118,7 +120,10 @@ func gateWord(g gate.Result) string {
 func (r *runner) recordGate(it *iterationState, dir string, n int) {
 	iterID := it.report.IterationID
 	res := it.gate
-	gr := GateReport{Passed: res.Passed, Reason: res.Reason, FailedCriterion: res.FailedCriterion}
+	gr := GateReport{Passed: res.Passed, Reason: res.Reason, FailedCriterion: res.FailedCriterion, BlockedBy: res.BlockedBy, Trust: it.trust}
+	// gate.json carries the event payload plus what only tribunal reads:
+	// which extra check blocked, the trust result, findings and commands.
+	extra := gateExtra{BlockedBy: res.BlockedBy, Trust: it.trust, WorstSeverity: it.report.WorstSeverity, Findings: it.findings, Commands: it.commands}
 	label := fmt.Sprintf("[%d/%d]", n+1, r.params.MaxIterations)
 	if res.Passed {
 		p := events.GatePassed{TaskID: r.taskID, IterationID: iterID, FinalScore: it.aggregate,
@@ -127,7 +132,8 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 		r.write(filepath.Join(dir, "gate.json"), struct {
 			events.GatePassed
 			Passed bool `json:"passed"`
-		}{p, true})
+			gateExtra
+		}{p, true, extra})
 		r.progress("%s gate passed at %.2f", label, it.aggregate)
 	} else {
 		willRetry := n+1 < r.params.MaxIterations
@@ -145,8 +151,19 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 		r.write(filepath.Join(dir, "gate.json"), struct {
 			events.GateBlocked
 			Passed bool `json:"passed"`
-		}{b, false})
+			gateExtra
+		}{b, false, extra})
 		r.progress("%s gate blocked: %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
 	}
 	it.report.Gate = gr
+}
+
+// gateExtra is tribunal's own part of gate.json (never in the events,
+// whose payloads allow no extra keys).
+type gateExtra struct {
+	BlockedBy     string             `json:"blocked_by,omitempty"`
+	Trust         *trust.Result      `json:"trust,omitempty"`
+	WorstSeverity string             `json:"worst_severity,omitempty"`
+	Findings      []severity.Finding `json:"findings,omitempty"`
+	Commands      []CommandReport    `json:"command_judges,omitempty"`
 }

@@ -22,5 +22,12 @@ func (r *runner) probes(cur *iterationState) []string {
 	for _, f := range probes.Run(its) {
 		out = append(out, f.String())
 	}
+	// Command judges are facts, not opinions: the meta-judge should weigh
+	// a judge that passed work whose tests fail.
+	for _, c := range cur.commands {
+		if !c.Passed {
+			out = append(out, "command judge "+c.Name+" failed: "+firstLine(c.Feedback+c.Error, 200))
+		}
+	}
 	return out
 }

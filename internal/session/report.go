@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
 // Report is everything a person or a program needs to know about a task.
@@ -34,6 +36,19 @@ type IterationReport struct {
 	Consensus   *ConsensusReport `json:"consensus,omitempty"`
 	Meta        MetaReport       `json:"meta"`
 	Gate        GateReport       `json:"gate"`
+	// Beyond the contract: command judges, the worst finding severity.
+	Commands      []CommandReport `json:"command_judges,omitempty"`
+	WorstSeverity string          `json:"worst_severity,omitempty"`
+}
+
+// CommandReport is one command judge's result.
+type CommandReport struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	Passed   bool   `json:"passed"`
+	Failed   bool   `json:"failed,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
 }
 
 // ActorReport describes the Actor's pass.
@@ -56,6 +71,7 @@ type JudgeReport struct {
 	Feedback        string             `json:"feedback_summary,omitempty"`
 	CriterionScores map[string]float64 `json:"criterion_scores,omitempty"`
 	CostUSD         *float64           `json:"cost_usd,omitempty"`
+	Reps            int                `json:"reps,omitempty"`
 }
 
 // ConsensusReport is the aggregate and dissent.
@@ -86,6 +102,10 @@ type GateReport struct {
 	FloorScore      *float64 `json:"failed_criterion_score,omitempty"`
 	Floor           *float64 `json:"failed_criterion_floor,omitempty"`
 	WillRetry       bool     `json:"will_retry,omitempty"`
+	// BlockedBy names an additional check that blocked (command,
+	// severity, trust); Trust is the trust gate's result.
+	BlockedBy string        `json:"blocked_by,omitempty"`
+	Trust     *trust.Result `json:"trust,omitempty"`
 }
 
 // Glyph is the outcome's mark in summaries (§7.10).
@@ -121,6 +141,18 @@ func GateSentence(g GateReport, aggregate float64) string {
 		s = "bias_detected (the meta-judge found bias and recommended reject)"
 	default:
 		s = g.Reason
+	}
+	switch g.BlockedBy {
+	case "command":
+		return "command judge " + strings.TrimPrefix(g.FailedCriterion, "command:") + " failed (reported as criterion_floor)"
+	case "severity":
+		return "a " + strings.TrimPrefix(g.FailedCriterion, "severity:") + " finding (reported as criterion_floor)"
+	case "trust":
+		reasons := "the reps of one judge type disagree"
+		if g.Trust != nil && len(g.Trust.Reasons) > 0 {
+			reasons = strings.Join(g.Trust.Reasons, "; ")
+		}
+		return "untrustworthy jury: " + reasons + " (reported as dissent_unresolved)"
 	}
 	if g.FailedCriterion != "" {
 		c := g.FailedCriterion
@@ -198,12 +230,23 @@ func Summary(r *Report) string {
 		for _, p := range m.Probes {
 			parts = append(parts, "probe "+p)
 		}
-		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound") {
+		if it.WorstSeverity != "" {
+			parts = append(parts, "worst finding: "+it.WorstSeverity)
+		}
+		for _, c := range it.Commands {
+			if !c.Passed {
+				parts = append(parts, "command "+c.Name+" failed")
+			}
+		}
+		if t := it.Gate.Trust; t != nil && !t.Trustworthy {
+			parts = append(parts, "trust: "+strings.Join(t.Reasons, "; "))
+		}
+		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
 			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
 		}
 	}
 	if len(notes) > 0 {
-		b.WriteString("**Meta-judge notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
+		b.WriteString("**Meta-judge and check notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
 	if n := len(r.Iterations); n > 0 {
 		last := r.Iterations[n-1]

@@ -17,6 +17,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -53,6 +54,9 @@ type Deps struct {
 	Rand     io.Reader
 	Claude   claude.Runner
 	Git      projectkey.GitRunner
+	// Environ is the environment of command judges (their PATH comes
+	// from here, never from the repository).
+	Environ []string
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
@@ -85,6 +89,8 @@ type runner struct {
 	cost     float64
 	maxCost  map[string]float64 // largest single call per role, for the budget
 	history  []iterationState
+	commands []config.CommandJudge
+	failAt   severity.Level
 }
 
 // Run executes the task and returns its report. The error is non-nil when
@@ -221,6 +227,12 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	}
 	if len(seats) == 0 {
 		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
+	}
+	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
+		return err
+	}
+	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, params.JudgeTimeout); err != nil {
+		return err
 	}
 	r.project = store.ForKey(onlookerDir, repo.Key)
 	r.taskDir = r.project.TaskDir(r.taskID)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/testcmds"
+)
+
+var update = flag.Bool("u", false, "update testscript golden files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"session-start": func() {
+			os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+		},
+		// The real Stop hook writes the stop files these scripts surface,
+		// so the fixtures are exactly what production writes.
+		"stop-gate": func() {
+			home, _ := os.UserHomeDir()
+			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr, Home: home,
+			}))
+		},
+		// Registered here so that no script can reach a real claude.
+		"claude": func() { os.Exit(fakeclaude.Main()) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup:               testcmds.Setup,
+		Cmds:                testcmds.Cmds,
+	})
+}

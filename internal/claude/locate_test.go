@@ -1,0 +1,71 @@
+package claude
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeExe(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	root := t.TempDir()
+	good := filepath.Join(root, "good")
+	writeExe(t, filepath.Join(good, "claude"), 0o755)
+	plain := filepath.Join(root, "plain")
+	writeExe(t, filepath.Join(plain, "claude"), 0o644)
+	// The working directory is the repository under review, which ships a
+	// claude of its own in its top level and in bin/.
+	repo := filepath.Join(root, "repo")
+	writeExe(t, filepath.Join(repo, "claude"), 0o755)
+	writeExe(t, filepath.Join(repo, "bin", "claude"), 0o755)
+	t.Chdir(repo)
+
+	sep := string(os.PathListSeparator)
+	tests := []struct {
+		name, explicit, path, want string
+		err                          bool
+	}{
+		{name: "on PATH", path: good, want: filepath.Join(good, "claude")},
+		{name: "first executable wins", path: plain + sep + good, want: filepath.Join(good, "claude")},
+		{name: "explicit path wins over PATH", explicit: filepath.Join(plain, "..", "good", "claude"), path: good,
+			want: filepath.Join(plain, "..", "good", "claude")},
+		{name: "explicit path not executable", explicit: filepath.Join(plain, "claude"), path: good, err: true},
+		{name: "explicit path missing", explicit: filepath.Join(root, "nope"), path: good, err: true},
+		{name: "explicit directory", explicit: good, err: true},
+		{name: "nothing found", path: plain, err: true},
+		{name: "empty PATH", err: true},
+		{name: "dot entry skipped", path: "." + sep + good, want: filepath.Join(good, "claude")},
+		{name: "empty entry skipped", path: sep + good, want: filepath.Join(good, "claude")},
+		{name: "trailing empty entry skipped", path: plain + sep, err: true},
+		{name: "relative entry skipped", path: "bin" + sep + good, want: filepath.Join(good, "claude")},
+		{name: "only relative entries", path: "." + sep + "bin" + sep, err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Locate(tt.explicit, tt.path)
+			if tt.err {
+				if !errors.Is(err, ErrNotFound) {
+					t.Fatalf("Locate = %q, %v; want ErrNotFound", got, err)
+				}
+				if tt.explicit != "" && !strings.Contains(err.Error(), tt.explicit) {
+					t.Errorf("error %q does not name %q", err, tt.explicit)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("Locate = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

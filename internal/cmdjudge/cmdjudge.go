@@ -1,0 +1,288 @@
+// Package cmdjudge runs command judges: a project's own check (tests, a linter, a type checker) whose exit status, not a model, gives the verdict.
+package cmdjudge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+// Defaults applied to a Spec's zero fields.
+const (
+	// DefaultTimeout matches the session's default judge timeout.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultMaxOutput is how much of the output's tail is kept: enough for
+	// a failing test's report, small enough for every artifact.
+	DefaultMaxOutput = 8 << 10
+	// DefaultPassScore and DefaultFailScore are the scores of a command
+	// that exits 0 and one that does not.
+	DefaultPassScore = 1.0
+	DefaultFailScore = 0.0
+)
+
+// MaxFeedbackBytes bounds a verdict's feedback, which reaches the actor's
+// next prompt and the summary.
+const MaxFeedbackBytes = 600
+
+// pipeGrace is how long, after the command and its process group are gone,
+// we wait for the output pipe to close. Only a process that left the group
+// (setsid, a daemon) can hold it open longer, and it is not waited for.
+const pipeGrace = 2 * time.Second
+
+// Spec is one command judge.
+type Spec struct {
+	// Name is the judge's name; it becomes the verdict's judge type.
+	Name string
+	// Command is the argv, run directly with no shell: Command[0] is a
+	// path (relative paths resolve against Dir) or a name looked up on the
+	// PATH given in Env.
+	Command []string
+	// Dir is the working directory, normally the worktree root.
+	Dir string
+	// Timeout bounds the run; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Env is the command's complete base environment (the caller passes
+	// its own, typically os.Environ()); the recursion guard is added to
+	// it. PATH is read from here, never from this process.
+	Env []string
+	// PassScore and FailScore are the verdict scores for exit 0 and for
+	// any other exit. A zero PassScore means DefaultPassScore: a command
+	// that passes with score 0 would contradict itself.
+	PassScore, FailScore float64
+	// MaxOutput is the tail of combined stdout and stderr kept, in bytes;
+	// zero means DefaultMaxOutput.
+	MaxOutput int
+}
+
+// withDefaults fills the zero fields.
+func (s Spec) withDefaults() Spec {
+	if s.Timeout <= 0 {
+		s.Timeout = DefaultTimeout
+	}
+	if s.PassScore == 0 {
+		s.PassScore = DefaultPassScore
+	}
+	if s.MaxOutput <= 0 {
+		s.MaxOutput = DefaultMaxOutput
+	}
+	return s
+}
+
+// Validate reports the first problem that would make the spec unusable,
+// for configuration loading to reject the judge before a session starts.
+func (s Spec) Validate() error {
+	d := s.withDefaults()
+	switch {
+	case s.Name == "":
+		return errors.New("command judge has no name")
+	case len(s.Command) == 0 || s.Command[0] == "":
+		return fmt.Errorf("command judge %q has no command", s.Name)
+	case s.Timeout < 0:
+		return fmt.Errorf("command judge %q: timeout %s is negative", s.Name, s.Timeout)
+	case s.MaxOutput < 0:
+		return fmt.Errorf("command judge %q: max output %d is negative", s.Name, s.MaxOutput)
+	case !(d.PassScore >= 0 && d.PassScore <= 1):
+		return fmt.Errorf("command judge %q: pass score %v is outside [0,1]", s.Name, s.PassScore)
+	case !(d.FailScore >= 0 && d.FailScore <= 1):
+		return fmt.Errorf("command judge %q: fail score %v is outside [0,1]", s.Name, s.FailScore)
+	case d.FailScore >= d.PassScore:
+		return fmt.Errorf("command judge %q: fail score %v is not below pass score %v", s.Name, d.FailScore, d.PassScore)
+	}
+	return nil
+}
+
+// ErrNotFound means the command's executable could not be found.
+var ErrNotFound = errors.New("command not found")
+
+// TimeoutError reports a command killed at its deadline.
+type TimeoutError struct{ After time.Duration }
+
+// Error says how long the command was given, which is what a user tunes.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("timed out after %s and was killed", e.After)
+}
+
+// Outcome is what one run of a command judge observed.
+type Outcome struct {
+	// ExitCode is the exit status; -1 when the command was killed by a
+	// signal or never ran.
+	ExitCode int
+	// Signal names the signal that killed the command, if one did.
+	Signal string
+	// Output is the tail of the combined stdout and stderr, at most
+	// MaxOutput bytes, as the command wrote it.
+	Output   string
+	Duration time.Duration
+	// Err is nil when the command ran to its end, whatever its status;
+	// otherwise the judge failed: ErrNotFound, a *TimeoutError, the
+	// context's error, or an error starting the process.
+	Err error
+}
+
+// Run runs the command judge and returns its verdict; see Outcome.Verdict.
+func Run(ctx context.Context, spec Spec) verdict.Verdict {
+	return Execute(ctx, spec).Verdict(spec)
+}
+
+// Execute runs the command in its own process group and waits for it. At
+// the deadline, or when ctx ends, the whole group is killed; when the
+// command exits by itself, whatever it left running in its group is killed
+// too, so a test suite's stray server neither outlives the judge nor holds
+// the output open.
+func Execute(ctx context.Context, spec Spec) Outcome {
+	spec = spec.withDefaults()
+	out := Outcome{ExitCode: -1}
+	if len(spec.Command) == 0 || spec.Command[0] == "" {
+		out.Err = fmt.Errorf("%w: empty command", ErrNotFound)
+		return out
+	}
+	if spec.Dir != "" {
+		// Checked here because the kernel reports a missing directory as
+		// the executable missing ("fork/exec /usr/bin/true: no such file").
+		if fi, err := os.Stat(spec.Dir); err != nil || !fi.IsDir() {
+			out.Err = fmt.Errorf("working directory %q is not a directory", spec.Dir)
+			return out
+		}
+	}
+	path, err := resolve(spec.Command[0], spec.Dir, spec.Env)
+	if err != nil {
+		out.Err = err
+		return out
+	}
+	runCtx, cancel := context.WithTimeout(ctx, spec.Timeout)
+	defer cancel()
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		out.Err = fmt.Errorf("create output pipe: %w", err)
+		return out
+	}
+	cmd := exec.CommandContext(runCtx, path, spec.Command[1:]...)
+	cmd.Args[0] = spec.Command[0]
+	cmd.Dir = spec.Dir
+	cmd.Env = claude.ChildEnv(spec.Env, 0)
+	// One *os.File for both streams: the child writes to it directly, so
+	// the output interleaves as in a terminal and Wait returns as soon as
+	// the command exits, not when the last holder of a pipe closes it.
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = pipeGrace
+
+	tail := &tailBuffer{max: spec.MaxOutput}
+	done := make(chan struct{})
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		pr.Close()
+		out.Err = fmt.Errorf("start %q: %w", spec.Command[0], err)
+		return out
+	}
+	pw.Close() // the child holds its own copy
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := pr.Read(buf)
+			tail.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	waitErr := cmd.Wait()
+	out.Duration = time.Since(start)
+	_ = killGroup(cmd) // strays; ESRCH when there are none
+	select {
+	case <-done:
+	case <-time.After(pipeGrace):
+		// A process that left the group still holds the pipe.
+	}
+	pr.Close()
+	<-done
+	out.Output = tail.String()
+
+	if st := cmd.ProcessState; st != nil {
+		out.ExitCode = st.ExitCode()
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			out.Signal = ws.Signal().String()
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		out.Err = fmt.Errorf("interrupted: %w", ctx.Err())
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		out.Err = &TimeoutError{After: spec.Timeout}
+	case waitErr != nil && !isExit(waitErr):
+		out.Err = fmt.Errorf("wait for %q: %w", spec.Command[0], waitErr)
+	}
+	return out
+}
+
+// killGroup kills the command's whole process group (negative pid).
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return cmd.Process.Kill()
+	}
+	return nil
+}
+
+// isExit reports whether err only says the command exited unsuccessfully,
+// which is a verdict, not a failure to judge.
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
+}
+
+// Verdict maps the outcome to a verdict: exit 0 passes with the pass
+// score, any other end the command reached fails with the fail score and
+// the tail of its output as feedback, and a run that could not finish (not
+// found, timed out, interrupted) is a failed judge, which keeps its seat
+// and cannot vote pass (§4.1). The judge type is the spec's name; the
+// caller sets the ids.
+func (o Outcome) Verdict(spec Spec) verdict.Verdict {
+	spec = spec.withDefaults()
+	cmdline := display(spec.Command)
+	if o.Err != nil {
+		msg := fmt.Sprintf("command judge %q (%s): %s", spec.Name, cmdline, o.Err)
+		if last := lastLines(o.Output, 200); last != "" {
+			msg += "; last output: " + last
+		}
+		v := verdict.Failed(msg)
+		v.JudgeType = spec.Name
+		return v
+	}
+	one := 1.0
+	v := verdict.Verdict{JudgeType: spec.Name, Confidence: &one, CriteriaEvaluated: []string{"command: " + cmdline}}
+	if o.ExitCode == 0 {
+		v.Score = score(spec.PassScore)
+		v.Passed = true
+		v.FeedbackSummary = cmdline + " exited 0"
+		return v
+	}
+	v.Score = score(spec.FailScore)
+	head := cmdline + " exited " + strconv.Itoa(o.ExitCode)
+	if o.Signal != "" {
+		head = cmdline + " was killed by signal " + o.Signal
+	}
+	body := lastLines(o.Output, MaxFeedbackBytes-len(head)-2)
+	if body == "" {
+		v.FeedbackSummary = head + " with no output"
+	} else {
+		v.FeedbackSummary = head + ": " + body
+	}
+	return v
+}
+
+func score(f float64) []byte { return []byte(strconv.FormatFloat(f, 'f', -1, 64)) }

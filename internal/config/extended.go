@@ -1,0 +1,198 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
+)
+
+// Settings beyond the reference contract: judge reps, the trust gate over
+// reps, the severity policy and command judges (docs/adr/007).
+
+// Reps returns how many independent calls a judge seat of type t makes:
+// judges.<t>.reps, else judges.reps, else 1.
+func (c *Config) Reps(t string) int {
+	if n := c.count(0, "judges", t, "reps"); n > 0 {
+		return n
+	}
+	return c.count(1, "judges", "reps")
+}
+
+// RepModel is the model of rep i of a type-t seat: judges.<t>.models[i mod
+// len] when that list has non-empty strings, else the type's model (§2.5).
+func (c *Config) RepModel(t string, i int) string {
+	var models []string
+	if n := c.tree.at("judges", t, "models"); !n.isNull() && !n.isObject() {
+		var raw []json.RawMessage
+		if json.Unmarshal(n.raw, &raw) == nil {
+			for _, r := range raw {
+				var s string
+				if json.Unmarshal(r, &s) == nil && s != "" {
+					models = append(models, s)
+				}
+			}
+		}
+	}
+	if len(models) == 0 {
+		return c.JudgeModel(t)
+	}
+	return models[i%len(models)]
+}
+
+// TrustSettings configure the trust gate over a seat's reps.
+type TrustSettings struct {
+	// Block makes an untrustworthy jury block the gate; otherwise the
+	// result is recorded and shown only.
+	Block      bool
+	Thresholds trust.Thresholds
+}
+
+// Trust returns the trust-gate settings; out-of-range values fall back to
+// the defaults with a warning.
+func (c *Config) Trust() TrustSettings {
+	th := trust.DefaultThresholds()
+	th.MinSurvivors = c.count(th.MinSurvivors, "trust", "min_survivors")
+	if f, ok := number(c.tree.at("trust", "spread_ceiling")); ok {
+		if f >= 0 && f <= 1 {
+			th.SpreadCeiling = f
+		} else {
+			c.warn(fmt.Sprintf("tribunal: warning: tribunal.trust.spread_ceiling %g is outside [0,1]; using %g", f, th.SpreadCeiling))
+		}
+	}
+	if f, ok := number(c.tree.at("trust", "irr_floor")); ok {
+		if f >= -1 && f <= 1 {
+			th.IRRFloor = f
+		} else {
+			c.warn(fmt.Sprintf("tribunal: warning: tribunal.trust.irr_floor %g is outside [-1,1]; using %g", f, th.IRRFloor))
+		}
+	}
+	return TrustSettings{Block: c.boolean(false, "trust", "block"), Thresholds: th}
+}
+
+// SeverityFailAt returns the severity.fail_at_or_above policy; severity.None
+// means off. An unknown level is an error naming the key, like any other
+// invalid effective value (§2.3).
+func (c *Config) SeverityFailAt() (severity.Level, error) {
+	n := c.tree.at("severity", "fail_at_or_above")
+	s, ok := str(n)
+	if !ok || s == "" {
+		return severity.None, nil
+	}
+	l, ok := severity.Parse(s)
+	if !ok {
+		return severity.None, fmt.Errorf("tribunal.severity.fail_at_or_above: invalid value %q: must be one of %s", s, strings.Join(severity.Names(), ", "))
+	}
+	return l, nil
+}
+
+// CommandJudge is one configured command judge.
+type CommandJudge struct {
+	Spec     cmdjudge.Spec
+	Required bool
+}
+
+// CommandJudges returns the enabled command judges, sorted by name, ready
+// to run in dir with env. Invalid entries are errors naming the key.
+func (c *Config) CommandJudges(dir string, env []string, defTimeout time.Duration) ([]CommandJudge, error) {
+	root := c.tree.get("command_judges")
+	if !root.isObject() {
+		return nil, nil
+	}
+	names := append([]string(nil), root.keys...)
+	sort.Strings(names)
+	var out []CommandJudge
+	for _, name := range names {
+		n := root.get(name)
+		key := "tribunal.command_judges." + name
+		if c.boolean(true, "command_judges", name, "enabled") == false {
+			continue
+		}
+		var argv []string
+		if a := n.get("command"); !a.isNull() {
+			if err := json.Unmarshal(a.raw, &argv); err != nil {
+				return nil, fmt.Errorf("%s.command: must be an array of strings", key)
+			}
+		}
+		spec := cmdjudge.Spec{
+			Name: name, Command: argv, Dir: dir, Env: env,
+			Timeout:   c.seconds(defTimeout, "command_judges", name, "timeout_seconds"),
+			PassScore: 1, FailScore: 0,
+			MaxOutput: c.count(0, "command_judges", name, "max_output_bytes"),
+		}
+		if f, ok := number(n.get("pass_score")); ok {
+			spec.PassScore = f
+		}
+		if f, ok := number(n.get("fail_score")); ok {
+			spec.FailScore = f
+		}
+		if spec.PassScore < 0 || spec.PassScore > 1 || spec.FailScore < 0 || spec.FailScore > 1 || spec.FailScore >= spec.PassScore {
+			return nil, fmt.Errorf("%s: pass_score and fail_score must be in [0,1] with fail_score < pass_score", key)
+		}
+		if err := spec.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
+		out = append(out, CommandJudge{Spec: spec, Required: c.boolean(true, "command_judges", name, "required")})
+	}
+	return out, nil
+}
+
+// allowedRepos reads the user-level command_judge_repositories allowlist
+// from the layers merged so far, as cleaned physical paths.
+func allowedRepos(tree *node, home string) map[string]bool {
+	out := map[string]bool{}
+	n := tree.get("command_judge_repositories")
+	if n.isNull() || n.isObject() {
+		return out
+	}
+	var paths []string
+	if json.Unmarshal(n.raw, &paths) != nil {
+		return out
+	}
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		out[p] = true
+	}
+	return out
+}
+
+// guardCommandJudges enforces the trust boundary on a repository layer t:
+// command judges run arbitrary programs, so a repository may define them
+// only when the user has listed its root in command_judge_repositories,
+// and it may never touch that list.
+func guardCommandJudges(t *node, path, worktreeRoot string, allowed map[string]bool, warn func(string)) {
+	if t == nil {
+		return
+	}
+	if !t.get("command_judge_repositories").isNull() {
+		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not change %q; key ignored", path, "tribunal.command_judge_repositories"))
+		t.del("command_judge_repositories")
+	}
+	if t.get("command_judges").isNull() {
+		return
+	}
+	root := filepath.Clean(worktreeRoot)
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	if !allowed[root] {
+		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not define command judges unless %q is listed in the user-level %q; key %q ignored",
+			path, root, "tribunal.command_judge_repositories", "tribunal.command_judges"))
+		t.del("command_judges")
+	}
+}

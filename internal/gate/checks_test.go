@@ -1,0 +1,53 @@
+package gate
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
+)
+
+func passing() Input {
+	v := func(s string) verdict.Verdict {
+		return verdict.Verdict{Score: json.RawMessage(s), Passed: true}
+	}
+	return Input{Policy: "majority", Verdicts: []verdict.Verdict{v("0.9"), v("0.85")},
+		Aggregate: 0.875, Threshold: 0.75, Dissent: 0.05, DissentThreshold: 0.25}
+}
+
+func TestDecideWithChecks(t *testing.T) {
+	untrusted := &trust.Result{Trustworthy: false, Reasons: []string{"spread"}}
+	trusted := &trust.Result{Trustworthy: true}
+	blocked := passing()
+	blocked.Aggregate = 0.5
+	for _, tc := range []struct {
+		name    string
+		in      Input
+		c       Checks
+		passed  bool
+		reason  string
+		fc      string
+		blocker string
+	}{
+		{"zero checks = contract gate", passing(), Checks{}, true, "", "", ""},
+		{"passing command", passing(), Checks{Commands: []CommandResult{{"tests", true}}}, true, "", "", ""},
+		{"failed command", passing(), Checks{Commands: []CommandResult{{"lint", true}, {"tests", false}}}, false, "criterion_floor", "command:tests", ByCommand},
+		{"severity below policy", passing(), Checks{Worst: severity.Major, FailAt: severity.Critical}, true, "", "", ""},
+		{"severity at policy", passing(), Checks{Worst: severity.Critical, FailAt: severity.Critical}, false, "criterion_floor", "severity:critical", BySeverity},
+		{"severity policy off", passing(), Checks{Worst: severity.Blocker}, true, "", "", ""},
+		{"untrusted, not blocking", passing(), Checks{Trust: untrusted}, true, "", "", ""},
+		{"untrusted, blocking", passing(), Checks{Trust: untrusted, TrustBlocks: true}, false, "dissent_unresolved", "", ByTrust},
+		{"trusted, blocking", passing(), Checks{Trust: trusted, TrustBlocks: true}, true, "", "", ""},
+		{"command before severity", passing(), Checks{Commands: []CommandResult{{"tests", false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", ByCommand},
+		{"contract block wins", blocked, Checks{Commands: []CommandResult{{"tests", false}}}, false, "low_score", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := DecideWithChecks(tc.in, tc.c)
+			if r.Passed != tc.passed || r.Reason != tc.reason || r.FailedCriterion != tc.fc || r.BlockedBy != tc.blocker {
+				t.Errorf("got %+v, want passed=%v reason=%q fc=%q by=%q", r, tc.passed, tc.reason, tc.fc, tc.blocker)
+			}
+		})
+	}
+}

@@ -1,0 +1,396 @@
+package history
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/surface"
+)
+
+// timeLayout is how history prints times: UTC to the minute, unambiguous
+// wherever the reader is.
+const timeLayout = "2006-01-02 15:04Z"
+
+// maxSummaryCell bounds the summary column of the log table.
+const maxSummaryCell = 72
+
+// Glyph marks an outcome (§7.10).
+func Glyph(outcome string) string {
+	switch outcome {
+	case "accepted":
+		return "✓"
+	case "rejected":
+		return "✗"
+	case "exhausted_iterations":
+		return "⏱"
+	case OutcomeIncomplete:
+		return "…"
+	default:
+		return "⚠"
+	}
+}
+
+func cell(s string, max int) string {
+	return strings.ReplaceAll(surface.OneLine(s, max), "|", `\|`)
+}
+
+func score(f *float64) string {
+	if f == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", *f)
+}
+
+func cost(f *float64) string {
+	if f == nil {
+		return "—"
+	}
+	return fmt.Sprintf("$%.4f", *f)
+}
+
+// RenderLog renders the log as a Markdown table, newest first.
+func RenderLog(r LogResult) string {
+	if len(r.Entries) == 0 {
+		return "No tribunal tasks or advisory verdicts are recorded for this project yet.\n"
+	}
+	var b strings.Builder
+	b.WriteString("| when (UTC) | kind | outcome | score | iterations | cost | id | summary |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	for _, e := range r.Entries {
+		iters := "—"
+		if e.Iterations != nil {
+			iters = fmt.Sprint(*e.Iterations)
+		}
+		outcome := Glyph(e.Outcome) + " " + e.Outcome
+		if e.Source != "" {
+			outcome += " (" + e.Source + ")"
+		}
+		id := e.ID
+		if e.Kind == KindAdvisory {
+			id = "session " + e.ID
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			e.Time.UTC().Format(timeLayout), e.Kind, outcome, score(e.FinalScore), iters,
+			cost(e.CostUSD), cell(id, 200), cell(e.Summary, maxSummaryCell))
+	}
+	if r.Total > len(r.Entries) {
+		fmt.Fprintf(&b, "\n%d of %d records; `tribunal-session log --limit 0` lists them all.\n", len(r.Entries), r.Total)
+	}
+	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
+	return b.String()
+}
+
+// RenderTask renders a task as Markdown: the header facts, then each
+// iteration's judges, consensus, dissent, meta-judge and gate.
+func RenderTask(v *TaskView) string {
+	var b strings.Builder
+	outcome, final := OutcomeIncomplete, (*float64)(nil)
+	if v.Complete != nil {
+		outcome, final = v.Complete.Outcome, v.Complete.FinalScore
+	}
+	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, Glyph(outcome), outcome, score(final))
+	if m := v.Manifest; m != nil {
+		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
+	}
+	var facts []string
+	facts = append(facts, "started "+v.Started.Format(timeLayout))
+	if m := v.Manifest; m != nil {
+		if m.SessionID != "" {
+			facts = append(facts, "session "+m.SessionID)
+		}
+		if m.RubricID != "" {
+			facts = append(facts, "rubric "+m.RubricID)
+		}
+	}
+	if p := v.Params; p != nil {
+		facts = append(facts, "policy "+p.GatePolicy)
+		facts = append(facts, "threshold "+num(*p.ScoreThreshold))
+		if p.DissentThreshold != nil {
+			facts = append(facts, "dissent threshold "+num(*p.DissentThreshold))
+		}
+		if p.AggregationMethod != "" {
+			facts = append(facts, "aggregation "+p.AggregationMethod)
+		}
+	}
+	b.WriteString(strings.Join(facts, " · ") + "\n\n")
+	var totals []string
+	maxIter := "?"
+	if v.Params != nil && v.Params.MaxIterations > 0 {
+		maxIter = fmt.Sprint(v.Params.MaxIterations)
+	}
+	totals = append(totals, fmt.Sprintf("iterations %d of %s", len(v.Iterations), maxIter))
+	if c := v.Complete; c != nil {
+		totals = append(totals, "cost "+cost(c.TotalCostUSD))
+		if c.TotalDurationMS != nil {
+			totals = append(totals, fmt.Sprintf("%.1f s", float64(*c.TotalDurationMS)/1000))
+		}
+		if v.CompleteSource == "events log" {
+			totals = append(totals, "outcome from the events log (session-complete.json is missing)")
+		}
+	} else {
+		totals = append(totals, "no completion record: still running, or stopped before it could finish")
+	}
+	b.WriteString(strings.Join(totals, " · ") + "\n\n")
+	if c := v.Complete; c != nil && c.Error != "" {
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", c.Error)
+	}
+	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
+		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
+			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
+	}
+	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
+	for _, it := range v.Iterations {
+		renderIteration(&b, it)
+	}
+	return b.String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func renderIteration(b *strings.Builder, it IterationView) {
+	fmt.Fprintf(b, "\n### Iteration %d (%s)\n\n", it.Number+1, it.ID)
+	if it.ActorText != "" {
+		lines := strings.Split(it.ActorText, "\n")
+		if len(lines) > 12 {
+			lines = append(lines[:12], fmt.Sprintf("… (%d more lines in actor.md)", len(lines)-12))
+		}
+		b.WriteString("**Actor:**\n\n")
+		for _, l := range lines {
+			b.WriteString("> " + l + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(it.Judges) > 0 {
+		b.WriteString("**Judges:**\n\n")
+	}
+	for _, j := range it.Judges {
+		renderJudge(b, j)
+	}
+	var facts []string
+	if c := it.Consensus; c != nil {
+		facts = append(facts, fmt.Sprintf("**Consensus:** aggregate %.2f (%s)", c.AggregatedScore, c.Method))
+	}
+	if d := it.Dissent; d != nil {
+		facts = append(facts, fmt.Sprintf("**Dissent:** recorded, disagreement %.2f", d.DisagreementScore))
+	} else if it.Consensus != nil {
+		facts = append(facts, "**Dissent:** none recorded")
+	}
+	if m := it.Meta; m != nil {
+		facts = append(facts, "**Meta-judge:** "+metaWords(m))
+	}
+	switch {
+	case it.Gate != nil:
+		facts = append(facts, "**Gate:** "+gateWords(it))
+	case it.Ended:
+		facts = append(facts, "**Gate:** none (the iteration ended before the gate)")
+	}
+	if len(facts) > 0 {
+		b.WriteString("\n- " + strings.Join(facts, "\n- ") + "\n")
+	}
+}
+
+func renderJudge(b *strings.Builder, j JudgeView) {
+	head := fmt.Sprintf("- %s", dash(j.Type))
+	switch {
+	case j.Missing:
+		head += " — verdict file missing or unreadable"
+	case j.Failed:
+		head += " — failed: " + surface.OneLine(j.Error, 200)
+	case j.Score != nil:
+		head += fmt.Sprintf(" %.2f %s", *j.Score, map[bool]string{true: "✓ pass", false: "✗ fail"}[j.Passed])
+	case j.RawScore != nil:
+		head += fmt.Sprintf(" unusable score %s", surface.OneLine(string(j.RawScore), 40))
+	default:
+		head += " no score"
+	}
+	var tail []string
+	if j.Model != "" {
+		tail = append(tail, j.Model)
+	}
+	if j.Confidence != nil {
+		tail = append(tail, fmt.Sprintf("confidence %.2f", *j.Confidence))
+	}
+	tail = append(tail, "judge "+j.JudgeID)
+	b.WriteString(head + " (" + strings.Join(tail, ", ") + ")\n")
+	if len(j.CriterionScores) > 0 {
+		names := make([]string, 0, len(j.CriterionScores))
+		for n := range j.CriterionScores {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+		}
+		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
+	}
+	if j.Feedback != "" {
+		b.WriteString("  feedback: " + surface.OneLine(j.Feedback, 2000) + "\n")
+	}
+}
+
+func metaWords(m *MetaFile) string {
+	if m.Failed {
+		return "failed (" + surface.OneLine(m.Error, 200) + "); treated as questionable with no bias"
+	}
+	var parts []string
+	parts = append(parts, "jury "+dash(m.VerdictQuality))
+	if m.BiasDetected {
+		parts = append(parts, "bias detected: "+dash(strings.Join(m.BiasTypes, ", ")))
+	} else {
+		parts = append(parts, "no bias")
+	}
+	if m.Override != "" {
+		parts = append(parts, "recommended "+m.Override)
+	}
+	if m.Confidence != nil {
+		parts = append(parts, fmt.Sprintf("confidence %.2f", *m.Confidence))
+	}
+	for _, p := range m.Probes {
+		parts = append(parts, "probe: "+surface.OneLine(p, 200))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// gateWords says what the gate decided, and for a floor block, concretely
+// why (§7.9).
+func gateWords(it IterationView) string {
+	g := it.Gate
+	agg := "—"
+	if it.Consensus != nil {
+		agg = fmt.Sprintf("%.2f", it.Consensus.AggregatedScore)
+	} else if g.FinalScore != nil {
+		agg = fmt.Sprintf("%.2f", *g.FinalScore)
+	}
+	if g.Passed {
+		return "passed at " + agg
+	}
+	s := "blocked: " + g.Reason
+	if f := it.Floor; f != nil {
+		c := f.Criterion
+		switch {
+		case f.Lowest != nil && f.Floor != nil:
+			c = fmt.Sprintf("%s (%.2f < %.2f)", c, *f.Lowest, *f.Floor)
+		case f.Floor != nil:
+			c = fmt.Sprintf("%s (an unreadable score; floor %.2f)", c, *f.Floor)
+		}
+		if g.Reason == "criterion_floor" {
+			s += fmt.Sprintf(" — blocked on %s despite an overall %s", c, agg)
+		} else {
+			s += "; failed criterion " + c
+		}
+	} else if g.FailedCriterion != "" {
+		s += "; failed criterion " + g.FailedCriterion
+	}
+	if g.WillRetry != nil && *g.WillRetry {
+		s += "; retried"
+	}
+	return s
+}
+
+// RenderAdvisory renders one advisory verdict as Markdown.
+func RenderAdvisory(v *AdvisoryView, now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
+	sid := v.SessionID
+	if sid == "" {
+		sid = "(none recorded)"
+	}
+	fmt.Fprintf(&b, "Session: %s\n\n", sid)
+	written := v.WrittenAt.UTC().Format(timeLayout)
+	if v.TimeFromMtime {
+		written += " (file time; written_at missing)"
+	}
+	facts := []string{"written " + written + " (" + surface.Age(now.Sub(v.WrittenAt)) + ")"}
+	judge := "judge " + dash(v.JudgeType)
+	if v.Model != "" {
+		judge += " (" + v.Model + ")"
+	}
+	facts = append(facts, judge)
+	if v.Confidence != nil {
+		facts = append(facts, fmt.Sprintf("confidence %.2f", *v.Confidence))
+	}
+	facts = append(facts, "cost "+cost(v.CostUSD))
+	if v.DurationMS != nil {
+		facts = append(facts, fmt.Sprintf("%.1f s", float64(*v.DurationMS)/1000))
+	}
+	if v.TokenCount != nil {
+		facts = append(facts, fmt.Sprintf("%d tokens", *v.TokenCount))
+	}
+	b.WriteString(strings.Join(facts, " · ") + "\n")
+	if v.Feedback != "" {
+		fmt.Fprintf(&b, "\n**Feedback:** %s\n\n", strings.TrimSpace(v.Feedback))
+	} else {
+		b.WriteString("\n**Feedback:** (none)\n\n")
+	}
+	if m := v.Surfaced; m != nil {
+		at := "at a session start"
+		if !m.SurfacedAt.IsZero() {
+			at = "at " + m.SurfacedAt.UTC().Format(timeLayout)
+		}
+		if m.SessionID != "" {
+			at += " (session " + m.SessionID + ")"
+		}
+		fmt.Fprintf(&b, "Shown to a new session %s.\n\n", at)
+	} else {
+		b.WriteString("Not yet shown to a new session.\n\n")
+	}
+	fmt.Fprintf(&b, "Task id %s · fingerprint %s\n\nFile: %s\n", v.TaskID, dash(v.Fingerprint), v.Path)
+	return b.String()
+}
+
+// RenderReplay renders a replay, one line per iteration.
+func RenderReplay(r *ReplayResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "replay of task %s", r.TaskID)
+	if p := r.Params; p != nil {
+		fmt.Fprintf(&b, " (policy %s, threshold %s", p.GatePolicy, num(*p.ScoreThreshold))
+		if p.DissentThreshold != nil {
+			fmt.Fprintf(&b, ", dissent threshold %s", num(*p.DissentThreshold))
+		}
+		if p.AggregationMethod != "" {
+			fmt.Fprintf(&b, ", %s", p.AggregationMethod)
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(" with the current rules\n")
+	differ, replayed, skipped := 0, 0, 0
+	for _, it := range r.Iterations {
+		prefix := fmt.Sprintf("iteration %d (%s): ", it.Number+1, it.ID)
+		switch it.Status {
+		case StatusSame:
+			replayed++
+			fmt.Fprintf(&b, "%ssame — %s at %s\n", prefix, DecisionWords(it.Replayed), num(*it.Replayed.Aggregate))
+		case StatusDiffers:
+			replayed++
+			differ++
+			fmt.Fprintf(&b, "%sdiffers — %s\n", prefix, strings.Join(it.Differences, "; "))
+		case StatusNoGate:
+			fmt.Fprintf(&b, "%sno gate to compare (the iteration ended before the gate)\n", prefix)
+		default:
+			skipped++
+			fmt.Fprintf(&b, "%snot replayed — %s\n", prefix, it.Why)
+		}
+	}
+	var result string
+	switch {
+	case len(r.Iterations) == 0:
+		result = "no iterations recorded"
+	case differ > 0:
+		result = fmt.Sprintf("%d of %d replayed iteration(s) differ", differ, replayed)
+	default:
+		result = fmt.Sprintf("all %d replayed iteration(s) are the same", replayed)
+	}
+	if skipped > 0 {
+		result += fmt.Sprintf("; %d could not be replayed", skipped)
+	}
+	b.WriteString("result: " + result + "\n")
+	return b.String()
+}

@@ -1,0 +1,207 @@
+package severity
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds on what one judge's findings may occupy in our artifacts. A model
+// told to list findings can list hundreds; the ledger and the summary need
+// the serious ones, not all of them.
+const (
+	// MaxFindings is the most findings kept per verdict, and the schema's
+	// maxItems, so structured output never has to be cut.
+	MaxFindings = 50
+	// MaxMessageBytes bounds one finding's message.
+	MaxMessageBytes = 500
+	// MaxFileBytes bounds one finding's file path.
+	MaxFileBytes = 300
+)
+
+// Finding is one concrete problem a judge reported.
+type Finding struct {
+	// Severity is the canonical (lower-case) rung name.
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	File     string `json:"file,omitempty"`
+	// Line is 1-based; 0 means no line was given.
+	Line int `json:"line,omitempty"`
+}
+
+// Level returns the finding's rung, None when Severity is not a rung name.
+func (f Finding) Level() Level {
+	l, _ := Parse(f.Severity)
+	return l
+}
+
+// WorstOf returns the most serious severity among findings; ok is false
+// when there are none.
+func WorstOf(findings []Finding) (Level, bool) {
+	levels := make([]Level, len(findings))
+	for i, f := range findings {
+		levels[i] = f.Level()
+	}
+	return Worst(levels...)
+}
+
+// FromVerdictJSON reads the optional "findings" array from a judge's raw
+// output object (as verdict.ParseOutput returns it). An absent or null key
+// means no findings. Entries are checked one by one and problems returned as
+// warnings:
+//
+//   - an entry that is not an object, or whose severity is missing or not a
+//     rung name, is dropped: there is no level to record;
+//   - a missing or blank message keeps the finding, because dropping it
+//     would let a "blocker" without words slip past the policy;
+//   - a bad file or line is dropped from the finding, which is kept.
+//
+// The result is ordered worst first (stable among equals), so that when more
+// than MaxFindings arrive the ones cut are the least serious.
+func FromVerdictJSON(raw map[string]json.RawMessage) ([]Finding, []string) {
+	val, present := raw["findings"]
+	if !present || isNull(val) {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(val, &items); err != nil || firstByte(val) != '[' {
+		return nil, []string{"tribunal-severity: findings is not an array; ignored"}
+	}
+	var (
+		out      []Finding
+		warnings []string
+	)
+	for i, item := range items {
+		f, warns, ok := readFinding(item, i+1)
+		warnings = append(warnings, warns...)
+		if ok {
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int { return int(b.Level()) - int(a.Level()) })
+	if len(out) > MaxFindings {
+		warnings = append(warnings, fmt.Sprintf(
+			"tribunal-severity: %d findings reported; kept the %d most serious", len(out), MaxFindings))
+		out = out[:MaxFindings]
+	}
+	return out, warnings
+}
+
+// readFinding validates entry n (1-based, for messages).
+func readFinding(item json.RawMessage, n int) (Finding, []string, bool) {
+	var obj map[string]json.RawMessage
+	if firstByte(item) != '{' || json.Unmarshal(item, &obj) != nil {
+		return Finding{}, []string{fmt.Sprintf("tribunal-severity: finding %d is not an object; dropped", n)}, false
+	}
+	sev, isStr := str(obj["severity"])
+	if !isStr {
+		return Finding{}, []string{fmt.Sprintf("tribunal-severity: finding %d has no severity string; dropped", n)}, false
+	}
+	level, ok := Parse(sev)
+	if !ok {
+		return Finding{}, []string{fmt.Sprintf("tribunal-severity: finding %d has unknown severity %q; dropped", n, clip(sev, 40))}, false
+	}
+	f := Finding{Severity: level.String()}
+	var warnings []string
+	msg, isStr := str(obj["message"])
+	if msg = strings.TrimSpace(msg); !isStr || msg == "" {
+		warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d (%s) has no message; kept for its severity", n, f.Severity))
+	}
+	f.Message = clip(msg, MaxMessageBytes)
+	if raw, present := obj["file"]; present && !isNull(raw) {
+		if file, isStr := str(raw); isStr {
+			f.File = clip(strings.TrimSpace(file), MaxFileBytes)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d: file is not a string; ignored", n))
+		}
+	}
+	if raw, present := obj["line"]; present && !isNull(raw) {
+		if line, ok := lineNumber(raw); ok {
+			f.Line = line
+		} else {
+			warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d: line is not an integer >= 1; ignored", n))
+		}
+	}
+	return f, warnings, true
+}
+
+// FindingsSchema returns the JSON Schema of the "findings" property, to be
+// added to a judge's structured-output schema (not to its required list:
+// a judge with nothing to report may omit it). It is a fresh value on every
+// call, so callers may modify it.
+func FindingsSchema() map[string]any {
+	return map[string]any{
+		"type":     "array",
+		"maxItems": MaxFindings,
+		"description": "Concrete problems you found, most serious first. Severity ladder: " +
+			strings.Join(Names(), " < ") +
+			". Use blocker only for a problem that must stop the change shipping. Empty when you found none.",
+		"items": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"severity": map[string]any{"type": "string", "enum": Names()},
+				"message":  map[string]any{"type": "string", "minLength": 1},
+				"file":     map[string]any{"type": "string"},
+				"line":     map[string]any{"type": "integer", "minimum": 1},
+			},
+			"required":             []string{"severity", "message"},
+			"additionalProperties": false,
+		},
+	}
+}
+
+// lineNumber accepts an integral JSON number >= 1; 12.0 counts as 12
+// because JSON does not tell the two apart.
+func lineNumber(raw json.RawMessage) (int, bool) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f < 1 || f > math.MaxInt32 || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// str returns raw's value when it is a JSON string.
+func str(raw json.RawMessage) (string, bool) {
+	if firstByte(raw) != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func firstByte(raw json.RawMessage) byte {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// clip cuts s to at most max bytes on a rune boundary, marking the cut, so
+// a runaway model message cannot bloat an artifact or split a character.
+func clip(s string, max int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= max {
+		return s
+	}
+	const mark = "…"
+	cut := max - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
+}

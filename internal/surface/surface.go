@@ -1,0 +1,233 @@
+// Package surface is the SessionStart hook: it tells a new session about the project's advisory verdicts that no session has been shown yet, each exactly once.
+package surface
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+// Deps is everything the hook touches outside its own memory.
+type Deps struct {
+	Getenv  func(string) string
+	Environ []string // environment for the git child process
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Home    string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Git runs git; nil means projectkey.ExecGit("git", Environ).
+	Git projectkey.GitRunner
+}
+
+// Run executes the hook and returns its exit status, which is always 0: a
+// SessionStart hook must never fail or block the session (§8.10). Its
+// stdout is either empty or exactly one hookSpecificOutput JSON object;
+// every diagnostic is one stderr line.
+func Run(ctx context.Context, d Deps) int {
+	// The guard comes before stdin is read: inside a child that tribunal
+	// started, the hook must cost nothing and say nothing.
+	if hookio.Nested(d.Getenv) {
+		return 0
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	h := &hook{Deps: d}
+	h.run(ctx)
+	return 0
+}
+
+type hook struct {
+	Deps
+	in hookio.Input
+}
+
+func (h *hook) warn(format string, args ...any) {
+	fmt.Fprintf(h.Stderr, "tribunal: session-start: "+format+"\n", args...)
+}
+
+func (h *hook) run(ctx context.Context) {
+	h.in = hookio.Read(h.Stdin)
+	if h.in.Cwd == "" {
+		return
+	}
+	// Everything up to the enabled check is pure Go file reads: a disabled
+	// hook starts no process (the cheapest path, benchmarked).
+	worktree, err := projectkey.FindWorktreeRoot(h.in.Cwd)
+	if err != nil {
+		return
+	}
+	cfg := config.Load(config.Sources{
+		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
+		Home:         h.Home,
+		WorktreeRoot: worktree,
+		Warn:         func(s string) { fmt.Fprintln(h.Stderr, s) },
+	})
+	settings := cfg.SessionStart()
+	if !settings.Enabled {
+		return
+	}
+	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
+	now := h.Now()
+	if !anyRecent(filepath.Join(onlookerDir, "tribunal"), settings.MaxAge, now) {
+		// No project has a verdict young enough to surface: the git child
+		// that the project key needs would be wasted.
+		return
+	}
+	git := h.Git
+	if git == nil {
+		git = projectkey.ExecGit("git", h.Environ)
+	}
+	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
+	if err != nil || repo.Key == "" {
+		return
+	}
+	project := store.ForKey(onlookerDir, repo.Key)
+	stops, err := ListStopFiles(project.Dir)
+	if err != nil {
+		h.warn("%v", err)
+		return
+	}
+	if len(stops) == 0 {
+		return
+	}
+	own := ""
+	if h.in.SessionID != "" {
+		own = filepath.Base(project.StopFile(h.in.SessionID))
+	}
+	fresh := h.candidates(stops, own, settings.MaxAge, now)
+	shown := h.claimAll(project.Dir, fresh, now)
+	if len(shown) > 0 {
+		h.emit(Note(shown, now))
+	}
+	for _, p := range retain(project.Dir, stops, own, max(MinRetention, settings.MaxAge), now) {
+		h.warn("%s", p)
+	}
+}
+
+// anyRecent reports whether any project under root has a stop file
+// modified within maxAge. It reads directories only (one per project), so
+// it is much cheaper than the git child it can save.
+func anyRecent(root string, maxAge time.Duration, now time.Time) bool {
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		return false
+	}
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(root, p.Name()))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !IsStopFileName(e.Name()) {
+				continue
+			}
+			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) <= maxAge {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// candidates reads every stop file but the session's own and keeps those
+// written within maxAge that no session has surfaced yet, newest first. A
+// corrupt file costs one stderr line, unless it is old enough to be stale
+// by its modification time: then it is not worth a line at every start.
+func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now time.Time) []Advisory {
+	var out []Advisory
+	for _, p := range stops {
+		if filepath.Base(p) == own {
+			continue
+		}
+		a, err := ReadStopFile(p)
+		if err != nil {
+			if !a.ModTime.IsZero() && now.Sub(a.ModTime) > maxAge {
+				continue
+			}
+			if errors.Is(err, ErrCorrupt) {
+				h.warn("skipping %q: %v", p, err)
+			} else {
+				h.warn("cannot read %q: %v", p, err)
+			}
+			continue
+		}
+		if now.Sub(a.WrittenAt) > maxAge {
+			continue
+		}
+		out = append(out, a)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].WrittenAt.Equal(out[j].WrittenAt) {
+			return out[i].WrittenAt.After(out[j].WrittenAt)
+		}
+		// Task ids are ULIDs: a later id is a later verdict.
+		return out[i].TaskID > out[j].TaskID
+	})
+	return out
+}
+
+// claimAll claims each candidate; the ones this process claimed are the
+// ones it surfaces. Every claimed verdict is marked, including those the
+// note only counts ("and N more"): the note told the user they exist and
+// where to read them, and a backlog must not trickle into every following
+// session. A verdict whose marker cannot be created is not surfaced:
+// showing it without a record would show it again at every start.
+func (h *hook) claimAll(projectDir string, fresh []Advisory, now time.Time) []Advisory {
+	var shown []Advisory
+	mark := Mark{SurfacedAt: now.UTC().Truncate(time.Second), SessionID: h.in.SessionID}
+	for _, a := range fresh {
+		ok, err := claim(projectDir, a, mark)
+		if err != nil {
+			h.warn("not surfacing %q: %v", a.Path, err)
+			continue
+		}
+		if ok {
+			shown = append(shown, a)
+		}
+	}
+	return shown
+}
+
+// output is the SessionStart hook's JSON (claude-code.md §7.4).
+type output struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// emit writes the one JSON object, in one write.
+func (h *hook) emit(note string) {
+	var o output
+	o.HookSpecificOutput.HookEventName = "SessionStart"
+	o.HookSpecificOutput.AdditionalContext = note
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		h.warn("cannot encode the note: %v", err)
+		return
+	}
+	if _, err := h.Stdout.Write(buf.Bytes()); err != nil {
+		h.warn("cannot write the note: %v", err)
+	}
+}
