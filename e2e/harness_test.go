@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,6 +107,8 @@ func newWorld(t *testing.T, settings string) *world {
 	}
 	w.api = fakeapi.Start(t)
 	w.api.Log = t.Logf
+	// Registered after the server, so it runs before the server closes.
+	t.Cleanup(w.stopDetachedRuns)
 	w.git("init", "-q", "-b", "main")
 	w.writeFile("README.md", "# project\n")
 	if settings != "" {
@@ -114,6 +117,26 @@ func newWorld(t *testing.T, settings string) *world {
 	w.git("add", "-A")
 	w.git("commit", "-q", "-m", "initial")
 	return w
+}
+
+// stopDetachedRuns kills what a failed /tribunal test may have left
+// running: a detached run is a session leader of its own (so the outer
+// claude's group kill misses it) and would otherwise keep starting claude
+// children and writing into the test's directories.
+func (w *world) stopDetachedRuns() {
+	pids, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "runs", "*", "pid"))
+	for _, f := range pids {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(f), "exit")); err == nil {
+			continue // finished
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 1 {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // environ is the environment of every process the test starts: the

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-8s}
 
 echo "== go $(go env GOVERSION), $(git --version)"
-unformatted=$(gofmt -l cmd internal)
+unformatted=$(gofmt -l cmd internal e2e)
 if [ -n "$unformatted" ]; then
 	echo "tribunal: error: gofmt would change these files:" >&2
 	echo "$unformatted" >&2
