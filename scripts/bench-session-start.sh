@@ -6,13 +6,13 @@
 #   true          /bin/true                                      (baseline)
 #   stopgate      stop-gate, disabled path (no tribunal settings) (reference)
 #   disabled      session-start, disabled path                    target: <= 3.0x true
-#   nothing       session-start enabled, no stop files            (one git child)
-#   seen          session-start enabled, 20 stop files, all already surfaced
+#   nothing       session-start enabled, no stop file anywhere     (no git child)
+#   seen          session-start enabled, 20 fresh stop files, all already
+#                 surfaced (one `git remote get-url` for the project key)
 #
 # The disabled path must cost about what stop-gate's disabled path costs
 # (target: session-start disabled / stop-gate disabled <= 1.2). The enabled
-# paths start one `git remote get-url origin` (the project key must be
-# exactly what git prints), so they are compared with /bin/true for scale.
+# paths are compared with /bin/true for scale.
 #
 # Environment:
 #   RUNS           runs per command (default 200)
@@ -21,7 +21,7 @@
 #
 # Exit status: 0 on a completed run (unless BENCH_STRICT=1 and a target was
 # missed), 1 when a binary misbehaves (non-zero exit, unexpected stdout, or
-# the disabled path starting git), 2 on setup errors.
+# the disabled or nothing-on-disk path starting git), 2 on setup errors.
 set -euo pipefail
 export LC_ALL=C # EPOCHREALTIME and awk must use '.' as the decimal point
 
@@ -77,7 +77,7 @@ mkrepo "$off"
 mkrepo "$on" enabled
 mkrepo "$seen" enabled
 
-mkdir -p "$work/home" "$work/onlooker" "$work/bin"
+mkdir -p "$work/home" "$work/onlooker" "$work/onlooker-empty" "$work/bin"
 unset TRIBUNAL_NESTED CLAUDE_PLUGIN_ROOT CLAUDE_PROJECT_DIR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE ONLOOKER_EVENTS_LOG
 export HOME=$work/home
 export ONLOOKER_DIR=$work/onlooker
@@ -143,7 +143,7 @@ check() { # label binary input expect-git
 	fi
 }
 check "session-start (disabled)" "$ss" "$work/in-off.json" no
-check "session-start (nothing new)" "$ss" "$work/in-on.json" yes
+ONLOOKER_DIR=$work/onlooker-empty check "session-start (nothing on disk)" "$ss" "$work/in-on.json" no
 check "session-start (all seen)" "$ss" "$work/in-seen.json" yes
 check "stop-gate (disabled)" "$sg" "$work/in-stop.json" no
 
@@ -156,6 +156,10 @@ declare -A cmd=([true]=/bin/true [stopgate]=$sg [disabled]=$ss [nothing]=$ss [se
 declare -A input=([true]=$work/in-off.json [stopgate]=$work/in-stop.json [disabled]=$work/in-off.json
 	[nothing]=$work/in-on.json [seen]=$work/in-seen.json)
 declare -A dir=([true]=$off [stopgate]=$off [disabled]=$off [nothing]=$on [seen]=$seen)
+# "nothing" gets an Onlooker directory of its own, empty: the seen
+# project's fresh stop files would otherwise count as work.
+declare -A odir=([true]=$ONLOOKER_DIR [stopgate]=$ONLOOKER_DIR [disabled]=$ONLOOKER_DIR
+	[nothing]=$work/onlooker-empty [seen]=$ONLOOKER_DIR)
 declare -A label=(
 	[true]="/bin/true"
 	[stopgate]="stop-gate, disabled path"
@@ -168,14 +172,14 @@ run_one() { # key
 	local k=$1 t0 t1
 	cd "${dir[$k]}"
 	t0=$EPOCHREALTIME
-	"${cmd[$k]}" <"${input[$k]}" >/dev/null 2>&1 || true
+	ONLOOKER_DIR=${odir[$k]} "${cmd[$k]}" <"${input[$k]}" >/dev/null 2>&1 || true
 	t1=$EPOCHREALTIME
 	echo $((${t1/./} - ${t0/./})) >>"$work/times.$k"
 }
 for ((i = 0; i < WARMUP; i++)); do
 	for k in "${keys[@]}"; do
 		cd "${dir[$k]}"
-		"${cmd[$k]}" <"${input[$k]}" >/dev/null 2>&1 || true
+		ONLOOKER_DIR=${odir[$k]} "${cmd[$k]}" <"${input[$k]}" >/dev/null 2>&1 || true
 	done
 done
 for k in "${keys[@]}"; do : >"$work/times.$k"; done
@@ -226,9 +230,9 @@ ratio() { # name num den [target]
 ratio "session-start disabled / true" disabled true 3.0
 ratio "session-start disabled / stop-gate disabled" disabled stopgate 1.2
 ratio "stop-gate disabled / true" stopgate true
-ratio "session-start nothing new / true" nothing true
+ratio "session-start nothing on disk / true" nothing true
 ratio "session-start all seen / true" seen true
-ratio "session-start all seen / nothing new" seen nothing
+ratio "session-start all seen / nothing on disk" seen nothing
 
 if ((missed)) && [[ $BENCH_STRICT == 1 ]]; then
 	exit 1

@@ -29,6 +29,7 @@ type Problem struct {
 	Err  error
 }
 
+// Error names the file first, quoted, then what is wrong with it.
 func (p Problem) Error() string { return fmt.Sprintf("%q: %v", p.Path, p.Err) }
 
 // Reasons a file is a Problem.

@@ -1,8 +1,6 @@
 package history
 
 import (
-	"errors"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -72,8 +70,9 @@ func Log(projectDir, logPath string, limit int) LogResult {
 		recs = append(recs, rec{t: ulidTime(id), taskID: id})
 	}
 	stops, err := surface.ListStopFiles(projectDir)
-	if err != nil {
-		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: err})
+	if err != nil && len(res.Problems) == 0 {
+		// An unreadable project directory is reported once, above.
+		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
 	}
 	for _, p := range stops {
 		a, err := surface.ReadStopFile(p)
@@ -112,14 +111,15 @@ func Log(projectDir, logPath string, limit int) LogResult {
 		}
 		if e.Iterations == nil {
 			if dirs, err := iterationDirs(filepath.Join(projectDir, r.taskID)); err == nil {
-				e.Iterations = &[]int{len(dirs)}[0]
+				n := len(dirs)
+				e.Iterations = &n
 			}
 		}
 		res.Entries = append(res.Entries, e)
 	}
 	if len(missing) > 0 {
 		evs, err := scanEvents(logPath, missing)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err != nil {
 			res.Problems = append(res.Problems, asProblem(err))
 		}
 		for i := range res.Entries {

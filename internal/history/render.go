@@ -185,6 +185,9 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	if m := it.Meta; m != nil {
 		facts = append(facts, "**Meta-judge:** "+metaWords(m))
 	}
+	if g := it.Gate; g != nil {
+		facts = append(facts, checkFacts(g)...)
+	}
 	switch {
 	case it.Gate != nil:
 		facts = append(facts, "**Gate:** "+gateWords(it))
@@ -259,6 +262,54 @@ func metaWords(m *MetaFile) string {
 	return strings.Join(parts, "; ")
 }
 
+// checkFacts renders tribunal's additional checks recorded in gate.json:
+// command judges, findings and the trust gate.
+func checkFacts(g *GateFile) []string {
+	var out []string
+	for _, c := range g.Commands {
+		state := "passed"
+		switch {
+		case c.Failed:
+			state = "could not run: " + surface.OneLine(c.Error, 200)
+		case !c.Passed:
+			state = "failed"
+		}
+		if !c.Required {
+			state += " (not required)"
+		}
+		line := fmt.Sprintf("**Command judge %s:** %s", c.Name, state)
+		if c.Feedback != "" && !c.Passed {
+			line += " — " + surface.OneLine(c.Feedback, 300)
+		}
+		out = append(out, line)
+	}
+	if len(g.Findings) > 0 {
+		parts := make([]string, len(g.Findings))
+		for i, f := range g.Findings {
+			parts[i] = f.Severity + ": " + surface.OneLine(f.Message, 200)
+			if f.File != "" {
+				loc := f.File
+				if f.Line > 0 {
+					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+				}
+				parts[i] += " (" + loc + ")"
+			}
+		}
+		out = append(out, fmt.Sprintf("**Findings** (worst %s): %s", dash(g.WorstSeverity), strings.Join(parts, "; ")))
+	}
+	if t := g.Trust; t != nil && (!t.Trustworthy || t.AlphaMeasured) {
+		s := "trustworthy"
+		if !t.Trustworthy {
+			s = "untrustworthy: " + strings.Join(t.Reasons, "; ")
+		}
+		if t.AlphaMeasured {
+			s += fmt.Sprintf(" (alpha %.2f)", t.Alpha)
+		}
+		out = append(out, "**Trust:** "+s)
+	}
+	return out
+}
+
 // gateWords says what the gate decided, and for a floor block, concretely
 // why (§7.9).
 func gateWords(it IterationView) string {
@@ -273,6 +324,9 @@ func gateWords(it IterationView) string {
 		return "passed at " + agg
 	}
 	s := "blocked: " + g.Reason
+	if g.BlockedBy != "" {
+		s += " (by the " + g.BlockedBy + " check, after the jury's gate passed)"
+	}
 	if f := it.Floor; f != nil {
 		c := f.Criterion
 		switch {
@@ -367,7 +421,7 @@ func RenderReplay(r *ReplayResult) string {
 		switch it.Status {
 		case StatusSame:
 			replayed++
-			fmt.Fprintf(&b, "%ssame — %s at %s\n", prefix, DecisionWords(it.Replayed), num(*it.Replayed.Aggregate))
+			fmt.Fprintf(&b, "%ssame — %s at %s\n", prefix, DecisionWords(it.Recorded), num(*it.Replayed.Aggregate))
 		case StatusDiffers:
 			replayed++
 			differ++

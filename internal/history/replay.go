@@ -40,6 +40,10 @@ type Decision struct {
 	// dissent was recorded (dissent.json holds it).
 	Disagreement    *float64 `json:"disagreement,omitempty"`
 	DissentRecorded bool     `json:"dissent_recorded"`
+	// BlockedBy is set on a recording whose contract gate passed and which
+	// one of tribunal's additional checks (command, severity, trust) then
+	// blocked; Passed is then the contract gate's true.
+	BlockedBy string `json:"blocked_by,omitempty"`
 }
 
 // ReplayIteration is the replay of one iteration.
@@ -201,6 +205,13 @@ func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.R
 		DissentRecorded: gate.DissentExceeds(d.Disagreement, dt),
 	}
 	rec := &Decision{Passed: it.Gate.Passed, Reason: it.Gate.Reason, FailedCriterion: it.Gate.FailedCriterion}
+	if it.Gate.BlockedBy != "" {
+		// The additional checks run only after the contract's gate passed,
+		// and their inputs (command exits, findings, trust) and policies
+		// are not decide's: replay compares the contract's gate, which
+		// passed.
+		rec = &Decision{Passed: true, BlockedBy: it.Gate.BlockedBy}
+	}
 	switch {
 	case it.Consensus != nil:
 		rec.Aggregate = &it.Consensus.AggregatedScore
@@ -244,6 +255,9 @@ func compare(rec, now *Decision, dt float64) ([]string, bool) {
 // DecisionWords renders a decision: "passed", or "blocked (reason,
 // failed criterion c)".
 func DecisionWords(d *Decision) string {
+	if d.Passed && d.BlockedBy != "" {
+		return "passed (then blocked by the " + d.BlockedBy + " check, which replay does not recompute)"
+	}
 	if d.Passed {
 		return "passed"
 	}

@@ -225,3 +225,35 @@ func TestRenderReplay(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// tribunal's additional checks (command judges, severity, trust) block
+// only after the contract's gate passed; replay recomputes the contract's
+// gate and says that the later block is not recomputed.
+func TestReplayAdditionalChecks(t *testing.T) {
+	meta := `{"verdict_quality":"sound","bias_detected":false}`
+	cases := []struct {
+		name     string
+		verdicts []string
+		want     string
+	}{
+		{"contract gate still passes", []string{`{"score":0.9,"passed":true}`},
+			"same — passed (then blocked by the command check, which replay does not recompute) at 0.9"},
+		{"contract gate now blocks", []string{`{"score":0.5,"passed":false}`},
+			"differs — gate: recorded passed (then blocked by the command check, which replay does not recompute), now blocked (low_score)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			task := ulidAt(base, 1)
+			writeTask(t, dir, task, manifest(task, "t", params("majority", 0.75)), "", []iter{{
+				verdicts: c.verdicts, meta: meta,
+				gate: `{"passed":false,"reason":"criterion_floor","failed_criterion":"command:tests","blocked_by":"command",
+				  "command_judges":[{"name":"tests","required":true,"passed":false,"feedback":"exit 1"}]}`,
+			}})
+			out := RenderReplay(Replay(dir, task))
+			if !strings.Contains(out, c.want) {
+				t.Errorf("replay:\n%s\nwant %q", out, c.want)
+			}
+		})
+	}
+}

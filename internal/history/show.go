@@ -102,13 +102,48 @@ type MetaFile struct {
 	Probes         []string `json:"bias_probes,omitempty"`
 }
 
-// GateFile is gate.json (the gate event payload plus passed).
+// GateFile is gate.json: the gate event payload plus passed, and
+// tribunal's additional checks (docs/adr/007): which check blocked after
+// the contract's gate passed, the trust result, findings and command
+// judges.
 type GateFile struct {
-	Passed          bool     `json:"passed"`
-	Reason          string   `json:"reason,omitempty"`
-	FailedCriterion string   `json:"failed_criterion,omitempty"`
-	FinalScore      *float64 `json:"final_score,omitempty"`
-	WillRetry       *bool    `json:"will_retry,omitempty"`
+	Passed          bool          `json:"passed"`
+	Reason          string        `json:"reason,omitempty"`
+	FailedCriterion string        `json:"failed_criterion,omitempty"`
+	FinalScore      *float64      `json:"final_score,omitempty"`
+	WillRetry       *bool         `json:"will_retry,omitempty"`
+	BlockedBy       string        `json:"blocked_by,omitempty"`
+	Trust           *TrustFile    `json:"trust,omitempty"`
+	WorstSeverity   string        `json:"worst_severity,omitempty"`
+	Findings        []FindingFile `json:"findings,omitempty"`
+	Commands        []CommandFile `json:"command_judges,omitempty"`
+}
+
+// TrustFile is the trust gate's result as gate.json records it.
+type TrustFile struct {
+	Trustworthy   bool     `json:"trustworthy"`
+	Reasons       []string `json:"reasons,omitempty"`
+	Notes         []string `json:"notes,omitempty"`
+	Alpha         float64  `json:"alpha"`
+	AlphaMeasured bool     `json:"alpha_measured"`
+}
+
+// FindingFile is one judge finding on the severity ladder.
+type FindingFile struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+}
+
+// CommandFile is one command judge's outcome.
+type CommandFile struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	Passed   bool   `json:"passed"`
+	Failed   bool   `json:"failed,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
 }
 
 // FloorFacts say concretely why a criterion failed its floor (§7.9): the
@@ -233,7 +268,9 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	for i, rv := range vs {
 		it.Judges = append(it.Judges, judgeView(seats[i], rv))
 	}
-	if it.Gate != nil && it.Gate.FailedCriterion != "" {
+	// A check's pseudo-criterion ("command:tests", "severity:critical")
+	// has no floor to explain.
+	if it.Gate != nil && it.Gate.FailedCriterion != "" && it.Gate.BlockedBy == "" {
 		it.Floor = floorFacts(vs, it.Gate.FailedCriterion, rub)
 	}
 	return it, problems
@@ -254,7 +291,10 @@ func readPanel(dir string) ([]Seat, []rawVerdict, bool, []Problem) {
 		seats = nil
 		entries, _ := os.ReadDir(filepath.Join(dir, "verdicts"))
 		for _, e := range entries {
-			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && !strings.HasPrefix(id, ".") {
+			// Seat verdicts are named by their ULID judge id; command
+			// judges' files (command-<name>.json) and rep directories
+			// are not seats.
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && surface.ValidTaskID(id) {
 				seats = append(seats, Seat{JudgeID: id})
 			}
 		}

@@ -245,3 +245,34 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 		t.Errorf("corrupt stop file: %v", err)
 	}
 }
+
+func TestShowTaskRendersAdditionalChecks(t *testing.T) {
+	dir := t.TempDir()
+	task := ulidAt(base, 1)
+	writeTask(t, dir, task, manifest(task, "t", params("majority", 0.75)), "", []iter{{
+		verdicts:  []string{`{"score":0.9,"passed":true}`},
+		consensus: `{"aggregated_score":0.9,"aggregation_method":"mean"}`,
+		meta:      `{"verdict_quality":"sound","bias_detected":false}`,
+		gate: `{"passed":false,"reason":"criterion_floor","failed_criterion":"command:tests","blocked_by":"command",
+		  "trust":{"trustworthy":false,"reasons":["spread 0.6 above 0.5"],"alpha":0.1,"alpha_measured":true},
+		  "worst_severity":"critical",
+		  "findings":[{"severity":"critical","message":"SQL built by\nconcatenation","file":"db.go","line":12},{"severity":"minor","message":"naming"}],
+		  "command_judges":[{"name":"tests","required":true,"passed":false,"feedback":"sh exited 1: FAIL"},{"name":"lint","required":false,"passed":true}]}`,
+	}})
+	v := ShowTask(dir, "", task)
+	if len(v.Problems) != 0 {
+		t.Fatalf("problems:\n%s", problemText(v.Problems))
+	}
+	out := RenderTask(v)
+	for _, want := range []string{
+		"- **Command judge tests:** failed — sh exited 1: FAIL",
+		"- **Command judge lint:** passed (not required)",
+		"- **Findings** (worst critical): critical: SQL built by concatenation (db.go:12); minor: naming",
+		"- **Trust:** untrustworthy: spread 0.6 above 0.5 (alpha 0.10)",
+		"- **Gate:** blocked: criterion_floor (by the command check, after the jury's gate passed); failed criterion command:tests",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -84,9 +84,14 @@ func (h *hook) run(ctx context.Context) {
 	}
 	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
 	now := h.Now()
-	if !anyRecent(filepath.Join(onlookerDir, "tribunal"), settings.MaxAge, now) {
-		// No project has a verdict young enough to surface: the git child
-		// that the project key needs would be wasted.
+	own := ""
+	if h.in.SessionID != "" {
+		own = filepath.Base(store.ForKey(onlookerDir, "").StopFile(h.in.SessionID))
+	}
+	if !anyRecent(filepath.Join(onlookerDir, "tribunal"), own, settings.MaxAge, now) {
+		// No project has a verdict young enough to surface (the session's
+		// own never counts): the git child the project key needs would be
+		// wasted.
 		return
 	}
 	git := h.Git
@@ -106,10 +111,6 @@ func (h *hook) run(ctx context.Context) {
 	if len(stops) == 0 {
 		return
 	}
-	own := ""
-	if h.in.SessionID != "" {
-		own = filepath.Base(project.StopFile(h.in.SessionID))
-	}
 	fresh := h.candidates(stops, own, settings.MaxAge, now)
 	shown := h.claimAll(project.Dir, fresh, now)
 	if len(shown) > 0 {
@@ -120,10 +121,10 @@ func (h *hook) run(ctx context.Context) {
 	}
 }
 
-// anyRecent reports whether any project under root has a stop file
-// modified within maxAge. It reads directories only (one per project), so
-// it is much cheaper than the git child it can save.
-func anyRecent(root string, maxAge time.Duration, now time.Time) bool {
+// anyRecent reports whether any project under root has a stop file other
+// than own modified within maxAge. It reads directories only (one per
+// project), so it is much cheaper than the git child it can save.
+func anyRecent(root, own string, maxAge time.Duration, now time.Time) bool {
 	projects, err := os.ReadDir(root)
 	if err != nil {
 		return false
@@ -137,7 +138,7 @@ func anyRecent(root string, maxAge time.Duration, now time.Time) bool {
 			continue
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() || !IsStopFileName(e.Name()) {
+			if !e.Type().IsRegular() || !IsStopFileName(e.Name()) || e.Name() == own {
 				continue
 			}
 			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) <= maxAge {

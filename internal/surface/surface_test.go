@@ -179,22 +179,56 @@ func TestSelectionRules(t *testing.T) {
 		gitCalls int32
 	}{
 		{
+			// No project has a recent stop file: the project key, and so
+			// git, is not needed.
 			name:  "nothing on disk",
-			setup: func(*env) {}, sid: "me", gitCalls: 1,
+			setup: func(*env) {}, sid: "me", gitCalls: 0,
 		},
 		{
+			name: "only old files anywhere",
+			setup: func(e *env) {
+				old := e.now.Add(-100 * time.Hour)
+				for _, p := range []string{
+					e.stop("s1", t1, 0.5, old),
+					filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"),
+				} {
+					writeFile(e.t, p, "{}")
+					if err := os.Chtimes(p, old, old); err != nil {
+						e.t.Fatal(err)
+					}
+				}
+			},
+			sid: "me", gitCalls: 0,
+		},
+		{
+			name: "a recent file in another project still needs the key",
+			setup: func(e *env) {
+				writeFile(e.t, filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"), "{}")
+			},
+			sid: "me", gitCalls: 1,
+		},
+		{
+			// The own file is the only recent one: no git either.
 			name: "own session skipped",
 			setup: func(e *env) {
 				e.stop("me", t1, 0.5, e.now)
 			},
-			sid: "me", gitCalls: 1,
+			sid: "me", gitCalls: 0,
+		},
+		{
+			name: "own session skipped among others",
+			setup: func(e *env) {
+				e.stop("me", t1, 0.5, e.now)
+				e.stop("other", t2, 0.6, e.now.Add(-time.Minute))
+			},
+			sid: "me", want: []string{"session other"}, gitCalls: 1,
 		},
 		{
 			name: "own session skipped by sanitised name",
 			setup: func(e *env) {
 				e.stop("a/b", t1, 0.5, e.now)
 			},
-			sid: "a/b", gitCalls: 1,
+			sid: "a/b", gitCalls: 0,
 		},
 		{
 			name: "no session id surfaces everything",
