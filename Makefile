@@ -76,6 +76,7 @@ test-short:
 
 bench: build
 	./scripts/bench-stop-gate.sh
+	./scripts/bench-session-start.sh
 
 fmt:
 	gofmt -l -w cmd internal

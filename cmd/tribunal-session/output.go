@@ -71,8 +71,10 @@ keygen    Creates a new ledger signing key (the old public key stays in old entr
 Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations)
-  2   usage or configuration error (nothing ran)
-  3   aborted: the actor failed twice, a signal, the budget, or another error
+  1   replay: a recorded decision would differ under the current rules
+  2   usage or configuration error (nothing ran); unknown id
+  3   aborted: the actor failed twice, a signal, the budget, or another error;
+      show/replay: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   75  wait: the run is still going; call wait again

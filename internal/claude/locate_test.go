@@ -34,7 +34,7 @@ func TestLocate(t *testing.T) {
 	sep := string(os.PathListSeparator)
 	tests := []struct {
 		name, explicit, path, want string
-		err                          bool
+		err                        bool
 	}{
 		{name: "on PATH", path: good, want: filepath.Join(good, "claude")},
 		{name: "first executable wins", path: plain + sep + good, want: filepath.Join(good, "claude")},

@@ -182,7 +182,12 @@ func (e *Emitter) appendLocked(env *envelope) error {
 	if err := os.MkdirAll(filepath.Dir(e.LogPath), 0o700); err != nil {
 		return fmt.Errorf("create log directory: %w", err)
 	}
-	log, err := os.OpenFile(e.LogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Read access is only for tornTail's look at the last byte; a log that
+	// may be appended to but not read is still used, unchecked.
+	log, err := os.OpenFile(e.LogPath, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		log, err = os.OpenFile(e.LogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
 	}
@@ -213,6 +218,11 @@ func (e *Emitter) appendLocked(env *envelope) error {
 		return fmt.Errorf("encode envelope: %w", err)
 	}
 	line = append(line, '\n')
+	if tornTail(log) {
+		// A writer died mid-line (or a disk filled up under it). Ending
+		// that fragment here keeps this line, and every later one, whole.
+		line = append([]byte{'\n'}, line...)
+	}
 	// One write on an O_APPEND descriptor keeps the line whole even for
 	// writers that do not take the lock.
 	if _, err := log.Write(line); err != nil {
@@ -222,6 +232,22 @@ func (e *Emitter) appendLocked(env *envelope) error {
 		return fmt.Errorf("close log %q: %w", e.LogPath, err)
 	}
 	return nil
+}
+
+// tornTail reports whether the log's last byte is something other than a
+// newline: the remains of an append that did not complete. A single write
+// is not atomic against everything: Linux checks for a fatal signal
+// between the pages of a write, and a full disk can accept part of one.
+// Errors count as "not torn", so that a log that cannot be read back (a
+// pipe, /dev/full) is appended to as before.
+func tornTail(log *os.File) bool {
+	fi, err := log.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false
+	}
+	var last [1]byte
+	_, err = log.ReadAt(last[:], fi.Size()-1)
+	return err == nil && last[0] != '\n'
 }
 
 // isNilPointer catches a typed nil such as (*Verdict)(nil), whose value-

@@ -111,21 +111,30 @@ func readSequence(path string) (int64, error) {
 	return v, nil
 }
 
+// sequenceTemp is the counter's temporary file. One fixed name suffices
+// because only the lock holder writes it, and it means that a writer killed
+// between the write and the rename leaves one stale file, which the next
+// writer truncates and reuses, rather than a new random name in the shared
+// Onlooker directory for every crash.
+const sequenceTemp = "." + sequenceFile + ".tmp"
+
 // writeSequence replaces the counter through a temporary file and rename so
-// a crash mid-write cannot leave a truncated number behind.
+// a crash mid-write cannot leave a truncated number behind. It must run
+// under lockSequence.
 func writeSequence(dir, path string, v int64) error {
-	tmp, err := os.CreateTemp(dir, "."+sequenceFile+"-*.tmp")
+	name := filepath.Join(dir, sequenceTemp)
+	tmp, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("write sequence: %w", err)
 	}
 	_, werr := tmp.WriteString(strconv.FormatInt(v, 10))
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
+		os.Remove(name)
 		return fmt.Errorf("write sequence: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
 		return fmt.Errorf("write sequence: %w", err)
 	}
 	return nil

@@ -52,7 +52,7 @@ func Append(path, keyDir, kind string, fields Fields, record any, now time.Time)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return Entry{}, fmt.Errorf("create ledger directory: %w", err)
 	}
-	unlock, err := lockFile(path+".lock", lockWait)
+	unlock, err := lockFile(lockPath(path), true, lockWait)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -80,7 +80,16 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 	if err != nil {
 		return Entry{}, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	// Only a ledger whose head pins nothing may be created here: a head
+	// with entries whose ledger is gone is damage to report, not repair.
+	flags := os.O_RDWR | os.O_APPEND
+	if head == nil || head.Entries == 0 {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Entry{}, mismatch("the ledger file is gone but its head pins %d entries", head.Entries)
+	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("open ledger: %w", err)
 	}

@@ -178,9 +178,9 @@ func TestAppendRefusesWhenTheHeadDisagrees(t *testing.T) {
 			if !errors.Is(err, ErrHeadMismatch) || !strings.Contains(err.Error(), "tribunal-session verify") {
 				t.Fatalf("got %v, want ErrHeadMismatch naming verify", err)
 			}
-			after, _ := os.ReadFile(f.path)
+			after, errAfter := os.ReadFile(f.path)
 			afterHead, _ := os.ReadFile(HeadPath(f.path))
-			if !bytes.Equal(before, after) || !bytes.Equal(beforeHead, afterHead) {
+			if !bytes.Equal(before, after) || !bytes.Equal(beforeHead, afterHead) || (before == nil) != os.IsNotExist(errAfter) {
 				t.Errorf("the refused append changed the files")
 			}
 		})

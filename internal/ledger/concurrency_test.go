@@ -86,3 +86,38 @@ func TestConcurrentAppends(t *testing.T) {
 		}
 	}
 }
+
+// Verify holds the lock shared: run against a stream of appends it sees
+// each append whole, never a line beyond the head.
+func TestVerifyDuringAppends(t *testing.T) {
+	f := newFixture(t)
+	f.fill(t, 1)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(done)
+		for i := range 40 {
+			if _, err := Append(f.path, f.keyDir, KindGate, Fields{TaskID: "t"}, map[string]int{"i": i}, time.Now()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	checks := 0
+	for {
+		select {
+		case <-done:
+			wg.Wait()
+			if r := mustVerify(t, f.path); r.Entries != 41 {
+				t.Errorf("%d entries, want 41", r.Entries)
+			}
+			t.Logf("%d verifications during the appends", checks)
+			return
+		default:
+		}
+		if _, err := Verify(f.path); err != nil {
+			t.Fatalf("verify during appends: %v", err)
+		}
+		checks++
+	}
+}

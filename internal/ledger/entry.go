@@ -52,7 +52,7 @@ func marshalCanonical(v any) ([]byte, error) {
 	return jcs.Canonicalize(b)
 }
 
-// canonicalObject requires line to be one JSON object already in
+// canonicalObject requires b to be one JSON object already in
 // canonical form. Requiring the stored bytes to be canonical, rather than
 // canonicalising them before checking, is what makes every byte count: an
 // edit that keeps the meaning (an escape spelt in upper case, a space)
@@ -63,10 +63,10 @@ func canonicalObject(b []byte) (map[string]json.RawMessage, *problem) {
 		return nil, chainProblem("not valid JSON: %v", err)
 	}
 	if !bytes.Equal(c, b) {
-		return nil, chainProblem("not in canonical form: the line was edited")
+		return nil, chainProblem("not in canonical form: it was edited")
 	}
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+	if b[0] != '{' || json.Unmarshal(b, &raw) != nil {
 		return nil, chainProblem("not a JSON object")
 	}
 	return raw, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 	"time"
@@ -15,19 +16,29 @@ import (
 // broken, and the Stop hook must not hang behind it.
 const lockWait = 10 * time.Second
 
-// lockFile takes an exclusive flock on path (created 0600), polling with
-// LOCK_NB so that a stuck holder costs at most wait. flock locks belong to
-// the open file description, so two goroutines of one process exclude
-// each other as two processes do. The returned func releases the lock.
-func lockFile(path string, wait time.Duration) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+// lockFile takes a flock on path, polling with LOCK_NB so that a stuck
+// holder costs at most wait. Appenders take it exclusive, creating the
+// file (0600); Verify takes it shared, so that it never sees an append
+// half done, and does without when the file does not exist (nothing was
+// ever appended, or the path is read-only). flock locks belong to the open
+// file description, so two goroutines of one process exclude each other
+// as two processes do. The returned func releases the lock.
+func lockFile(path string, exclusive bool, wait time.Duration) (unlock func(), err error) {
+	flag, how := os.O_RDONLY, syscall.LOCK_SH
+	if exclusive {
+		flag, how = os.O_RDWR|os.O_CREATE, syscall.LOCK_EX
+	}
+	f, err := os.OpenFile(path, flag, 0o600)
+	if !exclusive && errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
 	deadline := time.Now().Add(wait)
 	delay := 100 * time.Microsecond
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			return func() {
 				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

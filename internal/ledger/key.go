@@ -135,7 +135,7 @@ func Rotate(dir string, now time.Time) (key ed25519.PrivateKey, oldPath string, 
 	}
 	// Two rotations at once could otherwise each keep the same old key
 	// and lose the key the other installed.
-	unlock, err := lockFile(filepath.Join(dir, "."+KeyFileName+".lock"), lockWait)
+	unlock, err := lockFile(filepath.Join(dir, "."+KeyFileName+".lock"), true, lockWait)
 	if err != nil {
 		return nil, "", err
 	}

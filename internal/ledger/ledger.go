@@ -41,6 +41,11 @@ func PathFor(projectDir string) string { return filepath.Join(projectDir, FileNa
 // HeadPath is the head file that pins the end of the ledger at path.
 func HeadPath(path string) string { return path + ".head" }
 
+// lockPath is the file appends lock exclusively and Verify shared: a
+// sidecar, so that the lock is independent of the files it guards (the
+// head is replaced by rename, which would orphan a lock held on it).
+func lockPath(path string) string { return path + ".lock" }
+
 // KeyDir is the directory of the signing keys under onlookerDir.
 func KeyDir(onlookerDir string) string { return filepath.Join(onlookerDir, "keys") }
 

@@ -19,9 +19,16 @@ import (
 // head either, is an error wrapping fs.ErrNotExist; any other error is
 // I/O.
 //
-// Lines are read one at a time with no length limit, so memory stays at
-// one line whatever the ledger's length.
+// Verify holds the appenders' lock shared while it reads, so a concurrent
+// append is seen whole or not at all. Lines are read one at a time with
+// no length limit, so memory stays at one line whatever the ledger's
+// length.
 func Verify(path string) (Report, error) {
+	unlock, err := lockFile(lockPath(path), false, lockWait)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
 	headData, err := os.ReadFile(HeadPath(path))
 	haveHead := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -95,3 +95,41 @@ func TestReadTail(t *testing.T) {
 		}
 	}
 }
+
+// An unreadable ledger is an I/O error, neither a chain nor a signature
+// failure: the CLI must not report tampering for it.
+func TestVerifyIOError(t *testing.T) {
+	f := newFixture(t)
+	if err := os.MkdirAll(f.path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Verify(f.path)
+	var ce *ChainError
+	var se *SignatureError
+	if err == nil || errors.As(err, &ce) || errors.As(err, &se) || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("got %v, want a plain I/O error", err)
+	}
+}
+
+// Lines that are canonical JSON but not entries break the chain; they
+// carry no signature to fail.
+func TestVerifyNonEntryLines(t *testing.T) {
+	for _, line := range []string{"null", "[]", "1", `"x"`, "{}", `{"seq":0}`, ""} {
+		f := newFixture(t)
+		f.fill(t, 1)
+		_, head := f.read(t)
+		f.write(t, []byte(line+"\n"), head)
+		_, err := Verify(f.path)
+		var ce *ChainError
+		var se *SignatureError
+		switch {
+		case line == "{}" || line == `{"seq":0}`:
+			// An object without public_key and sig: no signature.
+			if !errors.As(err, &se) || se.Seq != 0 {
+				t.Errorf("%q: got %v, want a signature error at entry 0", line, err)
+			}
+		case !errors.As(err, &ce) || ce.Seq != 0:
+			t.Errorf("%q: got %v, want a chain error at entry 0", line, err)
+		}
+	}
+}

@@ -94,9 +94,9 @@ type tree struct {
 }
 
 // tempName matches the temporary files of store.WriteFileAtomic
-// (.<name>.tmp-<random>), of the sequence counter (.event-sequence-<random>.tmp)
-// and of the machine id (.machine_id-<random>.tmp).
-var tempName = regexp.MustCompile(`^\..+(\.tmp-[0-9]+|-[0-9]+\.tmp)$`)
+// (.<name>.tmp-<random>), of the sequence counter (.event-sequence.tmp) and
+// of the machine id (.machine_id-<random>.tmp).
+var tempName = regexp.MustCompile(`^\.(.+\.tmp-[0-9]+|.+-[0-9]+\.tmp|event-sequence\.tmp)$`)
 
 // scanTree checks every file under dir: JSON files parse whole, machine_id
 // holds a UUID, the counter an integer, and the only hidden files are the
@@ -201,3 +201,5 @@ func unchanged(t *testing.T, before map[string]string, dir string) {
 		}
 	}
 }
+
+func validateLog(path string) (int, error) { return schemacheck.ValidateLog(path) }

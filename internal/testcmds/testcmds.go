@@ -55,6 +55,8 @@ func Setup(env *testscript.Env) error {
 //	eventtypes FILE                  print each event's event_type (short form), one per line, to stdout
 //	glob PATTERN N                   PATTERN (filepath.Glob, env expanded) matches exactly N paths
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
+//
+// ledger.go adds mkledger, ledgerpath and exitcode.
 var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"hookinput":       hookInput,
 	"validate-events": validateEvents,
