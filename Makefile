@@ -77,6 +77,7 @@ test-short:
 bench: build
 	./scripts/bench-stop-gate.sh
 	./scripts/bench-session-start.sh
+	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:
 	gofmt -l -w cmd internal

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -242,6 +243,11 @@ func checkStderr(t *testing.T, s string) {
 	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
 		if !strings.HasPrefix(line, "tribunal: ") {
 			t.Fatalf("stderr line without the tribunal prefix: %q", line)
+		}
+		// Messages quote model and CLI output; control characters in it
+		// must not reach the terminal.
+		if i := strings.IndexFunc(line, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }); i >= 0 {
+			t.Fatalf("stderr carries control character %q: %q", line[i], line)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
@@ -156,6 +157,56 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 		r.progress("%s gate blocked: %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
 	}
 	it.report.Gate = gr
+	r.ledger(it, n)
+}
+
+// ledgerRecord is what the signed ledger keeps of one gate decision: the
+// decision, the numbers it was made from, and every verdict as the gate
+// saw it, so that the chain alone can show what was decided and why.
+type ledgerRecord struct {
+	IterationNumber int               `json:"iteration_number"`
+	Passed          bool              `json:"passed"`
+	Reason          string            `json:"reason,omitempty"`
+	FailedCriterion string            `json:"failed_criterion,omitempty"`
+	BlockedBy       string            `json:"blocked_by,omitempty"`
+	Aggregate       float64           `json:"aggregated_score"`
+	Disagreement    float64           `json:"disagreement"`
+	Policy          string            `json:"gate_policy"`
+	Threshold       float64           `json:"score_threshold"`
+	RubricID        string            `json:"rubric_id"`
+	Verdicts        []verdict.Verdict `json:"verdicts"`
+	Meta            ledgerMeta        `json:"meta"`
+	WorstSeverity   string            `json:"worst_severity,omitempty"`
+	Commands        []CommandReport   `json:"command_judges,omitempty"`
+	Trustworthy     *bool             `json:"trustworthy,omitempty"`
+}
+
+type ledgerMeta struct {
+	Quality  string `json:"verdict_quality"`
+	Bias     bool   `json:"bias_detected"`
+	Override string `json:"override_recommendation,omitempty"`
+}
+
+// ledger appends the gate decision to the project's signed ledger. A
+// failure is a warning: the decision stands and is in the events and
+// artifacts; `tribunal-session verify` will say what is wrong.
+func (r *runner) ledger(it *iterationState, n int) {
+	rec := ledgerRecord{
+		IterationNumber: n, Passed: it.gate.Passed, Reason: it.gate.Reason,
+		FailedCriterion: it.gate.FailedCriterion, BlockedBy: it.gate.BlockedBy,
+		Aggregate: it.aggregate, Disagreement: it.dissent, Policy: r.params.GatePolicy,
+		Threshold: r.params.ScoreThreshold, RubricID: r.report.RubricID, Verdicts: it.verdicts,
+		Meta:          ledgerMeta{Quality: it.meta.VerdictQuality, Bias: it.meta.BiasDetected, Override: it.meta.Override},
+		WorstSeverity: it.report.WorstSeverity, Commands: it.commands,
+	}
+	if it.trust != nil {
+		rec.Trustworthy = &it.trust.Trustworthy
+	}
+	_, err := ledger.Append(ledger.PathFor(r.project.Dir), ledger.KeyDir(r.emitter.Dir), ledger.KindGate,
+		ledger.Fields{TaskID: r.taskID, IterationID: it.report.IterationID, SessionID: r.opts.SessionID}, rec, r.Now())
+	if err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: gate decision not added to the ledger: %v", err))
+	}
 }
 
 // gateExtra is tribunal's own part of gate.json (never in the events,

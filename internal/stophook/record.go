@@ -2,10 +2,12 @@ package stophook
 
 import (
 	"crypto/rand"
+	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -109,9 +111,17 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		{p: gateEvent},
 		{p: complete},
 	}
+	// Every event is attempted (a transient failure must not cost the
+	// rest), but a broken log is reported once, not six times: the hook
+	// speaks in one stderr line per problem.
+	var failed []string
+	var firstErr error
 	for _, e := range chain {
 		if err := em.Emit(e.p, e.opts...); err != nil {
-			h.warn("event %s not recorded: %v", e.p.EventType(), err)
+			failed = append(failed, e.p.EventType())
+			if firstErr == nil {
+				firstErr = err
+			}
 		}
 	}
 	file := File{
@@ -124,8 +134,17 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
 	}
-	if err := store.WriteJSON(stopPath, file); err != nil {
-		h.warn("advisory verdict not saved: %v", err)
-		return
+	fileErr := store.WriteJSON(stopPath, file)
+	if _, err := ledger.Append(ledger.PathFor(filepath.Dir(stopPath)), ledger.KeyDir(onlookerDir), ledger.KindAdvisory,
+		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: sid}, file, now()); err != nil {
+		h.warn("advisory verdict not added to the ledger: %v", err)
+	}
+	switch {
+	case len(failed) > 0 && fileErr != nil:
+		h.warn("advisory verdict not saved and %d of %d events not recorded: %v (events: %v)", len(failed), len(chain), fileErr, firstErr)
+	case len(failed) > 0:
+		h.warn("%d of %d events not recorded (%s…): %v", len(failed), len(chain), failed[0], firstErr)
+	case fileErr != nil:
+		h.warn("advisory verdict not saved: %v", fileErr)
 	}
 }

@@ -54,6 +54,7 @@ func Setup(env *testscript.Env) error {
 //	mode FILE PERM                   FILE has permission bits PERM (octal)
 //	eventtypes FILE                  print each event's event_type (short form), one per line, to stdout
 //	glob PATTERN N                   PATTERN (filepath.Glob, env expanded) matches exactly N paths
+//	waitfile FILE [DURATION]         wait until FILE exists (default 30s)
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
 //
 // ledger.go adds mkledger, ledgerpath and exitcode.
@@ -71,6 +72,7 @@ var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"mkrepo":          mkrepo,
 	"eventtypes":      eventTypes,
 	"glob":            globCmd,
+	"waitfile":        waitFile,
 }
 
 func hookInput(ts *testscript.TestScript, neg bool, args []string) {
@@ -322,5 +324,27 @@ func globCmd(ts *testscript.TestScript, neg bool, args []string) {
 	want, _ := strconv.Atoi(args[1])
 	if (len(matches) == want) == neg {
 		ts.Fatalf("%s matches %d paths, want %d: %v", args[0], len(matches), want, matches)
+	}
+}
+
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: waitfile FILE [DURATION]")
+	}
+	limit := 30 * time.Second
+	if len(args) > 1 {
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		limit = d
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		if fi, err := os.Stat(ts.MkAbs(args[0])); err == nil && fi.Size() > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear within %v", args[0], limit)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
