@@ -16,15 +16,11 @@ func main() {
 // run never writes to stdout: Claude Code parses a Stop hook's stdout as a
 // decision, and an advisory judge must not make one.
 func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
-	home, _ := os.UserHomeDir()
-	if h := getenv("HOME"); h != "" {
-		home = h
-	}
 	return stophook.Run(ctx, stophook.Deps{
 		Getenv:  getenv,
 		Environ: os.Environ(),
 		Stdin:   stdin,
 		Stderr:  stderr,
-		Home:    home,
+		Home:    getenv("HOME"),
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // GuardEnv is the recursion-guard marker set in the environment of every
@@ -127,7 +129,7 @@ type APIError struct {
 func (e *APIError) Error() string {
 	msg := "claude reported an error"
 	if e.TerminalReason != "" {
-		msg += " (" + e.TerminalReason + ")"
+		msg += " (" + firstLine(e.TerminalReason, 60) + ")"
 	}
 	if m := strings.TrimSpace(e.Message); m != "" {
 		msg += ": " + firstLine(m, 200)
@@ -142,12 +144,26 @@ func lastLine(s string) string {
 	return firstLine(s, 200)
 }
 
+// firstLine keeps the first line of s, cut to max bytes on a character
+// boundary. These messages quote what the CLI and the model printed and end
+// up on a terminal, so control characters (colours, cursor moves, a
+// clipboard write through OSC 52, a carriage return that overprints) and
+// bidi controls become spaces.
 func firstLine(s string, max int) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
 	if len(s) > max {
-		s = s[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
-	return s
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
 }

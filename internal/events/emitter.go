@@ -239,7 +239,10 @@ func (e *Emitter) appendLocked(env *envelope) error {
 // is not atomic against everything: Linux checks for a fatal signal
 // between the pages of a write, and a full disk can accept part of one.
 // Errors count as "not torn", so that a log that cannot be read back (a
-// pipe, /dev/full) is appended to as before.
+// pipe, /dev/full) is appended to as before. A writer that does not take
+// the lock, caught between the pages of its own append, also reads as torn;
+// that rare case costs one empty line, where the alternative costs a line
+// glued to a fragment.
 func tornTail(log *os.File) bool {
 	fi, err := log.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
