@@ -203,9 +203,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		done.ArtifactKind = "patch"
 	}
 	it.report.Actor.ArtifactKind = done.ArtifactKind
-	if err := storeWriteText(r.taskDir, filepath.Join(dir, "actor.md"), res.Text+"\n"); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
-	}
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, "actor.md"), res.Text+"\n"))
 	r.emit(done, costOpts(res)...)
 	r.progress("%s actor done in %s (%s)", label, time.Duration(duration)*time.Millisecond, done.ArtifactKind)
 	return res.Text, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -232,12 +233,9 @@ func mark(passed bool) string {
 	return "✗"
 }
 
-func firstLine(s string, n int) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return truncateUTF8(s, n)
-}
+// firstLine makes model- or tool-derived text one safe line of at most n
+// bytes for progress lines and summaries.
+func firstLine(s string, n int) string { return safetext.OneLine(s, n) }
 
 // failure describes a verdict without a usable score.
 func failure(v verdict.Verdict) string {

@@ -109,9 +109,7 @@ func (r *runner) writeManifests() {
 		LastTaskAt: now,
 		Source:     "local",
 	}
-	if err := storeWrite(r.project.Dir, "manifest.json", pm); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
-	}
+	r.storeErr(storeWrite(r.project.Dir, "manifest.json", pm))
 	var rub any
 	if r.rub != nil && len(r.rub.Raw) > 0 {
 		rub = r.rub.Raw
@@ -136,9 +134,7 @@ func (r *runner) writeManifests() {
 			WorktreeRoot: r.repo.WorktreeRoot,
 		},
 	})
-	if err := storeWriteText(r.taskDir, "task.md", r.opts.Task+"\n"); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
-	}
+	r.storeErr(storeWriteText(r.taskDir, "task.md", r.opts.Task+"\n"))
 }
 
 // finish emits session.complete, writes session-complete.json and fills the
@@ -176,8 +172,12 @@ func (r *runner) finish(outcome string, runErr error) {
 	}
 	r.write("session-complete.json", completeFile{SessionComplete: complete, Error: r.report.Error})
 	r.write("report.json", r.report)
-	if err := storeWriteText(r.taskDir, "summary.md", Summary(r.report)); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+	r.storeErr(storeWriteText(r.taskDir, "summary.md", Summary(r.report)))
+	if r.lostEvents > 1 {
+		r.Warn(fmt.Sprintf("tribunal: warning: %d events in all were not recorded", r.lostEvents))
+	}
+	if r.lostFiles > 1 {
+		r.Warn(fmt.Sprintf("tribunal: warning: %d artifacts in all were not written", r.lostFiles))
 	}
 	switch {
 	case errors.Is(runErr, ErrInterrupted):

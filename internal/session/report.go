@@ -155,7 +155,7 @@ func GateSentence(g GateReport, aggregate float64) string {
 		return "untrustworthy jury: " + reasons + " (reported as dissent_unresolved)"
 	}
 	if g.FailedCriterion != "" {
-		c := g.FailedCriterion
+		c := firstLine(g.FailedCriterion, 200) // a rubric's names are repository text
 		if g.FloorScore != nil && g.Floor != nil {
 			c = fmt.Sprintf("%s (%.2f < %.2f)", c, *g.FloorScore, *g.Floor)
 		} else if g.Floor != nil {
@@ -179,7 +179,7 @@ func Summary(r *Report) string {
 	}
 	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", Glyph(r.Outcome), r.Outcome, score)
 	if r.Error != "" {
-		fmt.Fprintf(&b, "**Stopped:** %s\n\n", r.Error)
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", firstLine(r.Error, 1000))
 	}
 	if len(r.Iterations) > 0 {
 		b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
@@ -228,7 +228,7 @@ func Summary(r *Report) string {
 			parts = append(parts, "recommended "+m.Override)
 		}
 		for _, p := range m.Probes {
-			parts = append(parts, "probe "+p)
+			parts = append(parts, "probe "+firstLine(p, 300))
 		}
 		if it.WorstSeverity != "" {
 			parts = append(parts, "worst finding: "+it.WorstSeverity)
@@ -239,7 +239,7 @@ func Summary(r *Report) string {
 			}
 		}
 		if t := it.Gate.Trust; t != nil && !t.Trustworthy {
-			parts = append(parts, "trust: "+strings.Join(t.Reasons, "; "))
+			parts = append(parts, "trust: "+firstLine(strings.Join(t.Reasons, "; "), 500))
 		}
 		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
 			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
@@ -253,7 +253,7 @@ func Summary(r *Report) string {
 		var fb []string
 		for _, j := range last.Judges {
 			if j.Feedback != "" {
-				fb = append(fb, fmt.Sprintf("- %s: %s", j.Type, j.Feedback))
+				fb = append(fb, fmt.Sprintf("- %s: %s", j.Type, firstLine(j.Feedback, 1000)))
 			}
 		}
 		if len(fb) > 0 {

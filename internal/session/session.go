@@ -91,6 +91,9 @@ type runner struct {
 	history  []iterationState
 	commands []config.CommandJudge
 	failAt   severity.Level
+	// Counts of writes that failed, reported in full once and summed at
+	// the end.
+	lostEvents, lostFiles int
 }
 
 // Run executes the task and returns its report. The error is non-nil when
@@ -154,18 +157,29 @@ func (r *runner) progress(format string, args ...any) {
 }
 
 // emit records an event; a failure is a warning and never stops the loop
-// (§7.5).
+// (§7.5). A broken log or disk fails every write the same way, so only the
+// first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
 	if err := r.emitter.Emit(p, opts...); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: event %s not recorded: %v", p.EventType(), err))
+		r.lostEvents++
+		if r.lostEvents == 1 {
+			r.Warn(fmt.Sprintf("tribunal: warning: event %s not recorded: %v", p.EventType(), err))
+		}
 	}
 }
 
 // write stores an artifact; a failure is a warning (§12.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
-	path := filepath.Join(r.taskDir, rel)
-	if err := store.WriteJSON(path, v); err != nil {
+	r.storeErr(store.WriteJSON(filepath.Join(r.taskDir, rel), v))
+}
+
+func (r *runner) storeErr(err error) {
+	if err == nil {
+		return
+	}
+	r.lostFiles++
+	if r.lostFiles == 1 {
 		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
 	}
 }

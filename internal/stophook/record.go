@@ -2,7 +2,9 @@ package stophook
 
 import (
 	"crypto/rand"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -135,16 +137,28 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		CostUSD:     res.CostUSD,
 	}
 	fileErr := store.WriteJSON(stopPath, file)
-	if _, err := ledger.Append(ledger.PathFor(filepath.Dir(stopPath)), ledger.KeyDir(onlookerDir), ledger.KindAdvisory,
-		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: sid}, file, now()); err != nil {
-		h.warn("advisory verdict not added to the ledger: %v", err)
+	_, ledgerErr := ledger.Append(ledger.PathFor(filepath.Dir(stopPath)), ledger.KeyDir(onlookerDir), ledger.KindAdvisory,
+		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: sid}, file, now())
+	// One storage fault usually breaks every write at once: name all that
+	// was lost in one line, with the first cause.
+	var lost []string
+	var cause error
+	if fileErr != nil {
+		lost, cause = append(lost, "the advisory verdict was not saved"), fileErr
 	}
-	switch {
-	case len(failed) > 0 && fileErr != nil:
-		h.warn("advisory verdict not saved and %d of %d events not recorded: %v (events: %v)", len(failed), len(chain), fileErr, firstErr)
-	case len(failed) > 0:
-		h.warn("%d of %d events not recorded (%s…): %v", len(failed), len(chain), failed[0], firstErr)
-	case fileErr != nil:
-		h.warn("advisory verdict not saved: %v", fileErr)
+	if len(failed) > 0 {
+		lost = append(lost, fmt.Sprintf("%d of %d events were not recorded", len(failed), len(chain)))
+		if cause == nil {
+			cause = firstErr
+		}
+	}
+	if ledgerErr != nil {
+		lost = append(lost, "the ledger was not extended")
+		if cause == nil {
+			cause = ledgerErr
+		}
+	}
+	if len(lost) > 0 {
+		h.warn("%s: %v", strings.Join(lost, ", "), cause)
 	}
 }

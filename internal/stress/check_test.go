@@ -3,9 +3,8 @@
 package stress
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -180,8 +179,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(data)
-		out[path] = hex.EncodeToString(sum[:])
+		out[path] = string(data)
 		return nil
 	})
 	if err != nil {
@@ -191,15 +189,50 @@ func snapshot(t *testing.T, dir string) map[string]string {
 }
 
 // unchanged asserts that every file of before still exists with the same
-// content.
+// content; an append-only log (.jsonl: the events log, a ledger) may have
+// grown but must still start with everything it held.
 func unchanged(t *testing.T, before map[string]string, dir string) {
 	t.Helper()
 	after := snapshot(t, dir)
-	for path, sum := range before {
-		if after[path] != sum {
-			t.Errorf("%s was changed or lost (before %s…, after %q)", path, sum[:12], after[path])
+	for path, old := range before {
+		now, ok := after[path]
+		switch {
+		case !ok:
+			t.Errorf("%s was lost", path)
+		case strings.HasSuffix(path, ".jsonl"):
+			if !strings.HasPrefix(now, old) {
+				t.Errorf("%s lost or changed recorded lines (%d bytes before, %d after)", path, len(old), len(now))
+			}
+		case now != old:
+			t.Errorf("%s was changed (%d bytes before, %d after)", path, len(old), len(now))
 		}
 	}
+}
+
+// verifyLedgers runs `tribunal-session verify` on every project ledger and
+// returns how many entries they hold: a crash or a full disk must never
+// leave a chain that fails verification.
+func (w *world) verifyLedgers() (ledgers, entries int) {
+	w.t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "ledger.jsonl"))
+	for _, path := range paths {
+		p := w.run(spec{
+			args: []string{filepath.Join(w.bin, "tribunal-session"), "verify", "--ledger", path},
+			dir:  w.root,
+			env:  w.env(),
+		})
+		if p.code != 0 {
+			w.t.Errorf("verify %s: exit %d\n%s%s", path, p.code, p.stdout, p.stderr)
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(p.stdout, "ledger OK: %d entries", &n); err != nil {
+			w.t.Errorf("verify %s: unexpected report %q", path, p.stdout)
+		}
+		ledgers++
+		entries += n
+	}
+	return ledgers, entries
 }
 
 func validateLog(path string) (int, error) { return schemacheck.ValidateLog(path) }

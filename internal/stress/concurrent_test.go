@@ -140,13 +140,14 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Errorf("session %s: stop file holds task %s, the last judged turn was %s", sid, got, lastTask[sid])
 		}
 	}
+	ledgers, entries := w.verifyLedgers()
 	tr := scanTree(t, w.onlooker)
 	if len(tr.temps) != 0 {
 		t.Errorf("temporary files left by uninterrupted runs: %v", tr.temps)
 	}
 	if fi, err := os.Stat(w.logPath()); err == nil {
-		t.Logf("%d stop-gate runs (%d at a time) + %d tribunal-session runs (%d at a time) in %v (stop-gate median %v): %d events, %d lines, %d bytes of log, %d JSON files",
-			hooks*rounds, hooks, sessionRuns.Load(), sessions, elapsed.Round(time.Millisecond), median(durs).Round(time.Millisecond), len(log), len(log), fi.Size(), tr.json)
+		t.Logf("%d stop-gate runs (%d at a time) + %d tribunal-session runs (%d at a time) in %v (stop-gate median %v): %d events, %d lines, %d bytes of log, %d JSON files, %d ledger(s) with %d entries verified",
+			hooks*rounds, hooks, sessionRuns.Load(), sessions, elapsed.Round(time.Millisecond), median(durs).Round(time.Millisecond), len(log), len(log), fi.Size(), tr.json, ledgers, entries)
 	}
 }
 

@@ -170,6 +170,7 @@ func TestKillAtRandomMoments(t *testing.T) {
 			t.Errorf("stop file %s for an unsanitised id", path)
 		}
 	}
-	t.Logf("%d victims (%d killed, %d finished) in %v; log: %d lines, %d sequence gaps, %d incomplete advisory chains; %d JSON files whole; %d temporary files left: %v",
-		n, killed, n-killed, elapsed.Round(time.Millisecond), len(log), gaps, partial, tr.json, len(tr.temps), tr.temps)
+	ledgers, entries := w.verifyLedgers()
+	t.Logf("%d victims (%d killed, %d finished) in %v; log: %d lines, %d sequence gaps, %d incomplete advisory chains; %d ledger(s) with %d entries verified; %d JSON files whole; %d temporary files left: %v",
+		n, killed, n-killed, elapsed.Round(time.Millisecond), len(log), gaps, partial, ledgers, entries, tr.json, len(tr.temps), tr.temps)
 }

@@ -1,11 +1,11 @@
 package surface
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Note limits: the note goes into the model's context at the start of every
@@ -62,27 +62,4 @@ func Age(d time.Duration) string {
 // OneLine flattens s to a single line (every run of whitespace or control
 // characters becomes one space) and cuts it to at most max bytes without
 // splitting a character, marking a cut with "…".
-func OneLine(s string, max int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if len(out) <= max {
-		return out
-	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(out[cut]) {
-		cut--
-	}
-	return strings.TrimRight(out[:cut], " ") + "…"
-}
+func OneLine(s string, max int) string { return safetext.OneLine(s, max) }

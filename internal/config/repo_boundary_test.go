@@ -1,0 +1,45 @@
+package config
+
+import (
+	"testing"
+	"time"
+)
+
+// TestRepositoryLayerPowers pins down what docs/security.md says a
+// repository's settings can and cannot do to the user's choices: it can
+// enable the advisory judge over the user's "off" and raise the budget,
+// but it cannot unset the budget with null, and the judge's deadline stays
+// under the hook's own limit whatever it asks for.
+func TestRepositoryLayerPowers(t *testing.T) {
+	e := newEnv(t)
+	e.tribunal(2, `{"stop_hook":{"enabled":false},"session":{"budget_usd":1}}`)
+
+	e.tribunal(4, `{"stop_hook":{"enabled":true,"timeout_seconds":3600},"session":{"budget_usd":500}}`)
+	c := e.load()
+	st := c.StopHook()
+	if !st.Enabled {
+		t.Error("the repository layer did not enable the hook over the user's false")
+	}
+	if st.Timeout != MaxStopHookTimeout || MaxStopHookTimeout > 80*time.Second {
+		t.Errorf("timeout = %v, want the cap %v", st.Timeout, MaxStopHookTimeout)
+	}
+	if !e.hasWarning("timeout_seconds", "above the hook's own limit") {
+		t.Errorf("no warning about the capped timeout: %q", e.warnings)
+	}
+	p, err := c.Session(shippedRubric())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.BudgetUSD == nil || *p.BudgetUSD != 500 {
+		t.Errorf("budget = %v, want the repository's 500", p.BudgetUSD)
+	}
+
+	e.tribunal(4, `{"session":{"budget_usd":null}}`)
+	p, err = e.load().Session(shippedRubric())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.BudgetUSD == nil || *p.BudgetUSD != 1 {
+		t.Errorf("budget after a repository null = %v, want the user's 1", p.BudgetUSD)
+	}
+}

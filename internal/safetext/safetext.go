@@ -1,0 +1,62 @@
+// Package safetext makes model- and tool-derived text safe to print on a terminal or to embed in one line.
+package safetext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// unsafe reports runes that must never reach a terminal from text we did
+// not write: control characters (ESC starts sequences that can rewrite the
+// screen or, through OSC 52, the clipboard; CR overprints), bidi controls
+// (which reorder what a reader sees), and invalid UTF-8.
+func unsafe(r rune) bool {
+	return r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// OneLine flattens s to a single line (every run of whitespace or unsafe
+// characters becomes one space) and cuts it to at most max bytes without
+// splitting a character, marking a cut with "…". max <= 0 means no limit.
+func OneLine(s string, max int) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unsafe(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if max <= 0 || len(out) <= max {
+		return out
+	}
+	cut := max - len("…")
+	if cut < 0 {
+		cut = 0
+	}
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return strings.TrimRight(out[:cut], " ") + "…"
+}
+
+// Block keeps line breaks and tabs but turns every other unsafe character
+// into a space: for multi-line text such as an actor's message shown in a
+// summary.
+func Block(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return r
+		}
+		if unsafe(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,30 @@
+package safetext
+
+import "testing"
+
+func TestOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"plain", 0, "plain"},
+		{"  two\n\nlines\t ", 0, "two lines"},
+		{"esc \x1b]52;c;Y3Vy\x07 end", 0, "esc ]52;c;Y3Vy end"},
+		{"cr\roverprint", 0, "cr overprint"},
+		{"bidi \u202egnp.exe", 0, "bidi gnp.exe"},
+		{"bad \xff utf8", 0, "bad utf8"},
+		{"abcdefgh", 5, "ab…"},
+		{"ééééé", 6, "é…"}, // never splits a character
+	} {
+		if got := OneLine(tc.in, tc.max); got != tc.want {
+			t.Errorf("OneLine(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestBlock(t *testing.T) {
+	if got := Block("a\n\tb\x1b[2Jc\u2066d"); got != "a\n\tb [2Jc d" {
+		t.Errorf("Block = %q", got)
+	}
+}
