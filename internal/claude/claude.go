@@ -47,8 +47,12 @@ type Call struct {
 	// default set; an empty non-nil slice means no tools at all.
 	Tools []string
 	// AllowedTools pre-approves tools, which -p mode otherwise denies.
-	AllowedTools    []string
-	PermissionMode  string
+	AllowedTools   []string
+	PermissionMode string
+	// StrictMCP passes --strict-mcp-config without any --mcp-config: the
+	// child gets no MCP servers at all, so a repository's MCP configuration
+	// cannot add tools (or start programs) in a judge's session.
+	StrictMCP       bool
 	MaxTurns        int // --max-turns when > 0
 	MaxOutputTokens int // CLAUDE_CODE_MAX_OUTPUT_TOKENS when > 0
 	Dir             string

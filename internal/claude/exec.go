@@ -57,6 +57,9 @@ func Args(c Call) []string {
 	if c.PermissionMode != "" {
 		args = append(args, "--permission-mode", c.PermissionMode)
 	}
+	if c.StrictMCP {
+		args = append(args, "--strict-mcp-config")
+	}
 	if c.JSONSchema != "" {
 		args = append(args, "--json-schema", c.JSONSchema)
 	}

@@ -81,7 +81,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			}
 			calls = append(calls, &repCall{seat: i, rep: k, model: model, call: claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
-				JSONSchema: schema, Tools: agent.Tools, AllowedTools: agent.Tools,
+				JSONSchema: schema, Tools: agent.Tools, AllowedTools: agent.Tools, StrictMCP: true,
 				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
 				Dir: r.repo.WorktreeRoot, Timeout: r.params.JudgeTimeout,
 			}})

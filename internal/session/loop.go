@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // maxTaskSummary bounds task_summary in the manifest (§12.10): the full
@@ -110,6 +111,7 @@ func (r *runner) writeManifests() {
 		Source:     "local",
 	}
 	r.storeErr(storeWrite(r.project.Dir, "manifest.json", pm))
+	store.SweepTemp(r.project.Dir, time.Hour, r.Now())
 	var rub any
 	if r.rub != nil && len(r.rub.Raw) > 0 {
 		rub = r.rub.Raw

@@ -51,7 +51,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 	res, err := r.Claude.Run(ctx, claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
-		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns,
+		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns, StrictMCP: true,
 		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.repo.WorktreeRoot,
 		Timeout: r.params.MetaTimeout,
 	})

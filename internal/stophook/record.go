@@ -137,6 +137,7 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		CostUSD:     res.CostUSD,
 	}
 	fileErr := store.WriteJSON(stopPath, file)
+	store.SweepTemp(filepath.Dir(stopPath), time.Hour, now())
 	_, ledgerErr := ledger.Append(ledger.PathFor(filepath.Dir(stopPath)), ledger.KeyDir(onlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: sid}, file, now())
 	// One storage fault usually breaks every write at once: name all that

@@ -174,6 +174,7 @@ func (h *hook) run(ctx context.Context) {
 		Model:           h.stop.Model,
 		JSONSchema:      prompts.StopVerdictSchema(),
 		Tools:           []string{},
+		StrictMCP:       true,
 		MaxTurns:        2,
 		MaxOutputTokens: h.stop.MaxOutputTokens,
 		Dir:             repo.WorktreeRoot,

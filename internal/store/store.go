@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Project is one project's directory, $ONLOOKER_DIR/tribunal/<key>.
@@ -128,4 +130,24 @@ func WriteJSON(path string, v any) error {
 		return fmt.Errorf("create directory for %q: %w", path, err)
 	}
 	return WriteFileAtomic(path, data, 0o600)
+}
+
+// SweepTemp removes the temporary files that interrupted atomic writes left
+// in dir (".<name>.tmp-*", as WriteFileAtomic names them) once they are
+// older than age: a killed writer cannot clean up after itself, and a live
+// one finishes within seconds. It is best-effort and reports nothing.
+func SweepTemp(dir string, age time.Duration, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > age {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSanitizeSessionID transcribes §8.8: every byte outside [A-Za-z0-9-]
@@ -158,5 +159,33 @@ func assertNoTemps(t *testing.T, dir string) {
 		if strings.Contains(e.Name(), ".tmp-") {
 			t.Errorf("temporary file %s left in %s", e.Name(), dir)
 		}
+	}
+}
+
+func TestSweepTemp(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	old := now.Add(-2 * time.Hour)
+	for name, mtime := range map[string]time.Time{
+		".stop-a.json.tmp-123":   old, // stale: removed
+		".stop-b.json.tmp-456":   now, // a live writer's: kept
+		"stop-c.json":            old, // a real file: kept
+		".ledger.jsonl.head.tmp": old, // not ours in form: kept
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, mtime, mtime)
+	}
+	SweepTemp(dir, time.Hour, now)
+	left, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	want := []string{".ledger.jsonl.head.tmp", ".stop-b.json.tmp-456", "stop-c.json"}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Errorf("left %v, want %v", names, want)
 	}
 }
