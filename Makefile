@@ -31,7 +31,7 @@ build:
 define plugin-files
 	rm -rf $(1)
 	mkdir -p $(1)/.claude-plugin $(1)/hooks $(1)/bin $(1)/agents $(1)/skills $(1)/commands
-	cp plugin/.claude-plugin/plugin.json $(1)/.claude-plugin/plugin.json
+	cp plugin/.claude-plugin/plugin.json plugin/.claude-plugin/icon.png $(1)/.claude-plugin/
 	cp hooks/hooks.json $(1)/hooks/hooks.json
 	cp agents/*.md $(1)/agents/
 	cp -R plugin/skills/. $(1)/skills/

@@ -99,6 +99,7 @@ func goCommand() (string, error) {
 func assemble(root, dir string) error {
 	copies := []struct{ from, to string }{
 		{"plugin/.claude-plugin/plugin.json", ".claude-plugin/plugin.json"},
+		{"plugin/.claude-plugin/icon.png", ".claude-plugin/icon.png"},
 		{"hooks/hooks.json", "hooks/hooks.json"},
 		{"config.json", "config.json"},
 		{"LICENSE", "LICENSE"},
