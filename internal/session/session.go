@@ -93,7 +93,8 @@ type runner struct {
 	failAt   severity.Level
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
-	lostEvents, lostFiles int
+	lostEvents, lostFiles       int
+	firstEventErr, firstFileErr error
 }
 
 // Run executes the task and returns its report. The error is non-nil when
@@ -163,6 +164,7 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 	if err := r.emitter.Emit(p, opts...); err != nil {
 		r.lostEvents++
 		if r.lostEvents == 1 {
+			r.firstEventErr = err
 			r.Warn(fmt.Sprintf("tribunal: warning: event %s not recorded: %v", p.EventType(), err))
 		}
 	}
@@ -180,6 +182,7 @@ func (r *runner) storeErr(err error) {
 	}
 	r.lostFiles++
 	if r.lostFiles == 1 {
+		r.firstFileErr = err
 		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
 	}
 }
