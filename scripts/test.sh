@@ -6,6 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZTIME=${FUZZTIME:-8s}
+# -race needs cgo (and a C compiler); the release builds are static and
+# turn it off, so switch it back on here whatever the caller exported.
+export CGO_ENABLED=1
+if ! command -v "$(go env CC)" >/dev/null 2>&1; then
+	echo "tribunal: error: the race detector needs a C compiler ($(go env CC)), which is not installed" >&2
+	echo "tribunal: hint: apt-get install -y gcc" >&2
+	exit 1
+fi
 
 echo "== go $(go env GOVERSION), $(git --version)"
 unformatted=$(gofmt -l cmd internal e2e)
