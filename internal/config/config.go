@@ -2,12 +2,10 @@
 package config
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/store"
+
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -168,27 +166,7 @@ func parseTop(data []byte, path string, warn func(string)) *node {
 	return top
 }
 
-// readCapped reads an optional file: missing is silently absent, any other
-// failure is reported, since a settings file that exists but cannot be read
-// is a mistake worth hearing about.
+// readCapped reads an optional layer or overlay (see store.ReadOptional).
 func readCapped(path string, warn func(string)) ([]byte, bool) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
-	}
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	if len(data) > maxFileSize {
-		warn(fmt.Sprintf("tribunal: warning: %s: larger than %d bytes; file ignored", path, maxFileSize))
-		return nil, false
-	}
-	return data, true
+	return store.ReadOptional(path, maxFileSize, warn)
 }

@@ -110,8 +110,8 @@ func parse(input []byte) (request, error) {
 		return req, errors.New("input is not valid JSON")
 	}
 	var f fields
-	if jsonKind(input) != "object" || json.Unmarshal(input, &f) != nil {
-		return req, fmt.Errorf("input must be a JSON object, got %s", jsonKind(input))
+	if verdict.Kind(input) != "object" || json.Unmarshal(input, &f) != nil {
+		return req, fmt.Errorf("input must be a JSON object, got %s", verdict.Kind(input))
 	}
 	var err error
 	g := &req.gate
@@ -143,7 +143,7 @@ func parse(input []byte) (request, error) {
 		return req, err
 	}
 	if f.present("meta") {
-		if jsonKind(f["meta"]) != "object" {
+		if verdict.Kind(f["meta"]) != "object" {
 			return req, fieldError("meta", "an object", f["meta"])
 		}
 		if g.Meta, req.metaWarnings, err = verdict.MetaFromJSON(f["meta"]); err != nil {

@@ -26,7 +26,7 @@ func (f fields) str(key, def string) (string, error) {
 		return def, nil
 	}
 	var s string
-	if jsonKind(f[key]) != "string" || json.Unmarshal(f[key], &s) != nil {
+	if verdict.Kind(f[key]) != "string" || json.Unmarshal(f[key], &s) != nil {
 		return "", fieldError(key, "a string", f[key])
 	}
 	return s, nil
@@ -38,7 +38,7 @@ func (f fields) num(key string) (v float64, ok bool, err error) {
 		return 0, false, nil
 	}
 	raw := bytes.TrimSpace(f[key])
-	if jsonKind(raw) != "number" {
+	if verdict.Kind(raw) != "number" {
 		return 0, false, fieldError(key, "a number", raw)
 	}
 	v, perr := strconv.ParseFloat(string(raw), 64)
@@ -65,7 +65,7 @@ func (f fields) verdicts() ([]verdict.Verdict, error) {
 		return nil, nil
 	}
 	var entries []json.RawMessage
-	if jsonKind(f["verdicts"]) != "array" || json.Unmarshal(f["verdicts"], &entries) != nil {
+	if verdict.Kind(f["verdicts"]) != "array" || json.Unmarshal(f["verdicts"], &entries) != nil {
 		return nil, fieldError("verdicts", "an array", f["verdicts"])
 	}
 	out := make([]verdict.Verdict, len(entries))
@@ -88,10 +88,10 @@ func (f fields) rubric() (*rubric.Rubric, error) {
 	}
 	raw := f["rubric"]
 	var obj fields
-	if jsonKind(raw) != "object" || json.Unmarshal(raw, &obj) != nil {
+	if verdict.Kind(raw) != "object" || json.Unmarshal(raw, &obj) != nil {
 		return nil, fieldError("rubric", "an object", raw)
 	}
-	if obj.present("criteria") && jsonKind(obj["criteria"]) != "array" {
+	if obj.present("criteria") && verdict.Kind(obj["criteria"]) != "array" {
 		return nil, fieldError("rubric.criteria", "an array", obj["criteria"])
 	}
 	r, err := rubric.Parse(raw)
@@ -102,31 +102,9 @@ func (f fields) rubric() (*rubric.Rubric, error) {
 }
 
 func fieldError(key, want string, raw json.RawMessage) error {
-	return fmt.Errorf("field %q must be %s, got %s", key, want, jsonKind(raw))
+	return fmt.Errorf("field %q must be %s, got %s", key, want, verdict.Kind(raw))
 }
 
 func isNull(raw json.RawMessage) bool {
 	return string(bytes.TrimSpace(raw)) == "null"
-}
-
-// jsonKind names the JSON type of a valid raw value.
-func jsonKind(raw json.RawMessage) string {
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
-	}
 }

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/store"
+
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -30,38 +31,7 @@ func lockSequence(dir string, wait time.Duration) (unlock func(), err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create onlooker dir: %w", err)
 	}
-	path := filepath.Join(dir, lockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open sequence lock: %w", err)
-	}
-	fd := int(f.Fd())
-	deadline := time.Now().Add(wait)
-	delay := 100 * time.Microsecond
-	for {
-		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				// Closing the descriptor also drops the lock; the explicit
-				// unlock just makes the release independent of Close errors.
-				_ = syscall.Flock(fd, syscall.LOCK_UN)
-				_ = f.Close()
-			}, nil
-		}
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("lock %q: %w", path, err)
-		}
-		if !time.Now().Before(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("lock %q: still held by another emitter after %v", path, wait)
-		}
-		time.Sleep(delay)
-		delay = min(delay*2, 5*time.Millisecond)
-	}
+	return store.LockFile(filepath.Join(dir, lockFile), true, wait)
 }
 
 // nextSequence returns the counter's current value and stores value+1. It

@@ -105,7 +105,7 @@ func TestEmitLockTimeout(t *testing.T) {
 	start := time.Now()
 	err := e.Emit(SessionStart{TaskID: "t"})
 	waited := time.Since(start)
-	if err == nil || !strings.Contains(err.Error(), "still held by another emitter") {
+	if err == nil || !strings.Contains(err.Error(), "still held by another writer") {
 		t.Fatalf("Emit error = %v, want a lock timeout", err)
 	}
 	if waited < e.lockWait || waited > e.lockWait+2*time.Second {

@@ -1,13 +1,10 @@
 package ledger
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/store"
+
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"syscall"
 	"time"
 )
 
@@ -16,49 +13,9 @@ import (
 // broken, and the Stop hook must not hang behind it.
 const lockWait = 10 * time.Second
 
-// lockFile takes a flock on path, polling with LOCK_NB so that a stuck
-// holder costs at most wait. Appenders take it exclusive, creating the
-// file (0600); Verify takes it shared, so that it never sees an append
-// half done, and does without when the file does not exist (nothing was
-// ever appended, or the path is read-only). flock locks belong to the open
-// file description, so two goroutines of one process exclude each other
-// as two processes do. The returned func releases the lock.
+// lockFile takes the ledger's lock (see store.LockFile).
 func lockFile(path string, exclusive bool, wait time.Duration) (unlock func(), err error) {
-	flag, how := os.O_RDONLY, syscall.LOCK_SH
-	if exclusive {
-		flag, how = os.O_RDWR|os.O_CREATE, syscall.LOCK_EX
-	}
-	f, err := os.OpenFile(path, flag, 0o600)
-	if !exclusive && errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open lock file: %w", err)
-	}
-	deadline := time.Now().Add(wait)
-	delay := 100 * time.Microsecond
-	for {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				_ = f.Close()
-			}, nil
-		}
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("lock %q: %w", path, err)
-		}
-		if !time.Now().Before(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("lock %q: still held by another writer after %v", path, wait)
-		}
-		time.Sleep(delay)
-		delay = min(delay*2, 5*time.Millisecond)
-	}
+	return store.LockFile(path, exclusive, wait)
 }
 
 // readTail returns the last complete (newline-terminated) line of the

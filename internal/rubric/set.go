@@ -1,13 +1,12 @@
 package rubric
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/store"
+
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 )
 
 // maxFileSize caps every overlay read: these files are small by nature, and
@@ -131,32 +130,9 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 	s.addArray(rubrics, path, "rubrics", warn)
 }
 
-// readCapped reads an optional file. A missing file is silently absent; any
-// other failure is reported, because a file that exists but cannot be used
-// is almost always a mistake the user wants to hear about.
+// readCapped reads an optional layer or overlay (see store.ReadOptional).
 func readCapped(path string, warn func(string)) ([]byte, bool) {
-	if path == "" {
-		return nil, false
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
-	}
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	if len(data) > maxFileSize {
-		warn(fmt.Sprintf("tribunal: warning: %s: larger than %d bytes; file ignored", path, maxFileSize))
-		return nil, false
-	}
-	return data, true
+	return store.ReadOptional(path, maxFileSize, warn)
 }
 
 // describeJSONError turns a decode error into a message with a line and

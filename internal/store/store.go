@@ -6,7 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,4 +153,34 @@ func SweepTemp(dir string, age time.Duration, now time.Time) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}
+}
+
+// ReadOptional reads a small optional file (a settings layer, a rubric
+// overlay): a missing file is silently absent; any other failure, or a file
+// larger than max bytes, is reported through warn and the file is ignored,
+// since a file that exists but cannot be used is a mistake worth hearing
+// about. ok is false whenever no data is returned.
+func ReadOptional(path string, max int64, warn func(string)) (data []byte, ok bool) {
+	if path == "" {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil, false
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil, false
+	}
+	if int64(len(data)) > max {
+		warn(fmt.Sprintf("tribunal: warning: %s: larger than %d bytes; file ignored", path, max))
+		return nil, false
+	}
+	return data, true
 }

@@ -41,8 +41,10 @@ func number(raw json.RawMessage) (float64, bool) {
 	return f, true
 }
 
-// kind names the JSON type of raw for messages; raw must be valid JSON.
-func kind(raw json.RawMessage) string {
+// Kind names the JSON type of raw ("object", "array", "string", "boolean",
+// "null", "number", or "nothing" when empty) for messages and type checks;
+// raw must be valid JSON.
+func Kind(raw json.RawMessage) string {
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 {
 		return "nothing"
@@ -83,7 +85,7 @@ func isBool(raw json.RawMessage) bool {
 
 // asString returns raw's value when it is a JSON string.
 func asString(raw json.RawMessage) (string, bool) {
-	if kind(raw) != "string" {
+	if Kind(raw) != "string" {
 		return "", false
 	}
 	var s string
@@ -116,7 +118,7 @@ func asUnit(raw json.RawMessage) (*float64, bool) {
 // asStrings keeps the string items of a JSON array and drops the rest; ok is
 // false when raw is not an array at all.
 func asStrings(raw json.RawMessage) ([]string, bool) {
-	if kind(raw) != "array" {
+	if Kind(raw) != "array" {
 		return nil, false
 	}
 	var items []json.RawMessage
@@ -135,7 +137,7 @@ func asStrings(raw json.RawMessage) ([]string, bool) {
 // asObject decodes raw when it is a JSON object, keeping member values raw.
 // An empty object yields an empty, non-nil map.
 func asObject(raw json.RawMessage) (map[string]json.RawMessage, bool) {
-	if kind(raw) != "object" {
+	if Kind(raw) != "object" {
 		return nil, false
 	}
 	m := map[string]json.RawMessage{}
@@ -189,7 +191,7 @@ func ParseOutput(text string) (map[string]json.RawMessage, error) {
 	}
 	obj, ok := asObject(b)
 	if !ok {
-		return nil, fmt.Errorf("%w (got %s)", ErrNotObject, kind(b))
+		return nil, fmt.Errorf("%w (got %s)", ErrNotObject, Kind(b))
 	}
 	return obj, nil
 }

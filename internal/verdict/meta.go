@@ -90,7 +90,7 @@ func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	}
 	m, ok := asObject(obj)
 	if !ok {
-		return Meta{}, nil, fmt.Errorf("meta is a JSON %s, not an object", kind(obj))
+		return Meta{}, nil, fmt.Errorf("meta is a JSON %s, not an object", Kind(obj))
 	}
 	var meta Meta
 	if q, _ := asString(m["verdict_quality"]); slices.Contains(qualities, q) {

@@ -193,7 +193,7 @@ func FromJSON(obj json.RawMessage) (Verdict, error) {
 	}
 	m, ok := asObject(obj)
 	if !ok {
-		return Verdict{}, fmt.Errorf("%w (got %s)", ErrVerdictNotObject, kind(obj))
+		return Verdict{}, fmt.Errorf("%w (got %s)", ErrVerdictNotObject, Kind(obj))
 	}
 	var v Verdict
 	for key, dst := range map[string]*string{
