@@ -41,6 +41,10 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c.usage()
+			return 0
+		}
 		c.errorf("run: %v", err)
 		c.hint("tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] <task>")
 		return exitUsage
