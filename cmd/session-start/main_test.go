@@ -34,11 +34,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata",
-		RequireExplicitExec: true,
-		UpdateScripts:       *update,
-		Setup:               testcmds.Setup,
-		Cmds:                testcmds.Cmds,
-	})
+	testscript.Run(t, testcmds.Params("testdata", *update))
 }

@@ -348,3 +348,16 @@ func waitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Params are the testscript parameters every binary's end-to-end tests
+// share: scripts in dir, explicit exec, the shared setup and commands, and
+// golden updates with -u.
+func Params(dir string, update bool) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		UpdateScripts:       update,
+		Setup:               Setup,
+		Cmds:                Cmds,
+	}
+}
