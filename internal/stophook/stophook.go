@@ -5,10 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -217,25 +215,11 @@ func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
 // previousFingerprint reads the fingerprint stored in this session's stop
 // file; "" when there is none or the file is unreadable.
 func previousFingerprint(path string) string {
-	data, err := readSmall(path, 1<<20)
-	if err != nil {
+	// A missing, unreadable or oversized file simply means "no previous
+	// verdict": the hook judges again rather than complaining every turn.
+	data, ok := store.ReadOptional(path, 1<<20, func(string) {})
+	if !ok {
 		return ""
 	}
 	return gjson.GetBytes(data, "fingerprint").String()
-}
-
-func readSmall(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, errors.New("file too large")
-	}
-	return data, nil
 }
