@@ -24,12 +24,6 @@ const (
 	exitIncomplete = 3
 )
 
-func init() {
-	extraCommands["log"] = func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) }
-	extraCommands["show"] = func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) }
-	extraCommands["replay"] = func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) }
-}
-
 const (
 	logHelp = `usage: tribunal-session log [--limit N] [--json]
 

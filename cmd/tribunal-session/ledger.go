@@ -16,11 +16,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 )
 
-func init() {
-	extraCommands["verify"] = func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }
-	extraCommands["keygen"] = func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }
-}
-
 func (c *cli) keyDir() string {
 	onlooker, _ := events.ResolvePaths(c.getenv, c.home())
 	return ledger.KeyDir(onlooker)

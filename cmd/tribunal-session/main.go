@@ -34,29 +34,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return exitUsage
 	}
 	switch args[0] {
-	case "run":
-		return c.runCmd(ctx, args[1:])
-	case "wait":
-		return c.waitCmd(ctx, args[1:])
-	case "cancel":
-		return c.cancelCmd(args[1:])
-	case "decide":
-		return c.decideCmd(args[1:])
 	case "version", "--version":
 		return c.versionCmd()
 	case "help", "-h", "-help", "--help":
 		c.usage()
 		return 0
-	default:
-		if sub, ok := extraCommands[args[0]]; ok {
-			return sub(ctx, c, args[1:])
-		}
+	}
+	sub, ok := commands[args[0]]
+	if !ok {
 		c.errorf("unknown command %q", args[0])
 		c.hint("run 'tribunal-session help' for the list of commands")
 		return exitUsage
 	}
+	return sub(ctx, c, args[1:])
 }
 
-// extraCommands holds the commands defined in other files of this package
-// (history, ledger), so that this switch stays readable.
-var extraCommands = map[string]func(ctx context.Context, c *cli, args []string) int{}
+// commands is every subcommand of tribunal-session, in one table: adding a
+// command means adding its row here and its line to usageText.
+var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
+	"run":    func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
+	"wait":   func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
+	"cancel": func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
+	"decide": func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
+	"log":    func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
+	"show":   func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
+	"replay": func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
+	"verify": func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
+	"keygen": func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+}
