@@ -2,6 +2,7 @@
 package config
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
 
 	_ "embed"
@@ -150,6 +151,11 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 // parseTop parses a layer and checks that its top level is an object; it
 // returns nil, after a warning, when the file is unusable (§2.2 rules 2, 5).
 func parseTop(data []byte, path string, warn func(string)) *node {
+	// The tree below is built recursively: bound its depth first.
+	if err := nesting.JSON(data); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil
+	}
 	if msg := checkJSON(data); msg != "" {
 		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, msg))
 		return nil

@@ -183,6 +183,7 @@ func TestMalformedLayers(t *testing.T) {
 		{"tribunal is a number", `{"tribunal":1}`, false, `"tribunal" is not an object; file ignored`},
 		{"tribunal is false", `{"tribunal":false}`, false, `"tribunal" is not an object; file ignored`},
 		{"oversized", big, false, "larger than 1048576 bytes; file ignored"},
+		{"nested too deeply", `{"tribunal":{},"x":` + strings.Repeat(`{"a":`, 200000), false, "nesting too deep: more than 1000 levels at line 1, column 5015; file ignored"},
 		{"a directory", "", true, "is a directory; file ignored"},
 	}
 	for _, kind := range kinds {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -106,6 +107,9 @@ type request struct {
 
 func parse(input []byte) (request, error) {
 	var req request
+	if err := nesting.JSON(input); err != nil {
+		return req, fmt.Errorf("input: %w", err)
+	}
 	if !json.Valid(input) {
 		return req, errors.New("input is not valid JSON")
 	}

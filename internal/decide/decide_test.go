@@ -187,3 +187,12 @@ func TestInputErrors(t *testing.T) {
 		})
 	}
 }
+
+// Input nested past nesting.Max is an input error, found before any
+// recursive parse.
+func TestInputTooDeep(t *testing.T) {
+	_, err := Run([]byte(`{"verdicts":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`))
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "nesting too deep") {
+		t.Fatalf("got %v", err)
+	}
+}

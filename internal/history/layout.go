@@ -15,6 +15,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -74,6 +75,9 @@ func readFile(path string) ([]byte, error) {
 	}
 	if len(data) > maxArtifact {
 		return nil, &Problem{Path: path, Err: fmt.Errorf("larger than %d bytes", maxArtifact)}
+	}
+	if err := nesting.JSON(data); err != nil {
+		return nil, &Problem{Path: path, Err: err}
 	}
 	if !json.Valid(data) {
 		return nil, &Problem{Path: path, Err: ErrNotJSON}

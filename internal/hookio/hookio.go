@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // GuardEnv is the recursion-guard variable (kept in step with claude.GuardEnv;
@@ -31,7 +33,8 @@ type Input struct {
 	Source               string // SessionStart: startup, resume, clear, compact
 	LastAssistantMessage string
 	StopHookActive       bool
-	// Malformed is set when stdin was not one JSON object (or was too large).
+	// Malformed is set when stdin was not one JSON object (or was too large
+	// or too deeply nested).
 	Malformed bool
 }
 
@@ -45,7 +48,8 @@ func Nested(getenv func(string) string) bool {
 // empty input, and a hook must exit cleanly either way.
 func Read(r io.Reader) Input {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil || len(data) > MaxInput || !gjson.ValidBytes(data) {
+	// gjson validates recursively: the depth check comes first.
+	if err != nil || len(data) > MaxInput || nesting.JSON(data) != nil || !gjson.ValidBytes(data) {
 		return Input{Malformed: true}
 	}
 	root := gjson.ParseBytes(data)

@@ -195,6 +195,9 @@ func signEntry(e *Entry, key ed25519.PrivateKey, keyDir, prevKey string) ([]byte
 	if p != nil {
 		return nil, fmt.Errorf("ledger entry fails its own check: %s", p.reason)
 	}
+	if len(line) > MaxLine {
+		return nil, fmt.Errorf("ledger entry of %d bytes: %w", len(line), errLongLine)
+	}
 	e.Hash = l.Hash
 	return append(line, '\n'), nil
 }

@@ -1,6 +1,7 @@
 package rubric
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
 
 	"bytes"
@@ -112,6 +113,10 @@ func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string
 func (s *Set) addJSONFile(path string, warn func(string)) {
 	data, ok := readCapped(path, warn)
 	if !ok {
+		return
+	}
+	if err := nesting.JSON(data); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
 		return
 	}
 	var top map[string]json.RawMessage

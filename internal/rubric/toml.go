@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // The TOML overlay is decoded into typed structs, so a wrong value type is a
@@ -75,6 +77,9 @@ func (s *Set) addTOMLFile(path string, warn func(string)) {
 // skipped with a warning, as in the JSON overlays; everything else wrong
 // with the file is returned as an error.
 func parseTOML(data []byte, origin string, warn func(string)) ([]Rubric, error) {
+	if err := nesting.TOML(data); err != nil {
+		return nil, err
+	}
 	var f tomlFile
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {

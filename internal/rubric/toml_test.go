@@ -95,6 +95,8 @@ func TestTOMLRejected(t *testing.T) {
 		{"nan weight", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = nan\nmin_pass = 0.5\n",
 			"rubrics[0].criteria[0].weight: NaN is not a valid number"},
 		{"inf threshold", "[[rubrics]]\nid = \"x\"\nscore_threshold = inf\n", "rubrics[0].score_threshold: +Inf is not a valid number"},
+		{"nested too deeply", "[[rubrics]]\nid = \"x\"\njudge_types = " + strings.Repeat("[", 500000) + "\n",
+			"nesting too deep: more than 1000 levels at line 3, column 1015"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // maxStopFile caps how much of a stop file is read. A real one is a few
@@ -164,6 +166,9 @@ func (a *Advisory) parse(data []byte) error {
 	}
 	if trimmed[0] != '{' {
 		return errors.New("not a JSON object")
+	}
+	if err := nesting.JSON(trimmed); err != nil {
+		return err
 	}
 	var sf stopFile
 	if err := json.Unmarshal(trimmed, &sf); err != nil {
