@@ -3,17 +3,44 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
+	os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// stopGrace is how long a command may take to wind down after SIGINT or
+// SIGTERM (kill its judges, record itself as aborted) before the process
+// exits anyway.
+const stopGrace = 5 * time.Second
+
+// runWithSignals is run with SIGINT and SIGTERM (what `cancel` sends)
+// cancelling its context, and a watchdog: whatever the command is blocked
+// on when the signal comes (an open or a read that no context reaches), it
+// ends within stopGrace. Its children die with their own context.
+func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr) }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(stopGrace):
+		fmt.Fprintf(stderr, "tribunal: error: interrupted, and still busy %v later; exiting now\n", stopGrace)
+		return exitAborted
+	}
 }
 
 // Exit codes, in one place (also in usage and the README).

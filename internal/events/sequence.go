@@ -57,7 +57,7 @@ func nextSequence(dir string) (int64, error) {
 // empty, negative or otherwise unparseable counter counts as 0 (§10); only
 // I/O failures are errors.
 func readSequence(path string) (int64, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"strconv"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // fingerprintVersion opens every fingerprint; bump it whenever the recipe
@@ -158,7 +159,8 @@ func untrackedDigest(path string) string {
 
 // hashRegular stream-hashes up to untrackedHashCap bytes of a regular file.
 func hashRegular(path string, lstat fs.FileInfo) string {
-	f, err := os.Open(path)
+	// Non-blocking: the path may have become a FIFO since the Lstat.
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "gone"

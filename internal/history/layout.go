@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -61,7 +62,7 @@ func readRaw(path string) (json.RawMessage, error) {
 }
 
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &Problem{Path: path, Err: ErrMissing}
 	}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // GuardEnv is the recursion-guard variable (kept in step with claude.GuardEnv;
@@ -77,17 +77,14 @@ func Read(r io.Reader) Input {
 
 // ErrNotRegular means the transcript path names something other than a
 // regular file (a directory, a FIFO that would block the read, a device).
-var ErrNotRegular = errors.New("transcript is not a regular file")
+var ErrNotRegular = store.ErrNotRegular
 
 // Tail returns at most the last n bytes of the regular file at path, read
 // by seeking so that a transcript of hundreds of megabytes costs the same
 // as a small one. A leading partial UTF-8 sequence is dropped. A negative n
 // counts as 0.
 func Tail(path string, n int64) ([]byte, error) {
-	// O_NONBLOCK keeps open(2) itself from waiting for a writer when the
-	// path names a FIFO; the type check below then refuses it. Reads of a
-	// regular file ignore the flag.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -95,9 +92,6 @@ func Tail(path string, n int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, ErrNotRegular
 	}
 	off := fi.Size() - max(n, 0)
 	if off < 0 {

@@ -206,7 +206,7 @@ func signEntry(e *Entry, key ed25519.PrivateKey, keyDir, prevKey string) ([]byte
 // A head that fails its checks is ErrHeadMismatch.
 func readHead(path string) (*Head, error) {
 	hp := HeadPath(path)
-	data, err := os.ReadFile(hp)
+	data, err := store.ReadRegular(hp, maxHead)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

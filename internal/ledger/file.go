@@ -18,6 +18,9 @@ import (
 // reads the last line). Append refuses to write a longer line.
 const MaxLine = 4 << 20
 
+// maxHead bounds the head file: a count, a hash, a key and a signature.
+const maxHead = 64 << 10
+
 // errLongLine is what readLine and readTail report for a line past MaxLine.
 var errLongLine = fmt.Errorf("a line is longer than %d bytes, which no ledger entry is", MaxLine)
 

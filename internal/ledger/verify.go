@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // Verify checks the whole ledger at path: every line canonical and
@@ -29,13 +30,13 @@ func Verify(path string) (Report, error) {
 		return Report{}, err
 	}
 	defer unlock()
-	headData, err := os.ReadFile(HeadPath(path))
+	headData, err := store.ReadRegular(HeadPath(path), maxHead)
 	haveHead := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Report{}, fmt.Errorf("read ledger head: %w", err)
 	}
 	var r io.Reader
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !haveHead:
 		return Report{}, fmt.Errorf("ledger %q: %w", path, err)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // ErrNotRepo reports that a directory is not inside a git work tree: it does
@@ -225,7 +227,7 @@ func validHead(p string) bool {
 // readSmall reads at most maxGitFileSize bytes; a larger file is rejected
 // rather than truncated, because truncation could forge a valid-looking path.
 func readSmall(p string) ([]byte, error) {
-	f, err := os.Open(p)
+	f, err := store.OpenRegular(p)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // maxStopFile caps how much of a stop file is read. A real one is a few
@@ -133,7 +134,10 @@ func ListStopFiles(projectDir string) ([]string, error) {
 // corrupt file.
 func ReadStopFile(path string) (Advisory, error) {
 	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), stopSuffix)}
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
+	if errors.Is(err, store.ErrNotRegular) {
+		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
 	if err != nil {
 		return a, err
 	}
@@ -143,9 +147,6 @@ func ReadStopFile(path string) (Advisory, error) {
 		return a, err
 	}
 	a.ModTime = fi.ModTime()
-	if !fi.Mode().IsRegular() {
-		return a, fmt.Errorf("%w: not a regular file", ErrCorrupt)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
 	if err != nil {
 		return a, err
