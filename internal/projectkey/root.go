@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -227,17 +226,9 @@ func validHead(p string) bool {
 // readSmall reads at most maxGitFileSize bytes; a larger file is rejected
 // rather than truncated, because truncation could forge a valid-looking path.
 func readSmall(p string) ([]byte, error) {
-	f, err := store.OpenRegular(p)
+	b, err := store.ReadRegular(p, maxGitFileSize)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxGitFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxGitFileSize {
-		return nil, fmt.Errorf("%q is larger than %d bytes", p, maxGitFileSize)
+		return nil, fmt.Errorf("%q: %w", p, err)
 	}
 	return b, nil
 }
