@@ -210,7 +210,7 @@ func (c *cli) follow(path string, offset int64) int64 {
 			// A partial last line is read again next time.
 			return offset
 		}
-		io.WriteString(c.stderr, line)
+		c.warn(line)
 		offset += int64(len(line))
 	}
 }
