@@ -82,8 +82,8 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.json {
 		args = append(args, "--json")
 	}
-	stdout, err1 := os.OpenFile(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	stderr, err2 := os.OpenFile(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err := errors.Join(err1, err2); err != nil {
 		c.errorf("run: %v", err)
 		return exitAborted

@@ -86,7 +86,7 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 	if head == nil || head.Entries == 0 {
 		flags |= os.O_CREATE
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
+	f, err := store.OpenInPlace(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, mismatch("the ledger file is gone but its head pins %d entries", head.Entries)
 	}

@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // A planted line far past MaxLine is refused as a chain error while
@@ -77,5 +80,28 @@ func TestReadLineBound(t *testing.T) {
 		if err != nil || eof || len(got) != tc.n {
 			t.Errorf("%d bytes: len %d, eof %v, err %v", tc.n, len(got), eof, err)
 		}
+	}
+}
+
+// A ledger replaced by a symbolic link is not appended through.
+func TestAppendRefusesSymlinkedLedger(t *testing.T) {
+	f := newFixture(t)
+	f.fill(t, 1)
+	led, _ := f.read(t)
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, led, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(f.path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, f.path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Append(f.path, f.keyDir, KindGate, Fields{TaskID: "t"}, map[string]string{}, t0); !errors.Is(err, store.ErrSymlink) {
+		t.Fatalf("got %v, want ErrSymlink", err)
+	}
+	if got, _ := os.ReadFile(victim); !bytes.Equal(got, led) {
+		t.Error("the link's target was appended to")
 	}
 }

@@ -27,16 +27,47 @@ func OpenRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return requireType(f, path, fs.FileMode.IsRegular)
+}
+
+// requireType returns f when the type of the file it has open is allowed
+// and closes it otherwise.
+func requireType(f *os.File, path string, allowed func(fs.FileMode) bool) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
+	if !allowed(fi.Mode()) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, describeType(fi.Mode()))}
 	}
 	return f, nil
+}
+
+// ErrSymlink is wrapped by OpenInPlace's error for a path whose last
+// component is a symbolic link.
+var ErrSymlink = errors.New("is a symbolic link, which tribunal does not write through")
+
+// OpenInPlace opens a file that tribunal appends to or locks (the events
+// log, the sequence counter, lock files, the ledger). It never follows a
+// symbolic link in the last component (O_NOFOLLOW): one planted in the
+// store would otherwise redirect the write to any file the user can
+// write. Files tribunal replaces are safe already, since a rename replaces
+// a link rather than writing through it. Like OpenRegular, it never waits
+// in open(2) for a FIFO's other end, and it refuses a FIFO, socket or
+// directory outright (writes to a FIFO nobody reads block once its buffer
+// is full); a character device such as /dev/null is allowed, as a user
+// may point the events log at one.
+func OpenInPlace(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrSymlink}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return requireType(f, path, func(m fs.FileMode) bool { return m.IsRegular() || m&fs.ModeCharDevice != 0 })
 }
 
 // ReadRegular reads the regular file at path (see OpenRegular), failing

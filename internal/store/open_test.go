@@ -75,3 +75,43 @@ func TestReadRegularCap(t *testing.T) {
 		t.Errorf("got %d bytes, %v", len(data), err)
 	}
 }
+
+// OpenInPlace refuses a symbolic link whatever it points at, and a FIFO
+// at once (a writer to it would block once its buffer filled); a regular
+// file and a character device are opened.
+func TestOpenInPlace(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := os.O_RDWR | os.O_APPEND | os.O_CREATE
+	if _, err := OpenInPlace(link, flags, 0o600); !errors.Is(err, ErrSymlink) || err.Error() != "open "+link+": "+ErrSymlink.Error() {
+		t.Errorf("link: %v", err)
+	}
+	if _, err := LockFile(link, true, time.Second); !errors.Is(err, ErrSymlink) {
+		t.Errorf("lock through a link: %v", err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("target is now %q", data)
+	}
+	if _, err := OpenInPlace(fifo, flags, 0o600); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("fifo: %v", err)
+	}
+	for _, p := range []string{target, filepath.Join(dir, "new"), "/dev/null"} {
+		f, err := OpenInPlace(p, flags, 0o600)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		f.Close()
+	}
+}
