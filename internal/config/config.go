@@ -4,6 +4,7 @@ package config
 import (
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 
 	_ "embed"
 	"fmt"
@@ -76,9 +77,11 @@ func Load(src Sources) *Config {
 	}
 	if src.PluginRoot != "" {
 		path := filepath.Join(src.PluginRoot, "config.json")
-		if data, ok := readCapped(path, warn); ok {
-			tree = merge(tree, pluginLayer(data, path, warn))
+		w := warncap.New(warn, path)
+		if data, ok := readCapped(path, w.Warn); ok {
+			tree = merge(tree, pluginLayer(data, path, w.Warn))
 		}
+		w.Flush()
 	}
 	var layers []layer
 	if src.Home != "" {
@@ -92,16 +95,20 @@ func Load(src Sources) *Config {
 			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
 	}
 	for _, l := range layers {
-		if data, ok := readCapped(l.path, warn); ok {
-			t := settingsLayer(data, l, warn)
+		// A file cannot flood stderr: past the first few warnings about
+		// it, a count.
+		w := warncap.New(warn, l.path)
+		if data, ok := readCapped(l.path, w.Warn); ok {
+			t := settingsLayer(data, l, w.Warn)
 			if l.repo {
 				// The allowlist is final once the user's own layers are
 				// merged: a repository can neither extend it nor use it
 				// for another repository.
-				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), warn)
+				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), w.Warn)
 			}
 			tree = merge(tree, t)
 		}
+		w.Flush()
 	}
 	return &Config{tree: tree, home: src.Home, warn: warn}
 }

@@ -3,10 +3,13 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
 
 func TestLoadDefaultsOnly(t *testing.T) {
@@ -390,4 +393,32 @@ func session(c *Config) Params {
 		panic(err)
 	}
 	return p
+}
+
+// TestWarningFlood: 40,000 unknown keys in one file cost the first few
+// warnings and one line counting the rest, not 40,000 lines on every
+// hook run; the other files still warn on their own.
+func TestWarningFlood(t *testing.T) {
+	e := newEnv(t)
+	var b strings.Builder
+	b.WriteString(`{"tribunal":{`)
+	for i := range 40000 {
+		fmt.Fprintf(&b, `"k%d":1,`, i)
+	}
+	b.WriteString(`"stop_hook":{"enabled":true}}}`)
+	p := e.write(4, b.String())
+	other := e.tribunal(2, `{"nope":1}`)
+	c := e.load()
+	if len(e.warnings) != warncap.Max+2 {
+		t.Fatalf("%d warnings, want %d: %q", len(e.warnings), warncap.Max+2, e.warnings[:min(len(e.warnings), 20)])
+	}
+	if !e.hasWarning(other, `unknown key "tribunal.nope"`) {
+		t.Errorf("the other file's warning is missing: %q", e.warnings)
+	}
+	if !e.hasWarning("tribunal: warning: " + p + ": … and 39990 more warning(s) like these") {
+		t.Errorf("no count line: %q", e.warnings)
+	}
+	if !c.StopHook().Enabled {
+		t.Error("the file's valid keys must still apply")
+	}
 }

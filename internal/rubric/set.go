@@ -3,6 +3,7 @@ package rubric
 import (
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 
 	"bytes"
 	"encoding/json"
@@ -47,13 +48,21 @@ func LoadSet(o LoadOptions) Set {
 		warn = func(string) {}
 	}
 	var s Set
-	if raw := bytes.TrimSpace(o.Builtins); len(raw) > 0 && string(raw) != "null" {
-		s.addArray(raw, "configuration", "tribunal.rubric.builtins", warn)
+	// Each source prints its first few warnings, then a count.
+	capped := func(source string, add func(func(string))) {
+		w := warncap.New(warn, source)
+		add(w.Warn)
+		w.Flush()
 	}
-	s.addJSONFile(o.UserJSON, warn)
-	s.addTOMLFile(o.UserTOML, warn)
-	s.addJSONFile(o.RepoJSON, warn)
-	s.addTOMLFile(o.RepoTOML, warn)
+	if raw := bytes.TrimSpace(o.Builtins); len(raw) > 0 && string(raw) != "null" {
+		capped("configuration", func(w func(string)) { s.addArray(raw, "configuration", "tribunal.rubric.builtins", w) })
+	}
+	for _, f := range []struct {
+		path string
+		add  func(string, func(string))
+	}{{o.UserJSON, s.addJSONFile}, {o.UserTOML, s.addTOMLFile}, {o.RepoJSON, s.addJSONFile}, {o.RepoTOML, s.addTOMLFile}} {
+		capped(f.path, func(w func(string)) { f.add(f.path, w) })
+	}
 	return s
 }
 

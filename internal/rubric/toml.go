@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
 
 // The TOML overlay is decoded into typed structs, so a wrong value type is a
@@ -149,7 +150,7 @@ func checkTOMLKeys(md toml.MetaData) error {
 		}
 		msgs = append(msgs, msg)
 	}
-	return errors.New(strings.Join(msgs, ", "))
+	return errors.New(warncap.List(msgs, ", "))
 }
 
 // hasDot reports a quoted key component containing a dot, such as
