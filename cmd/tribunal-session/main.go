@@ -52,6 +52,7 @@ const (
 	exitStillRuning = 75
 	exitBrokenChain = 20
 	exitBadSig      = 21
+	exitNotAnchored = 22
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -54,7 +54,7 @@ Usage:
   tribunal-session log [--limit N] [--json]
   tribunal-session show TASK_ID|SESSION_ID [--json]
   tribunal-session replay TASK_ID [--json]
-  tribunal-session verify [--ledger PATH]
+  tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]
   tribunal-session keygen
   tribunal-session version
 
@@ -67,8 +67,11 @@ decide    The aggregate and the gate as one pure command: JSON in, JSON out.
 log       This project's recent tasks and advisory verdicts, newest first.
 show      Everything recorded about one task or one session's advisory verdict.
 replay    Recomputes every gate of a task with the current rules; reports changes.
-verify    Checks the signed verdict ledger's hash chain and signatures.
-keygen    Creates a new ledger signing key (the old public key stays in old entries).
+verify    Checks the signed verdict ledger's hash chain and signatures, and
+          with --expect-key (or tribunal.trust.ledger_key) that the given key
+          signed it.
+keygen    Creates a new ledger signing key (the old public key stays in old
+          entries) and prints its fingerprint: keep it outside the ledger's tree.
 
 Exit status:
   0   accepted (run, wait); success (other commands)
@@ -79,6 +82,7 @@ Exit status:
       show/replay: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
+  22  verify: the ledger is not signed by the expected key
   75  wait: the run is still going; call wait again
 `
 

@@ -152,6 +152,13 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 			l.path, "tribunal.claude.path"))
 		t.get("claude").del("path")
 	}
+	if p := t.at("trust", "ledger_key"); l.repo && !p.isNull() {
+		// The ledger's anchor must live outside what the ledger's
+		// attacker can write; a repository is the least of those.
+		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not set the ledger's trust anchor; key %q ignored",
+			l.path, "tribunal.trust.ledger_key"))
+		t.get("trust").del("ledger_key")
+	}
 	return t
 }
 

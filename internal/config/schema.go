@@ -89,6 +89,7 @@ var tribunalSpec = object(map[string]*spec{
 		"min_survivors":  leaf(kindCount),
 		"spread_ceiling": leaf(kindNumber),
 		"irr_floor":      leaf(kindNumber),
+		"ledger_key":     leaf(kindString),
 	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
