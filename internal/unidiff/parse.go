@@ -56,6 +56,10 @@ type File struct {
 	Generated bool
 	// Untracked marks a file that git does not know yet (built by NewFile).
 	Untracked bool
+	// Large marks a change whose body the caller left out because it is
+	// too large to be worth reading (built by Summary); it is summarised in
+	// one line like a generated file.
+	Large bool
 	// Added and Deleted count the body's "+" and "-" lines.
 	Added, Deleted int
 
