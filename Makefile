@@ -10,7 +10,7 @@ GO       ?= go
 CLAUDE   ?= claude
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$(VERSION)
-BINARIES := stop-gate session-start tribunal-session
+BINARIES := stop-gate session-start prompt-submit tribunal-session
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
 MARKET   := dist/marketplace
