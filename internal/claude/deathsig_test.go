@@ -73,7 +73,8 @@ func TestHelperParent(t *testing.T) {
 }
 
 // A parent killed with SIGKILL runs no handler; the child must die with it
-// (Linux: the parent-death signal) instead of running to its deadline.
+// (Linux: the parent-death signal; elsewhere the watchdog, a second later)
+// instead of running to its deadline.
 func TestChildDiesWithKilledParent(t *testing.T) {
 	dir := t.TempDir()
 	script, pidFile := hangingClaude(t, dir)
@@ -87,11 +88,6 @@ func TestChildDiesWithKilledParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent.Wait()
-	if !deathSignalSupported {
-		// Elsewhere only the watchdog ends it, at the deadline.
-		syscall.Kill(-child, syscall.SIGKILL)
-		t.Skip("no parent-death signal on this platform")
-	}
 	waitGone(t, child, 5*time.Second)
 }
 
@@ -107,13 +103,24 @@ func TestWatchdog(t *testing.T) {
 		go cmd.Wait()
 		return cmd
 	}
+	me := os.Getpid()
 	fired := start()
-	Watchdog(fired.Process.Pid, 0)
+	Watchdog(fired.Process.Pid, me, 0)
 	waitGone(t, fired.Process.Pid, watchdogGrace+10*time.Second)
+
+	// A parent that is gone: the group goes at once, long before the
+	// deadline.
+	orphan := start()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	Watchdog(orphan.Process.Pid, gone.Process.Pid, time.Hour)
+	waitGone(t, orphan.Process.Pid, 5*time.Second)
 
 	kept := start()
 	defer syscall.Kill(-kept.Process.Pid, syscall.SIGKILL)
-	stop := Watchdog(kept.Process.Pid, 0)
+	stop := Watchdog(kept.Process.Pid, me, 0)
 	stop()
 	time.Sleep(watchdogGrace + 2*time.Second) // past the deadline the watchdog had
 	if !alive(kept.Process.Pid) {

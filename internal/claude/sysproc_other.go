@@ -2,24 +2,11 @@
 
 package claude
 
-import (
-	"os/exec"
-	"syscall"
-	"time"
-)
+import "syscall"
 
 // childAttr puts the child in its own process group. Only Linux has a
-// parent-death signal; elsewhere startWatchdog bounds a child whose parent
-// was killed with SIGKILL.
+// parent-death signal; elsewhere the watchdog (see Watchdog) ends a child
+// whose parent was killed with SIGKILL, about a second later.
 func childAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
-
-// startWatchdog enforces the child's own deadline from inside its process
-// group (see Watchdog).
-func startWatchdog(cmd *exec.Cmd, after time.Duration) func() {
-	return Watchdog(cmd.Process.Pid, after)
-}
-
-// deathSignalSupported says whether a child dies with its parent.
-const deathSignalSupported = false
