@@ -40,7 +40,8 @@ type fixState struct {
 func (h *hook) fix(ctx context.Context, j job) int {
 	j.Deadline = h.deadline
 	lockAt := lockPath(j.ProjectDir, j.SessionID)
-	lock, err := acquire(lockAt, j.info(os.Getpid(), "fix", h.Now()), h.deadline.Add(-recordReserve), h.Now)
+	left := h.deadline.Sub(h.Now())
+	lock, err := acquire(lockAt, j.info(os.Getpid(), "fix", h.Now()), h.deadline.Add(-min(recordReserve, left/3)), h.Now)
 	if err == errDuplicate || err == errSuperseded {
 		return 0
 	}
@@ -58,7 +59,7 @@ func (h *hook) fix(ctx context.Context, j job) int {
 		return 0
 	}
 	if adv.Passed {
-		rec.verdict(adv, res, false)
+		rec.verdict(adv, res, nil)
 		rec.markPending()
 		return 0
 	}
@@ -68,22 +69,26 @@ func (h *hook) fix(ctx context.Context, j job) int {
 	sum := sha256.Sum256([]byte(safetext.OneLine(adv.Feedback, maxCritique)))
 	digest := hex.EncodeToString(sum[:])
 	if reason := st.refuse(j.Fingerprint, digest, j.Settings.MaxFixRounds); reason != "" {
-		rec.verdict(adv, res, false)
+		rec.verdict(adv, res, nil)
 		rec.markPending()
 		h.warn("failing verdict not handed back to the model: %s", reason)
 		return 0
 	}
-	rec.verdict(adv, res, true)
+	// The round is counted before anything is sent: a rewake that is not
+	// remembered could be sent again by the next turn.
 	st.Rounds[j.Fingerprint]++
 	st.Critiques = append(st.Critiques, digest)
 	if err := store.WriteJSON(statePath, st); err != nil {
-		// Without the record the next turn could send it again: the
-		// rewake is not worth that risk.
-		h.warn("failing verdict not handed back to the model: cannot record the rewake: %v", err)
+		rec.verdict(adv, res, nil)
+		rec.markPending()
+		h.warn("failing verdict not handed back to the model: cannot record the rewake in %q: %v", statePath, err)
+		return 0
+	}
+	if !rec.verdict(adv, res, &rewakeRecord{round: st.Rounds[j.Fingerprint], critique: critique}) {
 		rec.markPending()
 		return 0
 	}
-	rec.rewake(st.Rounds[j.Fingerprint], critique)
+	rec.markShown()
 	fmt.Fprintln(h.Stderr, critique)
 	return ExitRewake
 }
@@ -122,24 +127,32 @@ func critiqueText(a advisory, threshold float64) string {
 	return fmt.Sprintf("tribunal: the advisory judge scored this turn's changes %.2f, below the bar of %.2f. Its main concern: %s — address it, or tell the user why it does not apply.", a.Score, threshold, fb)
 }
 
-// rewake records a verdict handed back to the model: a ledger entry of
-// its own, and a surfaced mark so that neither the next prompt nor a later
-// session start shows the verdict again (the model has it).
-func (r *recorder) rewake(round int, critique string) {
-	if r.taskID == "" {
-		return
-	}
+// rewakeRecord is what the ledger keeps about one rewake.
+type rewakeRecord struct {
+	round    int
+	critique string
+}
+
+// rewakeEntry appends the rewake's own ledger entry.
+func (r *recorder) rewakeEntry(rw *rewakeRecord, taskID string) error {
 	record := map[string]any{
-		"task_id":     r.taskID,
+		"task_id":     taskID,
 		"session_id":  r.j.SessionID,
 		"fingerprint": r.j.Fingerprint,
-		"round":       round,
-		"critique":    critique,
+		"round":       rw.round,
+		"critique":    rw.critique,
 	}
 	_, err := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindRewake,
-		ledger.Fields{TaskID: r.taskID, SessionID: r.j.SessionID}, record, r.now())
-	if err != nil {
-		r.warn("the rewake was not written to the ledger: %v", err)
+		ledger.Fields{TaskID: taskID, SessionID: r.j.SessionID}, record, r.now())
+	return err
+}
+
+// markShown marks a verdict handed back to the model as surfaced, so that
+// neither the next prompt nor a later session start shows it again (the
+// model has it).
+func (r *recorder) markShown() {
+	if r.taskID == "" {
+		return
 	}
 	a := surface.Advisory{Name: strings.TrimSuffix(filepath.Base(r.stopFile), ".json"), TaskID: r.taskID}
 	if _, err := surface.MarkShown(r.j.ProjectDir, a, surface.Mark{SurfacedAt: r.now().UTC().Truncate(time.Second), SessionID: r.j.SessionID}); err != nil {

@@ -35,10 +35,11 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if err != nil {
 		return advisory{}, claude.Result{}, err
 	}
-	timeout := j.Settings.Timeout
-	if left := time.Until(j.Deadline) - recordReserve; left < timeout {
-		timeout = left
-	}
+	// The call gets what is left after a reserve for recording: the full
+	// recordReserve when there is time, a third of what is left when the
+	// budget is short.
+	left := time.Until(j.Deadline)
+	timeout := min(j.Settings.Timeout, left-min(recordReserve, left/3))
 	if timeout <= 0 {
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}

@@ -57,16 +57,19 @@ func (r *recorder) entropy() interface{ Read([]byte) (int, error) } {
 
 // verdict emits the six events (§8.7), each best-effort, then writes the
 // stop file, the session's history record and the ledger entry: events
-// first, so a reader that sees the file can find its chain. With rewake
-// the gate event says the model will retry (fix mode hands it back).
-func (r *recorder) verdict(a advisory, res claude.Result, rewake bool) {
+// first, so a reader that sees the file can find its chain. With rw (fix
+// mode hands the verdict back) the gate event says the model will retry and
+// the rewake gets a ledger entry of its own; the result says whether all of
+// that was recorded, since a rewake is never made without its record.
+func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rewakeRecorded bool) {
+	rewake := rw != nil
 	now := r.now
 	var ids [3]string
 	for i := range ids {
 		id, err := events.NewULID(r.entropy(), now())
 		if err != nil {
 			r.warn("cannot mint ids: %v", err)
-			return
+			return false
 		}
 		ids[i] = id
 	}
@@ -157,6 +160,10 @@ func (r *recorder) verdict(a advisory, res claude.Result, rewake bool) {
 	if fileErr == nil {
 		r.stopFile, r.taskID = stopPath, taskID
 	}
+	var rewakeErr error
+	if rewake {
+		rewakeErr = r.rewakeEntry(rw, taskID)
+	}
 	// One storage fault usually breaks every write at once: name all that
 	// was lost in one line, with the first cause.
 	var lost []string
@@ -176,9 +183,34 @@ func (r *recorder) verdict(a advisory, res claude.Result, rewake bool) {
 	}
 	note("the session's history was not extended", histErr)
 	note("the ledger was not extended", ledgerErr)
-	if len(lost) > 0 {
-		r.warn("%s: %v", strings.Join(lost, ", "), cause)
+	note("the rewake was not written to the ledger", rewakeErr)
+	rewakeRecorded = rewake && failed == 0 && rewakeErr == nil && fileErr == nil
+	if rewake && !rewakeRecorded && len(lost) > 0 {
+		lost = append(lost, "so the failing verdict was not handed back to the model (it waits for the next prompt)")
 	}
+	if len(lost) > 0 {
+		if !r.now().Before(r.deadline) {
+			r.warn("out of time: kept %s; %s: %v", r.kept(fileErr, histErr), strings.Join(lost, ", "), cause)
+		} else {
+			r.warn("%s: %v", strings.Join(lost, ", "), cause)
+		}
+	}
+	return rewakeRecorded
+}
+
+// kept names what was written before time ran out.
+func (r *recorder) kept(fileErr, histErr error) string {
+	var kept []string
+	if fileErr == nil {
+		kept = append(kept, "the verdict's stop file")
+	}
+	if histErr == nil {
+		kept = append(kept, "its history record")
+	}
+	if len(kept) == 0 {
+		return "nothing"
+	}
+	return strings.Join(kept, " and ")
 }
 
 type chainEvent struct {

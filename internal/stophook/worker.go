@@ -86,6 +86,6 @@ func (w *worker) judgeAndRecord(ctx context.Context) {
 		return
 	}
 	rec := newRecorder(w.Deps, w.j, w.warn)
-	rec.verdict(adv, res, false)
+	rec.verdict(adv, res, nil)
 	rec.markPending()
 }
