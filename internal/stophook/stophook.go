@@ -162,8 +162,9 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	}
 	var extra [][]byte
 	if !h.stop.SkipIfNoFileChanges {
-		// Without the file-change filter a turn that only talked is judged
-		// too, so what was said must be part of "what changed".
+		// One judgement per tree state (ADR-009): what a turn said is not
+		// part of the fingerprint, unless the file-change filter is off, in
+		// which case a turn that only talked is judged too.
 		var tail []byte
 		if haveTranscript {
 			tail, _ = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
