@@ -22,9 +22,11 @@ import (
 //	                           no job file left and every session lock free
 //	judge-pid VAR              set VAR to the pid recorded in the single session lock
 //	signal SIG PID             send SIG (TERM, INT, HUP, KILL) to PID
+//	ppid VAR FILE              set VAR to the parent pid of the first pid listed in FILE (Linux /proc)
 //	attempts                   print every session's judge records (stop-<sid>/*.json), one compact line each, oldest first
 func init() {
 	Cmds["attempts"] = attemptsCmd
+	Cmds["ppid"] = ppidCmd
 	Cmds["judges-idle"] = judgesIdle
 	Cmds["judge-pid"] = judgePid
 	Cmds["signal"] = signalCmd
@@ -128,4 +130,23 @@ func attemptsCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(json.Compact(&buf, data))
 		fmt.Fprintln(ts.Stdout(), buf.String())
 	}
+}
+
+func ppidCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: ppid VAR FILE")
+	}
+	fields := strings.Fields(ts.ReadFile(args[1]))
+	if len(fields) == 0 {
+		ts.Fatalf("ppid: no pid in %s", args[1])
+	}
+	stat, err := os.ReadFile("/proc/" + fields[0] + "/stat")
+	ts.Check(err)
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: state, then the parent pid.
+	rest := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(rest) < 2 {
+		ts.Fatalf("ppid: cannot parse /proc/%s/stat", fields[0])
+	}
+	ts.Setenv(args[0], rest[1])
 }
