@@ -78,6 +78,7 @@ test-short:
 bench: build
 	./scripts/bench-stop-gate.sh
 	./scripts/bench-session-start.sh
+	./scripts/bench-stop-judge.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:
