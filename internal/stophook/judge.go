@@ -12,11 +12,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/transcript"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
-
-// Byte budget of the diff stat in the judge prompt (§8.4).
-const diffStatBytes = 4000
 
 // errNothingToJudge means the transcript and the final message are both
 // empty by the time the judge looks.
@@ -43,7 +42,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if timeout <= 0 {
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
-	res, err := runner.Run(ctx, claude.Call{
+	call := claude.Call{
 		Role:            "stop",
 		Prompt:          prompt,
 		Model:           j.Settings.Model,
@@ -54,7 +53,11 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 		MaxOutputTokens: j.Settings.MaxOutputTokens,
 		Dir:             j.Worktree,
 		Timeout:         timeout,
-	})
+	}
+	if j.Settings.ReadTools {
+		call = call.WithReadOnlyTools(claude.ReadOnlyJudgeTurns)
+	}
+	res, err := runner.Run(ctx, call)
 	if err != nil {
 		return advisory{}, res, err
 	}
@@ -69,28 +72,45 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	return adv, res, nil
 }
 
-// evidence builds the judge prompt from the state of the tree and the turn.
+// evidence builds the grounded judge prompt from the state of the tree and
+// the turn: the unified diff against HEAD, the user's last request and the
+// final message. It is read when the judge runs, not when the hook ran; the
+// few milliseconds between them cannot change what the fingerprint named
+// without a newer Stop superseding this judge.
 func evidence(ctx context.Context, d Deps, j job) (string, error) {
+	var turn transcript.Exchange
 	var tail []byte
 	if hookio.IsRegularFile(j.TranscriptPath) {
-		tail, _ = hookio.Tail(j.TranscriptPath, transcriptTailBytes)
+		tail, _ = hookio.Tail(j.TranscriptPath, 1)
+		turn, _ = transcript.Read(j.TranscriptPath)
 	}
 	if len(tail) == 0 && j.LastAssistantMessage == "" {
 		return "", errNothingToJudge
+	}
+	reply := j.LastAssistantMessage
+	if reply == "" {
+		reply = turn.Reply
 	}
 	git := d.Git
 	if git == nil {
 		git = projectkey.ExecGit("git", d.Environ)
 	}
-	diff, err := gitstate.DiffStat(ctx, git, j.Worktree, diffStatBytes)
+	var changes []unidiff.File
+	st, err := gitstate.Status(ctx, git, j.Worktree)
+	if err == nil {
+		changes, err = gitstate.Diff(ctx, git, j.Worktree, st)
+	}
 	if err != nil {
-		diff = ""
+		// A judge without the diff still sees the turn; the record says
+		// nothing of it, but the prompt has no changes section then.
+		changes = nil
 	}
 	return prompts.StopPrompt(prompts.StopInput{
 		Threshold:            j.Settings.ScoreThreshold,
-		DiffStat:             diff,
-		TranscriptTail:       string(tail),
-		LastAssistantMessage: j.LastAssistantMessage,
+		Changes:              changes,
+		UserRequest:          turn.Request,
+		LastAssistantMessage: reply,
+		ReadTools:            j.Settings.ReadTools,
 	}), nil
 }
 
