@@ -12,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -131,19 +132,13 @@ func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
 	return obj, nil
 }
 
-// Outcomes of a judgement that produced no verdict.
-const (
-	OutcomeFailed    = "failed"
-	OutcomeCancelled = "cancelled"
-)
-
 // statusOf tells a cancelled judgement (a signal: superseded by a newer
 // turn, or the hook killed) from a failed one (an error, a timeout).
 func statusOf(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return OutcomeCancelled
+		return surface.OutcomeCancelled
 	}
-	return OutcomeFailed
+	return surface.OutcomeFailed
 }
 
 // failure describes a judgement that produced no verdict, with what it
