@@ -11,21 +11,26 @@ import (
 	"time"
 )
 
+// terminationSignals end a run: each kills every child process group and
+// the run is recorded as aborted. SIGHUP is among them because a detached
+// run has no terminal and gets it only when someone means it.
+var terminationSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
 	os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// stopGrace is how long a command may take to wind down after SIGINT or
-// SIGTERM (kill its judges, record itself as aborted) before the process
-// exits anyway.
+// stopGrace is how long a command may take to wind down after a
+// termination signal (kill its judges, record itself as aborted) before
+// the process exits anyway.
 const stopGrace = 5 * time.Second
 
-// runWithSignals is run with SIGINT and SIGTERM (what `cancel` sends)
-// cancelling its context, and a watchdog: whatever the command is blocked
+// runWithSignals is run with the terminationSignals (SIGTERM is what
+// `cancel` sends) cancelling its context, and a watchdog: whatever the command is blocked
 // on when the signal comes (an open or a read that no context reaches), it
 // ends within stopGrace. Its children die with their own context.
 func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	defer stop()
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr) }()

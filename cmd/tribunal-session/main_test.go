@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/stophook"
 	"github.com/tribunal-cc/tribunal/internal/testcmds"
 )
 
@@ -19,6 +21,13 @@ func TestMain(m *testing.M) {
 			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
+		// The real Stop hook, for the scripts about advisory history.
+		"stop-gate": func() {
+			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr,
+				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate",
+			}))
+		},
 	})
 }
 

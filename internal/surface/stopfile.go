@@ -63,6 +63,13 @@ type Advisory struct {
 	// ModTime is the file's modification time: retention goes by it,
 	// because it is what the filesystem says about the last write.
 	ModTime time.Time `json:"modified_at"`
+	// Error is why a judgement produced no verdict (Outcome failed or
+	// cancelled; judgement records only).
+	Error string `json:"error,omitempty"`
+	// DurationMS is the judge call's time and Rewake is set when fix mode
+	// handed the verdict back to the model (judgement records only).
+	DurationMS *int `json:"duration_ms,omitempty"`
+	Rewake     bool `json:"rewake,omitempty"`
 }
 
 // ShortSession is the first 8 characters of the sanitised session id: enough
@@ -134,30 +141,44 @@ func ListStopFiles(projectDir string) ([]string, error) {
 // corrupt file.
 func ReadStopFile(path string) (Advisory, error) {
 	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), stopSuffix)}
-	f, err := store.OpenRegular(path)
-	if errors.Is(err, store.ErrNotRegular) {
-		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
+	data, err := a.readBounded()
 	if err != nil {
 		return a, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return a, err
-	}
-	a.ModTime = fi.ModTime()
-	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
-	if err != nil {
-		return a, err
-	}
-	if len(data) > maxStopFile {
-		return a, fmt.Errorf("%w: larger than %d bytes", ErrCorrupt, maxStopFile)
 	}
 	if err := a.parse(data); err != nil {
 		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return a, nil
+}
+
+// readBounded opens a.Path without blocking, requires a regular file, sets
+// ModTime and returns at most maxStopFile bytes.
+func (a *Advisory) readBounded() ([]byte, error) {
+	f, err := store.OpenRegular(a.Path)
+	if errors.Is(err, store.ErrNotRegular) {
+		// Age rules still apply to it.
+		if fi, serr := os.Stat(a.Path); serr == nil {
+			a.ModTime = fi.ModTime()
+		}
+		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	a.ModTime = fi.ModTime()
+	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxStopFile {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrCorrupt, maxStopFile)
+	}
+	return data, nil
 }
 
 func (a *Advisory) parse(data []byte) error {
