@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 )
@@ -22,5 +23,16 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.R
 		Stdin:   stdin,
 		Stderr:  stderr,
 		Home:    getenv("HOME"),
+		// The sibling binary of the plugin's bin directory.
+		SessionBin: sessionBin(),
 	})
+}
+
+// sessionBin is tribunal-session in this executable's directory, or "".
+func sessionBin() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(exe), "tribunal-session")
 }

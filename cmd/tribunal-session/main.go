@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
 func main() {
@@ -61,4 +63,6 @@ var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
 	"replay": func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
 	"verify": func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
 	"keygen": func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+	// Internal: the Stop hook's openai calls (internal/provider.Delegate).
+	provider.DelegateCommand: func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) },
 }

@@ -67,6 +67,7 @@ show      Everything recorded about one task or one session's advisory verdict.
 replay    Recomputes every gate of a task with the current rules; reports changes.
 verify    Checks the signed verdict ledger's hash chain and signatures.
 keygen    Creates a new ledger signing key (the old public key stays in old entries).
+provider-call  Internal: runs one openai judge call for the Stop hook (JSON in, JSON out).
 
 Exit status:
   0   accepted (run, wait); success (other commands)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -124,6 +125,11 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 // in the repository under review and would otherwise execute a "claude" that
 // the repository ships (the reasoning of os/exec's ErrDot).
 func Locate(explicit, pathEnv string) (string, error) {
+	return LocateProgram("claude", explicit, pathEnv)
+}
+
+// LocateProgram is Locate for any CLI tribunal runs (codex, gemini).
+func LocateProgram(program, explicit, pathEnv string) (string, error) {
 	if explicit != "" {
 		if isExecutable(explicit) {
 			return explicit, nil
@@ -134,10 +140,13 @@ func Locate(explicit, pathEnv string) (string, error) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, "claude")
+		p := filepath.Join(dir, program)
 		if isExecutable(p) {
 			return p, nil
 		}
+	}
+	if program != "claude" {
+		return "", fmt.Errorf("%s executable not found on PATH", program)
 	}
 	return "", ErrNotFound
 }

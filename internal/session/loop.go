@@ -47,7 +47,7 @@ func (r *runner) loop(ctx context.Context) error {
 }
 
 func (r *runner) sessionStart() events.SessionStart {
-	seats, _ := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
 	start := events.SessionStart{
 		TaskID:         r.taskID,
 		GatePolicy:     r.params.GatePolicy,

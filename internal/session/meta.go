@@ -48,7 +48,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		in.PriorIterations = append(in.PriorIterations, pi)
 	}
 	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
-	res, err := r.Claude.Run(ctx, claude.Call{
+	res, err := r.metaRunner().Run(ctx, claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
 		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns, StrictMCP: true,

@@ -10,6 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -26,6 +27,8 @@ type File struct {
 	Fingerprint string         `json:"fingerprint"`
 	WrittenAt   string         `json:"written_at"`
 	CostUSD     *float64       `json:"cost_usd,omitempty"`
+	// Judge says which client and model family gave the verdict.
+	Judge *provider.Info `json:"judge,omitempty"`
 }
 
 // record emits the six events (§8.7), each best-effort, then writes the stop
@@ -135,6 +138,7 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		Fingerprint: fp,
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
+		Judge:       &h.judge,
 	}
 	fileErr := store.WriteJSON(stopPath, file)
 	store.SweepTemp(filepath.Dir(stopPath), time.Hour, now())

@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -42,6 +43,9 @@ type Deps struct {
 	Claude claude.Runner
 	// Git runs git; nil means projectkey.ExecGit("git", Environ).
 	Git projectkey.GitRunner
+	// SessionBin is the tribunal-session executable, which makes the
+	// hook's openai calls so that this binary links no HTTP client.
+	SessionBin string
 }
 
 // Run executes the hook. It always returns exit status 0 and never writes
@@ -61,9 +65,10 @@ func Run(ctx context.Context, d Deps) int {
 
 type hook struct {
 	Deps
-	in   hookio.Input
-	cfg  *config.Config
-	stop config.StopHookSettings
+	in    hookio.Input
+	cfg   *config.Config
+	stop  config.StopHookSettings
+	judge provider.Info
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -143,7 +148,22 @@ func (h *hook) run(ctx context.Context) {
 		return
 	}
 	runner := h.Claude
-	if runner == nil {
+	spec := h.cfg.StopProvider()
+	h.judge = spec.Info(h.stop.Model)
+	if !spec.IsClaude() {
+		// Another family's client (internal/provider): a bad setting costs
+		// this verdict only, with a line saying which key to fix.
+		if err := spec.Validate(h.Getenv); err != nil {
+			h.warn("no advisory verdict: %v", err)
+			return
+		}
+		h.stop.Model = spec.QualifiedModel("")
+		runner = provider.Deps{
+			Getenv: h.Getenv, Environ: h.Environ,
+			CodexPath: h.cfg.CLIPath(provider.Codex), GeminiPath: h.cfg.CLIPath(provider.Gemini),
+			OpenAI: provider.Delegate(h.SessionBin, h.Environ),
+		}.Runner(spec)
+	} else if runner == nil {
 		path, err := claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), "")
 		if err != nil && h.Getenv("TRIBUNAL_CLAUDE_BIN") == "" {
 			path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+)
+
+// geminiCLI runs the Gemini CLI non-interactively: headless (-p), JSON
+// output, plan (read-only) approval mode, in the task worktree.
+type geminiCLI struct {
+	deps Deps
+	spec Spec
+}
+
+// geminiInstruction is the -p text; the role prompt and the material come
+// on stdin, which the CLI puts before it.
+const geminiInstruction = "Give your verdict now: exactly one JSON object as described above."
+
+// GeminiArgs returns the arguments of one headless gemini call reading the
+// worktree dir. The CLI runs only in a folder it trusts, and in a trusted
+// folder it applies that folder's .gemini settings, hooks included: so the
+// call runs in a private empty folder of tribunal's (trusted for this call
+// with --skip-trust, its settings written by tribunal) and reads the
+// worktree as an included directory, whose settings the CLI does not load.
+// Plan mode is the CLI's read-only mode; no extension and no MCP server is
+// allowed.
+func GeminiArgs(s Spec, dir string) []string {
+	args := []string{"--prompt", geminiInstruction, "--output-format", "json",
+		"--approval-mode", "plan", "--skip-trust",
+		"--extensions", "none", "--allowed-mcp-server-names", "tribunal-none"}
+	if dir != "" {
+		args = append(args, "--include-directories", dir)
+	}
+	if s.Model != "" {
+		args = append(args, "--model", s.Model)
+	}
+	return args
+}
+
+// geminiSettings is the workspace settings file of the private folder:
+// hooks off (the user's too: a judge's session runs nobody's hooks, as
+// for claude) and, with a base_url, the API-key authentication that the
+// base URL applies to (without it the CLI picks a "gateway" mode that its
+// headless path rejects).
+func geminiSettings(s Spec) []byte {
+	settings := map[string]any{"hooksConfig": map[string]any{"enabled": false}}
+	if s.BaseURL != "" {
+		settings["security"] = map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}
+	}
+	data, _ := json.Marshal(settings)
+	return data
+}
+
+func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, error) {
+	start := time.Now()
+	res := claude.Result{Envelope: true}
+	cc, err := g.deps.startCLI(Gemini, g.deps.GeminiPath)
+	if err != nil {
+		return res, err
+	}
+	defer cc.done()
+	work := filepath.Join(cc.dir, "work")
+	if err := os.MkdirAll(filepath.Join(work, ".gemini"), 0o700); err != nil {
+		return res, fmt.Errorf("create the gemini work folder: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(work, ".gemini", "settings.json"), geminiSettings(g.spec), 0o600); err != nil {
+		return res, fmt.Errorf("write the gemini settings: %w", err)
+	}
+	env := map[string]string{}
+	if g.spec.BaseURL != "" {
+		env["GOOGLE_GEMINI_BASE_URL"] = g.spec.BaseURL
+	}
+	if g.spec.APIKeyEnv != "" {
+		env["GEMINI_API_KEY"] = g.deps.Getenv(g.spec.APIKeyEnv)
+	}
+	pr, runErr := cc.run(ctx, c, work, GeminiArgs(g.spec, c.Dir), withEnv(g.deps.Environ, env), cliPrompt(c))
+	res.Duration, res.ExitCode, res.Stderr = time.Since(start), pr.ExitCode, pr.Stderr
+	var exitErr *claude.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return res, runErr
+	}
+	out := gjson.ParseBytes(pr.Stdout)
+	if !gjson.ValidBytes(pr.Stdout) {
+		if runErr != nil {
+			return res, runErr
+		}
+		return res, errors.New("gemini printed no JSON result")
+	}
+	if msg := out.Get("error.message").String(); msg != "" {
+		return res, &CLIError{Program: Gemini, Message: msg}
+	}
+	if runErr != nil {
+		return res, runErr
+	}
+	out.Get("stats.models").ForEach(func(_, m gjson.Result) bool {
+		RecordUsage(&res, m.Get("tokens.total"), m.Get("tokens.prompt"), m.Get("tokens.candidates"), gjson.Result{})
+		res.NumTurns += int(max(m.Get("api.totalRequests").Int(), 0))
+		return true
+	})
+	res.Text = out.Get("response").String()
+	obj, err := Conform(res.Text, c.JSONSchema)
+	if err != nil {
+		return res, err
+	}
+	res.Structured = obj
+	return res, nil
+}
