@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -101,6 +102,19 @@ func check(v any, s map[string]any, path string) string {
 		if !ok {
 			return fmt.Sprintf("%s must be an array, got %s", path, short(v))
 		}
+		if hi, ok := s["maxItems"].(float64); ok && float64(len(arr)) > hi {
+			return fmt.Sprintf("%s has %d items, more than %g", path, len(arr), hi)
+		}
+		if s["uniqueItems"] == true {
+			seen := map[string]bool{}
+			for _, e := range arr {
+				k := short(e)
+				if seen[k] {
+					return fmt.Sprintf("%s repeats %s", path, k)
+				}
+				seen[k] = true
+			}
+		}
 		if items, ok := s["items"].(map[string]any); ok {
 			for i, e := range arr {
 				if msg := check(e, items, fmt.Sprintf("%s[%d]", path, i)); msg != "" {
@@ -109,8 +123,12 @@ func check(v any, s map[string]any, path string) string {
 			}
 		}
 	case "string":
-		if _, ok := v.(string); !ok {
+		str, ok := v.(string)
+		if !ok {
 			return fmt.Sprintf("%s must be a string, got %s", path, short(v))
+		}
+		if lo, ok := s["minLength"].(float64); ok && float64(utf8.RuneCountInString(str)) < lo {
+			return fmt.Sprintf("%s is shorter than %g characters", path, lo)
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
