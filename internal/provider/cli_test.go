@@ -137,7 +137,8 @@ func TestCodexFailures(t *testing.T) {
 
 func TestGeminiStandIn(t *testing.T) {
 	pathDir, logDir := standIn(t, "gemini", `
-cp .gemini/settings.json "$LOG/settings"
+cp .gemini/settings.json "$LOG/workspace-settings"
+cp "$GEMINI_CLI_HOME/.gemini/settings.json" "$LOG/settings"
 cat <<'JSON'
 {"session_id":"s","response":"`+"```json\\n"+strings.ReplaceAll(judgeVerdict, `"`, `\"`)+"\\n```"+`","stats":{"models":{"gemini-2.5-flash":{"api":{"totalRequests":1},"tokens":{"prompt":50,"candidates":10,"total":60}}}}}
 JSON
@@ -166,6 +167,9 @@ JSON
 	if !strings.Contains(settings, `"hooksConfig":{"enabled":false}`) || !strings.Contains(settings, `"selectedType":"gemini-api-key"`) {
 		t.Errorf("settings = %s", settings)
 	}
+	if ws := readLog(t, logDir, "workspace-settings"); ws != `{"hooksConfig":{"enabled":false}}` {
+		t.Errorf("workspace settings = %s", ws)
+	}
 	env := readLog(t, logDir, "env")
 	for _, want := range []string{"GEMINI_API_KEY=g-1", "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9", "TRIBUNAL_NESTED=1"} {
 		if !strings.Contains(env, want) {
@@ -180,6 +184,7 @@ func TestGeminiFailures(t *testing.T) {
 	}{
 		{"api error", `echo '{"session_id":"s","error":{"type":"ApiError","message":"[400] API key not valid","code":1}}'; exit 1`, "gemini reported an error: [400] API key not valid"},
 		{"not json", `echo oops; exit 1`, "gemini exited with status 1"},
+		{"error on stderr", `echo '    at x (y.js:1:2) {' >&2; printf '{\n  "error": {\n    "message": "quota exhausted",\n    "code": 429\n  }\n}\n' >&2; exit 144`, "gemini reported an error: quota exhausted"},
 		{"no verdict", `echo '{"response":"I cannot judge this."}'`, "not a JSON object"},
 	}
 	for _, tt := range tests {

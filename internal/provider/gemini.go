@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -46,11 +47,10 @@ func GeminiArgs(s Spec, dir string) []string {
 	return args
 }
 
-// geminiSettings is the workspace settings file of the private folder:
-// hooks off (the user's too: a judge's session runs nobody's hooks, as
-// for claude) and, with a base_url, the API-key authentication that the
-// base URL applies to (without it the CLI picks a "gateway" mode that its
-// headless path rejects).
+// geminiSettings is a settings file of a judge's gemini call: hooks off
+// and, with a base_url, the API-key authentication that the base URL
+// applies to (without it the CLI picks a "gateway" mode that its headless
+// path rejects).
 func geminiSettings(s Spec) []byte {
 	settings := map[string]any{"hooksConfig": map[string]any{"enabled": false}}
 	if s.BaseURL != "" {
@@ -69,14 +69,19 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 	}
 	defer cc.done()
 	work := filepath.Join(cc.dir, "work")
-	if err := os.MkdirAll(filepath.Join(work, ".gemini"), 0o700); err != nil {
-		return res, fmt.Errorf("create the gemini work folder: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(work, ".gemini", "settings.json"), geminiSettings(g.spec), 0o600); err != nil {
-		return res, fmt.Errorf("write the gemini settings: %w", err)
+	if err := writeGeminiSettings(work, geminiSettings(Spec{})); err != nil {
+		return res, err
 	}
 	env := map[string]string{}
 	if g.spec.BaseURL != "" {
+		// The CLI reads its authentication type from user-level settings
+		// only; with an endpoint of the user's choosing the user's own
+		// Google login does not apply, so the call gets a private home.
+		home := filepath.Join(cc.dir, "home")
+		if err := writeGeminiSettings(home, geminiSettings(g.spec)); err != nil {
+			return res, err
+		}
+		env["GEMINI_CLI_HOME"] = home
 		env["GOOGLE_GEMINI_BASE_URL"] = g.spec.BaseURL
 	}
 	if g.spec.APIKeyEnv != "" {
@@ -90,6 +95,10 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 	}
 	out := gjson.ParseBytes(pr.Stdout)
 	if !gjson.ValidBytes(pr.Stdout) {
+		// A failed call prints its JSON error on stderr instead.
+		if msg := lastJSON(pr.Stderr).Get("error.message").String(); msg != "" {
+			return res, &CLIError{Program: Gemini, Message: msg}
+		}
 		if runErr != nil {
 			return res, runErr
 		}
@@ -113,4 +122,32 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 	}
 	res.Structured = obj
 	return res, nil
+}
+
+// writeGeminiSettings writes dir/.gemini/settings.json.
+func writeGeminiSettings(dir string, data []byte) error {
+	if err := os.MkdirAll(filepath.Join(dir, ".gemini"), 0o700); err != nil {
+		return fmt.Errorf("create the gemini folder: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gemini", "settings.json"), data, 0o600); err != nil {
+		return fmt.Errorf("write the gemini settings: %w", err)
+	}
+	return nil
+}
+
+// lastJSON returns the JSON object that ends text (the CLI prints a
+// stack trace, then its error object), or an empty result.
+func lastJSON(text string) gjson.Result {
+	for i := strings.LastIndex(text, "\n{"); ; i = strings.LastIndex(text[:i], "\n{") {
+		start := i + 1
+		if i < 0 {
+			start = 0
+		}
+		if tail := strings.TrimSpace(text[start:]); gjson.Valid(tail) {
+			return gjson.Parse(tail)
+		}
+		if i <= 0 {
+			return gjson.Result{}
+		}
+	}
 }
