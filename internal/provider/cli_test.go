@@ -239,3 +239,36 @@ func TestConformRealSchemas(t *testing.T) {
 		}
 	}
 }
+
+func TestDelegate(t *testing.T) {
+	pathDir, logDir := standIn(t, "tribunal-session", `
+if grep -q FAILME "$LOG/stdin"; then echo '{"result":{"NumTurns":2},"error":"the endpoint answered HTTP 429: slow down"}'; exit 1; fi
+echo '{"result":{"Envelope":true,"Structured":{"score":0.5},"NumTurns":1}}'
+`)
+	bin := filepath.Join(pathDir, "tribunal-session")
+	env := []string{"PATH=/usr/bin:/bin", "MY_KEY=k"}
+	spec := Spec{Provider: OpenAI, Model: "m", BaseURL: "http://x/v1", APIKeyEnv: "MY_KEY"}
+	res, err := Delegate(bin, env)(spec).Run(context.Background(), judgeCall(t.TempDir()))
+	if err != nil || string(res.Structured) != `{"score":0.5}` {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if args := readLog(t, logDir, "args"); args != DelegateCommand+"\n" {
+		t.Errorf("args = %q", args)
+	}
+	var req DelegateRequest
+	if err := json.Unmarshal([]byte(readLog(t, logDir, "stdin")), &req); err != nil || req.Spec != spec || req.Call.Prompt != "THE-MATERIAL" {
+		t.Errorf("request = %+v (%v)", req, err)
+	}
+	if e := readLog(t, logDir, "env"); !strings.Contains(e, "TRIBUNAL_NESTED=1") || !strings.Contains(e, "MY_KEY=k") {
+		t.Error("the delegate lacks the recursion guard or the key variable")
+	}
+	c := judgeCall(t.TempDir())
+	c.Prompt = "FAILME"
+	res, err = Delegate(bin, env)(spec).Run(context.Background(), c)
+	if err == nil || err.Error() != "the endpoint answered HTTP 429: slow down" || res.NumTurns != 2 {
+		t.Errorf("failure: res %+v err %v", res, err)
+	}
+	if _, err := Delegate("", env)(spec).Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "tribunal-session") {
+		t.Errorf("no binary: err %v", err)
+	}
+}
