@@ -161,3 +161,29 @@ func TestProviderConfigErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestMetaOnOtherProvider: the meta-judge's review comes from an
+// OpenAI-compatible endpoint and is what the gate reads.
+func TestMetaOnOtherProvider(t *testing.T) {
+	api := fakellm.Start(t)
+	api.Add(fakellm.Rule{API: fakellm.Chat, Reply: fakellm.Text(`{"verdict_quality":"biased","bias_detected":true,"bias_types":["length"],"override_recommendation":"reject"}`)})
+	settings := `{"tribunal":{"session":{"max_iterations":1,"gate_policy":"meta_override"},
+		"meta_judge":{"provider":"openai","model":"llama3.3:70b","base_url":"` + api.URL + `/v1"}}}`
+	var n atomic.Int32
+	rep, err, onlooker := runWith(t, settings, map[string]string{}, claudeFake(t, &n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Iterations[0].Meta
+	if m.Failed || m.Quality != "biased" || m.Override != "reject" || rep.Iterations[0].Gate.Passed || m.Provider != "openai" || m.Family != "llama" {
+		t.Fatalf("meta %+v gate %+v", m, rep.Iterations[0].Gate)
+	}
+	reqs := api.RequestsTo(fakellm.Chat)
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "Tribunal Meta-Judge") {
+		t.Fatalf("meta requests: %d", len(reqs))
+	}
+	data, _ := os.ReadFile(filepath.Join(onlooker, "logs", "onlooker-events.jsonl"))
+	if !strings.Contains(string(data), `"meta_model_id":"llama/llama3.3:70b"`) {
+		t.Errorf("meta model id not recorded with its family")
+	}
+}

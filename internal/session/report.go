@@ -98,6 +98,8 @@ type MetaReport struct {
 	Failed    bool     `json:"failed,omitempty"`
 	Error     string   `json:"error,omitempty"`
 	Probes    []string `json:"bias_probes,omitempty"`
+	Provider  string   `json:"provider,omitempty"`
+	Family    string   `json:"family,omitempty"`
 }
 
 // GateReport is the gate's decision with the facts a person needs to read
