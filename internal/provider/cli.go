@@ -45,16 +45,36 @@ func (d Deps) startCLI(program, explicit string) (*cliCall, error) {
 
 func (c *cliCall) done() { os.RemoveAll(c.dir) }
 
-// run runs the CLI under the judge's deadline in its own process group.
-func (c *cliCall) run(ctx context.Context, call claude.Call, dir string, args, env []string, stdin string) (claude.ProcResult, error) {
+// run runs the CLI under the judge's deadline in its own process group,
+// filling res's duration, exit code and stderr. It returns the child's
+// stdout, a non-zero exit apart (the caller explains it from the output),
+// and any other failure: not installed, the deadline, an interrupt.
+func (c *cliCall) run(ctx context.Context, call claude.Call, dir string, args, env []string, stdin string, res *claude.Result) ([]byte, *claude.ExitError, error) {
 	pr, err := claude.RunProc(ctx, claude.Proc{
 		Program: c.program, Path: c.path, Args: args, Env: env,
 		Dir: dir, Stdin: stdin, Timeout: call.Timeout,
 	})
-	if errors.Is(err, claude.ErrNotFound) {
-		return pr, &NotInstalledError{Program: c.program, Err: err}
+	res.Duration, res.ExitCode, res.Stderr = pr.Duration, pr.ExitCode, pr.Stderr
+	var exit *claude.ExitError
+	switch {
+	case errors.Is(err, claude.ErrNotFound):
+		return nil, nil, &NotInstalledError{Program: c.program, Err: err}
+	case errors.As(err, &exit):
+		return pr.Stdout, exit, nil
 	}
-	return pr, err
+	return pr.Stdout, nil, err
+}
+
+// conform finishes a successful call: the model's final text, validated
+// against the call's schema, becomes the structured output.
+func conform(res claude.Result, text, schema string) (claude.Result, error) {
+	res.Text = text
+	obj, err := Conform(text, schema)
+	if err != nil {
+		return res, err
+	}
+	res.Structured = obj
+	return res, nil
 }
 
 // withEnv returns base with each key in set replaced (an empty value

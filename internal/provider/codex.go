@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -74,7 +72,6 @@ func tomlString(s string) string {
 }
 
 func (x *codexCLI) Run(ctx context.Context, c claude.Call) (claude.Result, error) {
-	start := time.Now()
 	res := claude.Result{Envelope: true}
 	cc, err := x.deps.startCLI(Codex, x.deps.CodexPath)
 	if err != nil {
@@ -94,33 +91,23 @@ func (x *codexCLI) Run(ctx context.Context, c claude.Call) (claude.Result, error
 		// The built-in OpenAI provider reads its key from here.
 		env["CODEX_API_KEY"] = x.deps.Getenv(x.spec.APIKeyEnv)
 	}
-	pr, runErr := cc.run(ctx, c, c.Dir, CodexArgs(x.spec, c, schemaFile, lastFile), withEnv(x.deps.Environ, env), cliPrompt(c))
-	res.Duration, res.ExitCode, res.Stderr = time.Since(start), pr.ExitCode, pr.Stderr
-	ev := parseCodexEvents(pr.Stdout, &res)
-	var exitErr *claude.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return res, runErr
-	}
-	if ev.failure != "" {
+	stdout, exit, err := cc.run(ctx, c, c.Dir, CodexArgs(x.spec, c, schemaFile, lastFile), withEnv(x.deps.Environ, env), cliPrompt(c), &res)
+	ev := parseCodexEvents(stdout, &res)
+	switch {
+	case err != nil:
+		return res, err
+	case ev.failure != "":
 		return res, &CLIError{Program: Codex, Message: ev.failure}
-	}
-	if runErr != nil {
-		if ev.lastError != "" {
-			return res, &CLIError{Program: Codex, Message: ev.lastError}
-		}
-		return res, runErr
+	case exit != nil && ev.lastError != "":
+		return res, &CLIError{Program: Codex, Message: ev.lastError}
+	case exit != nil:
+		return res, exit
 	}
 	text := ev.lastMessage
 	if data, err := os.ReadFile(lastFile); err == nil && len(bytes.TrimSpace(data)) > 0 {
 		text = string(data)
 	}
-	res.Text = text
-	obj, err := Conform(text, c.JSONSchema)
-	if err != nil {
-		return res, err
-	}
-	res.Structured = obj
-	return res, nil
+	return conform(res, text, c.JSONSchema)
 }
 
 // codexEvents is what the --json event stream said.

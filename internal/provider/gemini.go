@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -61,7 +60,6 @@ func geminiSettings(s Spec) []byte {
 }
 
 func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, error) {
-	start := time.Now()
 	res := claude.Result{Envelope: true}
 	cc, err := g.deps.startCLI(Gemini, g.deps.GeminiPath)
 	if err != nil {
@@ -87,41 +85,29 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 	if g.spec.APIKeyEnv != "" {
 		env["GEMINI_API_KEY"] = g.deps.Getenv(g.spec.APIKeyEnv)
 	}
-	pr, runErr := cc.run(ctx, c, work, GeminiArgs(g.spec, c.Dir), withEnv(g.deps.Environ, env), cliPrompt(c))
-	res.Duration, res.ExitCode, res.Stderr = time.Since(start), pr.ExitCode, pr.Stderr
-	var exitErr *claude.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return res, runErr
+	stdout, exit, err := cc.run(ctx, c, work, GeminiArgs(g.spec, c.Dir), withEnv(g.deps.Environ, env), cliPrompt(c), &res)
+	if err != nil {
+		return res, err
 	}
-	out := gjson.ParseBytes(pr.Stdout)
-	if !gjson.ValidBytes(pr.Stdout) {
+	out := gjson.ParseBytes(stdout)
+	if !gjson.ValidBytes(stdout) {
 		// A failed call prints its JSON error on stderr instead.
-		if msg := lastJSON(pr.Stderr).Get("error.message").String(); msg != "" {
-			return res, &CLIError{Program: Gemini, Message: msg}
-		}
-		if runErr != nil {
-			return res, runErr
-		}
-		return res, errors.New("gemini printed no JSON result")
+		out = lastJSON(res.Stderr)
 	}
-	if msg := out.Get("error.message").String(); msg != "" {
+	switch msg := out.Get("error.message").String(); {
+	case msg != "":
 		return res, &CLIError{Program: Gemini, Message: msg}
-	}
-	if runErr != nil {
-		return res, runErr
+	case exit != nil:
+		return res, exit
+	case !gjson.ValidBytes(stdout):
+		return res, errors.New("gemini printed no JSON result")
 	}
 	out.Get("stats.models").ForEach(func(_, m gjson.Result) bool {
 		RecordUsage(&res, m.Get("tokens.total"), m.Get("tokens.prompt"), m.Get("tokens.candidates"), gjson.Result{})
 		res.NumTurns += int(max(m.Get("api.totalRequests").Int(), 0))
 		return true
 	})
-	res.Text = out.Get("response").String()
-	obj, err := Conform(res.Text, c.JSONSchema)
-	if err != nil {
-		return res, err
-	}
-	res.Structured = obj
-	return res, nil
+	return conform(res, out.Get("response").String(), c.JSONSchema)
 }
 
 // writeGeminiSettings writes dir/.gemini/settings.json.
