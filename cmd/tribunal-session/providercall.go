@@ -9,6 +9,16 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/provider/openai"
 )
 
+const providerCallHelp = `usage: tribunal-session provider-call < request.json
+
+Internal: runs one judge call on the openai provider for the Stop hook,
+whose binary links no HTTP client. Reads {"spec":…,"call":…} on stdin and
+prints {"result":…,"error":…} on stdout.
+
+Exit status: 0 the call succeeded; 1 it failed (the error is in the
+output); 2 the request is unreadable or not for the openai provider.
+`
+
 // providerCallCmd runs one openai judge call for the Stop hook (see
 // provider.Delegate): a request on stdin, the result on stdout, exit 0
 // when the call succeeded and 1 when it failed.

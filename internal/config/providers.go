@@ -137,3 +137,33 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 		}
 	}
 }
+
+// checkProviders validates, against the environment environ, the provider
+// of every judge type configured, of the meta-judge and of the Stop hook:
+// the problems a run (or the hook) would stop on.
+func (c *Config) checkProviders(environ []string) []string {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	getenv := func(k string) string { return env[k] }
+	specs := []provider.Spec{c.MetaProvider(), c.StopProvider()}
+	if j := c.tree.get("judges"); j.isObject() {
+		for _, t := range j.keys {
+			if j.get(t).isObject() {
+				specs = append(specs, c.JudgeProvider(t))
+			}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if err := s.Validate(getenv); err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -104,5 +106,22 @@ func TestAPIKeyInSettingsRefused(t *testing.T) {
 				t.Errorf("the warning repeats the key: %q", w)
 			}
 		}
+	}
+}
+
+func TestCheckReportsProviderErrors(t *testing.T) {
+	e := newEnv(t)
+	e.tribunal(2, `{"judges":{"security":{"provider":"openai","base_url":"http://x/v1"},"standard":{"provider":"nope"}},
+		"meta_judge":{"provider":"openai","model":"m","base_url":"http://x/v1","api_key_env":"META_KEY"}}`)
+	c := e.load()
+	got := strings.Join(c.Check(rubric.LoadSet(rubric.LoadOptions{Builtins: c.BuiltinRubrics()}), "", nil), "\n")
+	for _, want := range []string{"tribunal.judges.security.model", `tribunal.judges.standard.provider: unknown provider "nope"`, "META_KEY is not set"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Check lacks %q:\n%s", want, got)
+		}
+	}
+	got = strings.Join(c.Check(rubric.LoadSet(rubric.LoadOptions{Builtins: c.BuiltinRubrics()}), "", []string{"META_KEY=k"}), "\n")
+	if strings.Contains(got, "META_KEY") {
+		t.Errorf("a set key variable is still reported:\n%s", got)
 	}
 }
