@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -55,9 +54,18 @@ func (s Spec) Name() string {
 // IsClaude reports whether the seat runs on the claude CLI.
 func (s Spec) IsClaude() bool { return s.Name() == Claude }
 
-// envName is what an environment variable's name looks like; anything else
-// in api_key_env is most likely a pasted key.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// isEnvName reports whether s looks like an environment variable's name
+// ([A-Za-z_][A-Za-z0-9_]*); anything else in api_key_env is most likely a
+// pasted key.
+func isEnvName(s string) bool {
+	for i, r := range s {
+		letter := r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+		if !letter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Validate reports a configuration error, naming the settings key, before
 // any call is made: an unknown provider, a missing model or base URL, an
@@ -85,7 +93,7 @@ func (s Spec) Validate(getenv func(string) string) error {
 		return fmt.Errorf("%s.base_url: %q is not an http(s) URL", key, s.BaseURL)
 	}
 	if s.APIKeyEnv != "" {
-		if !envName.MatchString(s.APIKeyEnv) {
+		if !isEnvName(s.APIKeyEnv) {
 			return fmt.Errorf("%s.api_key_env: must be the name of an environment variable, not a key", key)
 		}
 		if getenv(s.APIKeyEnv) == "" {

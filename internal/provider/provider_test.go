@@ -145,3 +145,12 @@ func TestConform(t *testing.T) {
 		})
 	}
 }
+
+func TestIsEnvName(t *testing.T) {
+	for s, want := range map[string]bool{"OPENAI_API_KEY": true, "_k1": true, "a": true, "": false, "1KEY": false,
+		"sk-abc": false, "KEY NAME": false, "ключ": false, "K=V": false} {
+		if got := isEnvName(s); got != want {
+			t.Errorf("isEnvName(%q) = %v", s, got)
+		}
+	}
+}
