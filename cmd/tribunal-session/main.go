@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
 // terminationSignals end a run: each kills every child process group and
@@ -26,9 +28,10 @@ func main() {
 const stopGrace = 5 * time.Second
 
 // runWithSignals is run with the terminationSignals (SIGTERM is what
-// `cancel` sends) cancelling its context, and a watchdog: whatever the command is blocked
-// on when the signal comes (an open or a read that no context reaches), it
-// ends within stopGrace. Its children die with their own context.
+// `cancel` sends) cancelling its context, and a watchdog: whatever the
+// command is blocked on when the signal comes (an open or a read that no
+// context reaches), it ends within stopGrace. Its children die with their
+// own context.
 func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	defer stop()
@@ -124,6 +127,9 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	// The Stop hook's openai calls (internal/provider.Delegate).
+	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
+		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},
 	{"version", "print the version", versionHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.versionCmd(args) }},
 	// help reads this table, so run dispatches it (a reference from here

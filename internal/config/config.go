@@ -51,6 +51,8 @@ type Config struct {
 	tree *node // the merged "tribunal" object
 	home string
 	warn func(string)
+	// pluginFile is the plugin's config.json, whose values are defaults.
+	pluginFile string
 }
 
 // layer is one settings file.
@@ -75,8 +77,10 @@ func Load(src Sources) *Config {
 		// asserts; kept so that a broken build still cannot crash here.
 		tree = &node{kids: map[string]*node{}, src: builtinSource}
 	}
+	var pluginFile string
 	if src.PluginRoot != "" {
 		path := filepath.Join(src.PluginRoot, "config.json")
+		pluginFile = path
 		w := warncap.New(warn, path)
 		if data, ok := readCapped(path, w.Warn); ok {
 			tree = merge(tree, pluginLayer(data, path, w.Warn))
@@ -110,7 +114,7 @@ func Load(src Sources) *Config {
 		}
 		w.Flush()
 	}
-	return &Config{tree: tree, home: src.Home, warn: warn}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
 }
 
 // pluginLayer reads a whole config.json (layer 1) and returns its tribunal
@@ -163,6 +167,7 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 			l.path, "tribunal.trust.ledger_key"))
 		t.get("trust").del("ledger_key")
 	}
+	guardProviders(t, l.path, l.repo, warn)
 	return t
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
@@ -28,7 +29,15 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // returned with most errors too, so that a failed call's cost still counts.
 func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
 	runner := d.Claude
-	if runner == nil {
+	model := j.Settings.Model
+	if !j.Provider.IsClaude() {
+		model = j.Provider.QualifiedModel("")
+		runner = provider.Deps{
+			Getenv: d.Getenv, Environ: d.Environ,
+			CodexPath: j.CodexPath, GeminiPath: j.GeminiPath,
+			OpenAI: provider.Delegate(j.SessionBin, d.Environ),
+		}.Runner(j.Provider)
+	} else if runner == nil {
 		runner = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
 	}
 	prompt, err := evidence(ctx, d, j)
@@ -46,7 +55,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	call := claude.Call{
 		Role:            "stop",
 		Prompt:          prompt,
-		Model:           j.Settings.Model,
+		Model:           model,
 		JSONSchema:      prompts.StopVerdictSchema(),
 		Tools:           []string{},
 		StrictMCP:       true,
