@@ -30,7 +30,7 @@ type Input struct {
 }
 
 // Defaults returns an Input with the built-in policy, method and
-// thresholds (docs/spec.md §2.4) and nothing to judge.
+// thresholds (spec §2.4) and nothing to judge.
 func Defaults() Input {
 	return Input{
 		Policy:               rules.DefaultPolicy,
@@ -52,7 +52,7 @@ type Output struct {
 }
 
 // Decide aggregates the usable verdicts, measures their dissent and runs
-// the gate (docs/spec.md §5, §6), with the same code the loop uses.
+// the gate (spec §5, spec §6), with the same code the loop uses.
 func Decide(in Input) Output {
 	var out Output
 	if in.Aggregate != nil {

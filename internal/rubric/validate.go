@@ -17,7 +17,7 @@ import (
 // loop of two billion passes is indistinguishable from "unbounded".
 const maxIterationsCap = math.MaxInt32
 
-// Validate runs the checks of docs/spec.md §2.7 in order and returns the
+// Validate runs the checks of spec §2.7 in order and returns the
 // first failure. Every message names the rubric and the reason, and starts
 // with the rubric's origin when it has one, so a user can find the line to
 // fix: "~/.onlooker/tribunal.json: rubric docs: score_threshold must be a

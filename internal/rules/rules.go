@@ -4,7 +4,7 @@ package rules
 import "slices"
 
 // Policy is a gate policy: how many approving judges the gate needs
-// (docs/spec.md §6.3).
+// (spec §6.3).
 type Policy string
 
 // The gate policies, in the order every message lists them.
@@ -24,7 +24,7 @@ func ParsePolicy(s string) (Policy, bool) {
 	return p, slices.Contains(Policies, p)
 }
 
-// Reason is why the gate blocked (docs/spec.md §6.4); a pass has none.
+// Reason is why the gate blocked (spec §6.1); a pass has none.
 type Reason string
 
 // The block reasons: the only values a gate event or gate.json carries.
@@ -58,7 +58,7 @@ func (r Reason) Meaning() string {
 }
 
 // Check names one of tribunal's checks that run after the gate passed
-// (docs/spec.md §6.5) and can still block.
+// (spec §6.5) and can still block.
 type Check string
 
 // The additional checks, in the order they run.
@@ -68,7 +68,7 @@ const (
 	ByTrust    Check = "trust"
 )
 
-// Method is an aggregation method (docs/spec.md §5.2).
+// Method is an aggregation method (spec §5.2).
 type Method string
 
 // The aggregation methods.
@@ -89,7 +89,7 @@ func ParseMethod(s string) (Method, bool) {
 }
 
 // The built-in values a rubric and the configuration fall back to
-// (docs/spec.md §2.4). The shipped config.json carries the same values; a
+// (spec §2.4). The shipped config.json carries the same values; a
 // test in internal/config keeps them equal.
 const (
 	DefaultPolicy               = Majority
@@ -103,7 +103,7 @@ const (
 // Tolerance absorbs binary floating-point artefacts wherever a computed
 // score meets a configured bound: 0.68 − 0.43 is 0.25000000000000006, and
 // a dissent "equal" to its threshold must not block. Every such
-// comparison in tribunal uses this one value (docs/spec.md §6.3).
+// comparison in tribunal uses this one value (spec §6.3).
 const Tolerance = 1e-9
 
 // AtLeast reports a ≥ b within Tolerance.
