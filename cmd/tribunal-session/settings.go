@@ -19,6 +19,7 @@ import (
 // directory, as a run started here would see them.
 type layers struct {
 	root    string // the git worktree root; "" outside a repository
+	files   []config.Layer
 	cfg     *config.Config
 	rubrics rubric.Set
 }
@@ -32,9 +33,11 @@ func (c *cli) loadLayers(warn func(string)) layers {
 			l.root = root
 		}
 	}
-	l.cfg = config.Load(config.Sources{
+	src := config.Sources{
 		PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: l.root, Warn: warn,
-	})
+	}
+	l.files = config.Layers(src)
+	l.cfg = config.Load(src)
 	opts := rubric.OverlayPaths(c.home(), l.root)
 	opts.Builtins = l.cfg.BuiltinRubrics()
 	opts.BuiltinsOrigin = l.cfg.BuiltinRubricsSource()
@@ -146,10 +149,21 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 			problems = []string{}
 		}
 		c.printJSON(struct {
+			Layers   []config.Layer   `json:"layers"`
 			Settings []config.Setting `json:"settings"`
 			Problems []string         `json:"problems"`
-		}{l.cfg.Settings(), problems})
+		}{l.files, l.cfg.Settings(), problems})
 	} else if !check {
+		fmt.Fprintln(c.stdout, "Layers, each over the ones before it:")
+		fmt.Fprintln(c.stdout, "  (built-in defaults)")
+		for _, f := range l.files {
+			state := ""
+			if !f.Present {
+				state = "  (absent)"
+			}
+			fmt.Fprintf(c.stdout, "  %s%s\n", f.Path, state)
+		}
+		fmt.Fprintln(c.stdout)
 		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
 		for _, s := range l.cfg.Settings() {
