@@ -1,15 +1,19 @@
-// Package docs holds no code: its test keeps the citations of docs/spec.md in the code and the
-// other documents pointing at sections that exist.
+// Package docs holds no code: its tests keep docs/spec.md and the code in step — every citation
+// names a section that exists, and the spec names the gate's words and defaults as the code
+// defines them.
 package docs
 
 import (
 	"bufio"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 var (
@@ -93,5 +97,57 @@ func TestSpecCitationsResolve(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// section returns the text of spec.md's section "### <num> …" up to the
+// next heading of the same or a higher level.
+func section(t *testing.T, num string) string {
+	t.Helper()
+	data, err := os.ReadFile("spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "\n### "+num+" ")
+	if start < 0 {
+		t.Fatalf("spec.md has no section %s", num)
+	}
+	rest := text[start+1:]
+	if end := strings.Index(rest[4:], "\n##"); end >= 0 {
+		rest = rest[:end+4]
+	}
+	return rest
+}
+
+// TestSpecVocabulary: §6.1 names every word of the gate's vocabulary and
+// §2.4 every built-in default, as internal/rules defines them.
+func TestSpecVocabulary(t *testing.T) {
+	vocabulary := section(t, "6.1")
+	var words []string
+	for _, p := range rules.Policies {
+		words = append(words, string(p))
+	}
+	for _, r := range rules.Reasons {
+		words = append(words, string(r))
+	}
+	for _, m := range rules.Methods {
+		words = append(words, string(m))
+	}
+	words = append(words, string(rules.ByCommand), string(rules.BySeverity), string(rules.ByTrust))
+	for _, w := range words {
+		if !strings.Contains(vocabulary, "`"+w+"`") {
+			t.Errorf("spec §6.1 does not name %q", w)
+		}
+	}
+	defaults := section(t, "2.4")
+	for _, v := range []string{
+		fmt.Sprint(rules.DefaultScoreThreshold), fmt.Sprint(rules.DefaultMaxIterations),
+		"`" + string(rules.DefaultPolicy) + "`", "`" + string(rules.DefaultMethod) + "`",
+		fmt.Sprint(rules.DefaultDissentThreshold), fmt.Sprint(rules.DefaultMinCriterionCoverage),
+	} {
+		if !strings.Contains(defaults, "| "+v+" |") {
+			t.Errorf("spec §2.4's table lacks the default %s", v)
+		}
 	}
 }
