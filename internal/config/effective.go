@@ -30,7 +30,7 @@ type Layer struct {
 func Layers(src Sources) []Layer {
 	var paths []string
 	if src.PluginRoot != "" {
-		paths = append(paths, pluginFile(src))
+		paths = append(paths, pluginConfigPath(src))
 	}
 	for _, l := range settingsLayers(src) {
 		paths = append(paths, l.path)
@@ -102,6 +102,7 @@ func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []
 	if _, err := c.CommandJudges(worktreeRoot, environ, DefaultJudgeTimeout); err != nil {
 		out = append(out, err.Error())
 	}
+	out = append(out, c.checkProviders(environ)...)
 	c.StopHook()
 	c.SessionStart()
 	c.Trust()
