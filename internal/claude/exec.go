@@ -127,7 +127,7 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 
 	start := time.Now()
 	runErr := cmd.Run()
-	res := Result{Duration: time.Since(start), Stderr: stderr.String()}
+	res := Result{Duration: time.Since(start), Stderr: stderr.String(), Raw: stdout.String()}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
