@@ -52,13 +52,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // commands is every subcommand of tribunal-session, in one table: adding a
 // command means adding its row here and its line to usageText.
 var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
-	"run":    func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
-	"wait":   func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
-	"cancel": func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
-	"decide": func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
-	"log":    func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
-	"show":   func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
-	"replay": func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
-	"verify": func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
-	"keygen": func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+	"run":     func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
+	"wait":    func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
+	"cancel":  func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
+	"decide":  func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
+	"log":     func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
+	"show":    func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
+	"replay":  func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
+	"verify":  func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
+	"keygen":  func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+	"apply":   func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) },
+	"discard": func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) },
 }

@@ -44,13 +44,16 @@ func (c *cli) versionCmd() int {
 const usageText = `tribunal-session — the /tribunal loop and its records
 
 Usage:
-  tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] <task>
+  tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] [--in-place] <task>
   tribunal-session run [flags] --task-file FILE      (FILE "-" reads the task from stdin)
   tribunal-session wait TASK_ID [--timeout 9m]
   tribunal-session cancel TASK_ID
+  tribunal-session apply TASK_ID
+  tribunal-session discard TASK_ID
   tribunal-session decide < input.json
   tribunal-session log [--limit N] [--json]
   tribunal-session show TASK_ID|SESSION_ID [--json]
+  tribunal-session show TASK_ID --diff [--iteration N] [--previous]
   tribunal-session replay TASK_ID [--json]
   tribunal-session verify [--ledger PATH]
   tribunal-session keygen
@@ -60,6 +63,13 @@ run       Runs the task through Actor → Jury → Meta-Judge → Gate in the gi
           repository of the current directory. Progress goes to stderr; the
           summary (or, with --json, the report) to stdout. --detach starts the
           run in the background and prints its task id; follow it with wait.
+          The actor works in a git worktree of its own (branch tribunal/<id>)
+          started from your HEAD plus your uncommitted changes; only an
+          accepted change is applied to your working tree, as uncommitted
+          changes. --in-place lets the actor edit your working tree directly.
+apply     Applies a kept task's change (not accepted, or conflicting with your
+          edits) to your working tree as uncommitted changes; all or nothing.
+discard   Drops a kept task's branch; your working tree is not touched.
 wait      Waits for a detached run, streaming its progress; prints its summary.
 decide    The aggregate and the gate as one pure command: JSON in, JSON out.
 log       This project's recent tasks and advisory verdicts, newest first.
@@ -71,9 +81,11 @@ keygen    Creates a new ledger signing key (the old public key stays in old entr
 Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations)
-  1   replay: a recorded decision would differ under the current rules
+  1   replay: a recorded decision would differ under the current rules;
+      apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id
-  3   aborted: the actor failed twice, a signal, the budget, or another error;
+  3   aborted: the actor failed twice, no judge produced a usable verdict,
+      a signal, the budget, or another error;
       show/replay: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify

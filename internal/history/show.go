@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // TaskView is everything recorded about one task.
@@ -40,6 +42,11 @@ type IterationView struct {
 	Meta      *MetaFile      `json:"meta,omitempty"`
 	Gate      *GateFile      `json:"gate,omitempty"`
 	Floor     *FloorFacts    `json:"failed_criterion_facts,omitempty"`
+	// Files are the files changed relative to the task's starting
+	// snapshot after this iteration (isolated runs only); HasDiff says
+	// the iteration's diffs are stored (show --diff prints them).
+	Files   []worktree.FileChange `json:"files_changed,omitempty"`
+	HasDiff bool                  `json:"has_diff,omitempty"`
 	// Ended is set when the iteration stopped before its meta-judge and
 	// gate (an abort or an interruption): neither file exists.
 	Ended   bool            `json:"ended_before_gate,omitempty"`
@@ -134,6 +141,8 @@ type FindingFile struct {
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Unverified: the cited file or line did not exist in the judged tree.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // CommandFile is one command judge's outcome.
@@ -218,6 +227,15 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "actor.md")); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
+	}
+	var files []worktree.FileChange
+	if err := readJSON(filepath.Join(dir, store.FilesChangedFile), &files); err == nil {
+		it.Files = files
+	} else {
+		note(err, true)
+	}
+	if _, err := os.Stat(filepath.Join(dir, store.DiffSnapshotFile)); err == nil {
+		it.HasDiff = true
 	}
 	// gate.json and meta.json may be absent only when the iteration ended
 	// early, which shows as both being absent.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -107,7 +108,7 @@ func (it *iterationState) nextCall() int {
 
 // callFile names a call's record: calls/<nn>-<label>.json.
 func callFile(dir string, seq int, label string) string {
-	return filepath.Join(dir, CallsDir, fmt.Sprintf("%02d-%s.json", seq, label))
+	return filepath.Join(dir, store.CallsDir, fmt.Sprintf("%02d-%s.json", seq, label))
 }
 
 // recordCall stores one model call's evidence beside the iteration's

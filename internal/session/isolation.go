@@ -7,25 +7,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
-// isolationHint is said with every failure to set up a task's worktree.
-const isolationHint = "run tribunal inside the git work tree the task is about (not a bare repository), or pass --in-place to let the actor edit the current directory"
+// repoHint is said when there is no work tree to run a task in.
+const repoHint = "run tribunal inside the git work tree the task is about (not a bare repository)"
+
+// isolationHint is said when a work tree exists but a task worktree cannot
+// be made from it.
+const isolationHint = repoHint + ", or pass --in-place to let the actor edit the work tree directly"
 
 // cleanupTimeout bounds the git work of finishing a task after a signal
 // cancelled the run's context.
 const cleanupTimeout = 2 * time.Minute
-
-// Files of an iteration's evidence (README "What is written where"). They
-// are read by show, view and rejudge: keep the names stable.
-const (
-	DiffSnapshotFile = "diff-snapshot.patch" // the task's change so far: snapshot → this iteration
-	DiffPreviousFile = "diff-previous.patch" // this iteration's own change: previous iteration → this one
-	FilesFile        = "files.json"          // files changed relative to the snapshot
-	CallsDir         = "calls"               // one <nn>-<role>.json per model call
-)
 
 // IsolationReport says where the task ran and what became of its change.
 type IsolationReport struct {
@@ -87,9 +83,9 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	if err != nil {
 		return "", false, err
 	}
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, DiffPreviousFile), previous))
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, DiffSnapshotFile), cumulative))
-	r.write(filepath.Join(dir, FilesFile), files)
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffPreviousFile), previous))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffSnapshotFile), cumulative))
+	r.write(filepath.Join(dir, store.FilesChangedFile), files)
 	it.report.Commit = head
 	it.report.Files = files
 	r.report.Isolation.Files = files

@@ -252,7 +252,7 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	}
 	repo, err := projectkey.Resolve(ctx, r.opts.Dir, r.Git)
 	if err != nil {
-		return &ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: isolationHint}
+		return &ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
 	}
 	if repo.Key == "" {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
@@ -312,7 +312,7 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.project = store.ForKey(onlookerDir, repo.Key)
 	r.workDir = repo.WorktreeRoot
 	if !r.opts.InPlace {
-		r.wt = &worktree.Manager{Git: r.Git, Dir: filepath.Join(r.project.Dir, "worktrees"), PID: r.PID, Now: r.Now}
+		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now}
 		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
 			return &ConfigError{Err: err, Hint: isolationHint}
 		}
