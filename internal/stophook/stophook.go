@@ -124,12 +124,13 @@ func (h *hook) run(ctx context.Context) {
 	if len(tail) == 0 && h.in.LastAssistantMessage == "" {
 		return
 	}
-	extra := [][]byte{[]byte(h.in.LastAssistantMessage)}
+	// One judgement per tree state (ADR-009): what a turn said is not part
+	// of the fingerprint, unless the file-change filter is off, in which
+	// case a turn that only talked is judged too.
+	var extra [][]byte
 	if !h.stop.SkipIfNoFileChanges {
-		// Without the file-change filter a turn that only talked is judged
-		// too, so what was said must be part of "what changed".
 		sum := sha256.Sum256(tail)
-		extra = append(extra, sum[:])
+		extra = [][]byte{[]byte(h.in.LastAssistantMessage), sum[:]}
 	}
 	fp, err := gitstate.Fingerprint(ctx, git, repo.WorktreeRoot, st, extra...)
 	if err != nil {
