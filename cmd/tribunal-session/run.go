@@ -220,10 +220,9 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	return p, 0
 }
 
-// git is the runner of every git child: the recursion guard is in its
-// environment, like every other child tribunal starts.
+// git is the runner of every git child of this binary.
 func (c *cli) git(environ []string) projectkey.GitRunner {
-	return projectkey.ExecGit("git", claude.ChildEnv(environ, 0))
+	return projectkey.ExecGit("git", environ)
 }
 
 // configError prints a setup failure and its hint.

@@ -22,15 +22,16 @@ type FileChange struct {
 	Binary  bool   `json:"binary,omitempty"`
 }
 
-// diffArgs make a diff independent of the user's diff configuration: no
-// external diff or textconv program runs, and the a/ b/ prefixes `git
-// apply` expects are always there.
-var diffArgs = []string{"--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}
+// diffArgs compare two trees with the plumbing diff-tree: it never reads
+// or refreshes an index, runs no external diff or textconv program, and
+// ignores the user's diff configuration; the a/ b/ prefixes `git apply`
+// expects are given explicitly all the same.
+var diffArgs = []string{"diff-tree", "-r", "-M", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}
 
 // Diff returns the unified diff from one commit (or tree) to another, as
 // text (binary files are named, not encoded), and the files it touches.
 func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []FileChange, error) {
-	args := append([]string{"diff"}, diffArgs...)
+	args := append(append([]string{}, diffArgs...), "-p")
 	patch, err := m.git(ctx, dir, append(args, from, to, "--")...)
 	if err != nil {
 		return "", nil, fmt.Errorf("diff %s..%s: %w", short(from), short(to), err)
@@ -41,11 +42,11 @@ func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []Fil
 
 // Files lists the files changed from one commit (or tree) to another.
 func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange, error) {
-	status, err := m.git(ctx, dir, "diff", "--no-ext-diff", "--name-status", "-z", "-M", from, to, "--")
+	status, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--name-status", "-z", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list the changed files: %w", err)
 	}
-	num, err := m.git(ctx, dir, "diff", "--no-ext-diff", "--no-textconv", "--numstat", "-z", "-M", from, to, "--")
+	num, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--numstat", "-z", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("count the changed lines: %w", err)
 	}
@@ -195,7 +196,7 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		res.NoChange = true
 		return res, nil
 	}
-	args := append([]string{"diff", "--binary", "--full-index"}, diffArgs...)
+	args := append(append([]string{}, diffArgs...), "-p", "--binary", "--full-index")
 	patch, err := m.git(ctx, t.UserRoot, append(args, userTree, result, "--")...)
 	if err != nil {
 		return res, fmt.Errorf("diff for apply: %w", err)

@@ -12,6 +12,22 @@ import (
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
+// copyIndex copies the index file src to dst (mode 0600), replacing dst,
+// and gives the copy src's modification time. Git trusts an entry's stat
+// data only when the file is older than the index file itself ("racy git"
+// check); a copy stamped "now" would make a same-size edit made in the same
+// second as the last `git add` look unchanged.
+func copyIndex(src, dst string) error {
+	st, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if err := copyFile(src, dst); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, st.ModTime(), st.ModTime())
+}
+
 // copyFile copies src to dst (mode 0600), replacing dst.
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)

@@ -1,7 +1,7 @@
 // Package worktree isolates a /tribunal task in its own git worktree: a snapshot of the user's HEAD plus uncommitted changes, one commit per iteration, and the task's change applied back to the user's working tree only on accept.
 //
-// Every git command runs through the caller's git runner with the user's
-// git hooks disabled (core.hooksPath=/dev/null) and never writes the user's
+// Every git command runs through the caller's git runner (projectkey.ExecGit:
+// the user's git hooks never run) and never writes the user's
 // index, working tree, HEAD or branches: the snapshot is taken through the
 // task worktree's own index (`git --work-tree=<user root> add -A` run in
 // the task worktree), and applying is `git apply` without --index on a
@@ -36,12 +36,11 @@ const (
 	Kept = "kept"
 )
 
-// gitBase precedes every subcommand: the user's hooks never run (a
-// post-checkout or reference-transaction hook would otherwise fire on our
-// worktree and ref updates), submodules are never recursed into (we do not
-// check them out), and commits need no identity or signing setup.
+// gitBase adds to projectkey.GitArgs (hooks off, no fsmonitor, no
+// optional locks) what only task worktrees need: submodules are never
+// recursed into (we do not check them out), and our commits need no
+// identity or signing setup from the user.
 var gitBase = []string{
-	"-c", "core.hooksPath=/dev/null",
 	"-c", "submodule.recurse=false",
 	"-c", "user.name=tribunal",
 	"-c", "user.email=tribunal@localhost",
@@ -50,8 +49,8 @@ var gitBase = []string{
 // Manager creates, records, applies and removes task worktrees of one
 // project.
 type Manager struct {
-	// Git runs git (see projectkey.ExecGit); its environment carries the
-	// recursion guard.
+	// Git runs git: projectkey.ExecGit, which builds every git child's
+	// argv and environment (hooks off, recursion guard).
 	Git projectkey.GitRunner
 	// Dir holds the task worktrees (<Dir>/<task-id>/) and their records
 	// (<Dir>/<task-id>.json): <project store>/worktrees.
@@ -219,7 +218,7 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (strin
 	copied := false
 	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
 		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
-			copied = copyFile(src, dst) == nil
+			copied = copyIndex(src, dst) == nil
 		}
 	}
 	add := func() error {

@@ -121,6 +121,12 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	repo := f.repo()
+	// Witness hooks: none of the user's hooks may run from our git.
+	witness := filepath.Join(t.TempDir(), "hook-ran")
+	for _, h := range []string{"post-checkout", "post-index-change", "reference-transaction", "post-commit", "pre-commit"} {
+		write(t, filepath.Join(repo, ".git", "hooks", h), "#!/bin/sh\necho "+h+" $PWD $(ps -o args= $PPID) >> "+witness+"\n")
+		os.Chmod(filepath.Join(repo, ".git", "hooks", h), 0o755)
+	}
 	before := f.state(repo)
 	if err := f.m.Check(ctx, repo); err != nil {
 		t.Fatal(err)
@@ -144,8 +150,8 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	if after := f.state(repo); after != before {
 		t.Errorf("the user's repository changed:\n--- before\n%s\n--- after\n%s", before, after)
 	}
-	if f.git(task.Path, "status", "--porcelain") != "" {
-		t.Errorf("the task worktree is not clean at its snapshot: %s", f.git(task.Path, "status", "--porcelain"))
+	if f.git(task.Path, "-c", "core.hooksPath=/dev/null", "status", "--porcelain") != "" {
+		t.Errorf("the task worktree is not clean at its snapshot: %s", f.git(task.Path, "-c", "core.hooksPath=/dev/null", "status", "--porcelain"))
 	}
 
 	// The actor edits line 7 and adds a file; the user meanwhile edits line 2.
@@ -181,6 +187,9 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	}
 	if err := f.m.Finish(ctx, task, false); err != nil {
 		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(witness); err == nil {
+		t.Errorf("the user's git hooks ran: %s", data)
 	}
 	if _, err := os.Stat(task.Path); err == nil {
 		t.Error("the task worktree is still there")
@@ -423,4 +432,32 @@ func userRefs(list string) []string {
 		}
 	}
 	return out
+}
+
+// A same-size edit made in the same second as the last `git add` has the
+// stat data git recorded; only git's "racy" check (entry not older than the
+// index file) finds it. The snapshot's copy of the index must keep that
+// check working, or the snapshot silently holds the old content (without
+// copyIndex keeping the index's mtime this fails whenever the copy lands in
+// a later second than the add; TestCreateSnapshotsWithoutTouchingTheUser
+// caught it that way).
+func TestSnapshotSeesRacyEdits(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "r")
+	f.git(t.TempDir(), "init", "-q", dir)
+	for i, id := range []string{"01RACY0", "01RACY1", "01RACY2"} {
+		write(t, filepath.Join(dir, "f.txt"), "aaa\n")
+		f.git(dir, "add", "f.txt")
+		f.git(dir, "commit", "-q", "--allow-empty", "-m", id)
+		write(t, filepath.Join(dir, "f.txt"), "bbb\n")
+		task, err := f.m.Create(ctx, dir, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, filepath.Join(task.Path, "f.txt")); got != "bbb\n" {
+			t.Errorf("round %d: the snapshot holds %q, not the edited file", i, got)
+		}
+		f.m.Finish(ctx, task, false)
+	}
 }
