@@ -46,6 +46,10 @@ var gitBase = []string{
 	"-c", "user.email=tribunal@localhost",
 }
 
+// orphanAge is how old a worktree directory without a record must be
+// before Cleanup removes it.
+const orphanAge = 10 * time.Minute
+
 // Manager creates, records, applies and removes task worktrees of one
 // project.
 type Manager struct {
@@ -221,8 +225,15 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (strin
 			copied = copyIndex(src, dst) == nil
 		}
 	}
+	// ":/" is the whole work tree whatever the current directory; our own
+	// directory is left out when it lies inside the user's tree (a
+	// repository at $HOME holds $ONLOOKER_DIR).
+	spec := []string{"--work-tree=" + userRoot, "add", "--all", "--", ":/"}
+	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		spec = append(spec, ":(top,exclude)"+filepath.ToSlash(rel))
+	}
 	add := func() error {
-		_, err := m.git(ctx, wt, "--work-tree="+userRoot, "add", "--all", "--", ".")
+		_, err := m.git(ctx, wt, spec...)
 		return err
 	}
 	err := errors.New("no index")
@@ -273,7 +284,7 @@ func (m *Manager) submodules(ctx context.Context, wt string) ([]string, error) {
 // left, including its own commits and untracked files) as a commit on the
 // task branch whose parent is the previous iteration's, and returns it.
 func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, error) {
-	if _, err := m.git(ctx, t.Path, "add", "--all", "--", "."); err != nil {
+	if _, err := m.git(ctx, t.Path, "add", "--all", "--", ":/"); err != nil {
 		return "", fmt.Errorf("record the actor's changes: %w", err)
 	}
 	tree, err := m.gitLine(ctx, t.Path, "write-tree")
@@ -373,6 +384,11 @@ func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 		}
 	}
 	for _, e := range entries {
+		// A directory without a record is a crashed run's scratch; one
+		// modified lately may belong to an apply running right now.
+		if info, err := e.Info(); err != nil || m.now().Sub(info.ModTime()) < orphanAge {
+			continue
+		}
 		if e.IsDir() && !recorded[e.Name()] {
 			p := filepath.Join(m.Dir, e.Name())
 			if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", p); err != nil {

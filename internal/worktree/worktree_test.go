@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
@@ -382,6 +383,9 @@ func TestCleanupRemovesCrashedRuns(t *testing.T) {
 	crashed.PID = 999999999
 	f.m.save(crashed)
 	os.MkdirAll(filepath.Join(f.m.Dir, "01ORPHAN"), 0o700)
+	os.MkdirAll(filepath.Join(f.m.Dir, "01FRESH.apply"), 0o700)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(f.m.Dir, "01ORPHAN"), old, old)
 	done := f.m.Cleanup(ctx, repo)
 	sort.Strings(done)
 	if strings.Join(done, ",") != "01CRASHED,01ORPHAN" {
@@ -392,6 +396,9 @@ func TestCleanupRemovesCrashedRuns(t *testing.T) {
 	}
 	if _, err := os.Stat(live.Path); err != nil {
 		t.Error("a live run's worktree was removed")
+	}
+	if _, err := os.Stat(filepath.Join(f.m.Dir, "01FRESH.apply")); err != nil {
+		t.Error("a fresh scratch directory (an apply running now) was removed")
 	}
 	if out := f.git(repo, "branch", "--list", "tribunal/*", "--format=%(refname:short)"); out != "tribunal/01KEPT\ntribunal/01LIVE" {
 		t.Errorf("branches after cleanup: %q", out)
@@ -459,5 +466,29 @@ func TestSnapshotSeesRacyEdits(t *testing.T) {
 			t.Errorf("round %d: the snapshot holds %q, not the edited file", i, got)
 		}
 		f.m.Finish(ctx, task, false)
+	}
+}
+
+// A repository whose work tree holds tribunal's own directory (a dotfiles
+// repository at $HOME holds $ONLOOKER_DIR): the snapshot leaves it out,
+// and a run from a subdirectory still snapshots the whole tree.
+func TestSnapshotExcludesOwnDirectory(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	home := filepath.Join(t.TempDir(), "home")
+	f.git(t.TempDir(), "init", "-q", home)
+	write(t, filepath.Join(home, "dotfile"), "x\n")
+	write(t, filepath.Join(home, "sub", "y"), "y\n")
+	f.m.Dir = filepath.Join(home, ".onlooker", "tribunal", "k", "worktrees")
+	task, err := f.m.Create(ctx, home, "01HOME")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := f.git(task.Path, "ls-files")
+	if files != "dotfile\nsub/y" {
+		t.Errorf("snapshot holds %q", files)
+	}
+	if err := f.m.Finish(ctx, task, false); err != nil {
+		t.Fatal(err)
 	}
 }
