@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
@@ -84,7 +85,23 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 	if err := m.Discard(context.WithoutCancel(ctx), t); err != nil {
 		c.warn(fmt.Sprintf("tribunal: warning: branch %s not removed: %v", t.Branch, err))
 	}
+	c.recordFate(ctx, t.ID, "applied")
 	return 0
+}
+
+// recordFate notes in the task's report what became of its kept change.
+func (c *cli) recordFate(ctx context.Context, id, state string) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return
+	}
+	project, err := c.projectDir(ctx, dir)
+	if err != nil {
+		return
+	}
+	if err := session.UpdateIsolation(project.TaskDir(id), state); err != nil {
+		c.warn(fmt.Sprintf("tribunal: warning: the task's report does not say it was %s: %v", state, err))
+	}
 }
 
 // discardCmd drops a kept task's branch and record; the working tree is
@@ -99,6 +116,7 @@ func (c *cli) discardCmd(ctx context.Context, args []string) int {
 		return exitAborted
 	}
 	fmt.Fprintf(c.stdout, "task %s: discarded branch %s; your working tree was not touched\n", t.ID, t.Branch)
+	c.recordFate(ctx, t.ID, "discarded")
 	return 0
 }
 

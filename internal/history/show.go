@@ -27,6 +27,9 @@ type TaskView struct {
 	// CompleteSource is "session-complete.json", "events log" or "".
 	CompleteSource string          `json:"complete_source,omitempty"`
 	Iterations     []IterationView `json:"iterations"`
+	// Isolation is report.json's account of where the task ran and what
+	// became of its change (nil for runs before task worktrees).
+	Isolation *IsolationFile `json:"isolation,omitempty"`
 	Problems       []Problem       `json:"-"`
 }
 
@@ -135,6 +138,18 @@ type TrustFile struct {
 	AlphaMeasured bool     `json:"alpha_measured"`
 }
 
+// IsolationFile is report.json's "isolation": where the actor worked and
+// whether its change reached the user's working tree.
+type IsolationFile struct {
+	Mode      string   `json:"mode"`
+	Branch    string   `json:"branch,omitempty"`
+	Snapshot  string   `json:"snapshot,omitempty"`
+	Head      string   `json:"head,omitempty"`
+	State     string   `json:"state"`
+	Conflicts []string `json:"conflicts,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
 // FindingFile is one judge finding on the severity ladder.
 type FindingFile struct {
 	Severity string `json:"severity"`
@@ -190,6 +205,12 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	}
 	if p, ok := m.params(); ok {
 		v.Params = &p
+	}
+	var rep struct {
+		Isolation *IsolationFile `json:"isolation"`
+	}
+	if err := readJSON(filepath.Join(dir, "report.json"), &rep); err == nil {
+		v.Isolation = rep.Isolation
 	}
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {

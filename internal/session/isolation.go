@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -148,7 +149,12 @@ func isolationLines(r *Report) []string {
 	id := r.TaskID
 	switch iso.State {
 	case "applied":
+		if r.Outcome != Accepted {
+			return []string{"**Your working tree:** the change, not accepted by the gate, was applied later with `tribunal-session apply`, as uncommitted changes."}
+		}
 		return []string{"**Your working tree:** the accepted change was applied as uncommitted changes (review with `git diff`; nothing was staged or committed)."}
+	case "discarded":
+		return []string{"**Your working tree:** unchanged — the change was discarded (`tribunal-session discard`)."}
 	case "unchanged":
 		return []string{"**Your working tree:** unchanged — the actor changed no file."}
 	case "kept":
@@ -214,4 +220,27 @@ func fileLine(f worktree.FileChange) string {
 		counts = "binary"
 	}
 	return fmt.Sprintf("`%s` %s (%s)", name, f.Status, counts)
+}
+
+// UpdateIsolation records what became of a kept task's change after the
+// run ("applied" or "discarded" by `tribunal-session apply`/`discard`) in
+// its report.json and summary.md, so that show tells the current story.
+func UpdateIsolation(taskDir, state string) error {
+	path := filepath.Join(taskDir, "report.json")
+	data, ok := store.ReadOptional(path, 64<<20, nil)
+	if !ok {
+		return fmt.Errorf("no report.json in %q", taskDir)
+	}
+	var rep Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("read %q: %w", path, err)
+	}
+	if rep.Isolation == nil {
+		return fmt.Errorf("%q records no task worktree", path)
+	}
+	rep.Isolation.State, rep.Isolation.Conflicts, rep.Isolation.Error = state, nil, ""
+	if err := store.WriteJSON(path, &rep); err != nil {
+		return err
+	}
+	return storeWriteText(taskDir, "summary.md", Summary(&rep))
 }
