@@ -30,7 +30,7 @@ type TaskView struct {
 	// Isolation is report.json's account of where the task ran and what
 	// became of its change (nil for runs before task worktrees).
 	Isolation *IsolationFile `json:"isolation,omitempty"`
-	Problems       []Problem       `json:"-"`
+	Problems  []Problem      `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
