@@ -184,9 +184,10 @@ func shortCommit(c string) string {
 	return c
 }
 
-// judgeDiffBytes bounds the diff in a judge's prompt. Judges can read the
-// files themselves; the diff tells them where to look and what changed.
-const judgeDiffBytes = 24000
+// judgeDiffBytes bounds the diff in a judge's prompt, as the Stop hook's
+// judge is bounded (48 000 bytes). Judges can read the files themselves;
+// the diff tells them where to look and what changed.
+const judgeDiffBytes = 48000
 
 // boundedDiff renders the task's change for the judges within
 // judgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
