@@ -107,6 +107,9 @@ func hookPaths(ctx context.Context, git projectkey.GitRunner, dir string) error 
 	if _, err := DiffStat(ctx, git, dir, 4000); err != nil {
 		return err
 	}
+	if _, err := Diff(ctx, git, dir, st); err != nil {
+		return err
+	}
 	return nil
 }
 

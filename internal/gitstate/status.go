@@ -1,4 +1,4 @@
-// Package gitstate reads a work tree's change state through one `git status` call and derives the Stop hook's change fingerprint and diff stat (contract §8.3, §11.16, §11.19).
+// Package gitstate reads a work tree's change state through one `git status` call and derives from it, without ever writing to .git, the Stop hook's tree fingerprint, the diff stat and the unified diff a judge is shown (contract §8.3, §11.16, §11.19; ADR-009).
 package gitstate
 
 import (
