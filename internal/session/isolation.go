@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -184,10 +185,10 @@ func shortCommit(c string) string {
 	return c
 }
 
-// judgeDiffBytes bounds the diff in a judge's prompt, as the Stop hook's
-// judge is bounded (48 000 bytes). Judges can read the files themselves;
-// the diff tells them where to look and what changed.
-const judgeDiffBytes = 48000
+// judgeDiffBytes bounds the diff in a judge's prompt exactly as the Stop
+// hook's judge is bounded. Judges can read the files themselves; the diff
+// tells them where to look and what changed.
+const judgeDiffBytes = prompts.StopDiffBudget
 
 // boundedDiff renders the task's change for the judges within
 // judgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
