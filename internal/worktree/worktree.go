@@ -38,9 +38,13 @@ const (
 
 // gitBase adds to projectkey.GitArgs (hooks off, no fsmonitor, no
 // optional locks) what only task worktrees need: submodules are never
-// recursed into (we do not check them out), and our commits need no
-// identity or signing setup from the user.
+// recursed into (we do not check them out), our commits need no identity
+// or signing setup from the user, and checking a snapshot out writes files
+// in parallel (checkout.workers=0: one worker per CPU), since writing every
+// file of the tree is most of what isolating a task costs (measured 1.0-1.4 s
+// against 2.3-2.5 s sequentially for 3000 files on a loaded 2-CPU machine).
 var gitBase = []string{
+	"-c", "checkout.workers=0",
 	"-c", "submodule.recurse=false",
 	"-c", "user.name=tribunal",
 	"-c", "user.email=tribunal@localhost",
