@@ -33,7 +33,7 @@ func benchRepo(b testing.TB, f *fixture, n int) string {
 // (worktree, snapshot, checkout, removal) on a 3000-file repository;
 // BenchmarkGitStatus is the yardstick: one `git status` of the same tree.
 func BenchmarkSnapshot(b *testing.B) {
-	f := newFixture(&testing.T{})
+	f := newFixture(b)
 	repo := benchRepo(b, f, 3000)
 	ctx := context.Background()
 	b.ResetTimer()
@@ -49,7 +49,7 @@ func BenchmarkSnapshot(b *testing.B) {
 }
 
 func BenchmarkGitStatus(b *testing.B) {
-	f := newFixture(&testing.T{})
+	f := newFixture(b)
 	repo := benchRepo(b, f, 3000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
