@@ -335,6 +335,44 @@ func TestRepositoryShapes(t *testing.T) {
 		}
 		f.m.Finish(ctx, task, false)
 	})
+	t.Run("git-lfs", func(t *testing.T) {
+		if _, err := exec.LookPath("git-lfs"); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal("git-lfs is not installed (.ci/run installs it)")
+			}
+			t.Skip("git-lfs is not installed; apt-get install git-lfs to run this test")
+		}
+		f := newFixture(t)
+		repo := f.repo()
+		f.git(repo, "lfs", "install", "--local")
+		f.git(repo, "lfs", "track", "*.bin")
+		write(t, filepath.Join(repo, "data.bin"), "first version\x00binary\n")
+		f.git(repo, "add", ".gitattributes", "data.bin")
+		f.git(repo, "commit", "-q", "-m", "lfs")
+		if out := f.git(repo, "show", "HEAD:data.bin"); !strings.HasPrefix(out, "version https://git-lfs") {
+			t.Fatalf("not stored as an LFS pointer: %q", out)
+		}
+		task, err := f.m.Create(ctx, repo, "01LFS")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, filepath.Join(task.Path, "data.bin")); got != "first version\x00binary\n" {
+			t.Errorf("the task worktree holds %q, not the LFS content", got)
+		}
+		write(t, filepath.Join(task.Path, "data.bin"), "second version\x00binary\n")
+		f.m.Commit(ctx, task, "it")
+		if out := f.git(repo, "show", task.Head+":data.bin"); !strings.HasPrefix(out, "version https://git-lfs") {
+			t.Errorf("the iteration commit does not store an LFS pointer: %q", out)
+		}
+		res, err := f.m.Apply(ctx, task)
+		if err != nil || !res.Applied {
+			t.Fatalf("apply an LFS change: %+v %v", res, err)
+		}
+		if got := read(t, filepath.Join(repo, "data.bin")); got != "second version\x00binary\n" {
+			t.Errorf("data.bin = %q", got)
+		}
+		f.m.Finish(ctx, task, false)
+	})
 	t.Run("clean and smudge filters (as git-lfs uses them)", func(t *testing.T) {
 		f := newFixture(t)
 		repo := f.repo()
