@@ -79,6 +79,9 @@ func RenderLog(r LogResult) string {
 		fmt.Fprintf(&b, "\n%d of %d records; `tribunal-session log --limit 0` lists them all.\n", len(r.Entries), r.Total)
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
+	if len(r.Kept) > 0 {
+		fmt.Fprintf(&b, "\nKept changes, not in your working tree (branch tribunal/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+	}
 	return b.String()
 }
 

@@ -411,3 +411,22 @@ func (m *Manager) now() time.Time {
 	}
 	return m.Now()
 }
+
+// KeptTasks lists the kept tasks recorded in dir (a project's worktrees
+// directory), oldest first. It reads the records only; no git runs.
+func KeptTasks(dir string) []Task {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	m := &Manager{Dir: dir}
+	var out []Task
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
+			if t, err := m.Load(id); err == nil && t.State == Kept {
+				out = append(out, *t)
+			}
+		}
+	}
+	return out
+}
