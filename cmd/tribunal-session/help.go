@@ -57,8 +57,9 @@ anything starts); 3 aborted (also when no judge produced a usable verdict).
 	applyHelp = `usage: tribunal-session apply TASK_ID
 
 Applies a kept task's change (its branch tribunal/TASK_ID relative to the
-snapshot the task started from) to your working tree as uncommitted
-changes, merged three-way with whatever you changed since. All or nothing:
+snapshot the task started from) to the working tree of the current
+directory as uncommitted changes, merged three-way with whatever you
+changed since. All or nothing:
 when the change conflicts with your edits nothing is written. On success
 the branch is deleted.
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -44,6 +45,12 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		c.errorf("%s: %v", name, err)
 		c.hint("only a task whose change was not applied is kept; 'tribunal-session log' lists tasks, 'git branch --list tribunal/*' their branches")
 		return nil, nil, exitUsage
+	}
+	// The change lands in the work tree apply runs in, which may be another
+	// worktree of the same repository than the task started from: the
+	// three-way merge takes whatever tree it finds there.
+	if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
+		t.UserRoot = root
 	}
 	if t.State != worktree.Kept && t.PID > 0 && worktree.ProcessAlive(t.PID) {
 		c.errorf("%s: task %s is still running", name, id)
