@@ -50,7 +50,9 @@ inside the task text selects the rubric as --rubric ID does.
                          task worktree; the judges then see the whole tree's
                          diff stat, your own edits included)
 
-Exit status: 0 accepted; 10 not accepted (the gate never passed);
+Exit status: 0 accepted (also when the accepted change overlaps edits you
+made meanwhile: it is then kept on its branch, and the summary and a
+warning say so); 10 not accepted (the gate never passed);
 2 usage or configuration error (nothing ran; with --detach too, before
 anything starts); 3 aborted (also when no judge produced a usable verdict).
 `
