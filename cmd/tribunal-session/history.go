@@ -159,6 +159,9 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	res := history.Log(project.Dir, logPath, limit)
+	for _, t := range c.worktrees(project).KeptTasks() {
+		res.Kept = append(res.Kept, t.ID)
+	}
 	c.reportProblems(res.Problems)
 	if asJSON {
 		entries := res.Entries

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
@@ -39,7 +41,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		c.hint("run it inside the repository the task ran in")
 		return nil, nil, exitUsage
 	}
-	m := &worktree.Manager{Git: c.git(os.Environ()), Dir: project.WorktreesDir(), PID: os.Getpid(), Now: time.Now}
+	m := c.worktrees(project)
 	t, err := m.Load(id)
 	if err != nil {
 		c.errorf("%s: %v", name, err)
@@ -132,4 +134,13 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// worktrees is the task-worktree manager of a project: its worktrees
+// directory, and the per-user fallback that runs use when $ONLOOKER_DIR
+// cannot hold them.
+func (c *cli) worktrees(project store.Project) *worktree.Manager {
+	m := &worktree.Manager{Git: c.git(os.Environ()), Dir: project.WorktreesDir(), PID: os.Getpid(), Now: time.Now}
+	m.Fallback = worktree.FallbackDir(c.getenv("TMPDIR"), os.Getuid(), filepath.Base(project.Dir))
+	return m
 }

@@ -5,9 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // Kinds of records.
@@ -48,7 +46,9 @@ type LogResult struct {
 	// Total counts every record found, before the limit.
 	Total int `json:"total"`
 	// Kept lists the tasks whose change is kept on a tribunal/<id> branch
-	// (not accepted, or conflicting with the user's edits), oldest first.
+	// (not accepted, or conflicting with the user's edits), oldest first;
+	// the caller fills it (worktree.KeptTasks), since where task worktrees
+	// live depends on the environment.
 	Kept     []string  `json:"kept,omitempty"`
 	Problems []Problem `json:"-"`
 }
@@ -61,9 +61,6 @@ type LogResult struct {
 // have no session-complete.json.
 func Log(projectDir, logPath string, limit int) LogResult {
 	var res LogResult
-	for _, t := range worktree.KeptTasks(store.Project{Dir: projectDir}.WorktreesDir()) {
-		res.Kept = append(res.Kept, t.ID)
-	}
 	ids, err := taskIDs(projectDir)
 	if err != nil {
 		res.Problems = append(res.Problems, asProblem(err))

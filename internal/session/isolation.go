@@ -134,9 +134,13 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 	case "applied":
 		r.progress("task %s: the accepted change is in your working tree (uncommitted, %d file(s))", r.taskID, len(iso.Files))
 	case "kept":
-		if outcome == Accepted {
+		switch {
+		case outcome != Accepted:
+		case iso.Error != "":
+			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied (%s); it is kept on branch %s", firstLine(iso.Error, 500), iso.Branch))
+		default:
 			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied: it conflicts with your edits (%s); it is kept on branch %s",
-				firstLine(strings.Join(iso.Conflicts, ", ")+iso.Error, 300), iso.Branch))
+				firstLine(strings.Join(iso.Conflicts, ", "), 300), iso.Branch))
 		}
 	}
 }
@@ -161,11 +165,11 @@ func isolationLines(r *Report) []string {
 	case "kept":
 		var lines []string
 		if r.Outcome == Accepted {
-			why := strings.Join(iso.Conflicts, ", ")
 			if iso.Error != "" {
-				why = iso.Error
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change could not be applied (%s).", firstLine(iso.Error, 500)))
+			} else {
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", firstLine(strings.Join(iso.Conflicts, ", "), 500)))
 			}
-			lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", firstLine(why, 500)))
 			lines = append(lines, fmt.Sprintf("It is kept on branch `%s`: resolve the overlap and run `tribunal-session apply %s`, or inspect it with `git diff %s %s`; `tribunal-session discard %s` drops it.",
 				iso.Branch, id, shortCommit(iso.Snapshot), iso.Branch, id))
 			return lines
@@ -229,7 +233,7 @@ func fileLine(f worktree.FileChange) string {
 // its report.json and summary.md, so that show tells the current story.
 func UpdateIsolation(taskDir, state string) error {
 	path := filepath.Join(taskDir, "report.json")
-	data, ok := store.ReadOptional(path, 64<<20, nil)
+	data, ok := store.ReadOptional(path, 64<<20, func(string) {})
 	if !ok {
 		return fmt.Errorf("no report.json in %q", taskDir)
 	}

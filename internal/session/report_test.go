@@ -77,6 +77,8 @@ func TestIsolationLines(t *testing.T) {
 			[]string{"the accepted change was applied as uncommitted changes"}, []string{"apply " + id}},
 		{"accepted but overlapping", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, Snapshot: "0123456789abcdef", State: "kept", Conflicts: []string{"a.go", "b.go"}},
 			[]string{"does not apply cleanly beside your edits (a.go, b.go)", "kept on branch `" + branch + "`", "tribunal-session apply " + id, "git diff 0123456789ab " + branch, "tribunal-session discard " + id}, nil},
+		{"accepted, apply failed", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept", Error: "the change could not be applied: disk full"},
+			[]string{"the accepted change could not be applied (the change could not be applied: disk full)", "kept on branch"}, []string{"cleanly"}},
 		{"not accepted", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept"},
 			[]string{"unchanged — the change was not accepted", "applies it anyway"}, []string{"cleanly"}},
 		{"nothing changed", Aborted, &IsolationReport{Mode: "worktree", Branch: branch, State: "unchanged"},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -308,7 +309,8 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.project = store.ForKey(onlookerDir, repo.Key)
 	r.workDir = repo.WorktreeRoot
 	if !r.opts.InPlace {
-		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now}
+		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
+			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key)}
 		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
 			return &ConfigError{Err: err, Hint: isolationHint}
 		}

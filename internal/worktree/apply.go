@@ -201,7 +201,7 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("diff for apply: %w", err)
 	}
-	patchFile := filepath.Join(m.Dir, t.ID+".patch")
+	patchFile := filepath.Join(m.taskDir(t), t.ID+".patch")
 	if err := os.WriteFile(patchFile, patch, 0o600); err != nil {
 		return res, fmt.Errorf("write the patch: %w", err)
 	}
@@ -223,7 +223,7 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 // userTree snapshots the user's working tree as it is now, through a
 // scratch worktree's index (never the user's own), and returns the tree.
 func (m *Manager) userTree(ctx context.Context, t *Task) (string, error) {
-	scratch := filepath.Join(m.Dir, t.ID+".apply")
+	scratch := filepath.Join(m.taskDir(t), t.ID+".apply")
 	os.RemoveAll(scratch)
 	m.git(ctx, t.UserRoot, "worktree", "prune")
 	if _, err := m.git(ctx, t.UserRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
@@ -268,4 +268,12 @@ func appendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// taskDir is the directory holding t's record (and its worktree).
+func (m *Manager) taskDir(t *Task) string {
+	if t.dir != "" {
+		return t.dir
+	}
+	return m.Dir
 }

@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -63,6 +65,12 @@ type Manager struct {
 	// Dir holds the task worktrees (<Dir>/<task-id>/) and their records
 	// (<Dir>/<task-id>.json): <project store>/worktrees.
 	Dir string
+	// Fallback, when set, is used instead of Dir when nothing can be
+	// written there (a read-only, full or broken $ONLOOKER_DIR): see
+	// FallbackDir. Load, Cleanup and KeptTasks look in both.
+	Fallback string
+	// Warn receives a note when Create falls back.
+	Warn func(string)
 	// PID is this process's id, recorded as the owner of a running task.
 	PID int
 	// Alive reports whether a recorded owner still runs; nil means
@@ -93,6 +101,8 @@ type Task struct {
 	// Submodules lists submodule paths, which are not checked out in the
 	// task worktree.
 	Submodules []string `json:"submodules,omitempty"`
+	// dir is where this record lives (Manager.Dir or Manager.Fallback).
+	dir string
 }
 
 func (m *Manager) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -107,19 +117,40 @@ func (m *Manager) gitLine(ctx context.Context, dir string, args ...string) (stri
 	return strings.TrimSpace(string(out)), err
 }
 
-func (m *Manager) recordPath(id string) string { return filepath.Join(m.Dir, id+".json") }
+func recordPath(dir, id string) string { return filepath.Join(dir, id+".json") }
 
 func (m *Manager) save(t *Task) error {
-	return store.WriteJSON(m.recordPath(t.ID), t)
+	if t.dir == "" {
+		t.dir = m.Dir
+	}
+	return store.WriteJSON(recordPath(t.dir, t.ID), t)
+}
+
+// dirs are the directories records may live in: Dir, and Fallback while
+// it is private to this user.
+func (m *Manager) dirs() []string {
+	if m.Fallback == "" || m.Fallback == m.Dir || privateRoot(m.Fallback, false) != nil {
+		return []string{m.Dir}
+	}
+	return []string{m.Dir, m.Fallback}
 }
 
 // Load reads the record of task id.
 func (m *Manager) Load(id string) (*Task, error) {
-	data, ok := store.ReadOptional(m.recordPath(id), 1<<20, nil)
-	if !ok {
-		return nil, fmt.Errorf("no kept task %s in this project: %w", id, os.ErrNotExist)
+	for _, dir := range m.dirs() {
+		if t, err := loadFrom(dir, id); !errors.Is(err, os.ErrNotExist) {
+			return t, err
+		}
 	}
-	t := &Task{}
+	return nil, fmt.Errorf("no kept task %s in this project: %w", id, os.ErrNotExist)
+}
+
+func loadFrom(dir, id string) (*Task, error) {
+	data, ok := store.ReadOptional(recordPath(dir, id), 1<<20, func(string) {})
+	if !ok {
+		return nil, os.ErrNotExist
+	}
+	t := &Task{dir: dir}
 	if err := jsonUnmarshal(data, t); err != nil {
 		return nil, fmt.Errorf("the record of task %s is damaged: %w", id, err)
 	}
@@ -154,13 +185,24 @@ func (m *Manager) Check(ctx context.Context, userRoot string) error {
 // checked out at a snapshot of the user's work tree, and records it as
 // running. The user's index, working tree, HEAD and branches are only read.
 func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
-	if err := os.MkdirAll(m.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create %q: %w", m.Dir, err)
-	}
-	t := &Task{ID: id, UserRoot: userRoot, Path: filepath.Join(m.Dir, id), Branch: BranchPrefix + id,
+	t := &Task{ID: id, UserRoot: userRoot, Branch: BranchPrefix + id,
 		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
-	if err := m.save(t); err != nil {
-		return nil, fmt.Errorf("record task worktree: %w", err)
+	err := m.begin(t, m.Dir)
+	if err != nil && m.Fallback != "" && m.Fallback != m.Dir {
+		ferr := privateRoot(m.Fallback, true)
+		if ferr == nil {
+			ferr = m.begin(t, m.Fallback)
+		}
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; and in %q: %w", err, m.Fallback, ferr)
+		}
+		if m.Warn != nil {
+			m.Warn(fmt.Sprintf("tribunal: warning: cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
+		}
+		err = nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	fail := func(err error) (*Task, error) {
 		m.remove(context.WithoutCancel(ctx), t, false)
@@ -335,7 +377,7 @@ func (m *Manager) remove(ctx context.Context, t *Task, dropBranch bool) error {
 			}
 		}
 	}
-	if rerr := os.Remove(m.recordPath(t.ID)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+	if rerr := os.Remove(recordPath(m.taskDir(t), t.ID)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 		err = errors.Join(err, rerr)
 	}
 	return err
@@ -344,8 +386,11 @@ func (m *Manager) remove(ctx context.Context, t *Task, dropBranch bool) error {
 func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
 	if _, err := os.Stat(t.Path); err == nil {
 		if _, err := m.git(ctx, t.UserRoot, "worktree", "remove", "--force", "--force", t.Path); err != nil {
-			// A damaged worktree: delete the directory and let prune drop
-			// git's administrative entry.
+			// A damaged worktree: delete the directory (only ever one of
+			// ours) and let prune drop git's administrative entry.
+			if t.dir == "" || filepath.Dir(t.Path) != t.dir {
+				return fmt.Errorf("remove the task worktree %q: %w", t.Path, err)
+			}
 			if rerr := os.RemoveAll(t.Path); rerr != nil {
 				return fmt.Errorf("remove the task worktree %q: %w", t.Path, errors.Join(err, rerr))
 			}
@@ -360,7 +405,16 @@ func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
 // and record), worktree directories without a record, and git's entries
 // for worktrees that no longer exist. It returns one line per task removed.
 func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
-	entries, err := os.ReadDir(m.Dir)
+	var done []string
+	for _, dir := range m.dirs() {
+		done = append(done, m.cleanupDir(ctx, dir, userRoot)...)
+	}
+	m.git(ctx, userRoot, "worktree", "prune")
+	return done
+}
+
+func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
@@ -376,7 +430,7 @@ func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 			continue
 		}
 		recorded[id] = true
-		t, err := m.Load(id)
+		t, err := loadFrom(dir, id)
 		if err != nil || t.State == Kept || (t.PID > 0 && alive(t.PID)) {
 			continue
 		}
@@ -394,14 +448,13 @@ func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 			continue
 		}
 		if e.IsDir() && !recorded[e.Name()] {
-			p := filepath.Join(m.Dir, e.Name())
+			p := filepath.Join(dir, e.Name())
 			if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", p); err != nil {
 				os.RemoveAll(p)
 			}
 			done = append(done, e.Name())
 		}
 	}
-	m.git(ctx, userRoot, "worktree", "prune")
 	return done
 }
 
@@ -412,21 +465,75 @@ func (m *Manager) now() time.Time {
 	return m.Now()
 }
 
-// KeptTasks lists the kept tasks recorded in dir (a project's worktrees
-// directory), oldest first. It reads the records only; no git runs.
-func KeptTasks(dir string) []Task {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	m := &Manager{Dir: dir}
+// KeptTasks lists the kept tasks of the project, oldest first. It reads
+// the records only; no git runs.
+func (m *Manager) KeptTasks() []Task {
 	var out []Task
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
-			if t, err := m.Load(id); err == nil && t.State == Kept {
-				out = append(out, *t)
+	for _, dir := range m.dirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
+				if t, err := loadFrom(dir, id); err == nil && t.State == Kept {
+					out = append(out, *t)
+				}
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// begin claims dir for task t: the directory, then the record (state
+// Creating) written before anything else, so a crash leaves something to
+// clean. A directory it had to create is removed again when the record
+// cannot be written, leaving a broken or full $ONLOOKER_DIR as it was.
+func (m *Manager) begin(t *Task, dir string) error {
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %q: %w", dir, err)
+	}
+	t.dir, t.Path = dir, filepath.Join(dir, t.ID)
+	if err := m.save(t); err != nil {
+		if statErr != nil {
+			os.Remove(dir)
+		}
+		t.dir = ""
+		return fmt.Errorf("record task worktree: %w", err)
+	}
+	return nil
+}
+
+// FallbackDir is where task worktrees go when $ONLOOKER_DIR cannot hold
+// them: <tmp>/tribunal-<uid>/<project key>/worktrees. It only computes the
+// path; the Manager creates it private, and trusts records there only while
+// <tmp>/tribunal-<uid> is a private directory of this user (another user
+// could otherwise prepare it to plant records or catch files).
+func FallbackDir(tmp string, uid int, key string) string {
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, fmt.Sprintf("tribunal-%d", uid), key, "worktrees")
+}
+
+// privateRoot checks (and with create, makes) the per-user directory two
+// levels above a fallback directory.
+func privateRoot(fallback string, create bool) error {
+	root := filepath.Dir(filepath.Dir(fallback))
+	if create {
+		if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("create %q: %w", root, err)
+		}
+	}
+	st, err := os.Lstat(root)
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !st.IsDir() || !ok || int(sys.Uid) != os.Getuid() || st.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("%q is not a private directory of this user; remove it", root)
+	}
+	return nil
 }
