@@ -132,6 +132,9 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if d.Progress == nil {
 		d.Progress = io.Discard
 	}
+	if d.PID == 0 {
+		d.PID = os.Getpid()
+	}
 	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
 	r.report = &Report{Task: opts.Task}
 	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
