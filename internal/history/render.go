@@ -482,27 +482,3 @@ func RenderReplay(r *ReplayResult) string {
 	b.WriteString("result: " + result + "\n")
 	return b.String()
 }
-
-// isolationLine says where the task's actor worked and what became of its
-// change.
-func isolationLine(iso *IsolationFile, id string) string {
-	if iso.Mode != "worktree" {
-		return "**Working tree:** the actor edited it directly (--in-place)."
-	}
-	branch := surface.OneLine(iso.Branch, 200)
-	switch iso.State {
-	case "applied":
-		return "**Working tree:** the change was applied as uncommitted changes."
-	case "unchanged":
-		return "**Working tree:** unchanged; the actor changed no file."
-	case "discarded":
-		return "**Working tree:** unchanged; the change was discarded."
-	case "kept":
-		why := ""
-		if len(iso.Conflicts) > 0 {
-			why = " (it overlaps your edits: " + surface.OneLine(strings.Join(iso.Conflicts, ", "), 300) + ")"
-		}
-		return fmt.Sprintf("**Working tree:** unchanged; the change is kept on branch %s%s — `tribunal-session apply %s` or `discard %s`.", branch, why, id, id)
-	}
-	return "**Working tree:** unchanged (the run did not finish: its change, if any, is on branch " + branch + ")."
-}
