@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -35,7 +36,11 @@ func noVerdict(verdicts []verdict.Verdict) error {
 
 // callMeta says which seat and attempt a model call belongs to.
 type callMeta struct {
-	Role      string `json:"role"`
+	Role string `json:"role"`
+	// Provider is the client that made the call (claude, codex, gemini,
+	// openai); Endpoint the base URL of an HTTP one.
+	Provider  string `json:"provider"`
+	Endpoint  string `json:"endpoint,omitempty"`
 	JudgeID   string `json:"judge_id,omitempty"`
 	JudgeType string `json:"judge_type,omitempty"`
 	Rep       *int   `json:"rep,omitempty"`
@@ -47,9 +52,10 @@ type callMeta struct {
 type callRecord struct {
 	callMeta
 	Model string `json:"model,omitempty"`
-	// Argv is the child's command line (the prompt goes on stdin). The
-	// environment is not recorded: it may hold credentials; tribunal adds
-	// only the variables named in EnvAdded.
+	// Argv is the child's command line (the prompt goes on stdin; a
+	// temporary file the client makes is shown as <…>); none for an HTTP
+	// provider. The environment is not recorded: it may hold credentials;
+	// tribunal adds only the variables named in EnvAdded.
 	Argv       []string        `json:"argv"`
 	EnvAdded   []string        `json:"env_added"`
 	Dir        string          `json:"dir"`
@@ -113,10 +119,14 @@ func callFile(dir string, seq int, label string) string {
 
 // recordCall stores one model call's evidence beside the iteration's
 // artifacts. A write failure is a warning like any artifact's.
-func (r *runner) recordCall(dir string, seq int, label string, meta callMeta, call claude.Call, res claude.Result, err error) {
+func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spec, meta callMeta, call claude.Call, res claude.Result, err error) {
+	meta.Provider = spec.Name()
+	if spec.Name() == provider.OpenAI {
+		meta.Endpoint = spec.BaseURL
+	}
 	rec := callRecord{
 		callMeta: meta, Model: call.Model,
-		Argv:     redactArgv(append([]string{"claude"}, claude.Args(call)...)),
+		Argv:     redactArgv(callArgv(spec, call)),
 		EnvAdded: []string{claude.GuardEnv + "=1"},
 		Dir:      call.Dir, Prompt: call.Prompt, RawOutput: res.Raw, Text: res.Text,
 		Structured: res.Structured, CostUSD: res.CostUSD, Stderr: res.Stderr,
@@ -129,4 +139,18 @@ func (r *runner) recordCall(dir string, seq int, label string, meta callMeta, ca
 		rec.Error = err.Error()
 	}
 	r.write(callFile(dir, seq, label), rec)
+}
+
+// callArgv is the command line a provider runs for call (nil for an HTTP
+// provider).
+func callArgv(spec provider.Spec, call claude.Call) []string {
+	switch spec.Name() {
+	case provider.Codex:
+		return append([]string{"codex"}, provider.CodexArgs(spec, call, "<schema file>", "<last message file>")...)
+	case provider.Gemini:
+		return append([]string{"gemini"}, provider.GeminiArgs(spec, call.Dir)...)
+	case provider.OpenAI:
+		return nil
+	}
+	return append([]string{"claude"}, claude.Args(call)...)
 }

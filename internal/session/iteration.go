@@ -14,6 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -78,7 +79,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	it.actorOutput = output
 
 	// Jury.
-	seats, err := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, r.newID, func(string) {})
+	seats, err := jury.Empanel(r.params.JudgeTypes, r.seatModel, r.newID, func(string) {})
 	if err != nil {
 		return it, err
 	}
@@ -191,7 +192,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		}
 		seq := it.nextCall()
 		res, lastErr = r.Claude.Run(ctx, call)
-		r.recordCall(dir, seq, "actor", callMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
+		r.recordCall(dir, seq, "actor", provider.Spec{}, callMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
 		r.addCost("actor", res)
 		if lastErr == nil && res.Text == "" {
 			lastErr = errors.New("the actor returned no final message")

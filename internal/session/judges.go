@@ -85,7 +85,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model
 			if reps[i] > 1 || k > 0 {
-				model = r.cfg.RepModel(s.JudgeType, k)
+				model = r.repModel(s.JudgeType, k)
 			}
 			calls = append(calls, &repCall{seat: i, rep: k, model: model, seq: it.nextCall(), call: claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
@@ -100,7 +100,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		wg.Add(1)
 		go func(c *repCall) {
 			defer wg.Done()
-			c.res, c.err = r.Claude.Run(ctx, c.call)
+			c.res, c.err = r.judgeRunner(seats[c.seat].JudgeType).Run(ctx, c.call)
 			r.addCost("judge", c.res)
 			s := seats[c.seat]
 			label, rep := "judge-"+s.JudgeType, (*int)(nil)
@@ -108,7 +108,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 				label += "-rep" + strconv.Itoa(c.rep)
 				rep = &c.rep
 			}
-			r.recordCall(dir, c.seq, label, callMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
+			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], callMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
 		}(c)
 	}
 	commands := make([]commandRun, len(r.commands))
@@ -152,6 +152,8 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			v = trust.Reduce(repVerdicts[i])
 		}
 		v.JudgeID, v.JudgeType, v.JudgeModelID = s.JudgeID, s.JudgeType, s.Model
+		info := r.seatInfo(s.JudgeType)
+		v.JudgeProvider, v.JudgeFamily = info.Provider, info.Family
 		v.TaskID, v.IterationID = r.taskID, iterID
 		verdicts[i] = v
 		it.trustItems = append(it.trustItems, trust.ItemFrom(s.JudgeType+"@"+strconv.Itoa(it.report.Number), repVerdicts[i]))
@@ -185,6 +187,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 			Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
 			CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: reps[i],
+			Provider: info.Provider, Family: info.Family,
 		}
 		if score, ok := v.UsableScore(); ok {
 			jr.Score = events.Ptr(score)
