@@ -246,7 +246,7 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 			problems = append(problems, p)
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "actor.md")); err == nil {
+	if data, err := store.ReadRegular(filepath.Join(dir, "actor.md"), maxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
 	}
 	var files []worktree.FileChange
