@@ -19,6 +19,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // A detached run keeps its process files in <project>/runs/<task_id>/:
@@ -29,7 +30,7 @@ import (
 // slices that each fit, and says plainly when the run is still going.
 
 func (c *cli) projectDir(ctx context.Context, dir string) (store.Project, error) {
-	repo, err := projectkey.Resolve(ctx, dir, projectkey.ExecGit("git", os.Environ()))
+	repo, err := projectkey.Resolve(ctx, dir, c.git(os.Environ()))
 	if err != nil || repo.Key == "" {
 		return store.Project{}, fmt.Errorf("%q is not inside a git repository", dir)
 	}
@@ -38,11 +39,13 @@ func (c *cli) projectDir(ctx context.Context, dir string) (store.Project, error)
 }
 
 func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("cannot determine the current directory: %v", err)
-		return exitUsage
+	// The same checks as a foreground run, before anything starts: a bad
+	// rubric or setting is exit 2 here, not a task id that fails later.
+	p, code := c.prepare(ctx, f, task, true)
+	if code != 0 {
+		return code
 	}
+	dir := p.opts.Dir
 	project, err := c.projectDir(ctx, dir)
 	if err != nil {
 		c.errorf("run: %v", err)
@@ -81,6 +84,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	}
 	if f.json {
 		args = append(args, "--json")
+	}
+	if f.inPlace {
+		args = append(args, "--in-place")
 	}
 	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
@@ -229,20 +235,7 @@ func alive(runDir string) bool {
 		return true // started a moment ago; the pid file comes next
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || pid <= 0 {
-		return false
-	}
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err == nil {
-		s := string(stat)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && s[i+2] == 'Z' {
-			return false
-		}
-	}
-	return true
+	return err == nil && worktree.ProcessAlive(pid)
 }
 
 func (c *cli) cancelCmd(args []string) int {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -36,11 +37,16 @@ Exit status: 0 (unreadable records are reported on stderr and listed with
 what could be read); 2 usage error or not inside a git repository.
 `
 	showHelp = `usage: tribunal-session show TASK_ID|SESSION_ID [--json]
+       tribunal-session show TASK_ID --diff [--iteration N] [--previous]
 
-Everything recorded about one task (each iteration's actor output, judges
-with scores, criterion scores and feedback, consensus, dissent, meta-judge
-notes, gate reason and failed criterion) or about one session's advisory
-verdict. Any unambiguous prefix of an id works.
+Everything recorded about one task (each iteration's actor output, files
+changed, judges with scores, criterion scores and feedback, consensus,
+dissent, meta-judge notes, gate reason and failed criterion) or about one
+session's advisory verdict. Any unambiguous prefix of an id works.
+
+--diff prints the stored unified diff of an iteration (default: the last)
+against the task's starting snapshot; with --previous, that iteration's own
+change since the iteration before it.
 
 Exit status: 0 shown; 3 shown, but a recorded file is missing or corrupt
 (each is named on stderr); 2 usage error, unknown or ambiguous id, or not
@@ -153,6 +159,9 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	res := history.Log(project.Dir, logPath, limit)
+	for _, t := range c.worktrees(project).KeptTasks() {
+		res.Kept = append(res.Kept, t.ID)
+	}
 	c.reportProblems(res.Problems)
 	if asJSON {
 		entries := res.Entries
@@ -172,11 +181,24 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 
 func (c *cli) showCmd(ctx context.Context, args []string) int {
 	var asJSON bool
+	var diff, previous bool
+	var iteration int
 	pos, code := c.historyFlags("show", showHelp, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "")
+		fs.BoolVar(&diff, "diff", false, "")
+		fs.BoolVar(&previous, "previous", false, "")
+		fs.IntVar(&iteration, "iteration", 0, "")
 	})
 	if code >= 0 {
 		return code
+	}
+	if (previous || iteration != 0) && !diff {
+		c.errorf("show: --iteration and --previous go with --diff")
+		return exitUsage
+	}
+	if iteration < 0 {
+		c.errorf("show: --iteration must be at least 1 (got %d)", iteration)
+		return exitUsage
 	}
 	if len(pos) != 1 {
 		c.errorf("show takes exactly one id (a task id or a session id), got %d", len(pos))
@@ -210,6 +232,16 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 			fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
 		}
 		return exitStatus(len(v.Problems) > 0)
+	}
+	if diff {
+		patch, err := history.IterationDiff(project.Dir, ref.TaskID, iteration, previous)
+		if err != nil {
+			c.errorf("show: %v", err)
+			return exitUsage
+		}
+		// Repository text: keep the diff's lines, drop terminal controls.
+		fmt.Fprint(c.stdout, safetext.Block(patch))
+		return 0
 	}
 	v := history.ShowTask(project.Dir, logPath, ref.TaskID)
 	c.reportProblems(v.Problems)

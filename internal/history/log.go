@@ -44,7 +44,12 @@ type Entry struct {
 type LogResult struct {
 	Entries []Entry `json:"entries"`
 	// Total counts every record found, before the limit.
-	Total    int       `json:"total"`
+	Total int `json:"total"`
+	// Kept lists the tasks whose change is kept on a tribunal/<id> branch
+	// (not accepted, or conflicting with the user's edits), oldest first;
+	// the caller fills it (worktree.KeptTasks), since where task worktrees
+	// live depends on the environment.
+	Kept     []string  `json:"kept,omitempty"`
 	Problems []Problem `json:"-"`
 }
 

@@ -81,6 +81,9 @@ func RenderLog(r LogResult) string {
 		fmt.Fprintf(&b, "\n%d of %d records; `tribunal-session log --limit 0` lists them all.\n", len(r.Entries), r.Total)
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
+	if len(r.Kept) > 0 {
+		fmt.Fprintf(&b, "\nKept changes, not in your working tree (branch tribunal/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+	}
 	return b.String()
 }
 
@@ -142,6 +145,9 @@ func RenderTask(v *TaskView) string {
 		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
 			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
 	}
+	if iso := v.Isolation; iso != nil {
+		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
+	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
 	for _, it := range v.Iterations {
 		renderIteration(&b, it)
@@ -156,6 +162,9 @@ func dash(s string) string {
 	return s
 }
 
+// maxFilesShown bounds an iteration's file list in show's text output.
+const maxFilesShown = 30
+
 func renderIteration(b *strings.Builder, it IterationView) {
 	fmt.Fprintf(b, "\n### Iteration %d (%s)\n\n", it.Number+1, it.ID)
 	if it.ActorText != "" {
@@ -168,6 +177,28 @@ func renderIteration(b *strings.Builder, it IterationView) {
 			b.WriteString("> " + l + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if len(it.Files) > 0 {
+		b.WriteString("**Files changed** (since the task's starting snapshot):\n\n")
+		for i, f := range it.Files {
+			if i == maxFilesShown {
+				fmt.Fprintf(b, "- … and %d more\n", len(it.Files)-maxFilesShown)
+				break
+			}
+			name := surface.OneLine(f.Path, 300)
+			if f.OldPath != "" {
+				name = surface.OneLine(f.OldPath, 300) + " → " + name
+			}
+			counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
+			if f.Binary {
+				counts = "binary"
+			}
+			fmt.Fprintf(b, "- %s %s (%s)\n", name, f.Status, counts)
+		}
+		b.WriteString("\n")
+	}
+	if it.HasDiff {
+		fmt.Fprintf(b, "Diff: `tribunal-session show <task> --diff --iteration %d` (add --previous for this iteration's own change)\n\n", it.Number+1)
 	}
 	if len(it.Judges) > 0 {
 		b.WriteString("**Judges:**\n\n")
@@ -294,7 +325,10 @@ func checkFacts(g *GateFile) []string {
 				if f.Line > 0 {
 					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 				}
-				parts[i] += " (" + loc + ")"
+				if f.Unverified {
+					loc += ", unverified: no such file or line"
+				}
+				parts[i] += " (" + surface.OneLine(loc, 400) + ")"
 			}
 		}
 		out = append(out, fmt.Sprintf("**Findings** (worst %s): %s", dash(g.WorstSeverity), strings.Join(parts, "; ")))

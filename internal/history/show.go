@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // TaskView is everything recorded about one task.
@@ -26,7 +27,10 @@ type TaskView struct {
 	// CompleteSource is "session-complete.json", "events log" or "".
 	CompleteSource string          `json:"complete_source,omitempty"`
 	Iterations     []IterationView `json:"iterations"`
-	Problems       []Problem       `json:"-"`
+	// Isolation is report.json's account of where the task ran and what
+	// became of its change (nil for runs before task worktrees).
+	Isolation *IsolationFile `json:"isolation,omitempty"`
+	Problems  []Problem      `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
@@ -41,6 +45,11 @@ type IterationView struct {
 	Meta      *MetaFile      `json:"meta,omitempty"`
 	Gate      *GateFile      `json:"gate,omitempty"`
 	Floor     *FloorFacts    `json:"failed_criterion_facts,omitempty"`
+	// Files are the files changed relative to the task's starting
+	// snapshot after this iteration (isolated runs only); HasDiff says
+	// the iteration's diffs are stored (show --diff prints them).
+	Files   []worktree.FileChange `json:"files_changed,omitempty"`
+	HasDiff bool                  `json:"has_diff,omitempty"`
 	// Ended is set when the iteration stopped before its meta-judge and
 	// gate (an abort or an interruption): neither file exists.
 	Ended   bool            `json:"ended_before_gate,omitempty"`
@@ -129,12 +138,26 @@ type TrustFile struct {
 	AlphaMeasured bool     `json:"alpha_measured"`
 }
 
+// IsolationFile is report.json's "isolation": where the actor worked and
+// whether its change reached the user's working tree.
+type IsolationFile struct {
+	Mode      string   `json:"mode"`
+	Branch    string   `json:"branch,omitempty"`
+	Snapshot  string   `json:"snapshot,omitempty"`
+	Head      string   `json:"head,omitempty"`
+	State     string   `json:"state"`
+	Conflicts []string `json:"conflicts,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
 // FindingFile is one judge finding on the severity ladder.
 type FindingFile struct {
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Unverified: the cited file or line did not exist in the judged tree.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // CommandFile is one command judge's outcome.
@@ -183,6 +206,12 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	if p, ok := m.params(); ok {
 		v.Params = &p
 	}
+	var rep struct {
+		Isolation *IsolationFile `json:"isolation"`
+	}
+	if err := readJSON(filepath.Join(dir, "report.json"), &rep); err == nil {
+		v.Isolation = rep.Isolation
+	}
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {
 		if r, err := rubric.Parse(m.Rubric); err == nil {
@@ -219,6 +248,15 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	}
 	if data, err := store.ReadRegular(filepath.Join(dir, "actor.md"), maxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
+	}
+	var files []worktree.FileChange
+	if err := readJSON(filepath.Join(dir, store.FilesChangedFile), &files); err == nil {
+		it.Files = files
+	} else {
+		note(err, true)
+	}
+	if _, err := os.Stat(filepath.Join(dir, store.DiffSnapshotFile)); err == nil {
+		it.HasDiff = true
 	}
 	// gate.json and meta.json may be absent only when the iteration ended
 	// early, which shows as both being absent.
