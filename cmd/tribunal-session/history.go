@@ -152,7 +152,7 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	res := history.Log(project.Dir, logPath, limit)
+	res := history.Log(project.Dir, logPath, history.LogOptions{Limit: limit})
 	c.reportProblems(res.Problems)
 	if asJSON {
 		entries := res.Entries

@@ -31,7 +31,7 @@ func TestLogOrderAndFields(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "manifest.json"), `{"project_key":"k"}`)
 
-	res := Log(dir, "", 0)
+	res := Log(dir, "", LogOptions{})
 	if len(res.Problems) != 0 {
 		t.Fatalf("problems:\n%s", problemText(res.Problems))
 	}
@@ -57,7 +57,7 @@ func TestLogOrderAndFields(t *testing.T) {
 		t.Errorf("advisory entry %+v", a)
 	}
 
-	limited := Log(dir, "", 2)
+	limited := Log(dir, "", LogOptions{Limit: 2})
 	if len(limited.Entries) != 2 || limited.Total != 4 || limited.Entries[1].ID != tNew {
 		t.Errorf("limit 2: %d entries, total %d", len(limited.Entries), limited.Total)
 	}
@@ -65,7 +65,7 @@ func TestLogOrderAndFields(t *testing.T) {
 
 func TestLogEmptyAndMissingProject(t *testing.T) {
 	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "absent")} {
-		res := Log(dir, "", 20)
+		res := Log(dir, "", LogOptions{Limit: 20})
 		if len(res.Entries) != 0 || res.Total != 0 || len(res.Problems) != 0 {
 			t.Errorf("%s: %+v", dir, res)
 		}
@@ -88,7 +88,7 @@ func TestLogFillsGapsFromTheEventsLog(t *testing.T) {
 		`{"event_type":"tribunal.session.complete","session_id":"s","payload":{"task_id":"` + done + `","outcome":"aborted","final_score":0.3,"iterations_used":2,"total_cost_usd":0.7}}`,
 		`{"event_type":"tribunal.session.complete","payload":{"task_id":"someone-else","outcome":"accepted"}}`,
 	}, "\n")) // no final newline: the last line still counts
-	res := Log(dir, logPath, 0)
+	res := Log(dir, logPath, LogOptions{})
 	if len(res.Problems) != 0 {
 		t.Fatalf("problems:\n%s", problemText(res.Problems))
 	}
@@ -116,7 +116,7 @@ func TestLogReportsDamageAndKeepsListing(t *testing.T) {
 	writeTask(t, dir, bad, "{", `{"outcome":`, nil)
 	writeTask(t, dir, good, manifest(good, "good", params("majority", 0.75)), `{"outcome":"accepted"}`, nil)
 	write(t, filepath.Join(dir, "stop-broken.json"), "[]")
-	res := Log(dir, "", 0)
+	res := Log(dir, "", LogOptions{})
 	text := problemText(res.Problems)
 	for _, want := range []string{
 		filepath.Join(dir, bad, "manifest.json") + `": not valid JSON`,

@@ -190,7 +190,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	}
 	switch {
 	case it.Gate != nil:
-		facts = append(facts, "**Gate:** "+gateWords(it))
+		facts = append(facts, "**Gate:** "+GateWords(it))
 	case it.Ended:
 		facts = append(facts, "**Gate:** none (the iteration ended before the gate)")
 	}
@@ -310,9 +310,9 @@ func checkFacts(g *GateFile) []string {
 	return out
 }
 
-// gateWords says what the gate decided, and for a floor block, concretely
-// why (§7.9).
-func gateWords(it IterationView) string {
+// GateWords says what an iteration's gate decided, and for a floor
+// block, concretely why (§7.9).
+func GateWords(it IterationView) string {
 	g := it.Gate
 	agg := "—"
 	if it.Consensus != nil {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -73,6 +74,8 @@ type JudgeView struct {
 	Feedback        string                     `json:"feedback_summary,omitempty"`
 	Confidence      *float64                   `json:"confidence,omitempty"`
 	CriterionScores map[string]json.RawMessage `json:"criterion_scores,omitempty"`
+	// Findings are the judge's own findings on the severity ladder.
+	Findings []severity.Finding `json:"findings,omitempty"`
 	// Missing is set when the seat's verdict file could not be read.
 	Missing bool `json:"missing,omitempty"`
 }
@@ -126,6 +129,10 @@ type TrustFile struct {
 	Notes         []string `json:"notes,omitempty"`
 	Alpha         float64  `json:"alpha"`
 	AlphaMeasured bool     `json:"alpha_measured"`
+	// Spread and Survivors are per rated item (criterion), as the trust
+	// gate measured them over the seats' reps.
+	Spread    map[string]float64 `json:"spread,omitempty"`
+	Survivors map[string]int     `json:"survivors,omitempty"`
 }
 
 // FindingFile is one judge finding on the severity ladder.
@@ -355,6 +362,10 @@ func judgeView(s Seat, rv rawVerdict) JudgeView {
 	j.Feedback, j.Confidence = v.FeedbackSummary, v.Confidence
 	if cs, ok := v.Reports(); ok {
 		j.CriterionScores = cs
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(rv.raw, &obj) == nil {
+		j.Findings, _ = severity.FromVerdictJSON(obj)
 	}
 	return j
 }
