@@ -31,7 +31,7 @@ type Entry struct {
 	SessionID string    `json:"session_id,omitempty"`
 	Time      time.Time `json:"time"`
 	// Summary is the task summary, or the advisory judge's feedback.
-	Summary    string   `json:"summary"`
+	Summary string `json:"summary"`
 	// ShortID is the shortest prefix of ID (at least minShortID
 	// characters) that names this record alone in the project; show,
 	// view, wait and cancel accept it.
