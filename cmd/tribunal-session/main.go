@@ -59,6 +59,7 @@ var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
 	"log":    func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
 	"show":   func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
 	"replay": func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
+	"view":   func(ctx context.Context, c *cli, args []string) int { return c.viewCmd(ctx, args) },
 	"verify": func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
 	"keygen": func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
 }

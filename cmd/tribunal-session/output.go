@@ -52,6 +52,7 @@ Usage:
   tribunal-session log [--limit N] [--json]
   tribunal-session show TASK_ID|SESSION_ID [--json]
   tribunal-session replay TASK_ID [--json]
+  tribunal-session view [TASK_ID|SESSION_ID|last] [-o FILE] [--open]
   tribunal-session verify [--ledger PATH]
   tribunal-session keygen
   tribunal-session version
@@ -65,6 +66,8 @@ decide    The aggregate and the gate as one pure command: JSON in, JSON out.
 log       This project's recent tasks and advisory verdicts, newest first.
 show      Everything recorded about one task or one session's advisory verdict.
 replay    Recomputes every gate of a task with the current rules; reports changes.
+view      Writes a self-contained HTML page of a task (or, without an id, an index
+          of every task and advisory verdict) and prints its path.
 verify    Checks the signed verdict ledger's hash chain and signatures.
 keygen    Creates a new ledger signing key (the old public key stays in old entries).
 
@@ -74,7 +77,7 @@ Exit status:
   1   replay: a recorded decision would differ under the current rules
   2   usage or configuration error (nothing ran); unknown id
   3   aborted: the actor failed twice, a signal, the budget, or another error;
-      show/replay: a record was damaged (what could be read was printed)
+      show/replay/view: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   75  wait: the run is still going; call wait again

@@ -440,3 +440,31 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 	}
 	return v, nil
 }
+
+// RecordedOutput is one model call's recorded output file.
+type RecordedOutput struct {
+	// Name says whose output it is ("judge standard", "meta-judge").
+	Name string
+	Path string
+	Raw  json.RawMessage
+}
+
+// Recorded lists the iteration's recorded model outputs that were read:
+// each seat's verdict file, in seat order, then meta.json.
+func (it IterationView) Recorded() []RecordedOutput {
+	var out []RecordedOutput
+	for i, rv := range it.Raw {
+		if rv.raw == nil {
+			continue
+		}
+		name := "judge"
+		if i < len(it.Judges) && it.Judges[i].Type != "" {
+			name = "judge " + it.Judges[i].Type
+		}
+		out = append(out, RecordedOutput{Name: name, Path: rv.path, Raw: rv.raw})
+	}
+	if it.MetaRaw != nil {
+		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, "meta.json"), Raw: it.MetaRaw})
+	}
+	return out
+}
