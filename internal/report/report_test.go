@@ -1,0 +1,96 @@
+package report
+
+import (
+	"crypto/sha256"
+	"html"
+	"encoding/base64"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestPageEscapesAndCarriesCSP(t *testing.T) {
+	its := fixtureIterations()
+	its[0].judges[0].feedback = "<script>alert(1)</script>"
+	page, _ := renderFixture(t, writeFixture(t, `"><svg onload=alert(1)>`, its))
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	if strings.Count(s, "<script") != 1 || strings.Contains(s, "<svg onload") {
+		t.Fatalf("model text reached the page unescaped")
+	}
+	if !strings.Contains(s, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the judge's summary is not shown as text")
+	}
+	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]+)">`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatal("no Content-Security-Policy meta tag")
+	}
+	policy := html.UnescapeString(m[1])
+	for _, want := range []string{"default-src 'none'", "base-uri 'none'", "form-action 'none'"} {
+		if !strings.Contains(policy, want) {
+			t.Errorf("policy %q lacks %q", policy, want)
+		}
+	}
+	if strings.Contains(policy, "unsafe-inline") || strings.Contains(policy, "http") {
+		t.Errorf("policy %q is not restrictive", policy)
+	}
+	// The hashes in the policy are those of the page's inline blocks.
+	for _, block := range []string{"style", "script"} {
+		body := regexp.MustCompile(`(?s)<`+block+`>(.*?)</`+block+`>`).FindStringSubmatch(s)
+		if body == nil {
+			t.Fatalf("no <%s> block", block)
+		}
+		sum := sha256.Sum256([]byte(body[1]))
+		if h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, block+"-src "+h) {
+			t.Errorf("%s block hash %s is not what the policy allows (%s)", block, h, policy)
+		}
+	}
+}
+
+func TestDistanceClass(t *testing.T) {
+	floor := 0.7
+	for _, c := range []struct {
+		score float64
+		floor *float64
+		want  string
+	}{
+		{0.69, &floor, "below"}, {0.7, &floor, "near"}, {0.79, &floor, "near"}, {0.8, &floor, "clear"},
+		{0.1, nil, "nofloor"},
+	} {
+		if got, _ := distanceClass(c.score, c.floor); got != c.want {
+			t.Errorf("distanceClass(%v, %v) = %s, want %s", c.score, c.floor, got, c.want)
+		}
+	}
+}
+
+func TestColourLines(t *testing.T) {
+	got := colourLines("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n")
+	want := []string{"file", "file", "file", "hunk", "del", "add", "ctx"}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines", len(got))
+	}
+	for i, l := range got {
+		if l.Class != want[i] {
+			t.Errorf("line %d %q: %s, want %s", i, l.Text, l.Class, want[i])
+		}
+	}
+}
+
+func TestSentenceAndRounding(t *testing.T) {
+	page, _ := renderFixture(t, writeFixture(t, "x", fixtureIterations()))
+	data, _ := os.ReadFile(page)
+	s := string(data)
+	if !strings.Contains(s, "Accepted after 3 iterations; the last gate passed at 0.90 (threshold 0.75, policy majority).") {
+		t.Error("no one-sentence decision")
+	}
+	// The recorded value keeps full precision for machines (data-score),
+	// but no text shows it.
+	text := regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(s, "")
+	if strings.Contains(text, "0.9000000000000002") {
+		t.Error("an unrounded number is shown as text")
+	}
+}
