@@ -24,8 +24,25 @@ const (
 // panel, or one with no usable verdict, scores 0, which is below every
 // threshold so the gate blocks. Unusable verdicts, failed judges included,
 // are dropped with one warning naming them; their criterion scores are not
-// used for weighting. minCoverage is the weighted_mean coverage guard.
+// used for weighting. minCoverage is the weighted_mean coverage guard. The
+// result is rounded to Precision.
 func Score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
+	s, warnings := score(method, vs, r, minCoverage)
+	return Round(s), warnings
+}
+
+// Precision is the step computed scores are rounded to. Scores are given
+// with a few decimals; the sums and products of aggregation leave binary
+// noise (0.9000000000000002) far below it, which would otherwise reach
+// every record, report and gate comparison.
+const Precision = 1e-9
+
+// Round rounds a computed score to Precision. It divides by the exact
+// integer 1/Precision, so the result is the float nearest the rounded
+// decimal (0.3, not 0.30000000000000004).
+func Round(f float64) float64 { return math.Round(f*1e9) / 1e9 }
+
+func score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
 	}
@@ -49,7 +66,7 @@ func Score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage fl
 }
 
 // Disagreement is the dissent score: max − min over usable scores, or 0 with
-// fewer than two of them (§5.4).
+// fewer than two of them (§5.4), rounded to Precision.
 func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
@@ -58,7 +75,7 @@ func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(scores) < 2 {
 		return 0, warnings
 	}
-	return slices.Max(scores) - slices.Min(scores), warnings
+	return Round(slices.Max(scores) - slices.Min(scores)), warnings
 }
 
 // filter keeps the usable verdicts in panel order (§5.1) and describes the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -299,5 +300,16 @@ func TestWarningsNeverMentionDegrade(t *testing.T) {
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q", warnings)
+	}
+}
+
+func TestRoundLeavesNoBinaryNoise(t *testing.T) {
+	for in, want := range map[float64]string{
+		0.8925000000000002: "0.8925", 0.9000000000000002: "0.9", 0.7499999999999999: "0.75",
+		0.1 + 0.2: "0.3", 0.123456789012: "0.123456789", 0: "0", 1: "1",
+	} {
+		if got := strconv.FormatFloat(Round(in), 'g', -1, 64); got != want {
+			t.Errorf("Round(%v) = %s, want %s", in, got, want)
+		}
 	}
 }
