@@ -10,6 +10,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tidwall/gjson v1.20.4
 	golang.org/x/net v0.57.0
+	golang.org/x/term v0.45.0
 )
 
 require (

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
@@ -25,12 +26,22 @@ const (
 )
 
 const (
-	logHelp = `usage: tribunal-session log [--limit N] [--json]
+	logHelp = `usage: tribunal-session log [--limit N] [--since WHEN] [--outcome LIST] [--format auto|table|md] [--json]
 
 This project's recent /tribunal tasks and advisory (Stop-hook) verdicts,
 newest first: time, kind, outcome, final score, iterations, cost, id and
-summary. --limit 0 lists everything (default 20). --json prints
-{entries, total, problems}.
+summary. On a terminal the columns are aligned and each id is cut to the
+shortest prefix that names it alone (show, view, wait and cancel take it);
+elsewhere the list is a Markdown table.
+
+  --limit N         at most N records (default 20; 0 lists everything)
+  --since WHEN      only records from WHEN on: a duration back from now
+                    (90m, 36h, 7d) or a date (2026-05-24, RFC 3339 time)
+  --outcome LIST    only these outcomes, separated by commas: accepted,
+                    rejected, exhausted_iterations, aborted, incomplete
+  --format F        auto (table on a terminal, else md), table or md
+  --json            {entries, total, problems}; total counts the records
+                    the filters keep, before --limit
 
 Exit status: 0 (unreadable records are reported on stderr and listed with
 what could be read); 2 usage error or not inside a git repository.
@@ -132,9 +143,13 @@ func problemStrings(ps []history.Problem) []string {
 func (c *cli) logCmd(ctx context.Context, args []string) int {
 	var limit int
 	var asJSON bool
+	var format, since, outcomes string
 	pos, code := c.historyFlags("log", logHelp, args, func(fs *flag.FlagSet) {
 		fs.IntVar(&limit, "limit", 20, "")
 		fs.BoolVar(&asJSON, "json", false, "")
+		fs.StringVar(&format, "format", "auto", "")
+		fs.StringVar(&since, "since", "", "")
+		fs.StringVar(&outcomes, "outcome", "", "")
 	})
 	if code >= 0 {
 		return code
@@ -148,13 +163,48 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		c.errorf("log: --limit must be 0 (all) or more, got %d", limit)
 		return exitUsage
 	}
+	opts := history.LogOptions{Limit: limit}
+	if since != "" {
+		t, err := history.ParseSince(since, time.Now())
+		if err != nil {
+			c.errorf("log: --since %q: %v", since, err)
+			c.hint("give a duration (90m, 36h, 7d) or a date (2026-05-24, 2026-05-24T10:00:00Z)")
+			return exitUsage
+		}
+		opts.Since = t
+	}
+	if outcomes != "" {
+		list, err := history.ParseOutcomes(outcomes)
+		if err != nil {
+			c.errorf("log: --outcome %q: %v", outcomes, err)
+			c.hint("outcomes: %s (several separated by commas)", strings.Join(history.Outcomes, ", "))
+			return exitUsage
+		}
+		opts.Outcomes = list
+	}
+	tty, width := c.term(c.stdout)
+	switch format {
+	case "auto":
+		format = "md"
+		if tty {
+			format = "table"
+		}
+	case "table", "md":
+	default:
+		c.errorf("log: --format %q: must be auto, table or md", format)
+		return exitUsage
+	}
+	if !tty {
+		width = 0
+	}
 	project, logPath, ok := c.project(ctx, "log")
 	if !ok {
 		return exitUsage
 	}
-	res := history.Log(project.Dir, logPath, history.LogOptions{Limit: limit})
+	res := history.Log(project.Dir, logPath, opts)
 	c.reportProblems(res.Problems)
-	if asJSON {
+	switch {
+	case asJSON:
 		entries := res.Entries
 		if entries == nil {
 			entries = []history.Entry{}
@@ -164,9 +214,11 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 			Total    int             `json:"total"`
 			Problems []string        `json:"problems"`
 		}{entries, res.Total, problemStrings(res.Problems)})
-		return 0
+	case format == "table":
+		fmt.Fprint(c.stdout, history.RenderLogTable(res, width))
+	default:
+		fmt.Fprint(c.stdout, history.RenderLog(res))
 	}
-	fmt.Fprint(c.stdout, history.RenderLog(res))
 	return 0
 }
 

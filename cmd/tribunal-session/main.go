@@ -11,7 +11,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr, stdTerminal)
 	stop()
 	os.Exit(code)
 }
@@ -27,8 +27,8 @@ const (
 	exitBadSig      = 21
 )
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
+	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, term: term}
 	if len(args) == 0 {
 		c.usage()
 		return exitUsage

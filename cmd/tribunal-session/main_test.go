@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tribunal-session": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+			code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr, stdTerminal)
 			stop()
 			os.Exit(code)
 		},

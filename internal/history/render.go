@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
 // timeLayout is how history prints times: UTC to the minute, unambiguous
@@ -230,7 +231,11 @@ func renderJudge(b *strings.Builder, j JudgeView) {
 		sort.Strings(names)
 		parts := make([]string, len(names))
 		for i, n := range names {
-			parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
+				parts[i] = n + " " + Num(v)
+			} else {
+				parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			}
 		}
 		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
 	}
