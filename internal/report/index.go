@@ -10,7 +10,7 @@ import (
 )
 
 type indexPage struct {
-	Page head
+	Page     head
 	Project  string
 	Total    int
 	Outcomes []outcomeCount
@@ -160,7 +160,7 @@ func outcomeClass(o string) string {
 }
 
 type advisoryPage struct {
-	Page head
+	Page         head
 	IndexHref    string
 	Outcome      string
 	OutcomeClass string

@@ -2,8 +2,8 @@ package report
 
 import (
 	"crypto/sha256"
-	"html"
 	"encoding/base64"
+	"html"
 	"os"
 	"regexp"
 	"strings"
@@ -40,7 +40,7 @@ func TestPageEscapesAndCarriesCSP(t *testing.T) {
 	}
 	// The hashes in the policy are those of the page's inline blocks.
 	for _, block := range []string{"style", "script"} {
-		body := regexp.MustCompile(`(?s)<`+block+`>(.*?)</`+block+`>`).FindStringSubmatch(s)
+		body := regexp.MustCompile(`(?s)<` + block + `>(.*?)</` + block + `>`).FindStringSubmatch(s)
 		if body == nil {
 			t.Fatalf("no <%s> block", block)
 		}

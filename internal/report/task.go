@@ -16,7 +16,7 @@ import (
 type fact struct{ Label, Value string }
 
 type taskPage struct {
-	Page head
+	Page         head
 	IndexHref    string
 	TaskID       string
 	Summary      string
