@@ -183,22 +183,16 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		opts.Outcomes = list
 	}
 	tty, width := c.term(c.stdout)
-	switch format {
-	case "auto":
-		format = "md"
-		if tty {
-			format = "table"
-		}
-	case "table", "md":
-	default:
+	format, ok := logFormat(format, tty)
+	if !ok {
 		c.errorf("log: --format %q: must be auto, table or md", format)
 		return exitUsage
 	}
 	if !tty {
 		width = 0
 	}
-	project, logPath, ok := c.project(ctx, "log")
-	if !ok {
+	project, logPath, found := c.project(ctx, "log")
+	if !found {
 		return exitUsage
 	}
 	res := history.Log(project.Dir, logPath, opts)
@@ -220,6 +214,21 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		fmt.Fprint(c.stdout, history.RenderLog(res))
 	}
 	return 0
+}
+
+// logFormat resolves --format: auto is the aligned table on a terminal
+// and Markdown elsewhere (a pipe, a file, Claude Code's Bash tool).
+func logFormat(flag string, tty bool) (string, bool) {
+	switch flag {
+	case "auto":
+		if tty {
+			return "table", true
+		}
+		return "md", true
+	case "table", "md":
+		return flag, true
+	}
+	return flag, false
 }
 
 func (c *cli) showCmd(ctx context.Context, args []string) int {

@@ -161,3 +161,34 @@ func TestScanEventsMissingLog(t *testing.T) {
 		t.Errorf("directory as log: %v", err)
 	}
 }
+
+func TestRenderLogTableFitsTheWidth(t *testing.T) {
+	score, n := 0.9000000000000002, 2
+	long := strings.Repeat("word ", 60)
+	r := LogResult{Total: 1, Entries: []Entry{{Kind: KindTask, ID: id("01HZ9", 1), ShortID: "01HZ9000", Time: base,
+		Summary: long + "\x1b[31mred", Outcome: "accepted", FinalScore: &score, Iterations: &n}}}
+	for _, width := range []int{0, 80, 100, 160} {
+		out := RenderLogTable(r, width)
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("width %d: %q", width, out)
+		}
+		// The other columns take 66 here; the summary keeps at least 20
+		// characters however narrow the terminal.
+		limit := max(width, 66+minSummaryWidth)
+		if width == 0 {
+			limit = 66 + defaultSummaryWidth
+		}
+		for _, l := range lines {
+			if n := len([]rune(l)); n > limit {
+				t.Errorf("width %d: line of %d characters: %q", width, n, l)
+			}
+		}
+		if strings.Contains(out, "\x1b") || strings.Contains(out, "0.9000000000000002") || !strings.Contains(lines[1], " 0.90 ") {
+			t.Errorf("width %d: unsafe or unrounded: %q", width, out)
+		}
+		if !strings.HasPrefix(lines[1], "2026-05-24 10:00Z  task  ✓ accepted") || !strings.Contains(lines[1], "01HZ9000  word") {
+			t.Errorf("width %d: columns %q", width, lines[1])
+		}
+	}
+}
