@@ -165,6 +165,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 			break
 		}
 		r.progress("%s actor working (%s)…", label, modelName(r.params.ActorModel))
+		stop := r.longPhase(label, "waiting for the actor")
 		res, lastErr = r.Claude.Run(ctx, claude.Call{
 			Role: "actor", Prompt: prompt, SystemPrompt: agent.Body,
 			SystemPromptMode: claude.AppendSystemPrompt, Model: r.params.ActorModel,
@@ -172,6 +173,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 			MaxTurns: actorMaxTurns, MaxOutputTokens: r.params.ActorMaxTokens,
 			Dir: r.repo.WorktreeRoot, Timeout: r.params.ActorTimeout,
 		})
+		stop()
 		r.addCost("actor", res)
 		if lastErr == nil && res.Text == "" {
 			lastErr = errors.New("the actor returned no final message")

@@ -48,6 +48,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		in.PriorIterations = append(in.PriorIterations, pi)
 	}
 	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
+	stop := r.longPhase(label, "waiting for the meta-judge")
 	res, err := r.Claude.Run(ctx, claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
@@ -55,6 +56,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.repo.WorktreeRoot,
 		Timeout: r.params.MetaTimeout,
 	})
+	stop()
 	r.addCost("meta", res)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)
