@@ -54,11 +54,11 @@ type Deps struct {
 	// meta-judge) says it is still going: 0 means every 30 seconds, a
 	// negative value never.
 	Heartbeat time.Duration
-	Warn     func(string)
-	Now      func() time.Time
-	Rand     io.Reader
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
+	Warn      func(string)
+	Now       func() time.Time
+	Rand      io.Reader
+	Claude    claude.Runner
+	Git       projectkey.GitRunner
 	// Environ is the environment of command judges (their PATH comes
 	// from here, never from the repository).
 	Environ []string
