@@ -46,12 +46,13 @@ elsewhere the list is a Markdown table.
 Exit status: 0 (unreadable records are reported on stderr and listed with
 what could be read); 2 usage error or not inside a git repository.
 `
-	showHelp = `usage: tribunal-session show TASK_ID|SESSION_ID [--json]
+	showHelp = `usage: tribunal-session show TASK_ID|SESSION_ID|last [--json]
 
 Everything recorded about one task (each iteration's actor output, judges
 with scores, criterion scores and feedback, consensus, dissent, meta-judge
 notes, gate reason and failed criterion) or about one session's advisory
-verdict. Any unambiguous prefix of an id works.
+verdict. Any unambiguous prefix of an id works (log prints the shortest);
+"last" is the newest record.
 
 Exit status: 0 shown; 3 shown, but a recorded file is missing or corrupt
 (each is named on stderr); 2 usage error, unknown or ambiguous id, or not

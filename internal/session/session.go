@@ -263,14 +263,10 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		WorktreeRoot: repo.WorktreeRoot,
 		Warn:         r.Warn,
 	})
-	set := rubric.LoadSet(rubric.LoadOptions{
-		Builtins: r.cfg.BuiltinRubrics(),
-		UserJSON: filepath.Join(r.Home, ".onlooker", "tribunal.json"),
-		UserTOML: filepath.Join(r.Home, ".onlooker", "tribunal.toml"),
-		RepoJSON: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.json"),
-		RepoTOML: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.toml"),
-		Warn:     r.Warn,
-	})
+	rubrics := rubric.OverlayPaths(r.Home, repo.WorktreeRoot)
+	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
+	rubrics.Warn = r.Warn
+	set := rubric.LoadSet(rubrics)
 	id := r.opts.RubricID
 	if id == "" {
 		id = r.cfg.DefaultRubricID()
