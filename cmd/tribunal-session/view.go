@@ -91,41 +91,49 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 	return exitStatus(damaged)
 }
 
+// pageName is the file name of a record's page: the task id, or the stop
+// file's name.
+func pageName(ref history.Ref) string {
+	if ref.Kind == history.KindAdvisory {
+		return strings.TrimSuffix(filepath.Base(ref.StopPath), ".json") + ".html"
+	}
+	return ref.TaskID + ".html"
+}
+
 // viewDir is where pages go by default: beside the records, never in the
 // repository (the page holds model output and paths of this machine).
 func viewDir(project store.Project) string { return filepath.Join(project.Dir, "view") }
 
 func (c *cli) writeOne(project store.Project, logPath string, ref history.Ref, out string, now time.Time) (string, bool, error) {
+	path := out
+	// A page in the view directory links the index an earlier 'view'
+	// wrote there; a page elsewhere stands alone.
+	index := ""
+	if path == "" {
+		path = filepath.Join(viewDir(project), pageName(ref))
+		if _, err := os.Stat(filepath.Join(viewDir(project), "index.html")); err == nil {
+			index = "index.html"
+		}
+	}
 	var buf bytes.Buffer
 	var problems []history.Problem
-	var name string
 	if ref.Kind == history.KindAdvisory {
 		v, err := history.ShowAdvisory(project.Dir, logPath, ref.StopPath)
 		if err != nil {
 			return "", false, err
 		}
 		problems = v.Problems
-		name = v.Name + ".html"
-		if err := report.Advisory(&buf, v, "", now); err != nil {
+		if err := report.Advisory(&buf, v, index, now); err != nil {
 			return "", false, err
 		}
 	} else {
 		v := history.ShowTask(project.Dir, logPath, ref.TaskID)
 		problems = v.Problems
-		name = v.TaskID + ".html"
-		in := report.TaskInput{View: v, Ledger: c.ledgerAudit(project), Now: now}
-		if out == "" {
-			in.IndexHref = "index.html"
-		}
-		if err := report.Task(&buf, in); err != nil {
+		if err := report.Task(&buf, report.TaskInput{View: v, Ledger: c.ledgerAudit(project), IndexHref: index, Now: now}); err != nil {
 			return "", false, err
 		}
 	}
 	c.reportProblems(problems)
-	path := out
-	if path == "" {
-		path = filepath.Join(viewDir(project), name)
-	}
 	if err := writePage(path, buf.Bytes()); err != nil {
 		return "", false, err
 	}
@@ -146,7 +154,19 @@ func (c *cli) writeIndex(project store.Project, logPath, out string, now time.Ti
 	damaged := len(res.Problems) > 0
 	audit := c.ledgerAudit(project)
 	for _, e := range res.Entries {
-		if e.Kind != history.KindTask {
+		if e.Kind == history.KindAdvisory {
+			v, err := history.ShowAdvisory(project.Dir, logPath, e.Ref(project.Dir).StopPath)
+			if err != nil {
+				// Log could read it a moment ago; it is listed without a page.
+				continue
+			}
+			var buf bytes.Buffer
+			if err := report.Advisory(&buf, v, filepath.Base(path), now); err != nil {
+				return "", damaged, err
+			}
+			if err := writePage(filepath.Join(dir, pageName(e.Ref(project.Dir))), buf.Bytes()); err != nil {
+				return "", damaged, err
+			}
 			continue
 		}
 		v := history.ShowTask(project.Dir, logPath, e.TaskID)
@@ -156,13 +176,15 @@ func (c *cli) writeIndex(project store.Project, logPath, out string, now time.Ti
 		if err := report.Task(&buf, report.TaskInput{View: v, Ledger: audit, IndexHref: filepath.Base(path), Now: now}); err != nil {
 			return "", damaged, err
 		}
-		if err := writePage(filepath.Join(dir, e.TaskID+".html"), buf.Bytes()); err != nil {
+		if err := writePage(filepath.Join(dir, pageName(e.Ref(project.Dir))), buf.Bytes()); err != nil {
 			return "", damaged, err
 		}
 	}
 	var buf bytes.Buffer
 	err := report.Index(&buf, report.IndexInput{Project: project.Dir, Log: res, Now: now,
-		Href: func(id string) string { return id + ".html" }})
+		Href: func(e history.Entry) string {
+			return pageName(e.Ref(project.Dir))
+		}})
 	if err != nil {
 		return "", damaged, err
 	}

@@ -50,11 +50,7 @@ func Resolve(projectDir, id string) (Ref, error) {
 		if len(res.Entries) == 0 {
 			return Ref{}, fmt.Errorf("%w: %q: nothing is recorded for this project yet", ErrNotFound, id)
 		}
-		e := res.Entries[0]
-		if e.Kind == KindAdvisory {
-			return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, "stop-"+e.ID+".json")}, nil
-		}
-		return Ref{Kind: KindTask, TaskID: e.TaskID}, nil
+		return res.Entries[0].Ref(projectDir), nil
 	}
 	ids, err := taskIDs(projectDir)
 	if err != nil {
@@ -100,6 +96,14 @@ func Resolve(projectDir, id string) (Ref, error) {
 		sort.Strings(names)
 		return Ref{}, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, id, strings.Join(names, ", "))
 	}
+}
+
+// Ref names the record of a log entry of the project at projectDir.
+func (e Entry) Ref(projectDir string) Ref {
+	if e.Kind == KindAdvisory {
+		return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, "stop-"+e.ID+".json")}
+	}
+	return Ref{Kind: KindTask, TaskID: e.TaskID}
 }
 
 // matchesName says whether prefix, as a user typed it, names the record

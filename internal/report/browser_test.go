@@ -475,7 +475,7 @@ func TestBrowserIndexFiltersByOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Index(f, IndexInput{Project: project, Log: res, Now: fixtureNow, Href: func(id string) string { return id + ".html" }}); err != nil {
+	if err := Index(f, IndexInput{Project: project, Log: res, Now: fixtureNow, Href: func(e history.Entry) string { return e.TaskID + ".html" }}); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -80,8 +80,8 @@ func buildIndex(in IndexInput) indexPage {
 		if e.CostUSD != nil {
 			r.Cost = fmt.Sprintf("$%.4f", *e.CostUSD)
 		}
-		if e.Kind == history.KindTask && in.Href != nil {
-			r.Href = in.Href(e.TaskID)
+		if in.Href != nil {
+			r.Href = in.Href(e)
 		}
 		p.Rows = append(p.Rows, r)
 	}

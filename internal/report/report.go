@@ -85,8 +85,8 @@ func Task(w io.Writer, in TaskInput) error {
 type IndexInput struct {
 	Project string
 	Log     history.LogResult
-	// Href gives the link of a task's page ("" for none).
-	Href func(taskID string) string
+	// Href gives the link of a record's page ("" for none).
+	Href func(e history.Entry) string
 	Now  time.Time
 }
 
