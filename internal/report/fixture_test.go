@@ -176,8 +176,9 @@ func renderFixture(t *testing.T, project string) (string, *history.TaskView) {
 	return out, v
 }
 
-// TestWriteSample writes the fixture's page where REPORT_SAMPLE says, for
-// a person to look at; it does nothing otherwise.
+// TestWriteSample writes the fixture's page where REPORT_SAMPLE says, and
+// an index of it beside (<REPORT_SAMPLE>.index.html), for a person to look
+// at; it does nothing otherwise.
 func TestWriteSample(t *testing.T) {
 	dst := os.Getenv("REPORT_SAMPLE")
 	if dst == "" {
@@ -186,6 +187,21 @@ func TestWriteSample(t *testing.T) {
 	path, _ := renderFixture(t, writeFixture(t, "Add a greeting <b>with</b> a test", fixtureIterations()))
 	data, _ := os.ReadFile(path)
 	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj := writeFixture(t, "Add a greeting with a test", fixtureIterations())
+	writeFile(t, filepath.Join(proj, "01JAAAAAAAAAAAAAAAAAAAAAZZ", "manifest.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAZZ","task_summary":"still going"}`)
+	for i, o := range []string{"accepted", "rejected", "rejected", "accepted"} {
+		writeFile(t, filepath.Join(proj, fmt.Sprintf("stop-sess-%d.json", i)), fmt.Sprintf(`{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAY%d","session_id":"sess-%d","outcome":%q,"verdict":{"score":0.%d5,"passed":%v,"judge_type":"standard","feedback_summary":"advisory feedback number %d"},"mode":"stop-advisory","fingerprint":"f","written_at":"2024-10-1%dT09:30:00Z"}`,
+			i, i, o, 4+i, o == "accepted", i, 6+i))
+	}
+	f, err := os.Create(dst + ".index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := Index(f, IndexInput{Project: proj, Log: history.Log(proj, "", history.LogOptions{}), Now: fixtureNow,
+		Href: func(e history.Entry) string { return e.TaskID + ".html" }}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -43,6 +43,7 @@ type indexRow struct {
 
 type timeline struct {
 	W, H, Left, Right, Axis int
+	TaskY, AdvisoryY        int
 	Ticks                   []tick
 	Dots                    []dot
 }
@@ -54,9 +55,12 @@ type dot struct {
 	Outcome      string
 }
 
+// Timeline geometry: lane labels left of the plot, tasks above advisory
+// verdicts, the time axis below; margins wide enough for centred dates.
 const (
-	timelineW, timelineH = 720, 84
-	tlLeft, tlRight      = 24, 24
+	timelineW, timelineH = 720, 96
+	tlLeft, tlRight      = 84, 44
+	tlTaskY, tlAdvisoryY = 22, 52
 )
 
 func buildIndex(in IndexInput) indexPage {
@@ -122,15 +126,16 @@ func buildTimeline(es []history.Entry, rows []indexRow) *timeline {
 	}
 	width := float64(timelineW - tlLeft - tlRight)
 	x := func(t time.Time) float64 { return tlLeft + width*float64(t.Sub(first))/float64(span) }
-	tl := &timeline{W: timelineW, H: timelineH, Left: tlLeft, Right: timelineW - tlRight, Axis: timelineH - 22}
+	tl := &timeline{W: timelineW, H: timelineH, Left: tlLeft, Right: timelineW - tlRight, Axis: timelineH - 26,
+		TaskY: tlTaskY, AdvisoryY: tlAdvisoryY}
 	for i := 0; i <= 4; i++ {
 		t := first.Add(span * time.Duration(i) / 4)
 		tl.Ticks = append(tl.Ticks, tick{Pos: coord(x(t)), Label: tickLabel(t, span)})
 	}
 	for i, e := range es {
-		y, r := 20.0, "6"
+		y, r := float64(tlTaskY), "6"
 		if e.Kind == history.KindAdvisory {
-			y, r = 44, "4.5"
+			y, r = tlAdvisoryY, "5"
 		}
 		tl.Dots = append(tl.Dots, dot{X: coord(x(e.Time)), Y: coord(y), R: r, Class: outcomeClass(e.Outcome),
 			Title: fmt.Sprintf("%s %s %s — %s", rows[i].When, e.Kind, e.Outcome, oneLine(e.Summary, 80)),
@@ -140,7 +145,7 @@ func buildTimeline(es []history.Entry, rows []indexRow) *timeline {
 }
 
 func tickLabel(t time.Time, span time.Duration) string {
-	if span < 48*time.Hour {
+	if span < 7*24*time.Hour {
 		return t.UTC().Format("Jan 2 15:04")
 	}
 	return t.UTC().Format("2006-01-02")
