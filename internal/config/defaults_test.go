@@ -23,6 +23,7 @@ func TestShippedDefaults(t *testing.T) {
 		{"plugin_name", `"tribunal"`},
 		{"storage_path", `"~/.onlooker"`},
 		{"tribunal.stop_hook.enabled", `false`},
+		{"tribunal.stop_hook.tools", `"none"`},
 		{"tribunal.stop_hook.skip_if_no_file_changes", `true`},
 		{"tribunal.stop_hook.timeout_seconds", `60`},
 		{"tribunal.session_start.enabled", `null`},
