@@ -10,39 +10,13 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 )
 
-type diffLine struct{ Class, Text string }
-
 // diffOf is what the actor changed. Until an iteration records its diff
 // the actor's own message stands in for it.
-func diffOf(it history.IterationView) ([]diffLine, string) {
+func diffOf(it history.IterationView) ([]diffFile, []diffLine, string) {
 	if it.ActorText == "" {
-		return nil, ""
+		return nil, nil, ""
 	}
-	return colourLines(it.ActorText), "the actor's message (actor.md)"
-}
-
-// colourLines classes each line of a unified diff (and of a message that
-// quotes one) for colouring: file headers, hunk headers, additions,
-// deletions and context.
-func colourLines(text string) []diffLine {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	out := make([]diffLine, len(lines))
-	for i, l := range lines {
-		c := "ctx"
-		switch {
-		case strings.HasPrefix(l, "diff --git"), strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "),
-			strings.HasPrefix(l, "index "):
-			c = "file"
-		case strings.HasPrefix(l, "@@"):
-			c = "hunk"
-		case strings.HasPrefix(l, "+"):
-			c = "add"
-		case strings.HasPrefix(l, "-"):
-			c = "del"
-		}
-		out[i] = diffLine{Class: c, Text: l}
-	}
-	return out
+	return nil, plainLines(it.ActorText), "the actor's message (actor.md)"
 }
 
 // callsOf lists the iteration's recorded model outputs, collapsed on the

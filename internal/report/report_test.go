@@ -67,15 +67,40 @@ func TestDistanceClass(t *testing.T) {
 	}
 }
 
-func TestColourLines(t *testing.T) {
-	got := colourLines("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n")
-	want := []string{"file", "file", "file", "hunk", "del", "add", "ctx"}
-	if len(got) != len(want) {
-		t.Fatalf("%d lines", len(got))
+func TestDiffFilesAndHighlight(t *testing.T) {
+	diff := "diff --git a/main.go b/main.go\nindex 1..2 100644\n--- a/main.go\n+++ b/main.go\n@@ -1,2 +1,2 @@\n package main\n-// old\n+func greet() string { return \"hi <b>\" } // 42\n" +
+		"diff --git a/notes.txt b/notes.txt\nnew file mode 100644\n--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+func is not a keyword here\n"
+	files := diffFiles(diff)
+	if len(files) != 2 || files[0].Path != "main.go" || files[0].Added != 1 || files[0].Deleted != 1 ||
+		files[1].Path != "notes.txt" || files[1].Kind != "added" {
+		t.Fatalf("files %+v", files)
 	}
-	for i, l := range got {
-		if l.Class != want[i] {
-			t.Errorf("line %d %q: %s, want %s", i, l.Text, l.Class, want[i])
+	var classes []string
+	for _, l := range files[0].Lines {
+		classes = append(classes, l.Class)
+	}
+	if got := strings.Join(classes, " "); got != "file file file file hunk ctx del add" {
+		t.Errorf("line classes %q", got)
+	}
+	add := files[0].Lines[7].Spans
+	var got []string
+	var text strings.Builder
+	for _, s := range add {
+		text.WriteString(s.Text)
+		if s.Class != "" {
+			got = append(got, s.Class+":"+s.Text)
+		}
+	}
+	if text.String() != "+func greet() string { return \"hi <b>\" } // 42" {
+		t.Errorf("spans lose text: %q", text.String())
+	}
+	want := []string{"tk:func", "tk:string", "tk:return", `ts:"hi <b>"`, "tc:// 42"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("coloured spans %q, want %q", got, want)
+	}
+	for _, s := range files[1].Lines[len(files[1].Lines)-1].Spans {
+		if s.Class != "" {
+			t.Errorf("a .txt file was coloured: %+v", s)
 		}
 	}
 }

@@ -49,7 +49,8 @@ type iterPage struct {
 	Worst      string
 	Commands   []history.CommandFile
 	Actor      string
-	Diff       []diffLine
+	DiffFiles  []diffFile
+	Message    []diffLine
 	DiffSource string
 	Calls      []callPage
 	Ended      bool
@@ -282,7 +283,7 @@ func buildIteration(it history.IterationView, rub *rubric.Rubric) iterPage {
 			p.Trust = buildTrust(t)
 		}
 	}
-	p.Diff, p.DiffSource = diffOf(it)
+	p.DiffFiles, p.Message, p.DiffSource = diffOf(it)
 	p.Calls = callsOf(it)
 	return p
 }
