@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -176,6 +177,8 @@ func Check(current, all []Item, th Thresholds) Result {
 				it.ID, n, n+it.Failed, th.MinSurvivors))
 		}
 		s, key := spreadOf(it)
+		// Recorded rounded like every computed score (gate.json, report).
+		s = aggregate.Round(s)
 		res.Spread[it.ID] = s
 		if s-th.SpreadCeiling > Tolerance {
 			spreadReasons = append(spreadReasons, fmt.Sprintf(
@@ -186,6 +189,7 @@ func Check(current, all []Item, th Thresholds) Result {
 	res.Reasons = append(survivorReasons, spreadReasons...)
 
 	res.Alpha, res.AlphaMeasured = Alpha(all)
+	res.Alpha = aggregate.Round(res.Alpha)
 	switch {
 	case !res.AlphaMeasured:
 		res.Notes = append(res.Notes,
