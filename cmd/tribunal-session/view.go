@@ -83,8 +83,9 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(c.stdout, path)
 	if open {
+		// The page is written either way: a missing opener is a warning.
 		if err := c.openPage(path); err != nil {
-			c.errorf("view: cannot open %q: %v", path, err)
+			c.warn(fmt.Sprintf("tribunal: warning: view: cannot open %q: %v", path, err))
 			c.hint("open the file in a browser yourself, or set BROWSER to your browser's command")
 		}
 	}
