@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 			in: `{"rubric":` + rd + `,"verdicts":[` +
 				`{"judge_id":"a","score":0.1,"passed":true,"criterion_scores":{"correctness":1,"completeness":1,"safety":1,"clarity":0.5}},` +
 				`{"judge_id":"b","score":0.1,"passed":true,"criterion_scores":{"correctness":1,"completeness":1,"safety":1,"clarity":0.5}}]}`,
-			want: `{"aggregated_score":0.9500000000000001,"disagreement":0,"passed":true,"warnings":[]}`,
+			want: `{"aggregated_score":0.95,"disagreement":0,"passed":true,"warnings":[]}`,
 		},
 		{
 			name: "a floor blocks and names the criterion",
