@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"html"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -117,5 +118,28 @@ func TestSentenceAndRounding(t *testing.T) {
 	text := regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(s, "")
 	if strings.Contains(text, "0.9000000000000002") {
 		t.Error("an unrounded number is shown as text")
+	}
+}
+
+func TestLedgerSaysWhereVerifyStopsHolding(t *testing.T) {
+	project := writeFixture(t, "x", fixtureIterations())
+	path := filepath.Join(project, "ledger.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[1] = strings.Replace(lines[1], `"passed":false`, `"passed":true`, 1)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := renderFixture(t, project)
+	out, _ := os.ReadFile(page)
+	s := string(out)
+	if strings.Count(s, "✓ holds") != 1 || strings.Count(s, "✗ does not hold") != 2 {
+		t.Errorf("holds %d, does not hold %d; want 1 and 2", strings.Count(s, "✓ holds"), strings.Count(s, "✗ does not hold"))
+	}
+	if !strings.Contains(s, "verify fails: entry 1 (line 2)") {
+		t.Error("the page does not say where verify fails")
 	}
 }
