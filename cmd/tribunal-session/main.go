@@ -8,10 +8,17 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
+// terminationSignals end a run: each kills every child process group and
+// the run is recorded as aborted. SIGHUP is among them because a detached
+// run has no terminal and gets it only when someone means it.
+var terminationSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr, stdTerminal)
 	stop()
 	os.Exit(code)
@@ -94,6 +101,9 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	// The Stop hook's openai calls (internal/provider.Delegate).
+	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
+		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},
 	{"version", "print the version", versionHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.versionCmd(args) }},
 	// help reads this table, so run dispatches it (a reference from here

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os/exec"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 )
 
 // maxStdout caps what we keep of a child's stdout. A judge's result object
@@ -87,69 +85,24 @@ func ChildEnv(base []string, maxTokens int) []string {
 	return out
 }
 
-// Run starts the child in its own process group and, at the deadline or
-// when ctx ends, kills the whole group: claude starts tool subprocesses of
-// its own, and a killed parent must not leave them running.
+// Run starts the child in its own process group (see RunProc) and reads
+// its JSON result.
 func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
-	if e.Path == "" {
-		return Result{}, ErrNotFound
+	pr, runErr := RunProc(ctx, Proc{
+		Program: "claude", Path: e.Path, Args: Args(c),
+		Env: ChildEnv(e.Env, c.MaxOutputTokens), Dir: c.Dir,
+		Stdin: c.Prompt, Timeout: c.Timeout,
+	})
+	res := Result{Duration: pr.Duration, Stderr: pr.Stderr, ExitCode: pr.ExitCode}
+	var exitErr *ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return res, runErr
 	}
-	if c.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, e.Path, Args(c)...)
-	cmd.Dir = c.Dir
-	cmd.Env = ChildEnv(e.Env, c.MaxOutputTokens)
-	cmd.Stdin = strings.NewReader(c.Prompt)
-	var stdout capBuffer
-	stdout.max = maxStdout
-	var stderr tailBuffer
-	stderr.max = maxStderr
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		// Negative pid: the whole group.
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if err != nil {
-			return cmd.Process.Kill()
-		}
-		return nil
-	}
-	// A grandchild that inherited stdout could hold the pipe open after the
-	// group kill raced with it; never wait on it for long.
-	cmd.WaitDelay = 2 * time.Second
-
-	start := time.Now()
-	runErr := cmd.Run()
-	res := Result{Duration: time.Since(start), Stderr: stderr.String()}
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
-	}
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Timeout > 0 {
-			return res, &TimeoutError{After: c.Timeout}
-		}
-		return res, ctx.Err()
-	}
-	var execErr *exec.Error
-	if errors.As(runErr, &execErr) {
-		return res, errors.Join(ErrNotFound, runErr)
-	}
-	parseErr := Parse(stdout.Bytes(), &res)
+	parseErr := Parse(pr.Stdout, &res)
 	if runErr != nil {
-		var exitErr *exec.ExitError
-		if errors.As(runErr, &exitErr) && res.Envelope && res.IsError {
+		if res.Envelope && res.IsError {
 			// The CLI said why: prefer its words over "exit status 1".
 			return res, &APIError{TerminalReason: res.TerminalReason, Message: res.Text}
-		}
-		if errors.As(runErr, &exitErr) {
-			return res, &ExitError{Code: res.ExitCode, Stderr: res.Stderr}
 		}
 		return res, runErr
 	}
@@ -172,6 +125,11 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 // in the repository under review and would otherwise execute a "claude" that
 // the repository ships (the reasoning of os/exec's ErrDot).
 func Locate(explicit, pathEnv string) (string, error) {
+	return LocateProgram("claude", explicit, pathEnv)
+}
+
+// LocateProgram is Locate for any CLI tribunal runs (codex, gemini).
+func LocateProgram(program, explicit, pathEnv string) (string, error) {
 	if explicit != "" {
 		if isExecutable(explicit) {
 			return explicit, nil
@@ -182,10 +140,13 @@ func Locate(explicit, pathEnv string) (string, error) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, "claude")
+		p := filepath.Join(dir, program)
 		if isExecutable(p) {
 			return p, nil
 		}
+	}
+	if program != "claude" {
+		return "", fmt.Errorf("%s executable not found on PATH", program)
 	}
 	return "", ErrNotFound
 }

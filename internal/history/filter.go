@@ -7,11 +7,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // Outcomes are the outcomes a record can have: a task's (§7.10, plus
 // OutcomeIncomplete) and an advisory verdict's (accepted, rejected).
-var Outcomes = []string{"accepted", "rejected", "exhausted_iterations", "aborted", OutcomeIncomplete}
+// An advisory judgement that produced no verdict is failed or cancelled.
+var Outcomes = []string{"accepted", "rejected", "exhausted_iterations", "aborted", OutcomeIncomplete,
+	surface.OutcomeFailed, surface.OutcomeCancelled}
 
 // ParseOutcomes reads a comma-separated list of outcomes.
 func ParseOutcomes(s string) ([]string, error) {

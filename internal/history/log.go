@@ -43,6 +43,9 @@ type Entry struct {
 	// Source says where the outcome came from when it is not the task's own
 	// files ("events log").
 	Source string `json:"source,omitempty"`
+	// path is an advisory verdict's file (a stop file or a judgement
+	// record), which Ref names.
+	path string
 }
 
 // LogResult is a project's history, newest first.
@@ -86,6 +89,20 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	for _, id := range ids {
 		recs = append(recs, rec{t: ulidTime(id), taskID: id})
 	}
+	// Every judgement of a session is a record of its own; a stop file
+	// (the session's latest verdict) is listed only when no record holds
+	// its verdict, as for sessions judged before records were kept.
+	records, _ := surface.ListRecords(projectDir)
+	listed := map[string]bool{}
+	for _, p := range records {
+		a, err := surface.ReadRecord(p)
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		listed[a.TaskID] = true
+		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
+	}
 	stops, err := surface.ListStopFiles(projectDir)
 	if err != nil && len(res.Problems) == 0 {
 		// An unreadable project directory is reported once, above.
@@ -95,6 +112,9 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 		a, err := surface.ReadStopFile(p)
 		if err != nil {
 			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		if listed[a.TaskID] {
 			continue
 		}
 		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
@@ -155,9 +175,10 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	}
 	res.fillFromEvents(logPath, missing)
 	for i := range res.Entries {
-		res.Entries[i].ShortID = shorts[recName(res.Entries[i].ID, nil)]
-		if res.Entries[i].Kind == KindAdvisory {
-			res.Entries[i].ShortID = shorts["stop-"+res.Entries[i].ID]
+		e := &res.Entries[i]
+		e.ShortID = shorts[e.ID]
+		if e.Kind == KindAdvisory && !surface.IsRecordPath(e.path) {
+			e.ShortID = shorts["stop-"+e.ID]
 		}
 	}
 	if len(opts.Outcomes) > 0 {
@@ -201,7 +222,11 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 // or the stop file's name ("stop-" plus the sanitised session id), which
 // keeps task ids and session ids apart the way Resolve does.
 func recName(taskID string, a *surface.Advisory) string {
-	if a != nil {
+	switch {
+	case a != nil && surface.IsRecordPath(a.Path):
+		// A judgement record is named by its task id, as Resolve finds it.
+		return a.TaskID
+	case a != nil:
 		return a.Name
 	}
 	return taskID
@@ -223,12 +248,25 @@ func fillComplete(e *Entry, c *Complete) {
 	}
 }
 
+// advisoryEntry lists one advisory verdict, or a judgement that produced
+// none (with its reason as the summary). A judgement record's id is its
+// task id; a stop file's is its session's.
 func advisoryEntry(a surface.Advisory) Entry {
 	one := 1
 	score := a.Score
-	return Entry{
+	e := Entry{
 		Kind: KindAdvisory, ID: a.SessionName(), TaskID: a.TaskID, SessionID: a.SessionID,
 		Time: a.WrittenAt, Summary: a.Feedback, Outcome: a.Outcome, FinalScore: &score,
-		Iterations: &one, CostUSD: a.CostUSD,
+		Iterations: &one, CostUSD: a.CostUSD, path: a.Path,
 	}
+	if surface.IsRecordPath(a.Path) {
+		e.ID = a.TaskID
+	}
+	if a.Outcome == surface.OutcomeFailed || a.Outcome == surface.OutcomeCancelled {
+		e.FinalScore, e.Summary = nil, "no verdict: "+a.Error
+	}
+	if a.Rewake {
+		e.Summary = "handed back to the model: " + e.Summary
+	}
+	return e
 }

@@ -62,6 +62,14 @@ func Resolve(projectDir, id string) (Ref, error) {
 			return Ref{Kind: KindTask, TaskID: t}, nil
 		}
 	}
+	// A judgement record is named by its task id.
+	records, _ := surface.ListRecords(projectDir)
+	recordID := func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".json") }
+	for _, r := range records {
+		if recordID(r) == upper {
+			return Ref{Kind: KindAdvisory, StopPath: r}, nil
+		}
+	}
 	stop := filepath.Join(projectDir, "stop-"+store.SanitizeSessionID(id)+".json")
 	stops, err := surface.ListStopFiles(projectDir)
 	if err != nil {
@@ -78,6 +86,12 @@ func Resolve(projectDir, id string) (Ref, error) {
 		if matchesName(t, id) {
 			matches = append(matches, Ref{Kind: KindTask, TaskID: t})
 			names = append(names, "task "+t)
+		}
+	}
+	for _, r := range records {
+		if matchesName(recordID(r), id) {
+			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: r})
+			names = append(names, "verdict "+recordID(r))
 		}
 	}
 	for _, s := range stops {
@@ -100,6 +114,9 @@ func Resolve(projectDir, id string) (Ref, error) {
 
 // Ref names the record of a log entry of the project at projectDir.
 func (e Entry) Ref(projectDir string) Ref {
+	if e.Kind == KindAdvisory && e.path != "" {
+		return Ref{Kind: KindAdvisory, StopPath: e.path}
+	}
 	if e.Kind == KindAdvisory {
 		return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, "stop-"+e.ID+".json")}
 	}
@@ -118,8 +135,8 @@ func matchesName(name, prefix string) bool {
 	return strings.HasPrefix(name, strings.ToUpper(prefix))
 }
 
-// ShortIDs maps each name (a task id, or a stop file's name "stop-<session
-// id>") to the shortest prefix of its id, at least minShortID characters,
+// ShortIDs maps each name (a task id, a judgement record's task id, or a
+// stop file's name "stop-<session id>") to the shortest prefix of its id, at least minShortID characters,
 // that Resolve takes to name it alone. A name with no unique prefix (one
 // that is itself a prefix of another) maps to its whole id.
 func ShortIDs(names []string) map[string]string {

@@ -351,3 +351,38 @@ func TestShortIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgementRecordsResolveByShortID(t *testing.T) {
+	dir := t.TempDir()
+	rec1 := ulidAt(base.Add(-time.Hour), 7)
+	rec2 := ulidAt(base, 8)
+	for _, r := range []struct{ id, outcome string }{{rec1, "rejected"}, {rec2, "failed"}} {
+		verdict := `,"verdict":{"score":0.4,"passed":false,"judge_type":"standard","feedback_summary":"fb"}`
+		if r.outcome == "failed" {
+			verdict = `,"error":"judge timed out"`
+		}
+		write(t, filepath.Join(dir, "stop-sess-1", r.id+".json"), `{"task_id":"`+r.id+`","session_id":"sess-1","outcome":"`+
+			r.outcome+`"`+verdict+`,"mode":"stop-advisory","fingerprint":"f","written_at":"`+ulidTime(r.id).Format(time.RFC3339)+`"}`)
+	}
+	res := Log(dir, "", LogOptions{})
+	if len(res.Problems) != 0 || len(res.Entries) != 2 {
+		t.Fatalf("log %+v problems %s", res.Entries, problemText(res.Problems))
+	}
+	for _, e := range res.Entries {
+		if e.ShortID == "" || len(e.ShortID) >= len(e.ID) {
+			t.Errorf("record %s: short id %q", e.ID, e.ShortID)
+		}
+		ref, err := Resolve(dir, e.ShortID)
+		if err != nil || ref.Kind != KindAdvisory || ref.StopPath != e.Ref(dir).StopPath ||
+			filepath.Base(ref.StopPath) != e.ID+".json" {
+			t.Errorf("Resolve(%q) = %+v, %v; want the record %s", e.ShortID, ref, err, e.ID)
+		}
+	}
+	if ref, err := Resolve(dir, "last"); err != nil || filepath.Base(ref.StopPath) != rec2+".json" {
+		t.Errorf("last = %+v, %v", ref, err)
+	}
+	failed := Log(dir, "", LogOptions{Outcomes: []string{"failed"}})
+	if len(failed.Entries) != 1 || failed.Entries[0].ID != rec2 {
+		t.Errorf("--outcome failed: %+v", failed.Entries)
+	}
+}

@@ -27,6 +27,9 @@ const (
 	KindGate = "gate"
 	// KindAdvisory is the Stop hook's advisory verdict for one turn.
 	KindAdvisory = "advisory"
+	// KindRewake is fix mode handing a failing advisory verdict back to
+	// the model.
+	KindRewake = "rewake"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:

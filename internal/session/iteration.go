@@ -73,7 +73,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	it.actorOutput = output
 
 	// Jury.
-	seats, err := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, r.newID, func(string) {})
+	seats, err := jury.Empanel(r.params.JudgeTypes, r.seatModel, r.newID, func(string) {})
 	if err != nil {
 		return it, err
 	}

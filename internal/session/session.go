@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -96,6 +97,7 @@ type runner struct {
 	history  []iterationState
 	commands []config.CommandJudge
 	failAt   severity.Level
+	prov     providers
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -298,6 +300,9 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if len(seats) == 0 {
 		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
 	}
+	if err := r.setupProviders(seatTypes(seats)); err != nil {
+		return err
+	}
 	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
 		return err
 	}
@@ -308,6 +313,8 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.taskDir = r.project.TaskDir(r.taskID)
 	r.report.ArtifactDir = r.taskDir
 	r.report.Seats = len(seats)
+	r.report.Families = r.panelFamilies(seatTypes(seats))
+	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = params.MaxIterations
 	return nil
 }
