@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 type indexPage struct {
@@ -185,6 +186,12 @@ func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) adv
 			p.Facts = append(p.Facts, fact{l, val})
 		}
 	}
+	if v.Outcome == surface.OutcomeFailed || v.Outcome == surface.OutcomeCancelled {
+		p.Score, p.Feedback = "—", "No verdict: "+strings.TrimSpace(v.Error)
+	}
+	if v.Rewake {
+		add("fix mode", "handed back to the model")
+	}
 	add("session", v.SessionID)
 	add("written", v.WrittenAt.UTC().Format("2006-01-02 15:04Z"))
 	add("judge", v.JudgeType)
@@ -197,6 +204,8 @@ func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) adv
 	}
 	if v.DurationMS != nil {
 		add("duration", duration(*v.DurationMS))
+	} else if v.Advisory.DurationMS != nil {
+		add("duration", duration(*v.Advisory.DurationMS))
 	}
 	if v.Surfaced != nil {
 		add("shown to a new session", v.Surfaced.SurfacedAt.UTC().Format("2006-01-02 15:04Z"))
