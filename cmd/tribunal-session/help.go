@@ -85,14 +85,16 @@ Exit status: 0 listed (also when a rubric is invalid); 2 usage error.
 `
 	configHelp = `usage: tribunal-session config [--check] [--json]
 
-Prints every effective tribunal setting for the current directory with the
-file its value comes from: the built-in defaults, the plugin's config.json,
+Lists the configuration layers for the current directory, each over the
+ones before it — the built-in defaults, the plugin's config.json,
 ~/.claude/settings.json, ~/.claude/settings.local.json, then the
-repository's .claude/settings.json and .claude/settings.local.json.
+repository's .claude/settings.json and .claude/settings.local.json — and
+prints every effective tribunal setting with the file its value comes from.
 
-  --check   also validate every layer, the session parameters and every
+  --check   instead validate every layer, the session parameters and every
             rubric; print each problem and exit 2 if there is one
-  --json    print {settings: [{key, value, source}], problems}
+  --json    print {layers: [{path, present}], settings: [{key, value,
+            source}], problems}
 
 Exit status: 0 printed (and with --check: no problems); 2 --check found a
 problem, or a usage error.

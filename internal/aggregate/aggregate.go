@@ -8,41 +8,23 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Aggregation methods (§5.2). Any other value falls back to Mean with a
-// warning.
-const (
-	Mean         = "mean"
-	Median       = "median"
-	Min          = "min"
-	WeightedMean = "weighted_mean"
-)
-
-// Score aggregates the usable verdicts' scores with method (§5). An empty
+// Score aggregates the usable verdicts' scores with method (§5); any
+// method other than rules.Methods falls back to rules.Mean with a warning. An empty
 // panel, or one with no usable verdict, scores 0, which is below every
 // threshold so the gate blocks. Unusable verdicts, failed judges included,
 // are dropped with one warning naming them; their criterion scores are not
 // used for weighting. minCoverage is the weighted_mean coverage guard. The
-// result is rounded to Precision.
-func Score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
+// result is rounded (rules.Round).
+func Score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
 	s, warnings := score(method, vs, r, minCoverage)
-	return Round(s), warnings
+	return rules.Round(s), warnings
 }
 
-// Precision is the step computed scores are rounded to. Scores are given
-// with a few decimals; the sums and products of aggregation leave binary
-// noise (0.9000000000000002) far below it, which would otherwise reach
-// every record, report and gate comparison.
-const Precision = 1e-9
-
-// Round rounds a computed score to Precision. It divides by the exact
-// integer 1/Precision, so the result is the float nearest the rounded
-// decimal (0.3, not 0.30000000000000004).
-func Round(f float64) float64 { return math.Round(f*1e9) / 1e9 }
-
-func score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
+func score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
 	}
@@ -51,13 +33,13 @@ func score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage fl
 		return 0, warnings
 	}
 	switch method {
-	case Mean:
+	case rules.Mean:
 		return mean(scores), warnings
-	case Median:
+	case rules.Median:
 		return median(scores), warnings
-	case Min:
+	case rules.Min:
 		return slices.Min(scores), warnings
-	case WeightedMean:
+	case rules.WeightedMean:
 		return weightedMean(usable, scores, r, minCoverage), warnings
 	default:
 		warnings = append(warnings, fmt.Sprintf("tribunal-aggregate: unknown method %s, falling back to mean", method))
@@ -66,7 +48,7 @@ func score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage fl
 }
 
 // Disagreement is the dissent score: max − min over usable scores, or 0 with
-// fewer than two of them (§5.4), rounded to Precision.
+// fewer than two of them (§5.4), rounded (rules.Round).
 func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
@@ -75,7 +57,7 @@ func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(scores) < 2 {
 		return 0, warnings
 	}
-	return Round(slices.Max(scores) - slices.Min(scores)), warnings
+	return rules.Round(slices.Max(scores) - slices.Min(scores)), warnings
 }
 
 // filter keeps the usable verdicts in panel order (§5.1) and describes the

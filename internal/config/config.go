@@ -77,24 +77,13 @@ func Load(src Sources) *Config {
 	}
 	var pluginFile string
 	if src.PluginRoot != "" {
-		path := filepath.Join(src.PluginRoot, "config.json")
+		path := pluginConfigPath(src)
 		pluginFile = path
 		if data, ok := readCapped(path, warn); ok {
 			tree = merge(tree, pluginLayer(data, path, warn))
 		}
 	}
-	var layers []layer
-	if src.Home != "" {
-		layers = append(layers,
-			layer{path: filepath.Join(src.Home, ".claude", "settings.json")},
-			layer{path: filepath.Join(src.Home, ".claude", "settings.local.json")})
-	}
-	if src.WorktreeRoot != "" {
-		layers = append(layers,
-			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.json"), repo: true},
-			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
-	}
-	for _, l := range layers {
+	for _, l := range settingsLayers(src) {
 		if data, ok := readCapped(l.path, warn); ok {
 			t := settingsLayer(data, l, warn)
 			if l.repo {
@@ -107,6 +96,29 @@ func Load(src Sources) *Config {
 		}
 	}
 	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
+}
+
+// pluginConfigPath is the plugin's config.json (layer 1); src.PluginRoot
+// must be set.
+func pluginConfigPath(src Sources) string {
+	return filepath.Join(src.PluginRoot, "config.json")
+}
+
+// settingsLayers lists the Claude Code settings files of src (layers 2–5),
+// in merge order.
+func settingsLayers(src Sources) []layer {
+	var layers []layer
+	if src.Home != "" {
+		layers = append(layers,
+			layer{path: filepath.Join(src.Home, ".claude", "settings.json")},
+			layer{path: filepath.Join(src.Home, ".claude", "settings.local.json")})
+	}
+	if src.WorktreeRoot != "" {
+		layers = append(layers,
+			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.json"), repo: true},
+			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
+	}
+	return layers
 }
 
 // pluginLayer reads a whole config.json (layer 1) and returns its tribunal

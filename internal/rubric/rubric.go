@@ -50,7 +50,7 @@ type Rubric struct {
 }
 
 // rubricKeys and criterionKeys are the keys a rubric and a criterion may
-// have, spelled exactly (docs/spec.md §2.6).
+// have, spelled exactly (spec §2.6).
 var (
 	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
 		"judge_types", "gate_policy", "aggregation_method"}

@@ -92,7 +92,7 @@ func (s Set) All() []Rubric {
 }
 
 // OverlayPaths returns LoadOptions with the four overlay files of a user
-// home and a worktree root (docs/spec.md §2.6); an empty home or root
+// home and a worktree root (spec §2.6); an empty home or root
 // leaves its two files out.
 func OverlayPaths(home, worktreeRoot string) LoadOptions {
 	var o LoadOptions
