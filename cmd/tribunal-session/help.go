@@ -14,6 +14,7 @@ const exitText = `Exit status:
       show/replay/view: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
+  22  verify: the ledger is not signed by the expected key
   75  wait: the run is still going; call wait again
 `
 
@@ -99,19 +100,29 @@ prints every effective tribunal setting with the file its value comes from.
 Exit status: 0 printed (and with --check: no problems); 2 --check found a
 problem, or a usage error.
 `
-	verifyHelp = `usage: tribunal-session verify [--ledger PATH]
+	verifyHelp = `usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]
 
 Checks the signed verdict ledger's hash chain and every signature, and
-lists the keys that signed it. Without --ledger it checks the ledger of the
-repository of the current directory.
+lists the keys that signed it with their fingerprints. Without --ledger it
+checks the ledger of the repository of the current directory.
+
+  --expect-key FP   the fingerprint keygen printed (or the public key): the
+                    ledger must have been signed by that key; without it,
+                    tribunal.trust.ledger_key from your own settings
+                    applies, and with neither verify warns that a ledger
+                    re-signed wholesale with another key would pass too
 
 Exit status: 0 the ledger verifies; 20 the hash chain is broken; 21 a
-signature does not verify; 2 usage error or no ledger.
+signature does not verify; 22 the ledger is not signed by the expected key;
+2 usage error or no ledger.
 `
 	keygenHelp = `usage: tribunal-session keygen
 
 Creates a new ledger signing key in $ONLOOKER_DIR/keys and keeps the old
-one (entries it signed still verify by the public key they carry).
+one (entries it signed still verify by the public key they carry). Prints
+the new key's fingerprint: keep it outside $ONLOOKER_DIR and pass it to
+verify --expect-key, or set it as tribunal.trust.ledger_key in
+~/.claude/settings.json.
 
 Exit status: 0 created; 3 the key could not be written; 2 usage error.
 `

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -70,6 +71,9 @@ func Run(input []byte) ([]byte, error) {
 // normalisation's warnings.
 func parse(input []byte) (Input, []string, error) {
 	in := Defaults()
+	if err := nesting.JSON(input); err != nil {
+		return in, nil, fmt.Errorf("input: %w", err)
+	}
 	if !json.Valid(input) {
 		return in, nil, errors.New("input is not valid JSON")
 	}

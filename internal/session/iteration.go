@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/aggregate"
@@ -175,7 +176,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		})
 		stop()
 		r.addCost("actor", res)
-		if lastErr == nil && res.Text == "" {
+		if lastErr == nil && strings.TrimSpace(res.Text) == "" {
 			lastErr = errors.New("the actor returned no final message")
 		}
 		if lastErr == nil || ctx.Err() != nil || isBudget(lastErr) {

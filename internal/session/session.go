@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -163,10 +164,10 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	line := fmt.Sprintf("tribunal: [%s] "+format+"\n", append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	line := fmt.Sprintf("tribunal: [%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
 	r.progressMu.Lock()
 	defer r.progressMu.Unlock()
-	io.WriteString(r.Progress, line)
+	safetext.WriteLine(r.Progress, line)
 }
 
 // clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).

@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -101,7 +102,7 @@ type hook struct {
 }
 
 func (h *hook) warn(format string, args ...any) {
-	fmt.Fprintf(h.Stderr, "tribunal: stop-gate: "+format+"\n", args...)
+	safetext.WriteLine(h.Stderr, "tribunal: stop-gate: "+fmt.Sprintf(format, args...))
 }
 
 func (h *hook) run(ctx context.Context) int {
@@ -163,7 +164,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         func(s string) { fmt.Fprintln(h.Stderr, s) },
+		Warn:         func(s string) { safetext.WriteLine(h.Stderr, s) },
 	})
 	h.stop = h.cfg.StopHook()
 	if !h.stop.Enabled {
