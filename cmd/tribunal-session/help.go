@@ -13,7 +13,7 @@ const exitText = `Exit status:
       config --check: a layer or rubric has an error
   3   aborted: the actor failed twice, no judge produced a usable verdict,
       a signal, the budget, or another error;
-      show/replay: a record was damaged (what could be read was printed)
+      show/replay/view: a record was damaged (what could be read was printed)
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key
@@ -78,19 +78,22 @@ working tree is not touched; the task's artifacts and diffs stay on record.
 Exit status: 0 discarded; 2 usage error, unknown task, or still running;
 3 git failed.
 `
-	waitHelp = `usage: tribunal-session wait TASK_ID [--timeout 9m]
+	waitHelp = `usage: tribunal-session wait TASK_ID|last [--timeout 9m]
 
 Waits for a run started with 'run --detach', streaming its progress to
-stderr, then prints its summary and exits with the run's own status.
+stderr, then prints its summary and exits with the run's own status. Each
+wait prints only the progress the previous one did not show. "last" names
+the newest run; any unambiguous prefix of a task id works.
 
   --timeout D   how long to wait (a Go duration, default 9m)
 
 Exit status: the run's (0, 10, 2, 3); 75 the run is still going when the
 timeout ends (call wait again); 2 unknown task id.
 `
-	cancelHelp = `usage: tribunal-session cancel TASK_ID
+	cancelHelp = `usage: tribunal-session cancel TASK_ID|last
 
-Asks a detached run to stop; it records itself as aborted.
+Asks a detached run to stop; it records itself as aborted. "last" names
+the newest run; any unambiguous prefix of a task id works.
 
 Exit status: 0 asked to stop, or already finished; 3 not running;
 2 usage error or unknown task id.

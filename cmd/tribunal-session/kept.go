@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/events"
 	"os"
 	"path/filepath"
 	"time"
@@ -26,7 +27,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return nil, nil, exitUsage
 	}
 	id := args[0]
-	if !validID(id) {
+	if !events.ValidULID(id) {
 		c.errorf("%s: %q is not a task id (26 characters, as the summary prints it)", name, id)
 		return nil, nil, exitUsage
 	}

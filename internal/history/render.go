@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
 // timeLayout is how history prints times: UTC to the minute, unambiguous
@@ -223,7 +224,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	}
 	switch {
 	case it.Gate != nil:
-		facts = append(facts, "**Gate:** "+gateWords(it))
+		facts = append(facts, "**Gate:** "+GateWords(it))
 	case it.Ended:
 		facts = append(facts, "**Gate:** none (the iteration ended before the gate)")
 	}
@@ -263,7 +264,11 @@ func renderJudge(b *strings.Builder, j JudgeView) {
 		sort.Strings(names)
 		parts := make([]string, len(names))
 		for i, n := range names {
-			parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
+				parts[i] = n + " " + Num(v)
+			} else {
+				parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			}
 		}
 		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
 	}
@@ -346,8 +351,9 @@ func checkFacts(g *GateFile) []string {
 	return out
 }
 
-// gateWords says what the gate decided, in gate.Sentence's words.
-func gateWords(it IterationView) string {
+// GateWords says what an iteration's gate decided, in gate.Sentence's
+// words.
+func GateWords(it IterationView) string {
 	g := it.Gate
 	f := gate.Facts{Aggregate: g.FinalScore}
 	if it.Consensus != nil {

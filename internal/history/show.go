@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -83,6 +84,8 @@ type JudgeView struct {
 	Feedback        string                     `json:"feedback_summary,omitempty"`
 	Confidence      *float64                   `json:"confidence,omitempty"`
 	CriterionScores map[string]json.RawMessage `json:"criterion_scores,omitempty"`
+	// Findings are the judge's own findings on the severity ladder.
+	Findings []severity.Finding `json:"findings,omitempty"`
 	// Missing is set when the seat's verdict file could not be read.
 	Missing bool `json:"missing,omitempty"`
 }
@@ -136,6 +139,10 @@ type TrustFile struct {
 	Notes         []string `json:"notes,omitempty"`
 	Alpha         float64  `json:"alpha"`
 	AlphaMeasured bool     `json:"alpha_measured"`
+	// Spread and Survivors are per rated item (criterion), as the trust
+	// gate measured them over the seats' reps.
+	Spread    map[string]float64 `json:"spread,omitempty"`
+	Survivors map[string]int     `json:"survivors,omitempty"`
 }
 
 // IsolationFile is report.json's "isolation": where the actor worked and
@@ -395,6 +402,10 @@ func judgeView(s Seat, rv rawVerdict) JudgeView {
 	if cs, ok := v.Reports(); ok {
 		j.CriterionScores = cs
 	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(rv.raw, &obj) == nil {
+		j.Findings, _ = severity.FromVerdictJSON(obj)
+	}
 	return j
 }
 
@@ -471,4 +482,32 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 		}
 	}
 	return v, nil
+}
+
+// RecordedOutput is one model call's recorded output file.
+type RecordedOutput struct {
+	// Name says whose output it is ("judge standard", "meta-judge").
+	Name string
+	Path string
+	Raw  json.RawMessage
+}
+
+// Recorded lists the iteration's recorded model outputs that were read:
+// each seat's verdict file, in seat order, then meta.json.
+func (it IterationView) Recorded() []RecordedOutput {
+	var out []RecordedOutput
+	for i, rv := range it.Raw {
+		if rv.raw == nil {
+			continue
+		}
+		name := "judge"
+		if i < len(it.Judges) && it.Judges[i].Type != "" {
+			name = "judge " + it.Judges[i].Type
+		}
+		out = append(out, RecordedOutput{Name: name, Path: rv.path, Raw: rv.raw})
+	}
+	if it.MetaRaw != nil {
+		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, "meta.json"), Raw: it.MetaRaw})
+	}
+	return out
 }

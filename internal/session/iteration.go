@@ -184,6 +184,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 			break
 		}
 		r.progress("%s actor working (%s)…", label, modelName(r.params.ActorModel))
+		stop := r.longPhase(label, "waiting for the actor")
 		call := claude.Call{
 			Role: "actor", Prompt: prompt, SystemPrompt: agent.Body,
 			SystemPromptMode: claude.AppendSystemPrompt, Model: r.params.ActorModel,
@@ -193,6 +194,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		}
 		seq := it.nextCall()
 		res, lastErr = r.Claude.Run(ctx, call)
+		stop()
 		r.recordCall(dir, seq, "actor", provider.Spec{}, callMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
 		r.addCost("actor", res)
 		if lastErr == nil && strings.TrimSpace(res.Text) == "" {

@@ -123,7 +123,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		types = append(types, "command:"+cj.Spec.Name)
 	}
 	r.progress("%s %d judge(s) reviewing in parallel: %s", label, len(types), strings.Join(types, ", "))
+	stop := r.longPhase(label, "waiting for the jury")
 	wg.Wait()
+	stop()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w while the jury deliberated", ErrInterrupted)
 	}

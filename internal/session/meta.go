@@ -50,6 +50,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		in.PriorIterations = append(in.PriorIterations, pi)
 	}
 	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
+	stop := r.longPhase(label, "waiting for the meta-judge")
 	call := claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
@@ -59,6 +60,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 	}
 	seq := it.nextCall()
 	res, err := r.metaRunner().Run(ctx, call)
+	stop()
 	r.recordCall(dir, seq, "meta", r.prov.meta, callMeta{Role: "meta"}, call, res, err)
 	r.addCost("meta", res)
 	if ctx.Err() != nil {

@@ -55,13 +55,18 @@ type Options struct {
 type Deps struct {
 	Getenv func(string) string
 	Home   string
-	// Progress receives one line per step, for a person watching.
+	// Progress receives one line per step, for a person watching, each
+	// with the time since the task started.
 	Progress io.Writer
-	Warn     func(string)
-	Now      func() time.Time
-	Rand     io.Reader
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
+	// Heartbeat is how often a long phase (the actor, the jury, the
+	// meta-judge) says it is still going: 0 means every 30 seconds, a
+	// negative value never.
+	Heartbeat time.Duration
+	Warn      func(string)
+	Now       func() time.Time
+	Rand      io.Reader
+	Claude    claude.Runner
+	Git       projectkey.GitRunner
 	// Environ is the environment of command judges (their PATH comes
 	// from here, never from the repository).
 	Environ []string
@@ -117,6 +122,8 @@ type runner struct {
 	// the end.
 	lostEvents, lostFiles       int
 	firstEventErr, firstFileErr error
+	// progressMu keeps a heartbeat's line and a step's line whole.
+	progressMu sync.Mutex
 }
 
 // Run executes the task and returns its report. The error is non-nil when
@@ -216,7 +223,57 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	safetext.WriteLine(r.Progress, "tribunal: "+fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("tribunal: [%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	r.progressMu.Lock()
+	defer r.progressMu.Unlock()
+	safetext.WriteLine(r.Progress, line)
+}
+
+// clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).
+func clockTime(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// defaultHeartbeat is how often a long phase reports that it is alive.
+const defaultHeartbeat = 30 * time.Second
+
+// longPhase prints "still <what>" every Heartbeat until the returned stop
+// is called: a judge may think for minutes, and a person (or a detached
+// run's wait) should see that the run is alive and how long the phase
+// has taken.
+func (r *runner) longPhase(label, what string) (stop func()) {
+	every := r.Heartbeat
+	if every == 0 {
+		every = defaultHeartbeat
+	}
+	if every < 0 {
+		return func() {}
+	}
+	begun := r.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				r.progress("%s still %s (%s so far)", label, what, clockTime(r.Now().Sub(begun)))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
 }
 
 // emit records an event; a failure is a warning and never stops the loop
