@@ -13,6 +13,9 @@ import (
 // diffOf is what the actor changed. Until an iteration records its diff
 // the actor's own message stands in for it.
 func diffOf(it history.IterationView) ([]diffFile, []diffLine, string) {
+	if d := it.OwnDiff(); d != "" {
+		return diffFiles(d), nil, "this iteration's own change, from its isolated worktree"
+	}
 	if it.ActorText == "" {
 		return nil, nil, ""
 	}
@@ -22,6 +25,20 @@ func diffOf(it history.IterationView) ([]diffFile, []diffLine, string) {
 // callsOf lists the iteration's recorded model outputs, collapsed on the
 // page.
 func callsOf(it history.IterationView) []callPage {
+	if calls, _ := it.Calls(); len(calls) > 0 {
+		var out []callPage
+		for _, c := range calls {
+			title := c.Role
+			if c.JudgeType != "" {
+				title += " " + c.JudgeType
+			}
+			if c.Model != "" {
+				title += " (" + c.Model + ")"
+			}
+			out = append(out, callPage{Title: title + " — " + c.Name, Prompt: c.Prompt, Output: c.RawOutput + c.Error})
+		}
+		return out
+	}
 	var out []callPage
 	for _, r := range it.Recorded() {
 		out = append(out, callPage{Title: r.Name + " — " + filepath.Base(r.Path), Output: rawJSON(r.Raw)})
