@@ -57,7 +57,10 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	if err := r.budgetAllows("judge", total); err != nil {
 		return nil, err
 	}
-	diff, _ := gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
+	diff := r.shadowDiff
+	if !r.shadow {
+		diff, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
+	}
 	schema := prompts.VerdictSchema(r.criterionNames())
 	seatErr := make([]error, len(seats))
 	var types []string

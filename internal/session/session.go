@@ -91,6 +91,10 @@ type runner struct {
 	history  []iterationState
 	commands []config.CommandJudge
 	failAt   severity.Level
+	// shadow judges work outside a task (JudgeDiff): no events, no
+	// artifacts, no ledger entry; shadowDiff is the change the judges see.
+	shadow     bool
+	shadowDiff string
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -161,6 +165,9 @@ func (r *runner) progress(format string, args ...any) {
 // (§7.5). A broken log or disk fails every write the same way, so only the
 // first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
+	if r.shadow {
+		return
+	}
 	if err := r.emitter.Emit(p, opts...); err != nil {
 		r.lostEvents++
 		if r.lostEvents == 1 {
@@ -173,6 +180,9 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 // write stores an artifact; a failure is a warning (§12.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
+	if r.shadow {
+		return
+	}
 	r.storeErr(store.WriteJSON(filepath.Join(r.taskDir, rel), v))
 }
 
@@ -200,18 +210,35 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
 	}
 	r.repo = repo
+	if err := r.configure(repo.WorktreeRoot); err != nil {
+		return err
+	}
+	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, r.params.JudgeTimeout); err != nil {
+		return err
+	}
+	r.project = store.ForKey(onlookerDir, repo.Key)
+	r.taskDir = r.project.TaskDir(r.taskID)
+	r.report.ArtifactDir = r.taskDir
+	return nil
+}
+
+// configure loads the configuration layers of worktreeRoot ("" outside a
+// repository: plugin and user layers only), the rubric, the effective
+// parameters and the panel: everything a jury needs, nothing the actor
+// or the artifacts need.
+func (r *runner) configure(worktreeRoot string) error {
 	r.cfg = config.Load(config.Sources{
 		PluginRoot:   r.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         r.Home,
-		WorktreeRoot: repo.WorktreeRoot,
+		WorktreeRoot: worktreeRoot,
 		Warn:         r.Warn,
 	})
 	set := rubric.LoadSet(rubric.LoadOptions{
 		Builtins: r.cfg.BuiltinRubrics(),
 		UserJSON: filepath.Join(r.Home, ".onlooker", "tribunal.json"),
 		UserTOML: filepath.Join(r.Home, ".onlooker", "tribunal.toml"),
-		RepoJSON: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.json"),
-		RepoTOML: filepath.Join(repo.WorktreeRoot, ".claude", "tribunal.toml"),
+		RepoJSON: repoFile(worktreeRoot, "tribunal.json"),
+		RepoTOML: repoFile(worktreeRoot, "tribunal.toml"),
 		Warn:     r.Warn,
 	})
 	id := r.opts.RubricID
@@ -248,13 +275,16 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
 		return err
 	}
-	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, params.JudgeTimeout); err != nil {
-		return err
-	}
-	r.project = store.ForKey(onlookerDir, repo.Key)
-	r.taskDir = r.project.TaskDir(r.taskID)
-	r.report.ArtifactDir = r.taskDir
 	r.report.Seats = len(seats)
 	r.report.MaxIterations = params.MaxIterations
 	return nil
+}
+
+// repoFile is a repository-level overlay file; "" (none) outside a
+// repository.
+func repoFile(worktreeRoot, name string) string {
+	if worktreeRoot == "" {
+		return ""
+	}
+	return filepath.Join(worktreeRoot, ".claude", name)
 }
