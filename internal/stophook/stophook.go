@@ -160,36 +160,13 @@ func (h *hook) run(ctx context.Context) {
 	if err != nil {
 		diff = ""
 	}
-	prompt := prompts.StopPrompt(prompts.StopInput{
-		Threshold:            h.stop.ScoreThreshold,
+	adv, res, err := Judge(ctx, runner, h.stop, prompts.StopInput{
 		DiffStat:             diff,
 		TranscriptTail:       string(tail),
 		LastAssistantMessage: h.in.LastAssistantMessage,
-	})
-	res, err := runner.Run(ctx, claude.Call{
-		Role:            "stop",
-		Prompt:          prompt,
-		Model:           h.stop.Model,
-		JSONSchema:      prompts.StopVerdictSchema(),
-		Tools:           []string{},
-		StrictMCP:       true,
-		MaxTurns:        2,
-		MaxOutputTokens: h.stop.MaxOutputTokens,
-		Dir:             repo.WorktreeRoot,
-		Timeout:         h.stop.Timeout,
-	})
+	}, repo.WorktreeRoot)
 	if err != nil {
 		h.warn("no advisory verdict: %v", err)
-		return
-	}
-	obj, err := responseObject(res)
-	if err != nil {
-		h.warn("no advisory verdict: %v", err)
-		return
-	}
-	adv, err := validate(obj, h.stop.ScoreThreshold)
-	if err != nil {
-		h.warn("no advisory verdict: the judge's response is invalid: %v", err)
 		return
 	}
 	h.record(adv, res, fp, onlookerDir, logPath, stopPath)
