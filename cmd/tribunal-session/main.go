@@ -28,7 +28,7 @@ const (
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: terminalWriter}
 	if len(args) == 0 {
 		c.usage()
 		return exitUsage
@@ -52,13 +52,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // commands is every subcommand of tribunal-session, in one table: adding a
 // command means adding its row here and its line to usageText.
 var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
-	"run":    func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
-	"wait":   func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
-	"cancel": func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
-	"decide": func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
-	"log":    func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
-	"show":   func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
-	"replay": func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
-	"verify": func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
-	"keygen": func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+	"run":       func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
+	"wait":      func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
+	"cancel":    func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
+	"decide":    func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
+	"log":       func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
+	"show":      func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
+	"replay":    func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
+	"verify":    func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
+	"keygen":    func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
+	"calibrate": func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) },
 }

@@ -16,6 +16,8 @@ type cli struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// isTerminal tells a terminal from a log or pipe (progress bars).
+	isTerminal func(io.Writer) bool
 }
 
 func (c *cli) errorf(format string, args ...any) {
@@ -54,6 +56,8 @@ Usage:
   tribunal-session replay TASK_ID [--json]
   tribunal-session verify [--ledger PATH]
   tribunal-session keygen
+  tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]
+  tribunal-session rejudge TASK_ID|--since DUR [--json]
   tribunal-session version
 
 run       Runs the task through Actor → Jury → Meta-Judge → Gate in the git
@@ -67,6 +71,10 @@ show      Everything recorded about one task or one session's advisory verdict.
 replay    Recomputes every gate of a task with the current rules; reports changes.
 verify    Checks the signed verdict ledger's hash chain and signatures.
 keygen    Creates a new ledger signing key (the old public key stays in old entries).
+calibrate Judges labelled cases as the product would; reports agreement, κ,
+          catch and false-intervention rates, effective jurors, a threshold sweep.
+rejudge   Shadow mode: judges past tasks' recorded iterations with the current
+          configuration; reports what would have changed. Alters no record.
 
 Exit status:
   0   accepted (run, wait); success (other commands)

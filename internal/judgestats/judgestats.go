@@ -152,8 +152,9 @@ type SweepPoint struct {
 type Sweep struct {
 	Points []SweepPoint `json:"points"`
 	// Best is the point with the highest κ; nil when no threshold gives a
-	// defined κ. Ties go to the threshold nearest the configured one, then
-	// to the lower threshold.
+	// defined κ or the scored cases carry only one label (no threshold can
+	// then tell good work from bad). Ties go to the threshold nearest the
+	// configured one, then to the lower threshold.
 	Best *SweepPoint `json:"best"`
 	// Scored is how many cases had a score to sweep over.
 	Scored int `json:"scored"`
@@ -165,9 +166,11 @@ type Sweep struct {
 // so a point's figures are those of a pure score threshold.
 func SweepThresholds(outs []Outcome, step, configured float64) Sweep {
 	var s Sweep
+	labels := map[string]bool{}
 	for _, o := range outs {
 		if o.Score != nil && (o.Label == Accept || o.Label == Reject) {
 			s.Scored++
+			labels[o.Label] = true
 		}
 	}
 	if step <= 0 {
@@ -193,7 +196,7 @@ func SweepThresholds(outs []Outcome, step, configured float64) Sweep {
 	}
 	for i := range s.Points {
 		p := &s.Points[i]
-		if p.Kappa == nil {
+		if p.Kappa == nil || len(labels) < 2 {
 			continue
 		}
 		if s.Best == nil || *p.Kappa > *s.Best.Kappa+1e-12 ||

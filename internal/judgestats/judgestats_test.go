@@ -158,6 +158,15 @@ func TestSweepKnownAnswer(t *testing.T) {
 	}
 }
 
+func TestSweepOneLabelHasNoBest(t *testing.T) {
+	// All accept: failing everything has κ 0 (defined) but says nothing.
+	s := SweepThresholds([]Outcome{{Label: Accept, Score: score(0.9)}, {Label: Accept, Score: score(0.5)}}, 0.5, 0.7)
+	if s.Best != nil {
+		t.Fatalf("best = %+v, want none", s.Best)
+	}
+	near(t, "kappa at 1", s.Points[2].Kappa, 0)
+}
+
 func TestSweepWithoutScoresHasNoBest(t *testing.T) {
 	s := SweepThresholds([]Outcome{{Label: Accept, Decision: Pass}}, 0.05, 0.7)
 	if s.Best != nil || s.Scored != 0 || len(s.Points) != 21 {
