@@ -257,4 +257,3 @@ func (c *calibration) store(jb job, o outcome) {
 	}
 	c.prog.step(c.cases[jb.i].ID, jb.swap, o)
 }
-
