@@ -43,7 +43,7 @@ func TestRunStarterSetWiring(t *testing.T) {
 	tmp := t.TempDir()
 	rep, err := Run(context.Background(), Options{CasesPath: filepath.Join(starterDir, "cases.jsonl"), Jobs: 4, Dir: home}, Deps{
 		Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git: projectkey.ExecGit("git", append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")),
+		Git:     projectkey.ExecGit("git", append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")),
 		TempDir: tmp,
 	})
 	if err != nil {
