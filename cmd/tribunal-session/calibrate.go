@@ -10,7 +10,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
-	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--json]
@@ -100,8 +99,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return exitAborted
 	}
 	if *asJSON {
-		data, _ := store.Marshal(rep)
-		c.stdout.Write(data)
+		c.printJSON(rep)
 	} else {
 		io.WriteString(c.stdout, rep.Text())
 	}

@@ -62,4 +62,5 @@ var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
 	"verify":    func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
 	"keygen":    func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
 	"calibrate": func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) },
+	"rejudge":   func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) },
 }

@@ -79,10 +79,12 @@ rejudge   Shadow mode: judges past tasks' recorded iterations with the current
 Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations)
-  1   replay: a recorded decision would differ under the current rules
+  1   replay: a recorded decision would differ under the current rules;
+      rejudge: a gate decision flipped under the current configuration
   2   usage or configuration error (nothing ran); unknown id
   3   aborted: the actor failed twice, a signal, the budget, or another error;
-      show/replay: a record was damaged (what could be read was printed)
+      show/replay: a record was damaged (what could be read was printed);
+      calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   75  wait: the run is still going; call wait again

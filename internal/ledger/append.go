@@ -32,8 +32,8 @@ var ErrHeadMismatch = errors.New("the ledger does not match its head")
 // without the key can produce. Any other disagreement between the ledger
 // and its head fails with ErrHeadMismatch.
 func Append(path, keyDir, kind string, fields Fields, record any, now time.Time) (Entry, error) {
-	if kind != KindGate && kind != KindAdvisory {
-		return Entry{}, fmt.Errorf("ledger entry kind %q is neither %q nor %q", kind, KindGate, KindAdvisory)
+	if kind != KindGate && kind != KindAdvisory && kind != KindRejudge {
+		return Entry{}, fmt.Errorf("ledger entry kind %q is not %q, %q or %q", kind, KindGate, KindAdvisory, KindRejudge)
 	}
 	if fields.TaskID == "" {
 		return Entry{}, errors.New("ledger entry has no task id")

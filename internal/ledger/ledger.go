@@ -27,6 +27,10 @@ const (
 	KindGate = "gate"
 	// KindAdvisory is the Stop hook's advisory verdict for one turn.
 	KindAdvisory = "advisory"
+	// KindRejudge is a shadow re-judging of a recorded task under another
+	// configuration (tribunal-session rejudge); it never replaces the
+	// task's own gate entries.
+	KindRejudge = "rejudge"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:
