@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/tribunal-cc/tribunal/internal/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
@@ -113,7 +114,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return exitAborted
 	}
 	if rep.Jurors != nil {
-		if w := calibrate.JurorsWarning(*rep.Jurors); w != "" {
+		if w := judgestats.JurorsWarning(*rep.Jurors); w != "" {
 			c.warn(w)
 		}
 	}

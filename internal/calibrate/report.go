@@ -205,7 +205,7 @@ func (r *Report) Text() string {
 		fmt.Fprintf(&b, "\nEffective jurors: n/a of %d (no two judges scored %d or more common cases with any spread)\n", j.Panel, judgestats.MinCommon)
 	} else if j != nil && j.Panel > 1 {
 		fmt.Fprintf(&b, "\nEffective jurors: %s of %d (mean pairwise correlation ρ̄ %s over %d pair(s))\n", num(j.Effective), j.Panel, num(j.MeanCorrelation), j.Pairs)
-		if w := JurorsWarning(*j); w != "" {
+		if w := judgestats.JurorsWarning(*j); w != "" {
 			b.WriteString(w + "\n")
 		}
 	}
@@ -255,17 +255,6 @@ func (r *Report) Text() string {
 		b.WriteString(strings.Join(wrong, "\n") + "\n")
 	}
 	return b.String()
-}
-
-// JurorsWarning is the warning for a panel of three or more judges whose
-// verdicts are so correlated that together they are worth fewer than 1.5
-// independent ones; "" otherwise.
-func JurorsWarning(j judgestats.Jurors) string {
-	if j.Panel < 3 || j.Effective == nil || *j.Effective >= 1.5 {
-		return ""
-	}
-	return fmt.Sprintf("tribunal: warning: the %d judges are worth %.2f independent juror(s): their scores move together (ρ̄ %.2f); a more varied panel (other models, types or prompts) would add more than more seats",
-		j.Panel, *j.Effective, *j.MeanCorrelation)
 }
 
 func pct(p *float64) string {

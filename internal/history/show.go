@@ -25,7 +25,10 @@ type TaskView struct {
 	// CompleteSource is "session-complete.json", "events log" or "".
 	CompleteSource string          `json:"complete_source,omitempty"`
 	Iterations     []IterationView `json:"iterations"`
-	Problems       []Problem       `json:"-"`
+	// Jurors is the panel's effective number of independent jurors over
+	// the project's record (set by the caller: ProjectJurors).
+	Jurors   *Jurors   `json:"effective_jurors,omitempty"`
+	Problems []Problem `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.

@@ -2,6 +2,7 @@
 package judgestats
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -353,4 +354,15 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// JurorsWarning is the warning for a panel of three or more judges whose
+// verdicts are so correlated that together they are worth fewer than 1.5
+// independent ones; "" otherwise.
+func JurorsWarning(j Jurors) string {
+	if j.Panel < 3 || j.Effective == nil || *j.Effective >= 1.5 {
+		return ""
+	}
+	return fmt.Sprintf("tribunal: warning: the %d judges are worth %.2f independent juror(s): their scores move together (ρ̄ %.2f); a more varied panel (other models, types or prompts) would add more than more seats",
+		j.Panel, *j.Effective, *j.MeanCorrelation)
 }

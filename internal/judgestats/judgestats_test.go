@@ -255,3 +255,23 @@ func TestEffectiveJurorsKnownAnswer(t *testing.T) {
 	near(t, "single judge", j.Effective, 1)
 	isNil(t, "single judge rho", j.MeanCorrelation)
 }
+
+func TestJurorsWarning(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		j    Jurors
+		warn bool
+	}{
+		{Jurors{Panel: 3, MeanCorrelation: f(0.9), Effective: f(NEff(3, 0.9))}, true}, // 1.07
+		{Jurors{Panel: 3, MeanCorrelation: f(0.5), Effective: f(1.5)}, false},         // exactly 1.5 is enough
+		{Jurors{Panel: 2, MeanCorrelation: f(1), Effective: f(1)}, false},             // two judges: no warning
+		{Jurors{Panel: 4}, false}, // not measurable
+	} {
+		if got := JurorsWarning(tc.j); (got != "") != tc.warn {
+			t.Errorf("JurorsWarning(%+v) = %q", tc.j, got)
+		}
+	}
+	if got := JurorsWarning(Jurors{Panel: 3, MeanCorrelation: f(1), Effective: f(1)}); got != "tribunal: warning: the 3 judges are worth 1.00 independent juror(s): their scores move together (ρ̄ 1.00); a more varied panel (other models, types or prompts) would add more than more seats" {
+		t.Errorf("text = %q", got)
+	}
+}
