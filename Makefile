@@ -8,7 +8,9 @@
 
 GO       ?= go
 CLAUDE   ?= claude
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The version is the plugin manifest's, the one source of truth (a test in
+# internal/version keeps the Go default and the marketplace entry equal to it).
+VERSION  := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
 LDFLAGS  := -s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$(VERSION)
 BINARIES := stop-gate session-start tribunal-session
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
@@ -52,6 +54,7 @@ install: plugin
 uninstall:
 	-$(CLAUDE) plugin uninstall tribunal@tribunal-local
 	-$(CLAUDE) plugin marketplace remove tribunal-local
+	rm -rf "$${TRIBUNAL_DATA_DIR:-$${XDG_DATA_HOME:-$$HOME/.local/share}/tribunal}/marketplace"
 
 release:
 	$(call plugin-files,$(RELEASE))

@@ -31,7 +31,7 @@ var advisoryVerdict = map[string]any{
 
 // isStopJudge recognises the Stop hook's nested judge call: our advisory
 // prompt, with the StructuredOutput tool of --json-schema.
-var isStopJudge = fakeapi.Match{Tool: fakeapi.StructuredOutputTool, AnyContains: "---TRANSCRIPT TAIL---"}
+var isStopJudge = fakeapi.Match{Tool: fakeapi.StructuredOutputTool, AnyContains: "doing an advisory review of a Claude Code turn"}
 
 // scriptUser answers the user's own conversations (Claude Code's default
 // system prompt, no StructuredOutput): the edit prompt gets a Bash call and
@@ -136,13 +136,22 @@ func checkAdvisoryRecorded(t *testing.T, w *world, sid string, judge int) {
 	for _, want := range []string{
 		"You are a Tribunal standard judge doing an advisory review",
 		"A score >= 0.75 counts as passed",
-		"---LAST ASSISTANT MESSAGE---\n" + editDone,
-		"---TRANSCRIPT TAIL---",
-		`"sessionId":"` + sid + `"`, // the tail is the user's own transcript
+		// The unified diff of the tree, the user's request read from the
+		// transcript and the final message, each fenced by the token.
+		"<<<BEGIN WORKING TREE DIFF ",
+		"A greeting.txt  +1 -0, untracked",
+		"+++ b/greeting.txt\n@@ -0,0 +1 @@\n+hello\n",
+		"<<<BEGIN USER REQUEST ",
+		editPrompt,
+		"<<<BEGIN ASSISTANT FINAL MESSAGE ",
+		editDone,
 	} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("judge prompt lacks %q", want)
 		}
+	}
+	if strings.Contains(prompt, `"sessionId":"`) {
+		t.Error("judge prompt carries raw transcript JSONL")
 	}
 	if names := jc.ToolNames(); slices.Contains(names, "Bash") || slices.Contains(names, "Read") {
 		t.Errorf("judge was offered tools %v; the advisory judge runs with --tools \"\"", names)

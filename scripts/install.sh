@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
 # Installs the plugin assembled by `make plugin` into Claude Code through a
 # local marketplace, then checks that Claude Code accepts it.
+#
+# Claude Code loads a directory marketplace from where it was added every
+# time it starts, so the marketplace must not live in the clone: after
+# `make clean` or moving the clone, `claude plugin list` would show
+# "failed to load: cache-miss". It is copied to a stable place in the
+# user's data directory first, and added from there.
 set -euo pipefail
 claude_bin=${1:-claude}
 market=${2:-dist/marketplace}
-market_abs=$(cd "$market" && pwd)
+data_dir=${TRIBUNAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tribunal}
+built=$(cd "$market" && pwd)
+market_abs=$data_dir/marketplace
 
 if ! command -v "$claude_bin" >/dev/null 2>&1; then
 	cat >&2 <<MSG
 tribunal: error: the Claude Code CLI ('$claude_bin') is not on PATH, so the plugin was built but not installed
 tribunal: hint: install Claude Code, then run 'make install' again; or load it for one session with:
-  claude --plugin-dir "$market_abs/tribunal"
+  claude --plugin-dir "$built/tribunal"
 MSG
 	exit 1
 fi
 
-"$claude_bin" plugin validate "$market_abs/tribunal"
+"$claude_bin" plugin validate "$built/tribunal"
+mkdir -p "$data_dir"
+rm -rf "$market_abs.new"
+cp -R "$built" "$market_abs.new"
+rm -rf "$market_abs"
+mv "$market_abs.new" "$market_abs"
 # Re-installing replaces an older copy: remove first, ignoring "not installed".
 "$claude_bin" plugin uninstall tribunal@tribunal-local >/dev/null 2>&1 || true
 "$claude_bin" plugin marketplace remove tribunal-local >/dev/null 2>&1 || true
@@ -32,5 +45,10 @@ tribunal is installed. In any git repository:
 The advisory Stop-hook judge is off by default. Turn it on for a project with
   .claude/settings.json:  {"tribunal": {"stop_hook": {"enabled": true}}}
 or for every project in ~/.claude/settings.json. See README.md for every setting.
+
+The plugin lives in $market_abs (a copy: 'make clean' or
+moving this clone does not affect it; 'make install' again updates it).
+To use tribunal-session from a terminal, put its directory on PATH, e.g. in ~/.profile:
+  export PATH="$market_abs/tribunal/bin:\$PATH"
 MSG
 "$market_abs/tribunal/bin/tribunal-session" version

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -31,13 +32,13 @@ const (
 	transcriptToken = "@TRANSCRIPT@"
 )
 
-// The six section markers of the Stop prompt (§8.4 plus the Go last-message
-// pair). Content must never be able to repeat one.
-var stopMarkers = []string{
-	"---WORKING-TREE DIFF STAT---", "---END DIFF STAT---",
-	"---LAST ASSISTANT MESSAGE---", "---END LAST ASSISTANT MESSAGE---",
-	"---TRANSCRIPT TAIL---", "---END TRANSCRIPT TAIL---",
-}
+// The section labels of the Stop prompt. Each section is fenced by marker
+// lines carrying the prompt's boundary token; content must never be able
+// to repeat one.
+var stopLabels = []string{"WORKING TREE DIFF", "USER REQUEST", "ASSISTANT FINAL MESSAGE"}
+
+// fenceToken finds the boundary token in the prompt's notice line.
+var fenceToken = regexp.MustCompile("Only lines carrying the token `([0-9a-f]{16})`")
 
 // FuzzStopHook runs the whole Stop hook in process with fuzzed stdin, a
 // fuzzed transcript and a fuzzed judge reply (what `claude -p` printed),
@@ -267,9 +268,15 @@ func checkCall(t *testing.T, c claude.Call, in hookio.Input, repo string) {
 	if c.JSONSchema == "" || c.Timeout <= 0 || c.MaxTurns <= 0 {
 		t.Fatalf("judge call without schema, deadline or turn cap: %+v", c)
 	}
-	for _, m := range stopMarkers {
-		if n := strings.Count(c.Prompt, m); n > 1 {
-			t.Fatalf("marker %q occurs %d times: content forged a section boundary", m, n)
+	tok := fenceToken.FindStringSubmatch(c.Prompt)
+	if tok == nil {
+		t.Fatalf("prompt without a boundary token:\n%s", c.Prompt)
+	}
+	for _, label := range stopLabels {
+		for _, m := range []string{"<<<BEGIN " + label + " " + tok[1] + ">>>", "<<<END " + label + " " + tok[1] + ">>>"} {
+			if n := strings.Count(c.Prompt, m); n > 1 {
+				t.Fatalf("marker %q occurs %d times: content forged a section boundary", m, n)
+			}
 		}
 	}
 }

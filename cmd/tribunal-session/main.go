@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -30,37 +31,97 @@ const (
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: terminalWriter}
 	if len(args) == 0 {
-		c.usage()
+		c.usage(c.stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "version", "--version":
-		return c.versionCmd()
-	case "help", "-h", "-help", "--help":
-		c.usage()
+	case "--version":
+		return c.versionCmd(nil)
+	case "-h", "-help", "--help":
+		c.usage(c.stdout)
 		return 0
 	}
-	sub, ok := commands[args[0]]
+	cmd, ok := lookup(args[0])
 	if !ok {
 		c.errorf("unknown command %q", args[0])
 		c.hint("run 'tribunal-session help' for the list of commands")
 		return exitUsage
 	}
-	return sub(ctx, c, args[1:])
+	if wantsHelp(args[1:]) {
+		fmt.Fprint(c.stdout, cmd.help)
+		return 0
+	}
+	if cmd.run == nil {
+		return c.helpCmd(args[1:])
+	}
+	return cmd.run(ctx, c, args[1:])
 }
 
-// commands is every subcommand of tribunal-session, in one table: adding a
-// command means adding its row here and its line to usageText.
-var commands = map[string]func(ctx context.Context, c *cli, args []string) int{
-	"run":       func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) },
-	"wait":      func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) },
-	"cancel":    func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) },
-	"decide":    func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) },
-	"log":       func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) },
-	"show":      func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) },
-	"replay":    func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) },
-	"verify":    func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) },
-	"keygen":    func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) },
-	"calibrate": func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) },
-	"rejudge":   func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) },
+// command is one subcommand: its name, the line the global help gives it,
+// the text "<name> -h" prints, and its entry point.
+type command struct {
+	name    string
+	summary string
+	help    string
+	run     func(ctx context.Context, c *cli, args []string) int
+}
+
+// commands is every subcommand of tribunal-session, in one table and in the
+// order the global help lists them: adding a command means adding its row
+// here (the global help is built from this table).
+var commands = []command{
+	{"run", "run a task through Actor → Jury → Meta-Judge → Gate", runHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
+	{"wait", "wait for a detached run, streaming its progress", waitHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
+	{"cancel", "stop a detached run", cancelHelp,
+		func(_ context.Context, c *cli, args []string) int { return c.cancelCmd(args) }},
+	{"decide", "the aggregate and the gate as one pure command: JSON in, JSON out", decideHelp,
+		func(_ context.Context, c *cli, args []string) int { return c.decideCmd(args) }},
+	{"log", "this project's recent tasks and advisory verdicts", logHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.logCmd(ctx, args) }},
+	{"show", "everything recorded about one task or advisory verdict", showHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) }},
+	{"replay", "recompute a task's gates with the current rules", replayHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) }},
+	{"rubrics", "the rubrics in effect here and where each comes from", rubricsHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.rubricsCmd(ctx, args) }},
+	{"config", "the effective settings and the file each comes from; --check validates", configHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.configCmd(ctx, args) }},
+	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
+	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) }},
+	{"verify", "check the signed verdict ledger", verifyHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
+	{"keygen", "create a new ledger signing key", keygenHelp,
+		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	{"version", "print the version", versionHelp,
+		func(_ context.Context, c *cli, args []string) int { return c.versionCmd(args) }},
+	// help reads this table, so run dispatches it (a reference from here
+	// would be an initialisation cycle).
+	{"help", "print this help, or a command's: help COMMAND", helpHelp, nil},
+}
+
+func lookup(name string) (command, bool) {
+	for _, cmd := range commands {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+// wantsHelp reports a -h, -help or --help among a command's arguments
+// before any "--", which every command answers with its own usage.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/version"
 )
@@ -38,56 +39,43 @@ func (c *cli) home() string {
 	return h
 }
 
-func (c *cli) versionCmd() int {
+func (c *cli) versionCmd(args []string) int {
+	if len(args) > 0 {
+		c.errorf("version takes no arguments")
+		return exitUsage
+	}
 	fmt.Fprintf(c.stdout, "tribunal-session %s\n", version.Version)
 	return 0
 }
 
-const usageText = `tribunal-session — the /tribunal loop and its records
+// helpCmd prints the global help, or with a command name that command's.
+func (c *cli) helpCmd(args []string) int {
+	switch len(args) {
+	case 0:
+		c.usage(c.stdout)
+		return 0
+	case 1:
+		if cmd, ok := lookup(args[0]); ok {
+			fmt.Fprint(c.stdout, cmd.help)
+			return 0
+		}
+		c.errorf("help: unknown command %q", args[0])
+	default:
+		c.errorf("help takes at most one command name")
+	}
+	c.hint("tribunal-session help lists the commands")
+	return exitUsage
+}
 
-Usage:
-  tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] <task>
-  tribunal-session run [flags] --task-file FILE      (FILE "-" reads the task from stdin)
-  tribunal-session wait TASK_ID [--timeout 9m]
-  tribunal-session cancel TASK_ID
-  tribunal-session decide < input.json
-  tribunal-session log [--limit N] [--json]
-  tribunal-session show TASK_ID|SESSION_ID [--json]
-  tribunal-session replay TASK_ID [--json]
-  tribunal-session verify [--ledger PATH]
-  tribunal-session keygen
-  tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]
-  tribunal-session rejudge TASK_ID|--since DUR [--json]
-  tribunal-session version
-
-run       Runs the task through Actor → Jury → Meta-Judge → Gate in the git
-          repository of the current directory. Progress goes to stderr; the
-          summary (or, with --json, the report) to stdout. --detach starts the
-          run in the background and prints its task id; follow it with wait.
-wait      Waits for a detached run, streaming its progress; prints its summary.
-decide    The aggregate and the gate as one pure command: JSON in, JSON out.
-log       This project's recent tasks and advisory verdicts, newest first.
-show      Everything recorded about one task or one session's advisory verdict.
-replay    Recomputes every gate of a task with the current rules; reports changes.
-verify    Checks the signed verdict ledger's hash chain and signatures.
-keygen    Creates a new ledger signing key (the old public key stays in old entries).
-calibrate Judges labelled cases as the product would; reports agreement, κ,
-          catch and false-intervention rates, effective jurors, a threshold sweep.
-rejudge   Shadow mode: judges past tasks' recorded iterations with the current
-          configuration; reports what would have changed. Alters no record.
-
-Exit status:
-  0   accepted (run, wait); success (other commands)
-  10  not accepted: the gate never passed (exhausted_iterations)
-  1   replay: a recorded decision would differ under the current rules;
-      rejudge: a gate decision flipped under the current configuration
-  2   usage or configuration error (nothing ran); unknown id
-  3   aborted: the actor failed twice, a signal, the budget, or another error;
-      show/replay: a record was damaged (what could be read was printed);
-      calibrate/rejudge: interrupted, or nothing could be judged
-  20  verify: the ledger's hash chain is broken
-  21  verify: a signature does not verify
-  75  wait: the run is still going; call wait again
-`
-
-func (c *cli) usage() { fmt.Fprint(c.stderr, usageText) }
+// usage prints the global help, built from the commands table so that no
+// command can be missing from it.
+func (c *cli) usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("tribunal-session — the /tribunal loop and its records\n\nCommands:\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(&b, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	b.WriteString("\n'tribunal-session COMMAND -h' prints a command's usage, flags and exit status.\n\n")
+	b.WriteString(exitText)
+	fmt.Fprint(w, b.String())
+}

@@ -40,25 +40,38 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.sessionID, "session-id", "", "host session id for event envelopes")
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			c.usage()
-			return 0
-		}
+	taskArgs, err := parseRunArgs(fs, args)
+	if err != nil {
 		c.errorf("run: %v", err)
-		c.hint("tribunal-session run [--rubric ID] [--max-iterations N] [--json] [--detach] <task>")
+		c.hint(`quote the task as one argument, or put it after "--": tribunal-session run [flags] -- <task>`)
 		return exitUsage
 	}
-	if f.maxIterations < 0 {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["max-iterations"] && f.maxIterations < 1 {
 		c.errorf("run: --max-iterations must be at least 1 (got %d)", f.maxIterations)
 		return exitUsage
 	}
-	task, err := c.readTask(f.taskFile, fs.Args())
+	if set["rubric"] && strings.TrimSpace(f.rubric) == "" {
+		c.errorf("run: --rubric needs a rubric id")
+		c.hint("tribunal-session rubrics lists the rubric ids")
+		return exitUsage
+	}
+	if f.taskFile != "" && len(taskArgs) > 0 {
+		c.errorf("run: the task comes from --task-file; unexpected argument %q", taskArgs[0])
+		return exitUsage
+	}
+	task, err := c.readTask(f.taskFile, taskArgs)
 	if err != nil {
 		c.errorf("run: %v", err)
 		return exitUsage
 	}
-	task, inline := extractRubric(task)
+	task, inline, err := extractRubric(task)
+	if err != nil {
+		c.errorf("run: %v", err)
+		c.hint("tribunal-session rubrics lists the rubric ids")
+		return exitUsage
+	}
 	if f.rubric == "" {
 		f.rubric = inline
 	}
@@ -95,18 +108,48 @@ func (c *cli) readTask(file string, args []string) (string, error) {
 	return "", nil
 }
 
-var rubricToken = regexp.MustCompile(`(^|\s)--rubric=(\S+)(\s|$)`)
+// parseRunArgs parses run's flags wherever they stand, so that
+// 'run "x" --json' prints JSON rather than running the task "x --json". An
+// unknown flag is an error, never task text; "--" ends the flags.
+func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// flag stops at "--" and drops it: everything after it is task.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return pos, nil
+}
+
+var (
+	rubricToken      = regexp.MustCompile(`(^|\s)--rubric=(\S+)(\s|$)`)
+	emptyRubricToken = regexp.MustCompile(`(^|\s)--rubric=(\s|$)`)
+)
 
 // extractRubric removes the first standalone --rubric=<id> token, in any
-// position, from the task text (§7.1) and returns the id.
-func extractRubric(task string) (string, string) {
+// position, from the task text (docs/spec.md §6.1) and returns the id. A
+// --rubric= with no id is an error rather than task text.
+func extractRubric(task string) (string, string, error) {
+	if emptyRubricToken.MatchString(task) {
+		return "", "", errors.New("--rubric= in the task names no rubric")
+	}
 	loc := rubricToken.FindStringSubmatchIndex(task)
 	if loc == nil {
-		return task, ""
+		return task, "", nil
 	}
 	id := task[loc[4]:loc[5]]
 	rest := task[:loc[0]] + " " + task[loc[1]:]
-	return strings.TrimSpace(strings.Join(strings.Fields(rest), " ")), id
+	return strings.TrimSpace(strings.Join(strings.Fields(rest), " ")), id, nil
 }
 
 func firstNonEmpty(vs ...string) string {

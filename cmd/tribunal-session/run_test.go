@@ -1,19 +1,31 @@
 package main
 
-import "testing"
+import (
+	"flag"
+	"io"
+	"slices"
+	"testing"
+)
 
 func TestExtractRubric(t *testing.T) {
-	for _, tc := range []struct{ in, task, id string }{
-		{"fix the bug", "fix the bug", ""},
-		{"--rubric=sec fix the bug", "fix the bug", "sec"},
-		{"fix --rubric=sec the bug", "fix the bug", "sec"},
-		{"fix the bug --rubric=sec", "fix the bug", "sec"},
-		{"fix --rubric=a and --rubric=b", "fix and --rubric=b", "a"},
-		{"see x--rubric=sec", "see x--rubric=sec", ""},
-		{"--rubric= empty", "--rubric= empty", ""},
-		{"--rubric=only", "", "only"},
+	for _, tc := range []struct {
+		in, task, id string
+		bad          bool
+	}{
+		{"fix the bug", "fix the bug", "", false},
+		{"--rubric=sec fix the bug", "fix the bug", "sec", false},
+		{"fix --rubric=sec the bug", "fix the bug", "sec", false},
+		{"fix the bug --rubric=sec", "fix the bug", "sec", false},
+		{"fix --rubric=a and --rubric=b", "fix and --rubric=b", "a", false},
+		{"see x--rubric=sec", "see x--rubric=sec", "", false},
+		{"--rubric= empty", "", "", true},
+		{"fix it --rubric=", "", "", true},
+		{"--rubric=only", "", "only", false},
 	} {
-		task, id := extractRubric(tc.in)
+		task, id, err := extractRubric(tc.in)
+		if (err != nil) != tc.bad {
+			t.Errorf("extractRubric(%q) error = %v, want error %v", tc.in, err, tc.bad)
+		}
 		if task != tc.task || id != tc.id {
 			t.Errorf("extractRubric(%q) = %q, %q; want %q, %q", tc.in, task, id, tc.task, tc.id)
 		}
@@ -30,6 +42,38 @@ func TestValidID(t *testing.T) {
 	} {
 		if got := validID(id); got != want {
 			t.Errorf("validID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+func TestParseRunArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		pos  []string
+		json bool
+		bad  bool
+	}{
+		{args: []string{"fix it"}, pos: []string{"fix it"}},
+		{args: []string{"fix it", "--json"}, pos: []string{"fix it"}, json: true},
+		{args: []string{"--json", "fix", "it"}, pos: []string{"fix", "it"}, json: true},
+		{args: []string{"fix", "--json", "it"}, pos: []string{"fix", "it"}, json: true},
+		{args: []string{"--", "--json", "x"}, pos: []string{"--json", "x"}},
+		{args: []string{"fix", "--", "-v", "--json"}, pos: []string{"fix", "-v", "--json"}},
+		{args: []string{"fix", "--verbose"}, bad: true},
+	} {
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		asJSON := fs.Bool("json", false, "")
+		pos, err := parseRunArgs(fs, tc.args)
+		if (err != nil) != tc.bad {
+			t.Errorf("parseRunArgs(%q) error = %v, want error %v", tc.args, err, tc.bad)
+			continue
+		}
+		if tc.bad {
+			continue
+		}
+		if !slices.Equal(pos, tc.pos) || *asJSON != tc.json {
+			t.Errorf("parseRunArgs(%q) = %q, json=%v; want %q, json=%v", tc.args, pos, *asJSON, tc.pos, tc.json)
 		}
 	}
 }

@@ -22,16 +22,18 @@ func newCache(onlookerDir string) cache {
 	return cache{dir: filepath.Join(onlookerDir, "tribunal", "calibration")}
 }
 
-// key derives the cache key of judging c (with diff, which differs from
-// c.Diff under --swap) by a judge with fingerprint fp.
-func cacheKey(fp string, c Case, diff string) string {
+// cacheKey derives the cache key of judging c by a judge whose
+// fingerprint (configuration and the prompt as built, swapped or not) is
+// fp; the case's files, which shape the judges' working directory but not
+// the prompt, are keyed here.
+func cacheKey(fp string, c Case) string {
 	h := sha256.New()
 	b, _ := json.Marshal(struct {
 		Version     int
 		Fingerprint string
 		Task, Diff  string
 		Files       map[string]string
-	}{1, fp, c.Task, diff, c.Files})
+	}{2, fp, c.Task, c.Diff, c.Files})
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -212,12 +212,12 @@ func (c *calibration) judgeAll(ctx context.Context) error {
 // one judges one job, through the cache.
 func (c *calibration) one(ctx context.Context, tmp string, jb job) error {
 	cs := c.cases[jb.i]
-	diff, err := shownDiff(cs.Diff, jb.swap, c.judge.diffBudget())
+	files, err := caseFiles(cs.Diff, jb.swap)
 	if err != nil {
-		c.store(jb, outcome{Judgement: Judgement{Decision: "failed", Error: "cannot reverse the diff's files: " + err.Error()}, done: true})
+		c.store(jb, outcome{Judgement: Judgement{Decision: "failed", Error: err.Error()}, done: true})
 		return nil
 	}
-	key := cacheKey(c.judge.fingerprint(cs, diff), cs, diff)
+	key := cacheKey(c.judge.fingerprint(cs, files), cs)
 	if j, ok := c.cache.get(key); ok {
 		c.store(jb, outcome{Judgement: j, cached: true, done: true})
 		return nil
@@ -231,7 +231,7 @@ func (c *calibration) one(ctx context.Context, tmp string, jb job) error {
 		c.store(jb, outcome{Judgement: Judgement{Decision: "failed", Error: err.Error()}, done: true})
 		return nil
 	}
-	j := c.judge.run(ctx, cs, diff, w)
+	j := c.judge.run(ctx, cs, files, w)
 	w.remove()
 	if ctx.Err() != nil {
 		// An interrupted judging is no judging: neither reported nor

@@ -99,35 +99,45 @@ func TestProgressBarAndLines(t *testing.T) {
 
 func TestCacheKeyCoversCaseAndConfiguration(t *testing.T) {
 	c := Case{ID: "x", Task: "t", Diff: "d", Files: map[string]string{"a": "1"}}
-	base := cacheKey("fp", c, "d")
+	base := cacheKey("fp", c)
 	c2 := c
 	c2.Files = map[string]string{"a": "2"}
 	c3 := c
-	c3.Notes = "notes are never shown to a judge"
-	c3.ID = "renamed"
+	c3.Diff = "d2"
+	c4 := c
+	c4.Notes = "notes are never shown to a judge"
+	c4.ID = "renamed"
 	for name, k := range map[string]string{
-		"fingerprint": cacheKey("fp2", c, "d"),
-		"files":       cacheKey("fp", c2, "d"),
-		"shown diff":  cacheKey("fp", c, "d2"),
+		"fingerprint": cacheKey("fp2", c),
+		"files":       cacheKey("fp", c2),
+		"diff":        cacheKey("fp", c3),
 	} {
 		if k == base {
 			t.Errorf("key ignores the %s", name)
 		}
 	}
-	if cacheKey("fp", c3, "d") != base {
+	if cacheKey("fp", c4) != base {
 		t.Error("key depends on the id or notes, which no judge sees")
 	}
 }
 
-func TestShownDiff(t *testing.T) {
-	plain := "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
-	if got, err := shownDiff(plain, false, 1000); err != nil || got != plain {
-		t.Errorf("plain diff shown as %q, %v", got, err)
+func TestCaseFiles(t *testing.T) {
+	git := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\ndiff --git a/b.txt b/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+z\n"
+	plain := "--- a/a.txt\t2026-01-01\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+z\n"
+	for name, diff := range map[string]string{"git": git, "plain": plain} {
+		files, err := caseFiles(diff, false)
+		if err != nil || len(files) != 2 || files[0].Path() != "a.txt" || files[1].Path() != "b.txt" {
+			t.Fatalf("%s: files %v, %v", name, files, err)
+		}
+		if files[1].Added != 1 || files[0].Deleted != 1 {
+			t.Errorf("%s: counts %+v", name, files)
+		}
+		swapped, _ := caseFiles(diff, true)
+		if swapped[0].Path() != "b.txt" || swapped[1].Path() != "a.txt" {
+			t.Errorf("%s: swapped order %s, %s", name, swapped[0].Path(), swapped[1].Path())
+		}
 	}
-	if _, err := shownDiff(plain, true, 1000); err == nil {
-		t.Error("a diff without git headers cannot be swapped")
-	}
-	if got, _ := shownDiff(plain, false, 10); got != plain[len(plain)-10:] {
-		t.Errorf("plain diff not bounded: %q", got)
+	if _, err := caseFiles("just words\n", false); err == nil {
+		t.Error("a diff without files was accepted")
 	}
 }

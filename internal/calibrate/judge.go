@@ -15,12 +15,13 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // claim stands in for the actor's final message: a neutral claim that the
 // change is done, so the judges weigh the change itself. A case's notes
 // (which may say what is wrong with it) are never shown to a judge.
-const claim = "I have made the change for this task: it is the diff shown above."
+const claim = "I have made the change for this task: it is the diff shown with this review."
 
 // Judgement is one judging of one case.
 type Judgement struct {
@@ -62,12 +63,10 @@ func (j Judgement) decision() judgestats.Decision {
 type judge interface {
 	// fingerprint identifies the configuration and the prompts the case
 	// would be judged with.
-	fingerprint(c Case, diff string) string
-	run(ctx context.Context, c Case, diff string, w *workdir) Judgement
+	fingerprint(c Case, files []unidiff.File) string
+	run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement
 	threshold() float64
 	describe() string
-	// diffBudget is how many bytes of diff the judge's prompt holds.
-	diffBudget() int
 }
 
 // juryDiffBytes bounds the diff in a jury prompt: the judges can read
@@ -78,15 +77,13 @@ const juryDiffBytes = 40000
 // juryJudge is the default: jury, meta-judge and gate of `run`.
 type juryJudge struct{ jury *session.Jury }
 
-func (j juryJudge) work(c Case, diff, dir string) session.Work {
-	return session.Work{Task: c.Task, Diff: diff, ActorOutput: claim, Iteration: 0, Dir: dir}
+func (j juryJudge) work(c Case, files []unidiff.File, dir string) session.Work {
+	return session.Work{Task: c.Task, Diff: unidiff.Render(files, juryDiffBytes), ActorOutput: claim, Iteration: 0, Dir: dir}
 }
 
-func (j juryJudge) fingerprint(c Case, diff string) string {
-	return "jury:" + j.jury.Fingerprint(j.work(c, diff, ""))
+func (j juryJudge) fingerprint(c Case, files []unidiff.File) string {
+	return "jury:" + j.jury.Fingerprint(j.work(c, files, ""))
 }
-
-func (j juryJudge) diffBudget() int { return juryDiffBytes }
 
 func (j juryJudge) threshold() float64 { return j.jury.Params().ScoreThreshold }
 
@@ -96,8 +93,8 @@ func (j juryJudge) describe() string {
 		strings.Join(j.jury.Seats(), ", "), j.jury.RubricID(), p.AggregationMethod, p.ScoreThreshold, p.GatePolicy, orDefault(p.MetaModel))
 }
 
-func (j juryJudge) run(ctx context.Context, c Case, diff string, w *workdir) Judgement {
-	res, err := j.jury.JudgeDiff(ctx, j.work(c, diff, w.Dir))
+func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
+	res, err := j.jury.JudgeDiff(ctx, j.work(c, files, w.Dir))
 	out := Judgement{CostUSD: res.CostUSD}
 	seen := map[string]int{}
 	var errs []string
@@ -151,42 +148,26 @@ type stopJudge struct {
 }
 
 // stopInput shows the advisory judge a case the way a turn looks to it:
-// the change in the "what changed" section, the claim as the last
-// message, and a transcript tail in which the user asks for the task.
-func (s stopJudge) stopInput(c Case, diff string) prompts.StopInput {
-	line := func(v any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
-	type msg struct {
-		Role    string `json:"role"`
-		Content any    `json:"content"`
-	}
-	type text struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	tail := line(struct {
-		Type    string `json:"type"`
-		Message msg    `json:"message"`
-	}{"user", msg{"user", c.Task}}) + line(struct {
-		Type    string `json:"type"`
-		Message msg    `json:"message"`
-	}{"assistant", msg{"assistant", []text{{"text", claim}}}})
-	return prompts.StopInput{Threshold: s.settings.ScoreThreshold, DiffStat: diff, TranscriptTail: tail, LastAssistantMessage: claim}
+// the change as the working tree's diff, the task as the user's request
+// and the neutral claim as the assistant's final message.
+func (s stopJudge) stopInput(c Case, files []unidiff.File) prompts.StopInput {
+	return prompts.StopInput{Changes: files, UserRequest: c.Task, LastAssistantMessage: claim}
 }
 
-func (s stopJudge) fingerprint(c Case, diff string) string {
+func (s stopJudge) fingerprint(c Case, files []unidiff.File) string {
+	in := s.stopInput(c, files)
+	in.Threshold, in.ReadTools = s.settings.ScoreThreshold, s.settings.ReadTools
 	h := sha256.New()
 	b, _ := json.Marshal(struct {
 		Model     string
 		MaxTokens int
-		Threshold float64
+		ReadTools bool
 		Schema    string
 		Prompt    string
-	}{s.settings.Model, s.settings.MaxOutputTokens, s.settings.ScoreThreshold, prompts.StopVerdictSchema(), prompts.StopPrompt(s.stopInput(c, diff))})
+	}{s.settings.Model, s.settings.MaxOutputTokens, s.settings.ReadTools, prompts.StopVerdictSchema(), prompts.StopPrompt(in)})
 	h.Write(b)
 	return "stop:" + hex.EncodeToString(h.Sum(nil))
 }
-
-func (s stopJudge) diffBudget() int { return prompts.StopDiffStatLimit }
 
 func (s stopJudge) threshold() float64 { return s.settings.ScoreThreshold }
 
@@ -194,8 +175,8 @@ func (s stopJudge) describe() string {
 	return fmt.Sprintf("Stop-hook advisory judge, model %s, threshold %g", orDefault(s.settings.Model), s.settings.ScoreThreshold)
 }
 
-func (s stopJudge) run(ctx context.Context, c Case, diff string, w *workdir) Judgement {
-	adv, res, err := stophook.Judge(ctx, s.claude, s.settings, s.stopInput(c, diff), w.Dir)
+func (s stopJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
+	adv, res, err := stophook.Judge(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir)
 	out := Judgement{CostUSD: res.CostUSD}
 	if err != nil {
 		out.Decision, out.Error = "failed", err.Error()

@@ -139,12 +139,24 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 		return nil
 	}
 	prune(t, tribunalSpec, "tribunal", warn)
-	if p := t.at("claude", "path"); l.repo && !p.isNull() {
-		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose the claude executable; key %q ignored",
-			l.path, "tribunal.claude.path"))
-		t.get("claude").del("path")
+	if l.repo {
+		for _, k := range userOnlyKeys {
+			if p := t.at(k.parent, k.key); !p.isNull() {
+				warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not %s; key %q ignored",
+					l.path, k.why, "tribunal."+k.parent+"."+k.key))
+				t.get(k.parent).del(k.key)
+			}
+		}
 	}
 	return t
+}
+
+// userOnlyKeys are settings a repository's own files may not set: they
+// would let whoever wrote the repository choose what tribunal executes or
+// widen what a judge reading that repository can reach.
+var userOnlyKeys = []struct{ parent, key, why string }{
+	{"claude", "path", "choose the claude executable"},
+	{"stop_hook", "tools", "give the judge tools"},
 }
 
 // parseTop parses a layer and checks that its top level is an object; it

@@ -2,7 +2,7 @@ package config
 
 import (
 	"bytes"
-	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +23,7 @@ func TestShippedDefaults(t *testing.T) {
 		{"plugin_name", `"tribunal"`},
 		{"storage_path", `"~/.onlooker"`},
 		{"tribunal.stop_hook.enabled", `false`},
+		{"tribunal.stop_hook.tools", `"none"`},
 		{"tribunal.stop_hook.skip_if_no_file_changes", `true`},
 		{"tribunal.stop_hook.timeout_seconds", `60`},
 		{"tribunal.session_start.enabled", `null`},
@@ -49,7 +50,13 @@ func TestShippedDefaults(t *testing.T) {
 			`{"name":"correctness","weight":0.4,"min_pass":0.7},` +
 			`{"name":"completeness","weight":0.3,"min_pass":0.7},` +
 			`{"name":"safety","weight":0.2,"min_pass":0.8},` +
-			`{"name":"clarity","weight":0.1,"min_pass":0.5}]}]`},
+			`{"name":"clarity","weight":0.1,"min_pass":0.5}]},` +
+			`{"id":"security-review","criteria":[` +
+			`{"name":"vulnerabilities","weight":0.4,"min_pass":0.8},` +
+			`{"name":"input_validation","weight":0.2,"min_pass":0.7},` +
+			`{"name":"secrets_and_access","weight":0.2,"min_pass":0.8},` +
+			`{"name":"correctness","weight":0.2,"min_pass":0.7}],` +
+			`"judge_types":["standard","adversarial","security"],"score_threshold":0.8}]`},
 		{"tribunal.claude.path", `null`},
 	}
 	seen := 0
@@ -104,14 +111,20 @@ func TestBuiltinConstants(t *testing.T) {
 	}
 }
 
-// TestShippedRubricValid: the built-in rubric passes §2.7.
-func TestShippedRubricValid(t *testing.T) {
+// TestShippedRubricsValid: every built-in rubric passes validation, and
+// the README's security-review exists.
+func TestShippedRubricsValid(t *testing.T) {
 	if err := rubric.Validate(shippedRubric()); err != nil {
 		t.Fatal(err)
 	}
-	var arr []json.RawMessage
-	if err := json.Unmarshal(Load(Sources{}).BuiltinRubrics(), &arr); err != nil || len(arr) != 1 {
-		t.Fatalf("builtins = %d entries, %v", len(arr), err)
+	set := rubric.LoadSet(rubric.LoadOptions{Builtins: Load(Sources{}).BuiltinRubrics()})
+	if !slices.Equal(set.IDs(), []string{"default", "security-review"}) {
+		t.Fatalf("built-in rubrics = %v", set.IDs())
+	}
+	for _, r := range set.All() {
+		if err := rubric.Validate(&r); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

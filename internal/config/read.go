@@ -38,7 +38,10 @@ const (
 // StopHookSettings is what the Stop-hook advisory judge reads (§8).
 type StopHookSettings struct {
 	// Enabled is true only for a JSON true (§11.1).
-	Enabled             bool
+	Enabled bool
+	// ReadTools lets the judge use the read-only tools in the worktree
+	// (tribunal.stop_hook.tools "read"; see StopHookTools).
+	ReadTools           bool
 	SkipIfNoFileChanges bool
 	// ScoreThreshold is tribunal.session.score_threshold; an invalid value
 	// falls back to 0.75 with a warning (§2.3).
@@ -62,6 +65,7 @@ type SessionStartSettings struct {
 func (c *Config) StopHook() StopHookSettings {
 	return StopHookSettings{
 		Enabled:             c.boolean(defaultStopHookEnabled, "stop_hook", "enabled"),
+		ReadTools:           c.StopHookTools() == StopToolsRead,
 		SkipIfNoFileChanges: c.boolean(defaultSkipIfNoFileChanges, "stop_hook", "skip_if_no_file_changes"),
 		ScoreThreshold:      c.stopHookThreshold(),
 		Model:               c.JudgeModel("standard"),

@@ -49,6 +49,7 @@ func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fiel
 var tribunalSpec = object(map[string]*spec{
 	"stop_hook": object(map[string]*spec{
 		"enabled":                 leaf(kindBool),
+		"tools":                   leaf(kindString),
 		"skip_if_no_file_changes": leaf(kindBool),
 		"timeout_seconds":         leaf(kindPositive),
 	}),

@@ -248,7 +248,7 @@ func inferRole(system, stdin string) string {
 			return "standard"
 		}
 	}
-	if strings.Contains(stdin, "---TRANSCRIPT TAIL---") {
+	if strings.Contains(stdin, "doing an advisory review of a Claude Code turn") {
 		return "stop"
 	}
 	return "other"

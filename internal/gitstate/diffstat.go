@@ -3,6 +3,7 @@ package gitstate
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,9 +15,10 @@ import (
 // summarising the rest in one line.
 const maxUntrackedListed = 50
 
-// DiffStat summarises the work tree's changes for the advisory judge's
-// prompt: `git diff --stat` of the staged and unstaged changes against HEAD
-// (both diffs separately on an unborn branch), then one line per untracked
+// DiffStat summarises the work tree's changes for a judge's prompt: the
+// --stat of the staged and unstaged changes against HEAD (against the empty
+// tree on an unborn branch), computed by the read-only `git diff-index` as
+// Diff does, then one line per untracked
 // file, ` <path> (new, untracked)`, for up to 50 of them and a closing
 // ` … and N more untracked files`. §8.4 shows unstaged changes only; §12.18
 // leaves the scope open, and a turn that staged or created files deserves to
@@ -28,20 +30,18 @@ func DiffStat(ctx context.Context, git projectkey.GitRunner, root string, maxByt
 	if err != nil {
 		return "", err
 	}
-	var cmds [][]string
+	base := "HEAD"
 	if st.Head == InitialHead {
-		cmds = [][]string{diffCmd([]string{"--cached", "--stat", "--no-color"}), diffCmd([]string{"--stat", "--no-color"})}
-	} else {
-		cmds = [][]string{diffCmd([]string{"--stat", "--no-color"}, "HEAD")}
+		if base, err = emptyTree(ctx, git, root); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
-	for _, args := range cmds {
-		out, err := git(ctx, root, args...)
-		if err != nil {
-			return "", fmt.Errorf("diff stat of %q: %w", root, err)
-		}
-		b.Write(out)
+	out, err := git(ctx, root, diffCmd("diff-index", []string{"--stat", "-M", "--no-color"}, base)...)
+	if err != nil {
+		return "", fmt.Errorf("diff stat of %q: %w", root, err)
 	}
+	b.Write(out)
 	for i, p := range st.Untracked {
 		if i == maxUntrackedListed {
 			fmt.Fprintf(&b, " … and %d more untracked files\n", len(st.Untracked)-maxUntrackedListed)
@@ -76,4 +76,14 @@ func lastBytes(s string, max int) string {
 		i++
 	}
 	return s[i:]
+}
+
+// emptyTree asks git for the id of the empty tree in this repository's
+// hash algorithm (SHA-1 or SHA-256); hash-object without -w stores nothing.
+func emptyTree(ctx context.Context, git projectkey.GitRunner, root string) (string, error) {
+	out, err := git(ctx, root, "hash-object", "-t", "tree", os.DevNull)
+	if err != nil {
+		return "", fmt.Errorf("empty tree id in %q: %w", root, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }

@@ -129,7 +129,9 @@ func TestDiffStatUnbornRepository(t *testing.T) {
 	write(t, dir, "staged.txt", "a\nb\nc\n")
 	write(t, dir, "loose.txt", "x\n")
 	got := diffStat(t, g, dir, 0)
-	for _, w := range []string{" staged.txt | 2 ++\n", " staged.txt | 1 +\n", " loose.txt (new, untracked)\n"} {
+	// Against the empty tree, like a committed repository against HEAD:
+	// the work tree's content of every path in the index.
+	for _, w := range []string{" staged.txt | 3 +++\n", " loose.txt (new, untracked)\n"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("DiffStat = %q; missing %q", got, w)
 		}

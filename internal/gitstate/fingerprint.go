@@ -14,85 +14,94 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
 // fingerprintVersion opens every fingerprint; bump it whenever the recipe
 // below changes so stop files written by an older binary never match.
-const fingerprintVersion = "tribunal-fp-v1"
+const fingerprintVersion = "tribunal-fp-v2"
 
-// untrackedHashCap is how many bytes of one untracked file are hashed. It
+// untrackedHashCap is how many bytes of one work-tree file are hashed. It
 // bounds the hook's work when a turn drops a large artefact into the tree;
 // past the cap the file's size and modification time stand in for the rest.
 const untrackedHashCap = 8 << 20
 
-// diffFlags make `git diff` output independent of external diff drivers,
-// textconv filters and colour settings, and complete for binary files.
-var diffFlags = []string{"--binary", "--no-ext-diff", "--no-textconv", "--no-color"}
-
-// Fingerprint condenses a work tree's changes, plus caller-supplied extra
-// blobs, into a SHA-256 hex string (§11.16). It is stable while nothing
-// changes and differs whenever HEAD moves, the work tree's diff against HEAD
-// changes (staged and unstaged edits alike), an untracked file appears,
-// vanishes or changes content or executable bit, or an extra blob differs. st must come from
-// Status on the same root.
+// Fingerprint condenses the state of a work tree, plus caller-supplied extra
+// blobs, into a SHA-256 hex string (§11.16; ADR-009). It covers the tree
+// only: HEAD, the staged and the unstaged side of every changed tracked
+// path, and every untracked, non-ignored path with its content. It is stable
+// while none of these changes and differs when HEAD moves, a path is staged
+// or unstaged, a changed file's content or mode changes, or an untracked
+// file appears, vanishes or changes content or executable bit. st must come
+// from Status on the same root; what a turn said is not part of it (callers
+// pass such things as extra only when they mean to).
+//
+// Most of the work is already done by Status: its records carry each
+// changed path's HEAD and index modes and object ids, which pin the staged
+// side. The unstaged side is the file as it is now, hashed here like an
+// untracked one, so no diff has to be computed. Only a changed submodule
+// costs a git call: `git diff-files -p --no-ext-diff --no-color -- <paths>`
+// reports the commit checked out in it.
 //
 // Framing: the hash input is a sequence of fields, each an 8-byte big-endian
 // length followed by that many bytes, in this order:
 //
-//	"tribunal-fp-v1"
+//	"tribunal-fp-v2"
 //	st.Head
-//	"diff HEAD", output of `git diff --binary --no-ext-diff --no-textconv --no-color HEAD --`
-//	  or, on an unborn branch (no HEAD to diff against):
-//	"diff --cached", output of `git diff --cached <same flags> --`,
-//	"diff", output of `git diff <same flags> --`
+//	"changed", decimal count, then per path in byte order:
+//	  XY, Detail, OrigPath, path, digest of the work-tree file
+//	"submodules", output of the diff-files call above ("" when none changed)
 //	"untracked", decimal count, then per path in byte order: path, digest
 //	"extra", decimal count, then each blob
 //
-// An untracked path's digest is one of (hex = lowercase SHA-256):
+// A path's digest is one of (hex = lowercase SHA-256):
 //
 //	"file:" x "-" hex        regular file up to the cap; x is "x" if any execute bit is set, else "-"
 //	"file:" x "-" size ":" mtime-ns ":" hex   larger file; hex covers the first untrackedHashCap bytes
 //	"symlink:" target        the link itself, never followed
-//	"dir"                    a nested repository, listed by git as "dir/"
+//	"dir"                    a directory: a submodule or nested repository
 //	"special:" mode          fifo, socket or device; never opened
-//	"gone"                   vanished since Status
+//	"gone"                   absent (deleted, or vanished since Status)
 //	"unreadable"             could not be read
 //
-// Mode changes of tracked files already appear in the diff. Ignored files
-// never contribute. Once a commit exists, the diff compares the work tree with
-// HEAD, so the index counts only through the work tree: `git add` alone leaves
-// the fingerprint unchanged (and so does not buy another judge call), while a
-// commit moves HEAD and changes it.
+// Ignored files never contribute. A tracked file whose stat data changed but
+// whose content did not is not listed by Status and so changes nothing.
 func Fingerprint(ctx context.Context, git projectkey.GitRunner, root string, st State, extra ...[]byte) (string, error) {
 	h := sha256.New()
 	writeField(h, []byte(fingerprintVersion))
 	writeField(h, []byte(st.Head))
 
-	if st.Head == InitialHead {
-		for _, d := range []struct {
-			label string
-			args  []string
-		}{
-			{"diff --cached", diffCmd(append([]string{"--cached"}, diffFlags...))},
-			{"diff", diffCmd(diffFlags)},
-		} {
-			out, err := git(ctx, root, d.args...)
-			if err != nil {
-				return "", fmt.Errorf("fingerprint %q: %w", root, err)
-			}
-			writeField(h, []byte(d.label))
-			writeField(h, out)
+	changed := slices.Clone(st.Changed)
+	slices.SortFunc(changed, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	writeField(h, []byte("changed"))
+	writeField(h, []byte(strconv.Itoa(len(changed))))
+	var submodules []string
+	for _, c := range changed {
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("fingerprint %q: %w", root, err)
 		}
-	} else {
-		out, err := git(ctx, root, diffCmd(diffFlags, "HEAD")...)
+		writeField(h, []byte(c.XY))
+		writeField(h, []byte(c.Detail))
+		writeField(h, []byte(c.OrigPath))
+		writeField(h, []byte(c.Path))
+		writeField(h, []byte(pathDigest(filepath.Join(root, filepath.FromSlash(c.Path)))))
+		if strings.HasPrefix(c.Detail, "S") {
+			submodules = append(submodules, c.Path)
+		}
+	}
+	var subOut []byte
+	if len(submodules) > 0 {
+		args := append([]string{"diff-files", "-p", "--no-ext-diff", "--no-color", "--"}, submodules...)
+		out, err := git(ctx, root, args...)
 		if err != nil {
 			return "", fmt.Errorf("fingerprint %q: %w", root, err)
 		}
-		writeField(h, []byte("diff HEAD"))
-		writeField(h, out)
+		subOut = out
 	}
+	writeField(h, []byte("submodules"))
+	writeField(h, subOut)
 
 	paths := slices.Clone(st.Untracked)
 	slices.Sort(paths)
@@ -103,7 +112,7 @@ func Fingerprint(ctx context.Context, git projectkey.GitRunner, root string, st 
 			return "", fmt.Errorf("fingerprint %q: %w", root, err)
 		}
 		writeField(h, []byte(p))
-		writeField(h, []byte(untrackedDigest(filepath.Join(root, filepath.FromSlash(p)))))
+		writeField(h, []byte(pathDigest(filepath.Join(root, filepath.FromSlash(p)))))
 	}
 
 	writeField(h, []byte("extra"))
@@ -114,10 +123,10 @@ func Fingerprint(ctx context.Context, git projectkey.GitRunner, root string, st 
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// diffCmd builds `diff <flags> <rev> --`: the revision sits after the flags
-// and before "--" so a file named HEAD cannot make it ambiguous.
-func diffCmd(flags []string, rev ...string) []string {
-	args := append([]string{"diff"}, flags...)
+// diffCmd builds `<plumbing> <flags> <rev> --`: the revision sits after the
+// flags and before "--" so a file named HEAD cannot make it ambiguous.
+func diffCmd(plumbing string, flags []string, rev ...string) []string {
+	args := append([]string{plumbing}, flags...)
 	args = append(args, rev...)
 	return append(args, "--")
 }
@@ -130,10 +139,10 @@ func writeField(h hash.Hash, b []byte) {
 	h.Write(b)
 }
 
-// untrackedDigest describes one untracked path for the fingerprint. It never
+// pathDigest describes one work-tree path for the fingerprint. It never
 // follows a symlink and never opens anything but a regular file, so a fifo
 // left in the tree cannot block the hook.
-func untrackedDigest(path string) string {
+func pathDigest(path string) string {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "gone"

@@ -82,6 +82,42 @@ func TestFingerprintChanges(t *testing.T) {
 		}, func(t *testing.T, g *tgit, dir string) {
 			write(t, dir, "blob.bin", "\x00\x01\x04")
 		}},
+		// The index is part of the tree state (ADR-009): staging an edit
+		// is a change even though the work tree's bytes are the same.
+		{"edit staged, work tree unchanged", func(t *testing.T, g *tgit, dir string) {
+			write(t, dir, "tracked.txt", "edited\n")
+		}, func(t *testing.T, g *tgit, dir string) {
+			g.run(dir, "add", "tracked.txt")
+		}},
+		{"staged edit unstaged again", func(t *testing.T, g *tgit, dir string) {
+			write(t, dir, "tracked.txt", "edited\n")
+			g.run(dir, "add", "tracked.txt")
+		}, func(t *testing.T, g *tgit, dir string) {
+			g.run(dir, "reset", "-q", "--", "tracked.txt")
+		}},
+		{"staged file edited further in the work tree", func(t *testing.T, g *tgit, dir string) {
+			write(t, dir, "tracked.txt", "staged\n")
+			g.run(dir, "add", "tracked.txt")
+		}, func(t *testing.T, g *tgit, dir string) {
+			write(t, dir, "tracked.txt", "staged then edited\n")
+		}},
+		{"tracked file deleted", nil, func(t *testing.T, g *tgit, dir string) {
+			if err := os.Remove(filepath.Join(dir, "other.txt")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"deletion staged", func(t *testing.T, g *tgit, dir string) {
+			if err := os.Remove(filepath.Join(dir, "other.txt")); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, g *tgit, dir string) {
+			g.run(dir, "rm", "-q", "--cached", "other.txt")
+		}},
+		{"untracked file added to the index", func(t *testing.T, g *tgit, dir string) {
+			write(t, dir, "new.txt", "x\n")
+		}, func(t *testing.T, g *tgit, dir string) {
+			g.run(dir, "add", "new.txt")
+		}},
 		{"HEAD moves with the same tree", nil, func(t *testing.T, g *tgit, dir string) {
 			g.run(dir, "commit", "-q", "--allow-empty", "-m", "empty")
 		}},
@@ -164,12 +200,6 @@ func TestFingerprintStableCases(t *testing.T) {
 			}
 			write(t, filepath.Dir(link), "target", "v2\n")
 		}},
-		// Documented recipe (diff against HEAD): staging alone is not a change.
-		{"edit staged, work tree unchanged", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
-		}, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "add", "tracked.txt")
-		}},
 		{"tracked file touched, content unchanged", func(t *testing.T, g *tgit, dir string) {
 			write(t, dir, "tracked.txt", "edited\n")
 		}, func(t *testing.T, g *tgit, dir string) {
@@ -235,25 +265,30 @@ func TestFingerprintFileNamedHEAD(t *testing.T) {
 }
 
 // TestFingerprintFraming restates the documented encoding independently and
-// checks the implementation against it, with a scripted runner.
+// checks the implementation against it, with a runner that fails on any
+// call: without a submodule, the fingerprint needs no git at all.
 func TestFingerprintFraming(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "new file.txt", "hello\n")
+	write(t, dir, "mod.txt", "now\n")
 	if err := os.WriteFile(filepath.Join(dir, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	symlink(t, "new file.txt", filepath.Join(dir, "ln"))
 
-	const diff = "diff --git a/x b/x\n"
 	runner := func(_ context.Context, _ string, args ...string) ([]byte, error) {
-		want := []string{"diff", "--binary", "--no-ext-diff", "--no-textconv", "--no-color", "HEAD", "--"}
-		if !slices.Equal(args, want) {
-			return nil, errors.New("unexpected args " + strings.Join(args, " "))
-		}
-		return []byte(diff), nil
+		return nil, errors.New("unexpected git call " + strings.Join(args, " "))
 	}
-	st := State{Head: oid, Untracked: []string{"tool", "new file.txt", "gone.txt", "ln"}}
-	got, err := Fingerprint(context.Background(), runner, dir, st, []byte("last message"))
+	det := "N... 100644 100644 100644 " + oid + " " + oid
+	st := State{
+		Head: oid,
+		Changed: []Change{
+			{XY: ".M", Path: "mod.txt", Detail: det},
+			{XY: "D.", Path: "del.txt", Detail: det},
+		},
+		Untracked: []string{"tool", "new file.txt", "gone.txt", "ln"},
+	}
+	got, err := Fingerprint(context.Background(), runner, dir, st, []byte("extra blob"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,10 +301,22 @@ func TestFingerprintFraming(t *testing.T) {
 		buf.WriteString(s)
 	}
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
-	field("tribunal-fp-v1")
+	field("tribunal-fp-v2")
 	field(oid)
-	field("diff HEAD")
-	field(diff)
+	field("changed")
+	field("2")
+	field("D.")
+	field(det)
+	field("")
+	field("del.txt")
+	field("gone")
+	field(".M")
+	field(det)
+	field("")
+	field("mod.txt")
+	field("file:--" + sum("now\n"))
+	field("submodules")
+	field("")
 	field("untracked")
 	field("4")
 	field("gone.txt")
@@ -282,26 +329,27 @@ func TestFingerprintFraming(t *testing.T) {
 	field("file:x-" + sum("#!/bin/sh\n"))
 	field("extra")
 	field("1")
-	field("last message")
+	field("extra blob")
 	want := sum(buf.String())
 	if got != want {
 		t.Errorf("Fingerprint = %s, documented framing gives %s", got, want)
 	}
 }
 
-func TestFingerprintUnbornRunsBothDiffs(t *testing.T) {
+func TestFingerprintAsksGitOnlyAboutSubmodules(t *testing.T) {
 	var calls []string
 	runner := func(_ context.Context, _ string, args ...string) ([]byte, error) {
 		calls = append(calls, strings.Join(args, " "))
-		return nil, nil
+		return []byte("Subproject commit " + oid + "\n"), nil
 	}
-	if _, err := Fingerprint(context.Background(), runner, t.TempDir(), State{Head: InitialHead}); err != nil {
+	st := State{Head: oid, Changed: []Change{
+		{XY: ".M", Path: "a.txt", Detail: "N... 100644 100644 100644 " + oid + " " + oid},
+		{XY: ".M", Path: "lib", Detail: "SC.. 160000 160000 160000 " + oid + " " + oid},
+	}}
+	if _, err := Fingerprint(context.Background(), runner, t.TempDir(), st); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"diff --cached --binary --no-ext-diff --no-textconv --no-color --",
-		"diff --binary --no-ext-diff --no-textconv --no-color --",
-	}
+	want := []string{"diff-files -p --no-ext-diff --no-color -- lib"}
 	if !slices.Equal(calls, want) {
 		t.Errorf("git calls = %q, want %q", calls, want)
 	}
@@ -310,7 +358,8 @@ func TestFingerprintUnbornRunsBothDiffs(t *testing.T) {
 func TestFingerprintRunnerError(t *testing.T) {
 	boom := errors.New("boom")
 	runner := func(context.Context, string, ...string) ([]byte, error) { return nil, boom }
-	if _, err := Fingerprint(context.Background(), runner, t.TempDir(), State{Head: oid}); !errors.Is(err, boom) {
+	st := State{Head: oid, Changed: []Change{{XY: ".M", Path: "lib", Detail: "S.M. 160000 160000 160000 " + oid + " " + oid}}}
+	if _, err := Fingerprint(context.Background(), runner, t.TempDir(), st); !errors.Is(err, boom) {
 		t.Errorf("error = %v, want it to wrap the runner's", err)
 	}
 }
@@ -338,8 +387,8 @@ func TestUntrackedDigest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := untrackedDigest(filepath.Join(dir, tt.path)); got != tt.want {
-				t.Errorf("untrackedDigest(%q) = %q, want %q", tt.path, got, tt.want)
+			if got := pathDigest(filepath.Join(dir, tt.path)); got != tt.want {
+				t.Errorf("pathDigest(%q) = %q, want %q", tt.path, got, tt.want)
 			}
 		})
 	}
@@ -355,7 +404,7 @@ func TestUntrackedDigestFifoDoesNotBlock(t *testing.T) {
 		t.Fatalf("mkfifo: %v %s", err, out)
 	}
 	done := make(chan string, 1)
-	go func() { done <- untrackedDigest(p) }()
+	go func() { done <- pathDigest(p) }()
 	select {
 	case got := <-done:
 		if !strings.HasPrefix(got, "special:") {
@@ -374,7 +423,7 @@ func TestUntrackedDigestUnreadable(t *testing.T) {
 	if err := os.WriteFile(p, []byte("x"), 0o000); err != nil {
 		t.Fatal(err)
 	}
-	if got := untrackedDigest(p); got != "unreadable" {
+	if got := pathDigest(p); got != "unreadable" {
 		t.Errorf("digest = %q, want unreadable", got)
 	}
 }
@@ -389,7 +438,7 @@ func TestUntrackedDigestLargeFile(t *testing.T) {
 	if err := os.Chtimes(p, old, old); err != nil {
 		t.Fatal(err)
 	}
-	first := untrackedDigest(p)
+	first := pathDigest(p)
 	prefix := sha256.Sum256(data[:untrackedHashCap])
 	if !strings.HasSuffix(first, ":"+hex.EncodeToString(prefix[:])) || !strings.Contains(first, ":1700000000000000000:") {
 		t.Errorf("large-file digest %q does not hash the capped prefix with size and mtime", first)
@@ -400,7 +449,7 @@ func TestUntrackedDigestLargeFile(t *testing.T) {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if second := untrackedDigest(p); second == first {
+	if second := pathDigest(p); second == first {
 		t.Error("change beyond the hash cap went unnoticed")
 	}
 }

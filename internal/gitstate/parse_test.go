@@ -15,6 +15,7 @@ func rec(records ...string) []byte {
 }
 
 func TestParseStatus(t *testing.T) {
+	det := "N... 100644 100644 100644 " + oid + " " + oid
 	hdr := []string{"# branch.oid " + oid, "# branch.head main"}
 	with := func(r ...string) []byte { return rec(append(append([]string{}, hdr...), r...)...) }
 	tests := []struct {
@@ -30,33 +31,33 @@ func TestParseStatus(t *testing.T) {
 			State{Head: oid, Branch: "main"}},
 		{"ordinary change",
 			with("1 .M N... 100644 100644 100644 " + oid + " " + oid + " src/a.go"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "src/a.go"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "src/a.go", Detail: det}}}},
 		{"ordinary change, path with spaces",
 			with("1 M. N... 100644 100644 100644 " + oid + " " + oid + " a b  c.txt"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: "M.", Path: "a b  c.txt"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: "M.", Path: "a b  c.txt", Detail: det}}}},
 		{"ordinary change, path with newline",
 			with("1 .M N... 100644 100644 100644 " + oid + " " + oid + " x\ny"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "x\ny"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "x\ny", Detail: det}}}},
 		{"rename carries original path as next field",
 			with("2 R. N... 100644 100644 100644 "+oid+" "+oid+" R100 new name.txt", "old name.txt", "? after.txt"),
 			State{Head: oid, Branch: "main",
-				Changed:   []Change{{XY: "R.", Path: "new name.txt", OrigPath: "old name.txt"}},
+				Changed:   []Change{{XY: "R.", Path: "new name.txt", OrigPath: "old name.txt", Detail: det + " R100"}},
 				Untracked: []string{"after.txt"}}},
 		{"copy",
 			with("2 C. N... 100644 100644 100644 "+oid+" "+oid+" C75 copy.txt", "orig.txt"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: "C.", Path: "copy.txt", OrigPath: "orig.txt"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: "C.", Path: "copy.txt", OrigPath: "orig.txt", Detail: det + " C75"}}}},
 		{"unmerged",
 			with("u UU N... 100644 100644 100644 100644 " + oid + " " + oid + " " + oid + " conflict me.txt"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: "UU", Path: "conflict me.txt"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: "UU", Path: "conflict me.txt", Detail: "N... 100644 100644 100644 100644 " + oid + " " + oid + " " + oid}}}},
 		{"submodule change",
 			with("1 .M S.M. 160000 160000 160000 " + oid + " " + oid + " vendor/lib"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "vendor/lib"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "vendor/lib", Detail: "S.M. 160000 160000 160000 " + oid + " " + oid}}}},
 		{"untracked sorted bytewise",
 			with("? z.txt", "? a b.txt", "? Ä.txt", "? B.txt"),
 			State{Head: oid, Branch: "main", Untracked: []string{"B.txt", "a b.txt", "z.txt", "Ä.txt"}}},
 		{"changes sorted by path",
 			with("1 .M N... 100644 100644 100644 "+oid+" "+oid+" z", "1 .M N... 100644 100644 100644 "+oid+" "+oid+" a"),
-			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "a"}, {XY: ".M", Path: "z"}}}},
+			State{Head: oid, Branch: "main", Changed: []Change{{XY: ".M", Path: "a", Detail: det}, {XY: ".M", Path: "z", Detail: det}}}},
 		{"ignored record skipped", with("! node_modules/"), State{Head: oid, Branch: "main"}},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-// Package gitstate reads a work tree's change state through one `git status` call and derives the Stop hook's change fingerprint and diff stat (contract §8.3, §11.16, §11.19).
+// Package gitstate reads a work tree's change state through one `git status` call and derives from it, without ever writing to .git, the Stop hook's tree fingerprint, the diff stat and the unified diff a judge is shown (contract §8.3, §11.16, §11.19; ADR-009).
 package gitstate
 
 import (
@@ -55,6 +55,11 @@ type Change struct {
 	Path string
 	// OrigPath is the source of a rename or copy, else "".
 	OrigPath string
+	// Detail is the rest of git's record between XY and the path: the
+	// submodule state, the HEAD, index and work-tree modes, the HEAD and
+	// index object ids (all stages' for an unmerged path) and a rename's
+	// score. It pins the staged side exactly, for the fingerprint.
+	Detail string
 }
 
 // Dirty reports whether anything differs from HEAD: a tracked change or an
@@ -150,11 +155,11 @@ func parseStatus(out []byte) (State, error) {
 }
 
 // changeFields splits a `1`, `2` or `u` record into n space-separated fields
-// (the last being the path) and keeps XY and the path.
+// (the last being the path) and keeps XY, the path and the fields between.
 func changeFields(line string, n int) (Change, error) {
 	f := strings.SplitN(line, " ", n)
 	if len(f) != n || len(f[1]) != 2 || f[n-1] == "" {
 		return Change{}, fmt.Errorf("%w: record %q", errMalformed, line)
 	}
-	return Change{XY: f[1], Path: f[n-1]}, nil
+	return Change{XY: f[1], Path: f[n-1], Detail: strings.Join(f[2:n-1], " ")}, nil
 }

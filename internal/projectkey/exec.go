@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/hookio"
 )
 
 // maxStderrInError bounds how much of git's stderr is quoted in an error; the
@@ -17,11 +20,59 @@ const maxStderrInError = 1024
 // a lingering grandchild) before Wait gives up on them.
 const waitDelay = 2 * time.Second
 
-// baseArgs precede every subcommand. core.fsmonitor=false stops a
-// repository's config from making our hook run an arbitrary fsmonitor
-// program; --no-optional-locks stops status and diff from taking index.lock
-// to write refreshed stat data, which would race the user's own git commands.
-var baseArgs = []string{"-c", "core.fsmonitor=false", "--no-optional-locks"}
+// baseArgs precede every subcommand tribunal runs; together with GitEnv
+// they make git a read-only visitor of the user's repository:
+//
+//   - core.fsmonitor=false: a repository's config cannot make our hook run
+//     an arbitrary fsmonitor program.
+//   - core.hooksPath=/dev/null: no hook of the repository (post-index-change,
+//     reference-transaction, …) ever runs from a tribunal child; hooks are
+//     looked up under a path that cannot hold files.
+//   - --no-optional-locks: status and diff-* do not take index.lock to
+//     write refreshed stat data, which would race the user's own git
+//     commands ("index.lock exists"). The porcelain `git diff` ignores it
+//     and rewrites the index (git 2.39), so readers use the plumbing
+//     diff-index/diff-files instead (see internal/gitstate).
+var baseArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull, "--no-optional-locks"}
+
+// GitArgs returns the global options every git child of tribunal starts
+// with, followed by args. It and GitEnv are the one place that decides how
+// git is invoked; ExecGit uses both, and a caller that needs its own
+// exec.Cmd (extra environment, stdin) must use them too.
+func GitArgs(args ...string) []string {
+	full := make([]string, 0, len(baseArgs)+len(args))
+	full = append(full, baseArgs...)
+	return append(full, args...)
+}
+
+// GitEnv returns env prepared for a git child: repository-selecting
+// variables removed (see strippedEnv), GIT_TERMINAL_PROMPT=0 so git never
+// waits for credentials, GIT_OPTIONAL_LOCKS=0 (the environment form of
+// --no-optional-locks, inherited by any git that git itself starts) and the
+// recursion-guard marker, so that a Claude Code started below git (through
+// a credential helper, say) cannot run tribunal's hooks again. Earlier
+// values of the added variables are replaced.
+func GitEnv(env []string) []string {
+	added := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", hookio.GuardEnv + "=1"}
+	out := make([]string, 0, len(env)+len(added))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if stripped(name) || replaced(name, added) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, added...)
+}
+
+func replaced(name string, added []string) bool {
+	for _, kv := range added {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
+}
 
 // strippedEnv names variables that make git use another repository, index or
 // object store than the one FindWorktreeRoot found by walking the directory
@@ -38,27 +89,14 @@ var strippedEnv = []string{
 	"GIT_PREFIX",
 }
 
-// ExecGit returns a GitRunner that runs gitPath as a child process. env is
-// the child's complete environment (callers usually pass os.Environ());
-// repository-selecting variables are removed from it and
-// GIT_TERMINAL_PROMPT=0 is added so git never waits for credentials. The
-// child gets no stdin, is killed when ctx ends, and a failure's error quotes
-// the tail of its stderr.
+// ExecGit returns a GitRunner that runs gitPath as a child process with
+// GitArgs and GitEnv applied. env is the base environment (callers usually
+// pass os.Environ()). The child gets no stdin, is killed when ctx ends, and
+// a failure's error quotes the tail of its stderr.
 func ExecGit(gitPath string, env []string) GitRunner {
-	childEnv := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !stripped(name) {
-			childEnv = append(childEnv, kv)
-		}
-	}
-	childEnv = append(childEnv, "GIT_TERMINAL_PROMPT=0")
-
+	childEnv := GitEnv(env)
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
-		full := make([]string, 0, len(baseArgs)+len(args))
-		full = append(full, baseArgs...)
-		full = append(full, args...)
-		cmd := exec.CommandContext(ctx, gitPath, full...)
+		cmd := exec.CommandContext(ctx, gitPath, GitArgs(args...)...)
 		cmd.Dir = dir
 		cmd.Env = childEnv
 		cmd.WaitDelay = waitDelay

@@ -30,7 +30,7 @@ func fakeGit(t *testing.T, body string) string {
 func TestExecGitArgumentsEnvironmentAndStdin(t *testing.T) {
 	bin := fakeGit(t, `for a in "$@"; do printf 'arg:%s\n' "$a"; done
 printf 'pwd:%s\n' "$(pwd -P)"
-env | grep -E '^(GIT_|KEEP)' | sort | sed 's/^/env:/'
+env | grep -E '^(GIT_|KEEP|TRIBUNAL_)' | sort | sed 's/^/env:/'
 if IFS= read -r line; then echo "stdin:$line"; else echo "stdin:eof"; fi
 `)
 	dir := physical(t, t.TempDir())
@@ -46,6 +46,8 @@ if IFS= read -r line; then echo "stdin:$line"; else echo "stdin:eof"; fi
 		"GIT_NAMESPACE=ns",
 		"GIT_PREFIX=sub/",
 		"GIT_TERMINAL_PROMPT=1",
+		"GIT_OPTIONAL_LOCKS=1",
+		"TRIBUNAL_NESTED=",
 		"GIT_CONFIG_NOSYSTEM=1",
 	}
 	out, err := ExecGit(bin, env)(context.Background(), dir, "status", "--porcelain=v2", "a b")
@@ -54,12 +56,14 @@ if IFS= read -r line; then echo "stdin:$line"; else echo "stdin:eof"; fi
 	}
 	got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	want := []string{
-		"arg:-c", "arg:core.fsmonitor=false", "arg:--no-optional-locks",
+		"arg:-c", "arg:core.fsmonitor=false", "arg:-c", "arg:core.hooksPath=" + os.DevNull, "arg:--no-optional-locks",
 		"arg:status", "arg:--porcelain=v2", "arg:a b",
 		"pwd:" + dir,
 		"env:GIT_CONFIG_NOSYSTEM=1",
+		"env:GIT_OPTIONAL_LOCKS=0",
 		"env:GIT_TERMINAL_PROMPT=0",
 		"env:KEEP=1",
+		"env:TRIBUNAL_NESTED=1",
 		"stdin:eof",
 	}
 	if !slices.Equal(got, want) {

@@ -167,9 +167,10 @@ func TestGoldenActorPrompt(t *testing.T) {
 func TestGoldenStopPrompt(t *testing.T) {
 	golden(t, "stop_full", StopPrompt(StopInput{
 		Threshold:            0.75,
-		DiffStat:             " main.go | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n",
-		TranscriptTail:       `{"type":"user","message":{"role":"user","content":"fix the typo"}}` + "\n" + `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Fixed."}]}}` + "\n",
+		Changes:              sampleChanges(),
+		UserRequest:          "fix the typo in main.go",
 		LastAssistantMessage: "Fixed the typo in main.go.",
 	}))
-	golden(t, "stop_minimal", StopPrompt(StopInput{Threshold: 1, TranscriptTail: `{"type":"user"}`}))
+	golden(t, "stop_minimal", StopPrompt(StopInput{Threshold: 1}))
+	golden(t, "stop_read_tools", StopPrompt(StopInput{Threshold: 0.75, Changes: sampleChanges(), ReadTools: true}))
 }

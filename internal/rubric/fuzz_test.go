@@ -2,25 +2,27 @@ package rubric
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
-// FuzzParseTOMLRubric feeds arbitrary bytes to the TOML overlay decoder.
-// Besides not panicking, every rubric it accepts must carry a non-empty id
-// and a Raw that is a valid JSON object, and must survive Validate.
+// FuzzParseTOMLRubric feeds arbitrary bytes to the TOML overlay loader.
+// Besides not panicking, every rubric it loads must carry a non-empty id,
+// its origin, and a Raw that is a valid JSON object, and must survive
+// Validate.
 func FuzzParseTOMLRubric(f *testing.F) {
 	f.Add([]byte("[[rubrics]]\nid = \"a\"\n[[rubrics.criteria]]\nname = \"x\"\nweight = 1.0\nmin_pass = 0.5\n"))
+	f.Add([]byte("[[rubrics]]\nid = \"a\"\nscore_threshold = nan\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rubrics, err := parseTOML(data, "fuzz.toml", func(string) {})
-		if err != nil {
-			if rubrics != nil {
-				t.Fatal("rubrics returned with an error")
-			}
-			return
+		path := filepath.Join(t.TempDir(), "fuzz.toml")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
 		}
-		for _, r := range rubrics {
-			if r.ID == "" {
-				t.Fatalf("rubric without id accepted: %s", r.Raw)
+		s := LoadSet(LoadOptions{UserTOML: path})
+		for _, r := range s.All() {
+			if r.ID == "" || r.Origin != path {
+				t.Fatalf("rubric without id or origin accepted: %+v", r)
 			}
 			if !json.Valid(r.Raw) || r.Raw[0] != '{' {
 				t.Fatalf("Raw is not a JSON object: %q", r.Raw)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Criterion is one rubric criterion. Weight and MinPass are nil when the
@@ -16,6 +17,10 @@ type Criterion struct {
 	Name    string   // "" when absent or not a string
 	Weight  *float64 // nil when absent or not a number
 	MinPass *float64 // nil when absent or not a number
+
+	// rawWeight and rawMinPass keep the values as written, so that
+	// Validate can tell "missing" from "a string" from "out of range".
+	rawWeight, rawMinPass json.RawMessage
 }
 
 // Rubric is one rubric object. The policy fields keep their raw JSON so that
@@ -33,7 +38,24 @@ type Rubric struct {
 
 	// Raw is the rubric object exactly as it was selected, for snapshots.
 	Raw json.RawMessage
+
+	// Origin names where the rubric came from (an overlay file, or the
+	// configuration key of the built-ins); Validate's messages start with
+	// it. Parse leaves it empty; the loader sets it.
+	Origin string
+	// problems are what made the rubric unusable while it was read: keys
+	// no rubric has (a misspelt key must not silently do nothing) and
+	// values the overlay format cannot carry. Validate reports them first.
+	problems []string
 }
+
+// rubricKeys and criterionKeys are the keys a rubric and a criterion may
+// have, spelled exactly (docs/spec.md §2.6).
+var (
+	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
+		"judge_types", "gate_policy", "aggregation_method"}
+	criterionKeys = []string{"name", "weight", "min_pass"}
+)
 
 // errNotObject is returned by Parse for any JSON value other than an object;
 // a rubric entry of another type is skipped by the loader, never coerced.
@@ -54,9 +76,11 @@ func Parse(raw json.RawMessage) (Rubric, error) {
 	if err := json.Unmarshal(trimmed, &fields); err != nil {
 		return Rubric{}, fmt.Errorf("parse rubric: %w", err)
 	}
+	criteria, unknownInCriteria := parseCriteria(fields["criteria"])
 	r := Rubric{
 		ID:                stringValue(fields["id"]),
-		Criteria:          parseCriteria(fields["criteria"]),
+		Criteria:          criteria,
+		problems:          append(unknownKeys(trimmed, rubricKeys, ""), unknownInCriteria...),
 		ScoreThreshold:    present(fields["score_threshold"]),
 		MaxIterations:     present(fields["max_iterations"]),
 		JudgeTypes:        present(fields["judge_types"]),
@@ -78,25 +102,64 @@ func (r Rubric) clone() Rubric {
 	c.GatePolicy = slices.Clone(r.GatePolicy)
 	c.AggregationMethod = slices.Clone(r.AggregationMethod)
 	c.Raw = slices.Clone(r.Raw)
+	c.problems = slices.Clone(r.problems)
 	return c
 }
 
-func parseCriteria(raw json.RawMessage) []Criterion {
+func parseCriteria(raw json.RawMessage) ([]Criterion, []string) {
 	var items []json.RawMessage
 	if !isKind(raw, '[') || json.Unmarshal(raw, &items) != nil {
-		return nil
+		return nil, nil
 	}
 	out := make([]Criterion, 0, len(items))
-	for _, item := range items {
+	var unknown []string
+	for i, item := range items {
 		var fields map[string]json.RawMessage
 		if isKind(item, '{') {
 			_ = json.Unmarshal(item, &fields) // item is valid JSON: the array decoded
+			unknown = append(unknown, unknownKeys(item, criterionKeys, fmt.Sprintf("criteria[%d].", i))...)
 		}
 		out = append(out, Criterion{
 			Name:    stringValue(fields["name"]),
 			Weight:  numberPtr(fields["weight"]),
 			MinPass: numberPtr(fields["min_pass"]),
+
+			rawWeight:  present(fields["weight"]),
+			rawMinPass: present(fields["min_pass"]),
 		})
+	}
+	return out, unknown
+}
+
+// unknownKeys returns the keys of the JSON object obj that are not in
+// known, prefixed, in document order. Keys are compared exactly: "ID" is
+// not "id", and the message says so.
+func unknownKeys(obj json.RawMessage, known []string, prefix string) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return nil
+	}
+	var out []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		key, _ := tok.(string)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return out
+		}
+		if slices.Contains(known, key) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown key %q", prefix+key)
+		for _, k := range known {
+			if strings.EqualFold(k, key) {
+				msg += fmt.Sprintf(" (keys are case-sensitive: write %q)", prefix+k)
+			}
+		}
+		out = append(out, msg)
 	}
 	return out
 }

@@ -1,12 +1,16 @@
 package rubric
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/store"
-
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // maxFileSize caps every overlay read: these files are small by nature, and
@@ -17,8 +21,10 @@ const maxFileSize = 1 << 20
 // are empty count as absent.
 type LoadOptions struct {
 	// Builtins is the merged tribunal.rubric.builtins value; nil or null
-	// means no built-ins.
-	Builtins json.RawMessage
+	// means no built-ins. BuiltinsOrigin names the file that supplied it
+	// (for messages); empty means the configuration in general.
+	Builtins       json.RawMessage
+	BuiltinsOrigin string
 	// UserJSON is $HOME/.onlooker/tribunal.json (the reference path, §12.19);
 	// UserTOML is $HOME/.onlooker/tribunal.toml.
 	UserJSON, UserTOML string
@@ -47,7 +53,11 @@ func LoadSet(o LoadOptions) Set {
 	}
 	var s Set
 	if raw := bytes.TrimSpace(o.Builtins); len(raw) > 0 && string(raw) != "null" {
-		s.addArray(raw, "configuration", "tribunal.rubric.builtins", warn)
+		origin := o.BuiltinsOrigin
+		if origin == "" {
+			origin = "configuration"
+		}
+		s.addArray(raw, origin, "tribunal.rubric.builtins", warn)
 	}
 	s.addJSONFile(o.UserJSON, warn)
 	s.addTOMLFile(o.UserTOML, warn)
@@ -66,6 +76,37 @@ func (s Set) Lookup(id string) (*Rubric, bool) {
 	return &c, true
 }
 
+// Has reports whether the set has a rubric with the given id.
+func (s Set) Has(id string) bool {
+	_, ok := s.byID[id]
+	return ok
+}
+
+// All returns a copy of every rubric of the set, in the order of IDs.
+func (s Set) All() []Rubric {
+	out := make([]Rubric, 0, len(s.ids))
+	for _, id := range s.ids {
+		out = append(out, s.byID[id].clone())
+	}
+	return out
+}
+
+// OverlayPaths returns LoadOptions with the four overlay files of a user
+// home and a worktree root (docs/spec.md §2.6); an empty home or root
+// leaves its two files out.
+func OverlayPaths(home, worktreeRoot string) LoadOptions {
+	var o LoadOptions
+	if home != "" {
+		o.UserJSON = filepath.Join(home, ".onlooker", "tribunal.json")
+		o.UserTOML = filepath.Join(home, ".onlooker", "tribunal.toml")
+	}
+	if worktreeRoot != "" {
+		o.RepoJSON = filepath.Join(worktreeRoot, ".claude", "tribunal.json")
+		o.RepoTOML = filepath.Join(worktreeRoot, ".claude", "tribunal.toml")
+	}
+	return o
+}
+
 // IDs returns the rubric ids in the order they first appeared; a rubric
 // replaced by an overlay keeps its original position.
 func (s Set) IDs() []string {
@@ -82,10 +123,11 @@ func (s *Set) put(r Rubric) {
 	s.byID[r.ID] = r
 }
 
-// addArray adds every usable entry of a JSON rubric array. An entry that is
-// not an object or lacks a non-empty string id is skipped on its own: the
-// reference lost the whole set, built-ins included, over one such entry
-// (§11.22).
+// addArray adds every entry of a JSON rubric array that has an id. An
+// entry that is not an object or lacks a non-empty string id is skipped on
+// its own, never the whole set. An entry with unknown keys is kept, so that
+// selecting it fails naming them, and warned about now, since a misspelt
+// key in a rubric nobody selects would otherwise go unnoticed.
 //
 // origin names the file and key the key path of the array, for warnings.
 func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string)) {
@@ -95,17 +137,32 @@ func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string
 		return
 	}
 	for i, entry := range entries {
-		r, err := Parse(entry)
-		if err != nil {
-			warn(fmt.Sprintf("tribunal: warning: %s: %s[%d] is not an object; skipped", origin, key, i))
-			continue
-		}
-		if r.ID == "" {
-			warn(fmt.Sprintf("tribunal: warning: %s: %s[%d] has no non-empty string \"id\"; skipped", origin, key, i))
-			continue
-		}
-		s.put(r)
+		s.addEntry(entry, origin, fmt.Sprintf("%s[%d]", key, i), nil, warn)
 	}
+}
+
+// addEntry adds one rubric object; where names it for warnings, and
+// problem, when not nil, is why the overlay could not carry the entry
+// faithfully (it makes the rubric unusable).
+func (s *Set) addEntry(entry json.RawMessage, origin, where string, problem error, warn func(string)) {
+	r, err := Parse(entry)
+	if err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %s is not an object; skipped", origin, where))
+		return
+	}
+	if r.ID == "" {
+		warn(fmt.Sprintf("tribunal: warning: %s: %s has no non-empty string \"id\"; skipped", origin, where))
+		return
+	}
+	r.Origin = origin
+	if problem != nil {
+		r.problems = append(r.problems, problem.Error())
+	}
+	if len(r.problems) > 0 {
+		// Worded as Validate words it, so a caller listing both says it once.
+		warn("tribunal: warning: " + Validate(&r).Error())
+	}
+	s.put(r)
 }
 
 // addJSONFile applies a JSON overlay: the array under its "rubrics" key.
@@ -119,6 +176,7 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, describeJSONError(data, err)))
 		return
 	}
+	warnUnknownTop(path, top, warn)
 	rubrics := bytes.TrimSpace(top["rubrics"])
 	if len(rubrics) == 0 || string(rubrics) == "null" {
 		return
@@ -128,6 +186,22 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 		return
 	}
 	s.addArray(rubrics, path, "rubrics", warn)
+}
+
+// warnUnknownTop warns about every top-level key of an overlay other than
+// "rubrics"; the file's rubrics still apply.
+func warnUnknownTop[V any](path string, top map[string]V, warn func(string)) {
+	keys := slices.Sorted(maps.Keys(top))
+	for _, k := range keys {
+		if k == "rubrics" {
+			continue
+		}
+		msg := fmt.Sprintf("tribunal: warning: %s: unknown key %q ignored", path, k)
+		if strings.EqualFold(k, "rubrics") {
+			msg += ` (keys are case-sensitive: write "rubrics")`
+		}
+		warn(msg)
+	}
 }
 
 // readCapped reads an optional layer or overlay (see store.ReadOptional).

@@ -2,6 +2,7 @@ package rubric
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,7 +191,8 @@ func TestLoadSetBadFiles(t *testing.T) {
 		{"empty file", "", "invalid JSON"},
 		{"top-level array", `[{"id":"x"}]`, "top level is a JSON array, not an object"},
 		{"oversized", big, "larger than 1048576 bytes; file ignored"},
-		{"no rubrics key", `{"other":1}`, ""},
+		{"no rubrics key", `{}`, ""},
+		{"unknown top-level key", `{"rubric":[{"id":"x"}]}`, `unknown key "rubric" ignored`},
 		{"null rubrics", `{"rubrics":null}`, ""},
 		{"empty rubrics", `{"rubrics":[]}`, ""},
 	}
@@ -246,5 +248,36 @@ func TestLookupReturnsACopy(t *testing.T) {
 	ids[0] = "changed"
 	if s.IDs()[0] != "default" {
 		t.Error("mutating IDs() changed the set")
+	}
+}
+
+// TestJSONRubricProblems: a JSON rubric is held to the same keys as a TOML
+// one, and one bad rubric leaves the file's others usable.
+func TestJSONRubricProblems(t *testing.T) {
+	path := write(t, "tribunal.json", `{"rubrics":[
+		{"id":"typo","score_treshold":0.9,"criteria":[{"name":"a","weight":1,"min_pass":0.5}]},
+		{"id":"case","criteria":[{"Name":"a","weight":1,"min_pass":0.5}]},
+		{"id":"strthreshold","score_threshold":"0.9","criteria":[{"name":"a","weight":1,"min_pass":0.5}]},
+		{"id":"good","criteria":[{"name":"a","weight":1,"min_pass":0.5}]}]}`)
+	var w warnings
+	s := LoadSet(LoadOptions{UserJSON: path, Warn: w.add})
+	if !slices.Equal(s.IDs(), []string{"typo", "case", "strthreshold", "good"}) {
+		t.Fatalf("IDs = %v", s.IDs())
+	}
+	if len(w) != 2 || !w.has(path, `rubric typo: unknown key "score_treshold"`) ||
+		!w.has(path, `rubric case: unknown key "criteria[0].Name" (keys are case-sensitive: write "criteria[0].name")`) {
+		t.Errorf("warnings = %q", w)
+	}
+	for id, want := range map[string]string{
+		"typo":         path + `: rubric typo: unknown key "score_treshold"`,
+		"case":         path + `: rubric case: unknown key "criteria[0].Name" (keys are case-sensitive: write "criteria[0].name")`,
+		"strthreshold": path + `: rubric strthreshold: score_threshold must be a number, got "0.9"`,
+		"good":         "",
+	} {
+		r, _ := s.Lookup(id)
+		err := Validate(r)
+		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+			t.Errorf("Validate(%s) = %v, want %q", id, err, want)
+		}
 	}
 }

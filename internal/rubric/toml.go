@@ -1,261 +1,123 @@
 package rubric
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
 
-// The TOML overlay is decoded into typed structs, so a wrong value type is a
-// decode error instead of a silently dropped field. Pointers keep "absent"
-// apart from zero values, since TOML has no null.
-type tomlFile struct {
-	Rubrics []tomlRubric `toml:"rubrics"`
-}
-
-type tomlRubric struct {
-	ID                *string          `toml:"id"`
-	Criteria          *[]tomlCriterion `toml:"criteria"`
-	ScoreThreshold    *float64         `toml:"score_threshold"`
-	MaxIterations     *int64           `toml:"max_iterations"`
-	JudgeTypes        *[]string        `toml:"judge_types"`
-	GatePolicy        *string          `toml:"gate_policy"`
-	AggregationMethod *string          `toml:"aggregation_method"`
-}
-
-type tomlCriterion struct {
-	Name    *string  `toml:"name"`
-	Weight  *float64 `toml:"weight"`
-	MinPass *float64 `toml:"min_pass"`
-}
-
-// tomlKeys is every key path the TOML overlay may contain, spelled exactly.
-// BurntSushi/toml falls back to case-insensitive matching, so keys that
-// decoded are still compared against this list.
-var tomlKeys = map[string]bool{
-	"rubrics":                    true,
-	"rubrics.id":                 true,
-	"rubrics.criteria":           true,
-	"rubrics.criteria.name":      true,
-	"rubrics.criteria.weight":    true,
-	"rubrics.criteria.min_pass":  true,
-	"rubrics.score_threshold":    true,
-	"rubrics.max_iterations":     true,
-	"rubrics.judge_types":        true,
-	"rubrics.gate_policy":        true,
-	"rubrics.aggregation_method": true,
-}
-
-// addTOMLFile applies a TOML overlay. Unlike the JSON overlays it is strict:
-// any syntax error, type error, unknown key or wrongly cased key rejects the
-// whole file, because a TOML file is written by hand for tribunal alone.
+// addTOMLFile applies a TOML overlay. Each [[rubrics]] entry is turned into
+// the equivalent JSON rubric object and then read exactly like a JSON one,
+// so both formats share one set of keys, one validation and one wording of
+// every error. A syntax error ignores the file (nothing in it can be
+// trusted); anything wrong inside one rubric affects that rubric only.
 func (s *Set) addTOMLFile(path string, warn func(string)) {
 	data, ok := readCapped(path, warn)
 	if !ok {
 		return
 	}
-	rubrics, err := parseTOML(data, path, warn)
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+	var top map[string]any
+	if _, err := toml.Decode(string(data), &top); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, describeTOMLError(err)))
 		return
 	}
-	for _, r := range rubrics {
-		s.put(r)
+	warnUnknownTop(path, top, warn)
+	list, present := top["rubrics"]
+	if !present {
+		return
 	}
-}
-
-// parseTOML decodes a TOML overlay into rubrics. Entries without an id are
-// skipped with a warning, as in the JSON overlays; everything else wrong
-// with the file is returned as an error.
-func parseTOML(data []byte, origin string, warn func(string)) ([]Rubric, error) {
-	var f tomlFile
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("toml syntax error at line %d, column %d: %s",
-				pe.Position.Line, pe.Position.Col, strings.TrimSuffix(pe.Message, "."))
-		}
-		return nil, err
-	}
-	if err := checkTOMLKeys(md); err != nil {
-		return nil, err
-	}
-	var out []Rubric
-	for i, tr := range f.Rubrics {
-		if tr.ID == nil || *tr.ID == "" {
-			warn(fmt.Sprintf("tribunal: warning: %s: rubrics[%d] has no non-empty string \"id\"; skipped", origin, i))
-			continue
-		}
-		raw, err := tr.json(i)
-		if err != nil {
-			return nil, err
-		}
-		r, err := Parse(raw)
-		if err != nil {
-			return nil, fmt.Errorf("rubrics[%d]: %w", i, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// checkTOMLKeys rejects keys the structs did not take, and keys that were
-// only taken because of case-insensitive matching. Only the top-most
-// offending key of a subtree is named: under an unknown table every child
-// is unknown too, and listing them all buries the one mistake.
-func checkTOMLKeys(md toml.MetaData) error {
-	var rejected []toml.Key
-	seen := map[string]bool{}
-	flag := func(k toml.Key) {
-		name := strings.Join(k, "\x00")
-		if seen[name] {
+	entries, ok := list.([]map[string]any)
+	if !ok {
+		// An inline array of inline tables decodes as []any.
+		items, isList := list.([]any)
+		if !isList {
+			warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array of tables; file ignored", path))
 			return
 		}
-		seen[name] = true
-		rejected = append(rejected, k)
-	}
-	for _, k := range md.Undecoded() {
-		flag(k)
-	}
-	for _, k := range md.Keys() {
-		if !tomlKeys[strings.Join(k, ".")] || hasDot(k) {
-			flag(k)
+		for _, item := range items {
+			m, isTable := item.(map[string]any)
+			if !isTable {
+				warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array of tables; file ignored", path))
+				return
+			}
+			entries = append(entries, m)
 		}
 	}
-	if len(rejected) == 0 {
-		return nil
-	}
-	var msgs []string
-	for _, k := range rejected {
-		if hasRejectedParent(k, seen) {
+	for i, entry := range entries {
+		where := fmt.Sprintf("rubrics[%d]", i)
+		v, err := jsonable(entry, where)
+		if err != nil {
+			// Keep what identifies the rubric, so that selecting it says
+			// what is wrong rather than that it does not exist.
+			v = map[string]any{"id": entry["id"]}
+		}
+		raw, merr := json.Marshal(v)
+		if merr != nil {
+			warn(fmt.Sprintf("tribunal: warning: %s: %s: %v; skipped", path, where, merr))
 			continue
 		}
-		msg := fmt.Sprintf("unknown key %q", k.String())
-		if tomlKeys[strings.ToLower(strings.Join(k, "."))] && !hasDot(k) {
-			msg += fmt.Sprintf(" (keys are case-sensitive: write %q)", strings.ToLower(k.String()))
-		}
-		msgs = append(msgs, msg)
+		s.addEntry(raw, path, where, err, warn)
 	}
-	return errors.New(strings.Join(msgs, ", "))
 }
 
-// hasDot reports a quoted key component containing a dot, such as
-// "criteria.name", which would otherwise alias a nested path when joined.
-func hasDot(k toml.Key) bool {
-	return slices.ContainsFunc(k, func(part string) bool { return strings.Contains(part, ".") })
-}
-
-func hasRejectedParent(k toml.Key, seen map[string]bool) bool {
-	for i := 1; i < len(k); i++ {
-		if seen[strings.Join(k[:i], "\x00")] {
-			return true
-		}
+// describeTOMLError gives a syntax error's position in the file.
+func describeTOMLError(err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("toml syntax error at line %d, column %d: %s",
+			pe.Position.Line, pe.Position.Col, strings.TrimSuffix(pe.Message, "."))
 	}
-	return false
+	return err
 }
 
-// json renders the entry as the equivalent JSON rubric object, so a TOML
-// rubric is parsed, validated and snapshotted exactly like a JSON one.
-func (tr tomlRubric) json(i int) (json.RawMessage, error) {
-	var b jsonObject
-	b.str("id", tr.ID)
-	if tr.Criteria != nil {
-		var items []json.RawMessage
-		for j, c := range *tr.Criteria {
-			var cb jsonObject
-			cb.str("name", c.Name)
-			if err := cb.num("weight", c.Weight); err != nil {
-				return nil, fmt.Errorf("rubrics[%d].criteria[%d].weight: %w", i, j, err)
+// jsonable converts a decoded TOML value into one encoding/json renders
+// faithfully: NaN and infinities, which JSON cannot carry, are an error
+// naming their key; dates and times become their TOML text, so that a
+// date where a number belongs reads "must be a number".
+func jsonable(v any, where string) (any, error) {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s: %v is not a valid number", where, x)
+		}
+		return x, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			c, err := jsonable(item, where+"."+k)
+			if err != nil {
+				return nil, err
 			}
-			if err := cb.num("min_pass", c.MinPass); err != nil {
-				return nil, fmt.Errorf("rubrics[%d].criteria[%d].min_pass: %w", i, j, err)
+			out[k] = c
+		}
+		return out, nil
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			c, err := jsonable(item, fmt.Sprintf("%s[%d]", where, i))
+			if err != nil {
+				return nil, err
 			}
-			items = append(items, cb.bytes())
+			out[i] = c
 		}
-		b.raw("criteria", arrayJSON(items))
-	}
-	if err := b.num("score_threshold", tr.ScoreThreshold); err != nil {
-		return nil, fmt.Errorf("rubrics[%d].score_threshold: %w", i, err)
-	}
-	if tr.MaxIterations != nil {
-		b.raw("max_iterations", []byte(strconv.FormatInt(*tr.MaxIterations, 10)))
-	}
-	if tr.JudgeTypes != nil {
-		var items []json.RawMessage
-		for _, t := range *tr.JudgeTypes {
-			items = append(items, quote(t))
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			c, err := jsonable(item, fmt.Sprintf("%s[%d]", where, i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
 		}
-		b.raw("judge_types", arrayJSON(items))
+		return out, nil
+	case time.Time:
+		return x.Format(time.RFC3339Nano), nil
 	}
-	b.str("gate_policy", tr.GatePolicy)
-	b.str("aggregation_method", tr.AggregationMethod)
-	return b.bytes(), nil
-}
-
-// jsonObject writes a JSON object with keys in insertion order, which
-// encoding/json cannot do for maps.
-type jsonObject struct {
-	buf bytes.Buffer
-}
-
-func (o *jsonObject) raw(key string, v []byte) {
-	if o.buf.Len() == 0 {
-		o.buf.WriteByte('{')
-	} else {
-		o.buf.WriteByte(',')
-	}
-	o.buf.Write(quote(key))
-	o.buf.WriteByte(':')
-	o.buf.Write(v)
-}
-
-func (o *jsonObject) str(key string, v *string) {
-	if v != nil {
-		o.raw(key, quote(*v))
-	}
-}
-
-func (o *jsonObject) num(key string, v *float64) error {
-	if v == nil {
-		return nil
-	}
-	if math.IsNaN(*v) || math.IsInf(*v, 0) {
-		return fmt.Errorf("%v is not a valid number", *v)
-	}
-	o.raw(key, []byte(strconv.FormatFloat(*v, 'g', -1, 64)))
-	return nil
-}
-
-func (o *jsonObject) bytes() json.RawMessage {
-	if o.buf.Len() == 0 {
-		return json.RawMessage("{}")
-	}
-	return append(o.buf.Bytes(), '}')
-}
-
-func arrayJSON(items []json.RawMessage) []byte {
-	out := []byte("[")
-	for i, item := range items {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, item...)
-	}
-	return append(out, ']')
-}
-
-func quote(s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return v, nil
 }

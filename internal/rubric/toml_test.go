@@ -44,6 +44,7 @@ id = "bare"
 	if err != nil {
 		t.Fatal(err)
 	}
+	want.Raw, want.Origin = got.Raw, path // Raw has encoding/json key order; every parsed field is compared
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("TOML rubric\n got %+v\nwant %+v", *got, want)
 	}
@@ -59,7 +60,7 @@ id = "bare"
 func TestTOMLEmptyListsStayPresent(t *testing.T) {
 	path := write(t, "tribunal.toml", "[[rubrics]]\nid = \"e\"\njudge_types = []\ncriteria = []\n")
 	r, _ := LoadSet(LoadOptions{UserTOML: path}).Lookup("e")
-	if string(r.Raw) != `{"id":"e","criteria":[],"judge_types":[]}` {
+	if string(r.Raw) != `{"criteria":[],"id":"e","judge_types":[]}` {
 		t.Errorf("Raw = %s", r.Raw)
 	}
 	if string(r.JudgeTypes) != "[]" {
@@ -67,44 +68,24 @@ func TestTOMLEmptyListsStayPresent(t *testing.T) {
 	}
 }
 
-// TestTOMLRejected covers the strict decoding: the whole file is ignored,
-// with one warning naming the file and the offending key or position, and
-// the rubrics already loaded are untouched.
-func TestTOMLRejected(t *testing.T) {
+// TestTOMLFileRejected covers what no rubric of the file can survive: a
+// syntax error, or a "rubrics" that is not a list of tables. The whole file
+// is ignored with one warning naming it, and the rubrics already loaded are
+// untouched.
+func TestTOMLFileRejected(t *testing.T) {
 	tests := []struct {
 		name    string
 		content string
 		want    string
 	}{
-		{"unknown key", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = 1.0\nmin_pass = 0.5\ncolour = \"red\"\n",
-			`unknown key "rubrics.criteria.colour"`},
-		{"unknown top-level key", "threshold = 0.5\n[[rubrics]]\nid = \"x\"\n", `unknown key "threshold"`},
-		{"unknown table names only its top", "[[rubrics]]\nid = \"x\"\n[rubrics.extra]\nq = 1\n", `unknown key "rubrics.extra"; file ignored`},
-		{"wrong-case key", "[[rubrics]]\nID = \"x\"\n", `unknown key "rubrics.ID" (keys are case-sensitive: write "rubrics.id")`},
-		{"wrong-case table names only its top", "[[Rubrics]]\nID = \"x\"\n", `unknown key "Rubrics" (keys are case-sensitive: write "rubrics"); file ignored`},
-		{"wrong-case inline key", "rubrics = [{id = \"other\"}, {id = \"x\", criteria = [{name = \"a\", Weight = 1.0, min_pass = 0.5}]}]\n",
-			`unknown key "rubrics.criteria.Weight"`},
-		{"quoted dotted key", "[[rubrics]]\nid = \"x\"\n\"criteria.name\" = \"a\"\n", `unknown key "rubrics.\"criteria.name\""`},
-		{"syntax error", "[[rubrics]]\nid = tru\n", "toml syntax error at line 2, column 6"},
-		{"duplicate key", "[[rubrics]]\nid = \"a\"\nid = \"b\"\n", "toml syntax error at line 3"},
-		{"max_iterations float", "[[rubrics]]\nid = \"x\"\nmax_iterations = 2.5\n", `last key "rubrics.max_iterations"`},
-		{"max_iterations string", "[[rubrics]]\nid = \"x\"\nmax_iterations = \"3\"\n", `last key "rubrics.max_iterations"`},
-		{"score_threshold string", "[[rubrics]]\nid = \"x\"\nscore_threshold = \"0.8\"\n", `last key "rubrics.score_threshold"`},
-		{"judge_types mixed", "[[rubrics]]\nid = \"x\"\njudge_types = [\"standard\", 1]\n", "rubrics.judge_types"},
-		{"rubrics not an array", "rubrics = 5\n", `last key "rubrics"`},
-		{"nan weight", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = nan\nmin_pass = 0.5\n",
-			"rubrics[0].criteria[0].weight: NaN is not a valid number"},
-		{"inf threshold", "[[rubrics]]\nid = \"x\"\nscore_threshold = inf\n", "rubrics[0].score_threshold: +Inf is not a valid number"},
+		{"syntax error", "[[rubrics]]\nid = tru\n[[rubrics]]\nid = \"other\"\n", "toml syntax error at line 2, column 6"},
+		{"duplicate key", "[[rubrics]]\nid = \"a\"\nid = \"b\"\n[[rubrics]]\nid = \"other\"\n", "toml syntax error at line 3"},
+		{"rubrics not an array", "rubrics = 5\n", `"rubrics" is not an array of tables`},
+		{"rubrics a list of strings", "rubrics = [\"a\"]\n", `"rubrics" is not an array of tables`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			content := tt.content
-			if !strings.HasPrefix(content, "rubrics =") {
-				// A valid rubric in the same file must be dropped too; an
-				// inline "rubrics =" cannot be followed by [[rubrics]].
-				content += "\n[[rubrics]]\nid = \"other\"\n"
-			}
-			path := write(t, "tribunal.toml", content)
+			path := write(t, "tribunal.toml", tt.content)
 			var w warnings
 			s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), RepoTOML: path, Warn: w.add})
 			if got := s.IDs(); !slices.Equal(got, []string{"default", "strict"}) {
@@ -117,10 +98,73 @@ func TestTOMLRejected(t *testing.T) {
 	}
 }
 
-func TestTOMLUnknownKeysAllNamed(t *testing.T) {
-	_, err := parseTOML([]byte("a = 1\n[[rubrics]]\nid = \"x\"\nb = 2\n"), "f", func(string) {})
-	if err == nil || err.Error() != `unknown key "a", unknown key "rubrics.b"` {
-		t.Errorf("err = %v", err)
+// TestTOMLRubricRejected covers a bad rubric: it is loaded but unusable,
+// selecting it fails with the file, the rubric and the reason, and the
+// file's other rubric is unaffected.
+func TestTOMLRubricRejected(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		warn    string // "" when loading does not warn (the value is only wrong once selected)
+		want    string
+	}{
+		{"unknown criterion key", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = 1.0\nmin_pass = 0.5\ncolour = \"red\"\n",
+			`unknown key "criteria[0].colour"`, `rubric x: unknown key "criteria[0].colour"`},
+		{"unknown table", "[[rubrics]]\nid = \"x\"\n[rubrics.extra]\nq = 1\n", `unknown key "extra"`, `rubric x: unknown key "extra"`},
+		{"wrong-case key", "[[rubrics]]\nid = \"x\"\nScore_Threshold = 0.5\n",
+			`(keys are case-sensitive: write "score_threshold")`, `rubric x: unknown key "Score_Threshold" (keys are case-sensitive: write "score_threshold")`},
+		{"wrong-case inline key", "rubrics = [{id = \"other\"}, {id = \"x\", criteria = [{name = \"a\", Weight = 1.0, min_pass = 0.5}]}]\n",
+			`unknown key "criteria[0].Weight"`, `unknown key "criteria[0].Weight" (keys are case-sensitive: write "criteria[0].weight")`},
+		{"quoted dotted key", "[[rubrics]]\nid = \"x\"\n\"criteria.name\" = \"a\"\n", `unknown key "criteria.name"`, `unknown key "criteria.name"`},
+		{"max_iterations float", "[[rubrics]]\nid = \"x\"\nmax_iterations = 2.5\n" + oneTOML, "", "rubric x: max_iterations must be integer >= 1 (got 2.5)"},
+		{"max_iterations string", "[[rubrics]]\nid = \"x\"\nmax_iterations = \"3\"\n" + oneTOML, "", `rubric x: max_iterations must be a number, got "3"`},
+		{"score_threshold string", "[[rubrics]]\nid = \"x\"\nscore_threshold = \"0.8\"\n" + oneTOML, "", `rubric x: score_threshold must be a number, got "0.8"`},
+		{"score_threshold date", "[[rubrics]]\nid = \"x\"\nscore_threshold = 2024-01-02\n" + oneTOML, "", `rubric x: score_threshold must be a number, got "2024-01-02`},
+		{"min_pass string", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = 1.0\nmin_pass = \"high\"\n", "",
+			`rubric x: invalid criteria: a (min_pass must be a number, got "high")`},
+		{"nan weight", "[[rubrics]]\nid = \"x\"\n[[rubrics.criteria]]\nname = \"a\"\nweight = nan\nmin_pass = 0.5\n",
+			"rubrics[0].criteria[0].weight: NaN is not a valid number", "rubric x: rubrics[0].criteria[0].weight: NaN is not a valid number"},
+		{"inf threshold", "[[rubrics]]\nid = \"x\"\nscore_threshold = inf\n", "rubrics[0].score_threshold: +Inf is not a valid number", "+Inf is not a valid number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			content := tt.content
+			if !strings.HasPrefix(content, "rubrics =") {
+				content += "\n[[rubrics]]\nid = \"other\"\n"
+			}
+			path := write(t, "tribunal.toml", content)
+			var w warnings
+			s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), RepoTOML: path, Warn: w.add})
+			if got := s.IDs(); !slices.Contains(got, "other") || !slices.Contains(got, "x") {
+				t.Errorf("IDs = %v, want the file's other rubric kept and x listed", got)
+			}
+			switch {
+			case tt.warn == "" && len(w) != 0:
+				t.Errorf("warnings = %q, want none", w)
+			case tt.warn != "" && (len(w) != 1 || !w.has(path, "rubric x", tt.warn)):
+				t.Errorf("warnings = %q, want one naming %s, rubric x and %q", w, path, tt.warn)
+			}
+			x, _ := s.Lookup("x")
+			err := Validate(x)
+			if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Validate = %v, want %s: …%s", err, path, tt.want)
+			}
+		})
+	}
+}
+
+const oneTOML = "[[rubrics.criteria]]\nname = \"all\"\nweight = 1.0\nmin_pass = 0.5\n"
+
+func TestTOMLUnknownTopLevelKeys(t *testing.T) {
+	path := write(t, "tribunal.toml", "a = 1\nRubrics = 2\n[[rubrics]]\nid = \"x\"\n")
+	var w warnings
+	s := LoadSet(LoadOptions{UserTOML: path, Warn: w.add})
+	if !slices.Equal(s.IDs(), []string{"x"}) {
+		t.Errorf("IDs = %v, want the rubric kept", s.IDs())
+	}
+	if len(w) != 2 || !w.has(path, `unknown key "a" ignored`) ||
+		!w.has(path, `unknown key "Rubrics" ignored (keys are case-sensitive: write "rubrics")`) {
+		t.Errorf("warnings = %q", w)
 	}
 }
 

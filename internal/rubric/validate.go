@@ -30,59 +30,111 @@ var aggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
 // loop of two billion passes is indistinguishable from "unbounded".
 const maxIterationsCap = math.MaxInt32
 
-// Validate runs the checks of §2.7 in order and returns the first failure,
-// worded as the reference worded it so that diagnostics stay greppable.
+// Validate runs the checks of docs/spec.md §2.7 in order and returns the
+// first failure. Every message names the rubric and the reason, and starts
+// with the rubric's origin when it has one, so a user can find the line to
+// fix: "~/.onlooker/tribunal.json: rubric docs: score_threshold must be a
+// number, got "0.8"".
 func Validate(r *Rubric) error {
 	if r == nil {
 		return errors.New("rubric is empty")
 	}
+	if err := validate(r); err != nil {
+		if r.Origin != "" {
+			return fmt.Errorf("%s: %w", r.Origin, err)
+		}
+		return err
+	}
+	return nil
+}
+
+func validate(r *Rubric) error {
 	if r.ID == "" {
 		return errors.New("rubric missing .id")
+	}
+	if len(r.problems) > 0 {
+		return fmt.Errorf("rubric %s: %s", r.ID, strings.Join(r.problems, ", "))
 	}
 	if len(r.Criteria) == 0 {
 		return fmt.Errorf("rubric %s: criteria must be non-empty", r.ID)
 	}
 	var bad []string
 	sum := 0.0
-	for _, c := range r.Criteria {
-		if c.Name == "" || !unit(c.Weight) || !unit(c.MinPass) {
+	for i, c := range r.Criteria {
+		if why := criterionProblem(c); why != "" {
 			name := c.Name
 			if name == "" {
-				name = "(unnamed)"
+				name = fmt.Sprintf("(unnamed #%d)", i+1)
 			}
-			bad = append(bad, name)
+			bad = append(bad, name+" ("+why+")")
 			continue
 		}
 		sum += *c.Weight
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("rubric %s: invalid criteria: %s", r.ID, strings.Join(bad, ","))
+		return fmt.Errorf("rubric %s: invalid criteria: %s", r.ID, strings.Join(bad, ", "))
 	}
 	if !(sum > 0.99 && sum < 1.01) {
 		return fmt.Errorf("rubric %s: criterion weights sum to %s (expected ~1.0)",
 			r.ID, strconv.FormatFloat(sum, 'g', -1, 64))
 	}
 	if r.ScoreThreshold != nil {
-		if _, err := ScoreThreshold(r.ScoreThreshold); err != nil {
-			return fmt.Errorf("rubric %s: score_threshold %s out of [0,1]", r.ID, compact(r.ScoreThreshold))
+		if why := unitProblem(r.ScoreThreshold); why != "" {
+			return fmt.Errorf("rubric %s: score_threshold %s", r.ID, why)
 		}
 	}
 	if r.GatePolicy != nil {
 		if _, err := GatePolicy(r.GatePolicy); err != nil {
-			return fmt.Errorf("rubric %s: invalid gate_policy %s", r.ID, show(r.GatePolicy))
+			return fmt.Errorf("rubric %s: invalid gate_policy %s (%w)", r.ID, show(r.GatePolicy), err)
 		}
 	}
 	if r.AggregationMethod != nil {
 		if _, err := AggregationMethod(r.AggregationMethod); err != nil {
-			return fmt.Errorf("rubric %s: invalid aggregation_method %s", r.ID, show(r.AggregationMethod))
+			return fmt.Errorf("rubric %s: invalid aggregation_method %s (%w)", r.ID, show(r.AggregationMethod), err)
 		}
 	}
 	if r.MaxIterations != nil {
+		if _, ok := numberValue(r.MaxIterations); !ok {
+			return fmt.Errorf("rubric %s: max_iterations must be a number, got %s", r.ID, compact(r.MaxIterations))
+		}
 		if _, err := MaxIterations(r.MaxIterations); err != nil {
 			return fmt.Errorf("rubric %s: max_iterations must be integer >= 1 (got %s)", r.ID, compact(r.MaxIterations))
 		}
 	}
 	return nil
+}
+
+// criterionProblem says what is wrong with a criterion, or "" when it is
+// usable: a name, and a weight and a min_pass that are numbers in [0,1].
+func criterionProblem(c Criterion) string {
+	var why []string
+	if c.Name == "" {
+		why = append(why, "name must be a non-empty string")
+	}
+	for _, f := range []struct {
+		key string
+		raw json.RawMessage
+	}{{"weight", c.rawWeight}, {"min_pass", c.rawMinPass}} {
+		if p := unitProblem(f.raw); p != "" {
+			why = append(why, f.key+" "+p)
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// unitProblem says why raw is not a number in [0,1], or returns "".
+func unitProblem(raw json.RawMessage) string {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return "is missing"
+	}
+	f, ok := numberValue(raw)
+	if !ok {
+		return "must be a number, got " + compact(raw)
+	}
+	if !(f >= 0 && f <= 1) {
+		return compact(raw) + " out of [0,1]"
+	}
+	return ""
 }
 
 // ScoreThreshold decodes a score threshold: a JSON number in [0,1]. Config
@@ -132,11 +184,6 @@ func enum(raw []byte, allowed []string) (string, error) {
 		return "", fmt.Errorf("must be one of %s", strings.Join(allowed, ", "))
 	}
 	return s, nil
-}
-
-// unit reports whether f is present and within [0,1].
-func unit(f *float64) bool {
-	return f != nil && *f >= 0 && *f <= 1
 }
 
 // show prints an enum value the way the reference's `jq -r` did: strings

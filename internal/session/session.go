@@ -233,14 +233,10 @@ func (r *runner) configure(worktreeRoot string) error {
 		WorktreeRoot: worktreeRoot,
 		Warn:         r.Warn,
 	})
-	set := rubric.LoadSet(rubric.LoadOptions{
-		Builtins: r.cfg.BuiltinRubrics(),
-		UserJSON: filepath.Join(r.Home, ".onlooker", "tribunal.json"),
-		UserTOML: filepath.Join(r.Home, ".onlooker", "tribunal.toml"),
-		RepoJSON: repoFile(worktreeRoot, "tribunal.json"),
-		RepoTOML: repoFile(worktreeRoot, "tribunal.toml"),
-		Warn:     r.Warn,
-	})
+	rubrics := rubric.OverlayPaths(r.Home, worktreeRoot)
+	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
+	rubrics.Warn = r.Warn
+	set := rubric.LoadSet(rubrics)
 	id := r.opts.RubricID
 	if id == "" {
 		id = r.cfg.DefaultRubricID()
@@ -278,13 +274,4 @@ func (r *runner) configure(worktreeRoot string) error {
 	r.report.Seats = len(seats)
 	r.report.MaxIterations = params.MaxIterations
 	return nil
-}
-
-// repoFile is a repository-level overlay file; "" (none) outside a
-// repository.
-func repoFile(worktreeRoot, name string) string {
-	if worktreeRoot == "" {
-		return ""
-	}
-	return filepath.Join(worktreeRoot, ".claude", name)
 }

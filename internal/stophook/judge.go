@@ -17,8 +17,8 @@ type Advisory = advisory
 // says why there is no verdict (the call failed, or the answer is
 // invalid); the result carries the call's cost either way.
 func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string) (Advisory, claude.Result, error) {
-	in.Threshold = s.ScoreThreshold
-	res, err := run.Run(ctx, claude.Call{
+	in.Threshold, in.ReadTools = s.ScoreThreshold, s.ReadTools
+	call := claude.Call{
 		Role:            "stop",
 		Prompt:          prompts.StopPrompt(in),
 		Model:           s.Model,
@@ -29,7 +29,11 @@ func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in
 		MaxOutputTokens: s.MaxOutputTokens,
 		Dir:             dir,
 		Timeout:         s.Timeout,
-	})
+	}
+	if s.ReadTools {
+		call = call.WithReadOnlyTools(claude.ReadOnlyJudgeTurns)
+	}
+	res, err := run.Run(ctx, call)
 	if err != nil {
 		return Advisory{}, res, err
 	}

@@ -19,14 +19,13 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Byte budgets of the judge prompt (§8.4).
-const (
-	transcriptTailBytes = 30000
-	diffStatBytes       = 4000
-)
+// transcriptTailBytes is how much of the transcript's end is hashed into
+// the fingerprint when skip_if_no_file_changes is off (§8.4's tail size).
+const transcriptTailBytes = 30000
 
 // Deps is everything the hook touches outside its own memory.
 type Deps struct {
@@ -124,12 +123,13 @@ func (h *hook) run(ctx context.Context) {
 	if len(tail) == 0 && h.in.LastAssistantMessage == "" {
 		return
 	}
-	extra := [][]byte{[]byte(h.in.LastAssistantMessage)}
+	// One judgement per tree state (ADR-009): what a turn said is not part
+	// of the fingerprint, unless the file-change filter is off, in which
+	// case a turn that only talked is judged too.
+	var extra [][]byte
 	if !h.stop.SkipIfNoFileChanges {
-		// Without the file-change filter a turn that only talked is judged
-		// too, so what was said must be part of "what changed".
 		sum := sha256.Sum256(tail)
-		extra = append(extra, sum[:])
+		extra = [][]byte{[]byte(h.in.LastAssistantMessage), sum[:]}
 	}
 	fp, err := gitstate.Fingerprint(ctx, git, repo.WorktreeRoot, st, extra...)
 	if err != nil {
@@ -156,14 +156,24 @@ func (h *hook) run(ctx context.Context) {
 		}
 		runner = claude.Exec{Path: path, Env: h.Environ}
 	}
-	diff, err := gitstate.DiffStat(ctx, git, repo.WorktreeRoot, diffStatBytes)
+	changes, err := gitstate.Diff(ctx, git, repo.WorktreeRoot, st)
 	if err != nil {
-		diff = ""
+		h.warn("the judge gets no diff: %v", err)
+		changes = nil
+	}
+	var turn transcript.Exchange
+	if haveTranscript {
+		// The transcript's problems were reported with the tail above.
+		turn, _ = transcript.Read(h.in.TranscriptPath)
+	}
+	reply := h.in.LastAssistantMessage
+	if reply == "" {
+		reply = turn.Reply
 	}
 	adv, res, err := Judge(ctx, runner, h.stop, prompts.StopInput{
-		DiffStat:             diff,
-		TranscriptTail:       string(tail),
-		LastAssistantMessage: h.in.LastAssistantMessage,
+		Changes:              changes,
+		UserRequest:          turn.Request,
+		LastAssistantMessage: reply,
 	}, repo.WorktreeRoot)
 	if err != nil {
 		h.warn("no advisory verdict: %v", err)

@@ -1,0 +1,123 @@
+package main
+
+// Each command's usage, printed by "tribunal-session COMMAND -h" (and
+// "help COMMAND") on stdout with exit status 0. The history commands keep
+// theirs next to their code in history.go.
+
+const exitText = `Exit status:
+  0   accepted (run, wait); success (other commands)
+  10  not accepted: the gate never passed (exhausted_iterations)
+  1   replay: a recorded decision would differ under the current rules;
+      rejudge: a gate decision flipped under the current configuration
+  2   usage or configuration error (nothing ran); unknown id;
+      config --check: a layer or rubric has an error
+  3   aborted: the actor failed twice, a signal, the budget, or another error;
+      show/replay: a record was damaged (what could be read was printed);
+      calibrate/rejudge: interrupted, or nothing could be judged
+  20  verify: the ledger's hash chain is broken
+  21  verify: a signature does not verify
+  75  wait: the run is still going; call wait again
+`
+
+const (
+	runHelp = `usage: tribunal-session run [flags] <task>
+       tribunal-session run [flags] --task-file FILE   (FILE "-" reads stdin)
+
+Runs the task through Actor → Jury → Meta-Judge → Gate in the git
+repository of the current directory. Progress goes to stderr; the summary
+(or, with --json, the report) to stdout.
+
+Flags may come before or after the task; "--" ends them, so
+'run -- --weird task' runs the task "--weird task". A --rubric=ID token
+inside the task text selects the rubric as --rubric ID does.
+
+  --rubric ID            the rubric to judge by (see 'tribunal-session rubrics')
+  --max-iterations N     at most N actor passes (N >= 1; default from the rubric
+                         or tribunal.session.max_iterations)
+  --json                 print the report as JSON
+  --detach               start in the background, print the task id; follow
+                         it with 'tribunal-session wait'
+  --task-file FILE       read the task from FILE ("-": stdin)
+  --session-id ID        the host session id recorded in events
+
+Exit status: 0 accepted; 10 not accepted (the gate never passed);
+2 usage or configuration error (nothing ran); 3 aborted.
+`
+	waitHelp = `usage: tribunal-session wait TASK_ID [--timeout 9m]
+
+Waits for a run started with 'run --detach', streaming its progress to
+stderr, then prints its summary and exits with the run's own status.
+
+  --timeout D   how long to wait (a Go duration, default 9m)
+
+Exit status: the run's (0, 10, 2, 3); 75 the run is still going when the
+timeout ends (call wait again); 2 unknown task id.
+`
+	cancelHelp = `usage: tribunal-session cancel TASK_ID
+
+Asks a detached run to stop; it records itself as aborted.
+
+Exit status: 0 asked to stop, or already finished; 3 not running;
+2 usage error or unknown task id.
+`
+	decideHelp = `usage: tribunal-session decide < input.json
+
+The aggregate and the gate as one pure command: reads one JSON object on
+stdin, writes the decision as JSON on stdout. Input keys: policy, verdicts,
+rubric, aggregation_method, score_threshold, dissent_threshold,
+min_criterion_coverage, meta, aggregated_score, disagreement
+(docs/spec.md, "decide").
+
+  echo '{"policy":"majority","verdicts":[{"score":0.8,"passed":true}]}' | tribunal-session decide
+
+Exit status: 0 decided (pass or fail is in the output); 2 invalid input.
+`
+	rubricsHelp = `usage: tribunal-session rubrics [--json]
+
+Lists the rubrics in effect in the current directory: the built-ins, then
+the overlays ~/.onlooker/tribunal.{json,toml} and
+<repo>/.claude/tribunal.{json,toml}, a later rubric replacing an earlier
+one with the same id. Each line names the rubric, where it comes from, its
+criteria, and whether it is valid (with the reason when it is not).
+
+Exit status: 0 listed (also when a rubric is invalid); 2 usage error.
+`
+	configHelp = `usage: tribunal-session config [--check] [--json]
+
+Prints every effective tribunal setting for the current directory with the
+file its value comes from: the built-in defaults, the plugin's config.json,
+~/.claude/settings.json, ~/.claude/settings.local.json, then the
+repository's .claude/settings.json and .claude/settings.local.json.
+
+  --check   also validate every layer, the session parameters and every
+            rubric; print each problem and exit 2 if there is one
+  --json    print {settings: [{key, value, source}], problems}
+
+Exit status: 0 printed (and with --check: no problems); 2 --check found a
+problem, or a usage error.
+`
+	verifyHelp = `usage: tribunal-session verify [--ledger PATH]
+
+Checks the signed verdict ledger's hash chain and every signature, and
+lists the keys that signed it. Without --ledger it checks the ledger of the
+repository of the current directory.
+
+Exit status: 0 the ledger verifies; 20 the hash chain is broken; 21 a
+signature does not verify; 2 usage error or no ledger.
+`
+	keygenHelp = `usage: tribunal-session keygen
+
+Creates a new ledger signing key in $ONLOOKER_DIR/keys and keeps the old
+one (entries it signed still verify by the public key they carry).
+
+Exit status: 0 created; 3 the key could not be written; 2 usage error.
+`
+	versionHelp = `usage: tribunal-session version   (or --version)
+
+Prints the version, which is the plugin's version.
+`
+	helpHelp = `usage: tribunal-session help [COMMAND]
+
+Prints the list of commands, or one command's usage (as COMMAND -h does).
+`
+)

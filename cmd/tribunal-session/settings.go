@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+)
+
+// layers is the configuration and rubric set in effect in the current
+// directory, as a run started here would see them.
+type layers struct {
+	root    string // the git worktree root; "" outside a repository
+	cfg     *config.Config
+	rubrics rubric.Set
+}
+
+// loadLayers reads the configuration and the rubric set, sending every
+// diagnostic to warn.
+func (c *cli) loadLayers(warn func(string)) layers {
+	var l layers
+	if dir, err := os.Getwd(); err == nil {
+		if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
+			l.root = root
+		}
+	}
+	l.cfg = config.Load(config.Sources{
+		PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: l.root, Warn: warn,
+	})
+	opts := rubric.OverlayPaths(c.home(), l.root)
+	opts.Builtins = l.cfg.BuiltinRubrics()
+	opts.BuiltinsOrigin = l.cfg.BuiltinRubricsSource()
+	opts.Warn = warn
+	l.rubrics = rubric.LoadSet(opts)
+	return l
+}
+
+// simpleFlags parses the flags of a command that takes no arguments.
+func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSet)) bool {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	setup(fs)
+	if err := fs.Parse(args); err != nil {
+		c.errorf("%s: %v", name, err)
+		c.hint("tribunal-session %s -h", name)
+		return false
+	}
+	if fs.NArg() > 0 {
+		c.errorf("%s takes no arguments, got %q", name, fs.Arg(0))
+		c.hint("tribunal-session %s -h", name)
+		return false
+	}
+	return true
+}
+
+type rubricView struct {
+	ID       string             `json:"id"`
+	Default  bool               `json:"default"`
+	Origin   string             `json:"origin"`
+	Criteria []rubric.Criterion `json:"criteria"`
+	Valid    bool               `json:"valid"`
+	Error    string             `json:"error,omitempty"`
+}
+
+// rubricsCmd lists the rubric set in effect here.
+func (c *cli) rubricsCmd(_ context.Context, args []string) int {
+	var asJSON bool
+	if !c.simpleFlags("rubrics", args, func(fs *flag.FlagSet) { fs.BoolVar(&asJSON, "json", false, "") }) {
+		return exitUsage
+	}
+	l := c.loadLayers(c.warn)
+	defaultID := l.cfg.DefaultRubricID()
+	views := []rubricView{}
+	// --json carries every criterion; the table only counts them.
+	for _, r := range l.rubrics.All() {
+		v := rubricView{ID: r.ID, Default: r.ID == defaultID, Origin: r.Origin, Criteria: r.Criteria, Valid: true}
+		if err := rubric.Validate(&r); err != nil {
+			v.Valid, v.Error = false, err.Error()
+		}
+		views = append(views, v)
+	}
+	if asJSON {
+		c.printJSON(struct {
+			DefaultID string       `json:"default_id"`
+			Rubrics   []rubricView `json:"rubrics"`
+		}{defaultID, views})
+		return 0
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tCRITERIA\tFROM")
+	for _, v := range views {
+		id, status := v.ID, "valid"
+		if v.Default {
+			id += " (default)"
+		}
+		if !v.Valid {
+			status = "INVALID"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", id, status, len(v.Criteria), v.Origin)
+	}
+	tw.Flush()
+	for _, v := range views {
+		if !v.Valid {
+			fmt.Fprintf(c.stdout, "\n%s is invalid: %s\n", v.ID, v.Error)
+		}
+	}
+	if !l.rubrics.Has(defaultID) {
+		fmt.Fprintf(c.stdout, "\nthe default rubric %q (tribunal.rubric.default_id) does not exist\n", defaultID)
+	}
+	return 0
+}
+
+// configCmd prints the effective settings with their sources; --check
+// validates every layer and rubric instead.
+func (c *cli) configCmd(_ context.Context, args []string) int {
+	var check, asJSON bool
+	if !c.simpleFlags("config", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&check, "check", false, "")
+		fs.BoolVar(&asJSON, "json", false, "")
+	}) {
+		return exitUsage
+	}
+	var problems []string
+	collect := func(line string) {
+		problems = append(problems, strings.TrimPrefix(line, "tribunal: warning: "))
+	}
+	warn := c.warn
+	if check || asJSON {
+		warn = collect
+	}
+	l := c.loadLayers(warn)
+	if check {
+		problems = append(problems, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
+	}
+	problems = dedupe(problems)
+	if asJSON {
+		if problems == nil {
+			problems = []string{}
+		}
+		c.printJSON(struct {
+			Settings []config.Setting `json:"settings"`
+			Problems []string         `json:"problems"`
+		}{l.cfg.Settings(), problems})
+	} else if !check {
+		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
+		for _, s := range l.cfg.Settings() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, shortValue(s.Value), s.Source)
+		}
+		tw.Flush()
+	}
+	if !check {
+		return 0
+	}
+	if len(problems) > 0 {
+		if !asJSON {
+			for _, p := range problems {
+				c.errorf("%s", p)
+			}
+		}
+		c.hint("%d problem(s) in the configuration or the rubrics; each line names the file or key to fix", len(problems))
+		return exitUsage
+	}
+	if !asJSON {
+		fmt.Fprintf(c.stdout, "configuration OK: %d settings, %d rubrics\n", len(l.cfg.Settings()), len(l.rubrics.IDs()))
+	}
+	return 0
+}
+
+// shortValue keeps the table readable: a list of objects (the built-in
+// rubrics) is summarised; --json prints it whole.
+func shortValue(v json.RawMessage) string {
+	var items []json.RawMessage
+	if json.Unmarshal(v, &items) == nil && len(items) > 0 && strings.HasPrefix(strings.TrimSpace(string(items[0])), "{") {
+		return fmt.Sprintf("[%d objects; --json shows them]", len(items))
+	}
+	return string(v)
+}
+
+func dedupe(list []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,22 @@
+package claude
+
+// ReadOnlyTools are the built-in tools that let a judge look at the files
+// of its working directory without changing anything.
+var ReadOnlyTools = []string{"Read", "Grep", "Glob"}
+
+// ReadOnlyJudgeTurns caps the turns of a judge given ReadOnlyTools: a few
+// rounds of looking plus the turn that returns the structured answer. It
+// bounds the cost and the time of an advisory judge that would otherwise
+// keep exploring.
+const ReadOnlyJudgeTurns = 6
+
+// WithReadOnlyTools returns c restricted to ReadOnlyTools, pre-approved
+// (-p mode denies a tool use that needs approval), with at most maxTurns
+// turns. MCP servers stay off (StrictMCP) so no other tool can appear.
+func (c Call) WithReadOnlyTools(maxTurns int) Call {
+	c.Tools = append([]string(nil), ReadOnlyTools...)
+	c.AllowedTools = append([]string(nil), ReadOnlyTools...)
+	c.MaxTurns = maxTurns
+	c.StrictMCP = true
+	return c
+}

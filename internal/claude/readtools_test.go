@@ -1,0 +1,38 @@
+package claude
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestWithReadOnlyTools(t *testing.T) {
+	base := Call{Role: "stop", Model: "m", Tools: []string{}, MaxTurns: 2}
+	c := base.WithReadOnlyTools(ReadOnlyJudgeTurns)
+	args := Args(c)
+	for _, want := range [][]string{
+		{"--tools", "Read,Grep,Glob"},
+		{"--allowedTools", "Read,Grep,Glob"},
+		{"--max-turns", "6"},
+		{"--strict-mcp-config"},
+	} {
+		if !containsRun(args, want) {
+			t.Errorf("argv %q lacks %q", args, want)
+		}
+	}
+	if len(base.Tools) != 0 || base.MaxTurns != 2 {
+		t.Errorf("WithReadOnlyTools changed its receiver: %+v", base)
+	}
+	c.Tools[0] = "Bash"
+	if ReadOnlyTools[0] != "Read" {
+		t.Error("the returned call shares ReadOnlyTools' backing array")
+	}
+}
+
+func containsRun(args, run []string) bool {
+	for i := 0; i+len(run) <= len(args); i++ {
+		if slices.Equal(args[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,82 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+)
+
+// Setting is one effective configuration value and the layer that supplied
+// it: the answer to "why did tribunal do that?".
+type Setting struct {
+	Key    string          `json:"key"`    // dotted, from "tribunal", e.g. tribunal.session.score_threshold
+	Value  json.RawMessage `json:"value"`  // compact JSON
+	Source string          `json:"source"` // a file path, or "(built-in defaults)"
+}
+
+// Settings returns every effective leaf value of the merged configuration
+// in document order (the defaults' order, then keys only later layers
+// have). Keys that Load dropped as unknown, mistyped or not allowed in
+// their layer are not here: they have no effect.
+func (c *Config) Settings() []Setting {
+	var out []Setting
+	var walk func(n *node, key string)
+	walk = func(n *node, key string) {
+		if n.isObject() {
+			for _, k := range n.keys {
+				walk(n.kids[k], key+"."+k)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		n.appendJSON(&buf)
+		out = append(out, Setting{Key: key, Value: buf.Bytes(), Source: n.src})
+	}
+	walk(c.tree, "tribunal")
+	return out
+}
+
+// BuiltinRubricsSource names the layer that supplied
+// tribunal.rubric.builtins, for rubric messages.
+func (c *Config) BuiltinRubricsSource() string {
+	if n := c.tree.at("rubric", "builtins"); n != nil {
+		return n.src + ", tribunal.rubric.builtins"
+	}
+	return ""
+}
+
+// Check returns every problem a run would stop on, beyond the warnings
+// Load already reported through Sources.Warn: each rubric of set that is
+// invalid, a default rubric that does not exist, every tribunal.session.*
+// value a run would reject, the severity policy, and the command judges
+// (which would run in worktreeRoot with environ). Reading the other typed
+// settings here also sends their fallback warnings to Sources.Warn.
+func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []string {
+	var out []string
+	for _, r := range set.All() {
+		if err := rubric.Validate(&r); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	if id := c.DefaultRubricID(); !set.Has(id) {
+		out = append(out, fmt.Sprintf("tribunal.rubric.default_id: no rubric with id %q (known: %v)", id, set.IDs()))
+	}
+	// A rubric that sets no policy field makes Session read every
+	// tribunal.session value a run could fall back on.
+	probe, _ := rubric.Parse(json.RawMessage(`{"id":"(configuration check)","criteria":[{"name":"all","weight":1,"min_pass":1}]}`))
+	if _, err := c.Session(&probe); err != nil {
+		out = append(out, err.Error())
+	}
+	if _, err := c.SeverityFailAt(); err != nil {
+		out = append(out, err.Error())
+	}
+	if _, err := c.CommandJudges(worktreeRoot, environ, DefaultJudgeTimeout); err != nil {
+		out = append(out, err.Error())
+	}
+	c.StopHook()
+	c.SessionStart()
+	c.Trust()
+	return out
+}

@@ -1,0 +1,30 @@
+package config
+
+import "fmt"
+
+// Values of tribunal.stop_hook.tools: what the Stop hook's judge may use
+// besides the prompt.
+const (
+	StopToolsNone = "none" // no tools: the judge sees the prompt only
+	StopToolsRead = "read" // Read, Grep and Glob in the worktree, few turns
+)
+
+// StopHookTools returns tribunal.stop_hook.tools, which only the plugin
+// defaults and the user's own settings can set (Load drops it from a
+// repository's settings, whose text the judge is about to read and could
+// be steered by). A value other than the two
+// known ones falls back to StopToolsNone with a warning: an unknown setting
+// must never widen what the judge can reach.
+func (c *Config) StopHookTools() string {
+	n := c.tree.at("stop_hook", "tools")
+	v, ok := str(n)
+	if n.isNull() || !ok {
+		return StopToolsNone
+	}
+	if v != StopToolsNone && v != StopToolsRead {
+		c.warn(fmt.Sprintf("tribunal: warning: %s: tribunal.stop_hook.tools %q is neither %q nor %q; using %q",
+			n.src, v, StopToolsNone, StopToolsRead, StopToolsNone))
+		return StopToolsNone
+	}
+	return v
+}
