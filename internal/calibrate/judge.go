@@ -69,16 +69,11 @@ type judge interface {
 	describe() string
 }
 
-// juryDiffBytes bounds the diff in a jury prompt: the judges can read
-// every file in their working directory, so the prompt needs the change,
-// not the files.
-const juryDiffBytes = 40000
-
 // juryJudge is the default: jury, meta-judge and gate of `run`.
 type juryJudge struct{ jury *session.Jury }
 
 func (j juryJudge) work(c Case, files []unidiff.File, dir string) session.Work {
-	return session.Work{Task: c.Task, Diff: unidiff.Render(files, juryDiffBytes), ActorOutput: claim, Iteration: 0, Dir: dir}
+	return session.Work{Task: c.Task, Files: files, ActorOutput: claim, Iteration: 0, Dir: dir}
 }
 
 func (j juryJudge) fingerprint(c Case, files []unidiff.File) string {

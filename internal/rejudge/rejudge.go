@@ -20,6 +20,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // diffFile is the change each iteration's judges reviewed, stored beside
@@ -294,7 +295,7 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 	defer cleanup()
 	out.Note = note
 	d.progress("%s: judging with the current configuration…", label)
-	jd, err := j.JudgeDiff(ctx, session.Work{Task: taskText, Diff: diff, ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
+	jd, err := j.JudgeDiff(ctx, session.Work{Task: taskText, Files: unidiff.Parse([]byte(diff)), ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
 	out.CostUSD = jd.CostUSD
 	for _, v := range jd.Verdicts {
 		jv := Judge{Type: v.JudgeType, Model: v.JudgeModelID, Passed: v.Passed, Failed: v.Failed, Error: v.Error}

@@ -14,6 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -103,17 +104,26 @@ func (j *Jury) Fingerprint(w Work) string {
 	for _, s := range seats {
 		put(prompts.JudgePrompt(prompts.JudgeInput{
 			Task: w.Task, Criteria: r.criteria(), ActorOutput: w.ActorOutput,
-			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, DiffStat: w.Diff,
+			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, DiffStat: shadowDiff(w.Files),
 		}))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// shadowDiffBytes bounds the change in a shadow judge's prompt: the
+// judges can read the files in their directory; the diff tells them where
+// to look and what changed.
+const shadowDiffBytes = 24000
+
+// shadowDiff renders a Work's change for the judges' prompt.
+func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, shadowDiffBytes) }
+
 // Work is one finished piece of work to judge.
 type Work struct {
 	Task string
-	// Diff is the change, shown to the judges where a run shows its diff.
-	Diff string
+	// Files are the change (internal/unidiff), shown to the judges where a
+	// run shows its diff, bounded the same way.
+	Files []unidiff.File
 	// ActorOutput is the actor's final message (a recorded one, or a
 	// neutral line for a labelled case).
 	ActorOutput string
@@ -143,7 +153,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 	r := &runner{
 		Deps: b.Deps, opts: b.opts, cfg: b.cfg, rub: b.rub, params: b.params, failAt: b.failAt,
 		report: &Report{RubricID: b.report.RubricID}, maxCost: map[string]float64{},
-		shadow: true, shadowDiff: w.Diff,
+		shadow: true, shadowDiff: shadowDiff(w.Files),
 	}
 	r.opts.Task = w.Task
 	r.repo.WorktreeRoot = w.Dir

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // TestJudgeDiffJudgesWithoutSideEffects: a Work goes through the same
@@ -43,7 +44,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		t.Fatalf("threshold from the repository layer = %v", got)
 	}
 	work := t.TempDir()
-	w := Work{Task: "fix the bound", Diff: "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n", ActorOutput: "done", Iteration: 2, Dir: work}
+	w := Work{Task: "fix the bound", Files: unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n")), ActorOutput: "done", Iteration: 2, Dir: work}
 	got, err := j.JudgeDiff(context.Background(), w)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		t.Error("fingerprint is not stable")
 	}
 	w2 := w
-	w2.Diff += "+c\n"
+	w2.Files = unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+c\n"))
 	if j.Fingerprint(w) == j.Fingerprint(w2) {
 		t.Error("fingerprint ignores the diff")
 	}
