@@ -15,6 +15,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -320,6 +321,13 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 			out.New.Aggregate = &a
 		}
 		out.Flipped = out.New.Passed != out.Recorded.Passed
+		if out.Flipped && it.Gate.BlockedBy == gate.ByCommand {
+			// Command judges test the repository's tree, not a recorded
+			// diff, so they do not sit here: a pass over a command block is
+			// the judges agreeing, not a changed decision.
+			out.Flipped = false
+			out.Note = strings.TrimSpace(out.Note + " the recorded gate was blocked by a command judge, which rejudge does not re-run; not counted as a flip")
+		}
 	}
 	d.progress("%s: %s", label, Line(out))
 	return out
