@@ -12,7 +12,7 @@ CLAUDE   ?= claude
 # internal/version keeps the Go default and the marketplace entry equal to it).
 VERSION  := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
 LDFLAGS  := -s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$(VERSION)
-BINARIES := stop-gate session-start tribunal-session
+BINARIES := stop-gate session-start prompt-submit tribunal-session
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
 MARKET   := dist/marketplace
@@ -81,6 +81,7 @@ test-short:
 bench: build
 	./scripts/bench-stop-gate.sh
 	./scripts/bench-session-start.sh
+	./scripts/bench-stop-judge.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:

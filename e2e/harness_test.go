@@ -109,6 +109,7 @@ func newWorld(t *testing.T, settings string) *world {
 	w.api.Log = t.Logf
 	// Registered after the server, so it runs before the server closes.
 	t.Cleanup(w.stopDetachedRuns)
+	t.Cleanup(w.killJudges)
 	w.git("init", "-q", "-b", "main")
 	w.writeFile("README.md", "# project\n")
 	if settings != "" {

@@ -52,6 +52,7 @@ func TestPluginValidates(t *testing.T) {
 	wantHooks := []string{
 		`SessionStart "${CLAUDE_PLUGIN_ROOT}"/bin/session-start`,
 		`Stop "${CLAUDE_PLUGIN_ROOT}"/bin/stop-gate`,
+		`UserPromptSubmit "${CLAUDE_PLUGIN_ROOT}"/bin/prompt-submit`,
 	}
 	if !slices.Equal(hooks, wantHooks) {
 		t.Errorf("hooks %q, want %q", hooks, wantHooks)
@@ -64,7 +65,7 @@ func TestPluginValidates(t *testing.T) {
 		{"commands", v.Provides.Commands, []string{"tribunal:tribunal-log"}},
 		{"agents", v.Provides.Agents, []string{"tribunal:tribunal-actor", "tribunal:tribunal-judge-adversarial",
 			"tribunal:tribunal-judge-security", "tribunal:tribunal-judge-standard", "tribunal:tribunal-meta-judge"}},
-		{"bin", v.Provides.Bin, []string{"session-start", "stop-gate", "tribunal-session"}},
+		{"bin", v.Provides.Bin, []string{"prompt-submit", "session-start", "stop-gate", "tribunal-session"}},
 	}
 	for _, c := range checks {
 		got := slices.Sorted(slices.Values(c.got))

@@ -53,10 +53,18 @@ func scriptUser(api *fakeapi.Server) int {
 	})
 }
 
-// editTurn runs the user's editing turn and checks that Claude Code's own
-// result is untouched by whatever the hook did. It returns the session id
-// and the parsed stream.
+// editTurn runs the user's editing turn, checks that Claude Code's own
+// result is untouched by whatever the hook did, and waits for the detached
+// judge it started. It returns the session id and the parsed stream.
 func (w *world) editTurn() (string, stream, run) {
+	w.t.Helper()
+	sid, s, res := w.editTurnNoWait()
+	w.awaitJudges(2 * time.Minute)
+	return sid, s, res
+}
+
+// editTurnNoWait is editTurn without waiting for the judge.
+func (w *world) editTurnNoWait() (string, stream, run) {
 	w.t.Helper()
 	res := w.claudeRun(2*time.Minute, "", streamArgs("--allowedTools", "Bash", "--", editPrompt)...)
 	if res.Code != 0 {

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 			home, _ := os.UserHomeDir()
 			os.Exit(stophook.Run(context.Background(), stophook.Deps{
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr, Home: home,
+				Args: os.Args[1:], SelfName: "stop-gate",
 			}))
 		},
 		// Registered here so that no script can reach a real claude.

@@ -5,22 +5,35 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	// SIGTERM, SIGINT and SIGHUP (a hook timeout, the session ending, a
+	// newer turn superseding a detached judge) cancel the context, which
+	// kills the judge's process group before the process exits.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run never writes to stdout: Claude Code parses a Stop hook's stdout as a
-// decision, and an advisory judge must not make one.
-func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
+// decision, and an advisory judge must not make one. It returns 0, or 2
+// when fix mode hands a failing verdict back to the model.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
+	self, _ := os.Executable()
 	return stophook.Run(ctx, stophook.Deps{
-		Getenv:  getenv,
-		Environ: os.Environ(),
-		Stdin:   stdin,
-		Stderr:  stderr,
-		Home:    getenv("HOME"),
+		Getenv:   getenv,
+		Environ:  os.Environ(),
+		Stdin:    stdin,
+		Stderr:   stderr,
+		Home:     getenv("HOME"),
+		Args:     args,
+		Self:     self,
+		SelfName: "stop-gate",
 	})
 }

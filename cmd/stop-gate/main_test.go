@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"testing"
@@ -16,9 +15,7 @@ var update = flag.Bool("u", false, "update testscript golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"stop-gate": func() {
-			os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
-		},
+		"stop-gate": main,
 		// Registered here so that no script can reach a real claude.
 		"claude": func() { os.Exit(fakeclaude.Main()) },
 	})

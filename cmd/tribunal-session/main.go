@@ -10,8 +10,13 @@ import (
 	"syscall"
 )
 
+// terminationSignals end a run: each kills every child process group and
+// the run is recorded as aborted. SIGHUP is among them because a detached
+// run has no terminal and gets it only when someone means it.
+var terminationSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -5,12 +5,12 @@ import (
 	"flag"
 	"os"
 	"os/signal"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/stophook"
 	"github.com/tribunal-cc/tribunal/internal/testcmds"
 )
 
@@ -19,12 +19,19 @@ var update = flag.Bool("u", false, "update testscript golden files")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tribunal-session": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 			code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 			stop()
 			os.Exit(code)
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
+		// The real Stop hook, for the scripts about advisory history.
+		"stop-gate": func() {
+			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr,
+				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate",
+			}))
+		},
 	})
 }
 

@@ -171,7 +171,7 @@ func (s stopJudge) describe() string {
 }
 
 func (s stopJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
-	adv, res, err := stophook.Judge(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir)
+	adv, res, err := stophook.Judge(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir, s.settings.Timeout)
 	out := Judgement{CostUSD: res.CostUSD}
 	if err != nil {
 		out.Decision, out.Error = "failed", err.Error()

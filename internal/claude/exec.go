@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -109,7 +110,7 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 	stderr.max = maxStderr
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childAttr()
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
@@ -126,7 +127,7 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 	cmd.WaitDelay = 2 * time.Second
 
 	start := time.Now()
-	runErr := cmd.Run()
+	runErr := runLocked(cmd, c.Timeout)
 	res := Result{Duration: time.Since(start), Stderr: stderr.String()}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
@@ -163,6 +164,31 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 		return res, ErrNoStructuredOutput
 	}
 	return res, nil
+}
+
+// runLocked starts and waits for cmd from a goroutine locked to its OS
+// thread. Linux delivers the parent-death signal when the *thread* that
+// forked the child exits, and the Go runtime may retire an idle thread; a
+// locked thread lives until the goroutine unlocks it, after the wait.
+// Where there is no such signal, a watchdog enforces the deadline instead.
+func runLocked(cmd *exec.Cmd, deadline time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			done <- err
+			return
+		}
+		stop := func() {}
+		if deadline > 0 {
+			stop = startWatchdog(cmd, deadline)
+		}
+		err := cmd.Wait()
+		stop()
+		done <- err
+	}()
+	return <-done
 }
 
 // Locate finds the claude executable: an explicit path (from the

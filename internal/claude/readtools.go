@@ -10,12 +10,16 @@ var ReadOnlyTools = []string{"Read", "Grep", "Glob"}
 // keep exploring.
 const ReadOnlyJudgeTurns = 6
 
-// WithReadOnlyTools returns c restricted to ReadOnlyTools, pre-approved
-// (-p mode denies a tool use that needs approval), with at most maxTurns
-// turns. MCP servers stay off (StrictMCP) so no other tool can appear.
+// WithReadOnlyTools returns c restricted to ReadOnlyTools with at most
+// maxTurns turns. The tools are deliberately not pre-approved
+// (AllowedTools is cleared): Claude Code lets a -p session read inside its
+// working directory (c.Dir) without approval and denies a read anywhere
+// else as an unapproved tool use, which keeps the judge inside the
+// worktree (e2e TestStopHookReadToolsStayInTheWorktree). MCP servers stay
+// off (StrictMCP) so no other tool can appear.
 func (c Call) WithReadOnlyTools(maxTurns int) Call {
 	c.Tools = append([]string(nil), ReadOnlyTools...)
-	c.AllowedTools = append([]string(nil), ReadOnlyTools...)
+	c.AllowedTools = nil
 	c.MaxTurns = maxTurns
 	c.StrictMCP = true
 	return c

@@ -6,18 +6,20 @@ import (
 )
 
 func TestWithReadOnlyTools(t *testing.T) {
-	base := Call{Role: "stop", Model: "m", Tools: []string{}, MaxTurns: 2}
+	base := Call{Role: "stop", Model: "m", Tools: []string{}, AllowedTools: []string{"Bash"}, MaxTurns: 2}
 	c := base.WithReadOnlyTools(ReadOnlyJudgeTurns)
 	args := Args(c)
 	for _, want := range [][]string{
 		{"--tools", "Read,Grep,Glob"},
-		{"--allowedTools", "Read,Grep,Glob"},
 		{"--max-turns", "6"},
 		{"--strict-mcp-config"},
 	} {
 		if !containsRun(args, want) {
 			t.Errorf("argv %q lacks %q", args, want)
 		}
+	}
+	if slices.Contains(args, "--allowedTools") {
+		t.Errorf("argv %q pre-approves tools: reads outside the worktree would be allowed", args)
 	}
 	if len(base.Tools) != 0 || base.MaxTurns != 2 {
 		t.Errorf("WithReadOnlyTools changed its receiver: %+v", base)

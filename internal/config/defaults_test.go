@@ -26,6 +26,8 @@ func TestShippedDefaults(t *testing.T) {
 		{"tribunal.stop_hook.tools", `"none"`},
 		{"tribunal.stop_hook.skip_if_no_file_changes", `true`},
 		{"tribunal.stop_hook.timeout_seconds", `60`},
+		{"tribunal.stop_hook.mode", `"advisory"`},
+		{"tribunal.stop_hook.max_fix_rounds", `1`},
 		{"tribunal.session_start.enabled", `null`},
 		{"tribunal.session_start.max_age_hours", `72`},
 		{"tribunal.session.max_iterations", `3`},

@@ -50,7 +50,21 @@ type StopHookSettings struct {
 	Model           string
 	MaxOutputTokens int
 	Timeout         time.Duration
+	// Mode is StopModeAdvisory (the judge runs detached, nobody waits) or
+	// StopModeFix (a failing verdict is handed back to the model).
+	Mode string
+	// MaxFixRounds bounds fix mode's rewakes per session and tree state.
+	MaxFixRounds int
 }
+
+// Stop-hook modes (tribunal.stop_hook.mode).
+const (
+	StopModeAdvisory = "advisory"
+	StopModeFix      = "fix"
+)
+
+// DefaultMaxFixRounds is tribunal.stop_hook.max_fix_rounds' default.
+const DefaultMaxFixRounds = 1
 
 // SessionStartSettings is what the SessionStart reader reads (§8.10).
 type SessionStartSettings struct {
@@ -71,7 +85,26 @@ func (c *Config) StopHook() StopHookSettings {
 		Model:               c.JudgeModel("standard"),
 		MaxOutputTokens:     c.count(DefaultJudgeMaxTokens, "judges", "max_output_tokens"),
 		Timeout:             c.stopHookTimeout(),
+		Mode:                c.stopHookMode(),
+		MaxFixRounds:        c.count(DefaultMaxFixRounds, "stop_hook", "max_fix_rounds"),
 	}
+}
+
+// stopHookMode reads tribunal.stop_hook.mode; anything but the two modes
+// falls back to advisory with a warning: an unknown mode must never start
+// handing verdicts back to the model.
+func (c *Config) stopHookMode() string {
+	n := c.tree.at("stop_hook", "mode")
+	m, ok := str(n)
+	if n.isNull() || !ok {
+		return StopModeAdvisory
+	}
+	if m != StopModeAdvisory && m != StopModeFix {
+		c.warn(fmt.Sprintf("tribunal: warning: %s: tribunal.stop_hook.mode %q is neither %q nor %q; using %q",
+			n.src, m, StopModeAdvisory, StopModeFix, StopModeAdvisory))
+		return StopModeAdvisory
+	}
+	return m
 }
 
 // MaxStopHookTimeout keeps the judge's deadline inside the hook's own

@@ -37,17 +37,17 @@ func TestStopHookEnabled(t *testing.T) {
 
 func TestStopHookSettings(t *testing.T) {
 	e := newEnv(t)
-	e.tribunal(2, `{"stop_hook":{"skip_if_no_file_changes":false,"timeout_seconds":0.5},
+	e.tribunal(2, `{"stop_hook":{"skip_if_no_file_changes":false,"timeout_seconds":0.5,"mode":"fix","max_fix_rounds":2},
 		"session":{"score_threshold":0.9},
 		"judges":{"model":"J","standard":{"model":"S"},"max_output_tokens":1000}}`)
 	got := e.load().StopHook()
 	e.noWarnings()
-	want := StopHookSettings{SkipIfNoFileChanges: false, ScoreThreshold: 0.9, Model: "S", MaxOutputTokens: 1000, Timeout: 500 * time.Millisecond}
+	want := StopHookSettings{SkipIfNoFileChanges: false, ScoreThreshold: 0.9, Model: "S", MaxOutputTokens: 1000, Timeout: 500 * time.Millisecond, Mode: StopModeFix, MaxFixRounds: 2}
 	if got != want {
 		t.Errorf("StopHook = %+v, want %+v", got, want)
 	}
 	def := Load(Sources{}).StopHook()
-	wantDef := StopHookSettings{Enabled: false, SkipIfNoFileChanges: true, ScoreThreshold: 0.75, Model: "claude-opus-4-7", MaxOutputTokens: 2048, Timeout: 60 * time.Second}
+	wantDef := StopHookSettings{Enabled: false, SkipIfNoFileChanges: true, ScoreThreshold: 0.75, Model: "claude-opus-4-7", MaxOutputTokens: 2048, Timeout: 60 * time.Second, Mode: StopModeAdvisory, MaxFixRounds: 1}
 	if def != wantDef {
 		t.Errorf("default StopHook = %+v, want %+v", def, wantDef)
 	}
@@ -254,5 +254,29 @@ func TestRawIsValidMergedJSON(t *testing.T) {
 	}
 	if len(v.Session.JudgeTypes) != 1 || v.Session.GatePolicy != "majority" || string(v.Judges["security"]) != `{"model":"S"}` {
 		t.Errorf("Raw = %s", raw)
+	}
+}
+
+func TestStopHookMode(t *testing.T) {
+	tests := []struct {
+		value string
+		want  string
+		warns bool
+	}{
+		{`"fix"`, StopModeFix, false},
+		{`"advisory"`, StopModeAdvisory, false},
+		{`null`, StopModeAdvisory, false},
+		{`"Fix"`, StopModeAdvisory, true},
+		{`"block"`, StopModeAdvisory, true},
+	}
+	for _, tt := range tests {
+		e := newEnv(t)
+		e.tribunal(2, `{"stop_hook":{"mode":`+tt.value+`}}`)
+		if got := e.load().StopHook().Mode; got != tt.want {
+			t.Errorf("mode %s: got %q, want %q", tt.value, got, tt.want)
+		}
+		if (len(e.warnings) > 0) != tt.warns {
+			t.Errorf("mode %s: warnings %q, want some: %v", tt.value, e.warnings, tt.warns)
+		}
 	}
 }

@@ -52,6 +52,8 @@ var tribunalSpec = object(map[string]*spec{
 		"tools":                   leaf(kindString),
 		"skip_if_no_file_changes": leaf(kindBool),
 		"timeout_seconds":         leaf(kindPositive),
+		"mode":                    leaf(kindString),
+		"max_fix_rounds":          leaf(kindCount),
 	}),
 	"session_start": object(map[string]*spec{
 		"enabled":       leaf(kindBool),

@@ -43,6 +43,9 @@ type Emitter struct {
 	// crypto/rand.Reader. It must be safe for concurrent use if the Emitter
 	// is shared between goroutines.
 	Rand io.Reader
+	// Deadline, when set, bounds every wait of Emit: a hook draws its lock
+	// waits from its one time budget (ErrOutOfTime once it is spent).
+	Deadline time.Time
 
 	// lockWait bounds how long Emit waits for the sequence lock; zero means
 	// defaultLockWait. Tests shorten it.
@@ -54,6 +57,9 @@ type Emitter struct {
 // sessions' hooks firing together) hundreds of writers can queue; 10 s is
 // still far inside the Stop hook's own deadline.
 const defaultLockWait = 10 * time.Second
+
+// ErrOutOfTime is returned by Emit when the Emitter's Deadline has passed.
+var ErrOutOfTime = errors.New("out of time: the hook's budget is spent")
 
 // ResolvePaths applies the §10 path rules: dir is $ONLOOKER_DIR, else
 // home/.onlooker; logPath is $ONLOOKER_EVENTS_LOG, else
@@ -196,6 +202,13 @@ func (e *Emitter) appendLocked(env *envelope) error {
 	wait := e.lockWait
 	if wait <= 0 {
 		wait = defaultLockWait
+	}
+	if !e.Deadline.IsZero() {
+		left := time.Until(e.Deadline)
+		if left <= 0 {
+			return ErrOutOfTime
+		}
+		wait = min(wait, left)
 	}
 	unlock, err := lockSequence(e.Dir, wait)
 	if err != nil {

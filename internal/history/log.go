@@ -69,6 +69,20 @@ func Log(projectDir, logPath string, limit int) LogResult {
 	for _, id := range ids {
 		recs = append(recs, rec{t: ulidTime(id), taskID: id})
 	}
+	// Every judgement of a session is a record of its own; a stop file
+	// (the session's latest verdict) is listed only when no record holds
+	// its verdict, as for sessions judged before records were kept.
+	records, _ := surface.ListRecords(projectDir)
+	listed := map[string]bool{}
+	for _, p := range records {
+		a, err := surface.ReadRecord(p)
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		listed[a.TaskID] = true
+		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
+	}
 	stops, err := surface.ListStopFiles(projectDir)
 	if err != nil && len(res.Problems) == 0 {
 		// An unreadable project directory is reported once, above.
@@ -78,6 +92,9 @@ func Log(projectDir, logPath string, limit int) LogResult {
 		a, err := surface.ReadStopFile(p)
 		if err != nil {
 			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		if listed[a.TaskID] {
 			continue
 		}
 		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
@@ -152,12 +169,25 @@ func fillComplete(e *Entry, c *Complete) {
 	}
 }
 
+// advisoryEntry lists one advisory verdict, or a judgement that produced
+// none (with its reason as the summary). A judgement record's id is its
+// task id; a stop file's is its session's.
 func advisoryEntry(a surface.Advisory) Entry {
 	one := 1
 	score := a.Score
-	return Entry{
+	e := Entry{
 		Kind: KindAdvisory, ID: a.SessionName(), TaskID: a.TaskID, SessionID: a.SessionID,
 		Time: a.WrittenAt, Summary: a.Feedback, Outcome: a.Outcome, FinalScore: &score,
 		Iterations: &one, CostUSD: a.CostUSD,
 	}
+	if surface.IsRecordPath(a.Path) {
+		e.ID = a.TaskID
+	}
+	if a.Outcome == surface.OutcomeFailed || a.Outcome == surface.OutcomeCancelled {
+		e.FinalScore, e.Summary = nil, "no verdict: "+a.Error
+	}
+	if a.Rewake {
+		e.Summary = "handed back to the model: " + e.Summary
+	}
+	return e
 }

@@ -69,7 +69,7 @@ func RenderLog(r LogResult) string {
 			outcome += " (" + e.Source + ")"
 		}
 		id := e.ID
-		if e.Kind == KindAdvisory {
+		if e.Kind == KindAdvisory && e.ID != e.TaskID {
 			id = "session " + e.ID
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
@@ -365,7 +365,12 @@ func gateWords(it IterationView) string {
 // RenderAdvisory renders one advisory verdict as Markdown.
 func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
+	failed := v.Outcome == surface.OutcomeFailed || v.Outcome == surface.OutcomeCancelled
+	if failed {
+		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", Glyph(v.Outcome), v.Outcome)
+	} else {
+		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
+	}
 	sid := v.SessionID
 	if sid == "" {
 		sid = "(none recorded)"
@@ -392,10 +397,16 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 		facts = append(facts, fmt.Sprintf("%d tokens", *v.TokenCount))
 	}
 	b.WriteString(strings.Join(facts, " · ") + "\n")
-	if v.Feedback != "" {
+	switch {
+	case failed:
+		fmt.Fprintf(&b, "\n**Reason:** %s\n\n", strings.TrimSpace(v.Error))
+	case v.Feedback != "":
 		fmt.Fprintf(&b, "\n**Feedback:** %s\n\n", strings.TrimSpace(v.Feedback))
-	} else {
+	default:
 		b.WriteString("\n**Feedback:** (none)\n\n")
+	}
+	if v.Rewake {
+		b.WriteString("Handed back to the model in its session (fix mode).\n\n")
 	}
 	if m := v.Surfaced; m != nil {
 		at := "at a session start"

@@ -44,6 +44,14 @@ func Resolve(projectDir, id string) (Ref, error) {
 			return Ref{Kind: KindTask, TaskID: t}, nil
 		}
 	}
+	// A judgement record is named by its task id.
+	records, _ := surface.ListRecords(projectDir)
+	recordID := func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".json") }
+	for _, r := range records {
+		if recordID(r) == upper {
+			return Ref{Kind: KindAdvisory, StopPath: r}, nil
+		}
+	}
 	stop := filepath.Join(projectDir, "stop-"+store.SanitizeSessionID(id)+".json")
 	stops, err := surface.ListStopFiles(projectDir)
 	if err != nil {
@@ -60,6 +68,12 @@ func Resolve(projectDir, id string) (Ref, error) {
 		if strings.HasPrefix(t, upper) {
 			matches = append(matches, Ref{Kind: KindTask, TaskID: t})
 			names = append(names, "task "+t)
+		}
+	}
+	for _, r := range records {
+		if strings.HasPrefix(recordID(r), upper) {
+			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: r})
+			names = append(names, "verdict "+recordID(r))
 		}
 	}
 	// A prefix is compared with the sanitised names, as typed: sanitising

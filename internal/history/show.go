@@ -407,11 +407,15 @@ type AdvisoryView struct {
 // it, and from the events log what the file does not hold (the judge
 // call's duration and tokens).
 func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
-	a, err := surface.ReadStopFile(stopPath)
+	read := surface.ReadStopFile
+	if surface.IsRecordPath(stopPath) {
+		read = surface.ReadRecord
+	}
+	a, err := read(stopPath)
 	if err != nil {
 		return nil, &Problem{Path: stopPath, Err: unwrapPath(err)}
 	}
-	v := &AdvisoryView{Advisory: a}
+	v := &AdvisoryView{Advisory: a, DurationMS: a.DurationMS}
 	if m, ok := surface.ReadMark(projectDir, a); ok {
 		v.Surfaced = &m
 	}
@@ -423,7 +427,7 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 		switch e.Type {
 		case "tribunal.session.complete":
 			var c Complete
-			if json.Unmarshal(e.Payload, &c) == nil {
+			if json.Unmarshal(e.Payload, &c) == nil && c.TotalDurationMS != nil {
 				v.DurationMS = c.TotalDurationMS
 			}
 		case "tribunal.verdict":

@@ -32,8 +32,17 @@ var ErrHeadMismatch = errors.New("the ledger does not match its head")
 // without the key can produce. Any other disagreement between the ledger
 // and its head fails with ErrHeadMismatch.
 func Append(path, keyDir, kind string, fields Fields, record any, now time.Time) (Entry, error) {
-	if kind != KindGate && kind != KindAdvisory && kind != KindRejudge {
-		return Entry{}, fmt.Errorf("ledger entry kind %q is not %q, %q or %q", kind, KindGate, KindAdvisory, KindRejudge)
+	return AppendWithin(lockWait, path, keyDir, kind, fields, record, now)
+}
+
+// AppendWithin is Append with the wait for another appender's lock bounded
+// by wait instead of the default: a hook draws it from its time budget.
+func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, record any, now time.Time) (Entry, error) {
+	if kind != KindGate && kind != KindAdvisory && kind != KindRewake && kind != KindRejudge {
+		return Entry{}, fmt.Errorf("ledger entry kind %q is none of %q, %q, %q and %q", kind, KindGate, KindAdvisory, KindRewake, KindRejudge)
+	}
+	if wait <= 0 {
+		return Entry{}, errors.New("out of time: no time left to wait for the ledger")
 	}
 	if fields.TaskID == "" {
 		return Entry{}, errors.New("ledger entry has no task id")
@@ -52,7 +61,7 @@ func Append(path, keyDir, kind string, fields Fields, record any, now time.Time)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return Entry{}, fmt.Errorf("create ledger directory: %w", err)
 	}
-	unlock, err := lockFile(lockPath(path), true, lockWait)
+	unlock, err := lockFile(lockPath(path), true, wait)
 	if err != nil {
 		return Entry{}, err
 	}

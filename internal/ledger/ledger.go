@@ -27,6 +27,9 @@ const (
 	KindGate = "gate"
 	// KindAdvisory is the Stop hook's advisory verdict for one turn.
 	KindAdvisory = "advisory"
+	// KindRewake is fix mode handing a failing advisory verdict back to
+	// the model.
+	KindRewake = "rewake"
 	// KindRejudge is a shadow re-judging of a recorded task under another
 	// configuration (tribunal-session rejudge); it never replaces the
 	// task's own gate entries.

@@ -2,21 +2,60 @@ package stophook
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/transcript"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
+
+// errNothingToJudge means the transcript and the final message are both
+// empty by the time the judge looks.
+var errNothingToJudge = errors.New("nothing to judge: no transcript and no final message")
+
+// judge asks one standard judge about the job's turn and validates its
+// answer. The model call gets the configured timeout, cut so that the
+// verdict can still be recorded before the job's deadline. The Result is
+// returned with most errors too, so that a failed call's cost still counts.
+func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
+	runner := d.Claude
+	if runner == nil {
+		runner = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
+	}
+	in, err := evidence(ctx, d, j)
+	if err != nil {
+		return advisory{}, claude.Result{}, err
+	}
+	// The call gets what is left after a reserve for recording: the full
+	// recordReserve when there is time, a third of what is left when the
+	// budget is short.
+	left := time.Until(j.Deadline)
+	timeout := min(j.Settings.Timeout, left-min(recordReserve, left/3))
+	if timeout <= 0 {
+		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
+	}
+	return Judge(ctx, runner, j.Settings, in, j.Worktree, timeout)
+}
 
 // Advisory is a validated advisory verdict (§8.6).
 type Advisory = advisory
 
-// Judge asks the advisory judge about one turn and validates its answer
-// (§8.4–§8.6): the hook's own call, and calibrate's for --stop. The error
-// says why there is no verdict (the call failed, or the answer is
-// invalid); the result carries the call's cost either way.
-func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string) (Advisory, claude.Result, error) {
+// Judge asks the advisory judge about one turn and validates its answer:
+// the prompt is in with the settings' threshold and read tools, the call
+// runs in dir within timeout. It is the hook's own call and calibrate's for
+// --stop. The error says why there is no verdict (the call failed, or the
+// answer is invalid); the Result carries the call's cost either way.
+func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration) (Advisory, claude.Result, error) {
 	in.Threshold, in.ReadTools = s.ScoreThreshold, s.ReadTools
 	call := claude.Call{
 		Role:            "stop",
@@ -28,22 +67,101 @@ func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in
 		MaxTurns:        2,
 		MaxOutputTokens: s.MaxOutputTokens,
 		Dir:             dir,
-		Timeout:         s.Timeout,
+		Timeout:         timeout,
 	}
 	if s.ReadTools {
 		call = call.WithReadOnlyTools(claude.ReadOnlyJudgeTurns)
 	}
 	res, err := run.Run(ctx, call)
 	if err != nil {
-		return Advisory{}, res, err
+		return advisory{}, res, err
 	}
 	obj, err := responseObject(res)
 	if err != nil {
-		return Advisory{}, res, err
+		return advisory{}, res, err
 	}
 	adv, err := validate(obj, s.ScoreThreshold)
 	if err != nil {
-		return Advisory{}, res, fmt.Errorf("the judge's response is invalid: %w", err)
+		return advisory{}, res, fmt.Errorf("the judge's response is invalid: %w", err)
 	}
 	return adv, res, nil
+}
+
+// evidence gathers the grounded judge prompt's material from the state of
+// the tree and the turn: the unified diff against HEAD, the user's last
+// request and the final message. It is read when the judge runs, not when the hook ran; the
+// few milliseconds between them cannot change what the fingerprint named
+// without a newer Stop superseding this judge.
+func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
+	var turn transcript.Exchange
+	var tail []byte
+	if hookio.IsRegularFile(j.TranscriptPath) {
+		tail, _ = hookio.Tail(j.TranscriptPath, 1)
+		turn, _ = transcript.Read(j.TranscriptPath)
+	}
+	if len(tail) == 0 && j.LastAssistantMessage == "" {
+		return prompts.StopInput{}, errNothingToJudge
+	}
+	reply := j.LastAssistantMessage
+	if reply == "" {
+		reply = turn.Reply
+	}
+	git := d.Git
+	if git == nil {
+		git = projectkey.ExecGit("git", d.Environ)
+	}
+	var changes []unidiff.File
+	st, err := gitstate.Status(ctx, git, j.Worktree)
+	if err == nil {
+		changes, err = gitstate.Diff(ctx, git, j.Worktree, st)
+	}
+	if err != nil {
+		// A judge without the diff still sees the turn; the record says
+		// nothing of it, but the prompt has no changes section then.
+		changes = nil
+	}
+	return prompts.StopInput{
+		Changes:              changes,
+		UserRequest:          turn.Request,
+		LastAssistantMessage: reply,
+	}, nil
+}
+
+// responseObject picks the verdict object out of a result: the structured
+// output of a --json-schema run, or, from a CLI or wrapper that printed
+// plain text, the text itself with one surrounding code fence removed.
+func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
+	text := res.Text
+	if res.Structured != nil {
+		text = string(res.Structured)
+	} else if res.Envelope {
+		return nil, claude.ErrNoStructuredOutput
+	}
+	obj, err := verdict.ParseOutput(text)
+	if err != nil {
+		return nil, fmt.Errorf("the judge's response is invalid: %w", err)
+	}
+	return obj, nil
+}
+
+// statusOf tells a cancelled judgement (a signal: superseded by a newer
+// turn, or the hook killed) from a failed one (an error, a timeout).
+func statusOf(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return surface.OutcomeCancelled
+	}
+	return surface.OutcomeFailed
+}
+
+// failure describes a judgement that produced no verdict, with what it
+// cost as far as it is known (a killed call reports no cost).
+func failure(ctx context.Context, res claude.Result, err error, took time.Duration) attempt {
+	msg := err.Error()
+	if errors.Is(ctx.Err(), context.Canceled) {
+		msg = "stopped before the judge answered (superseded by a newer turn, or the judge was terminated)"
+	}
+	a := attempt{Error: msg, CostUSD: res.CostUSD}
+	ms := int(took / time.Millisecond)
+	a.DurationMS = &ms
+	return a
 }

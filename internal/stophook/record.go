@@ -3,7 +3,6 @@ package stophook
 import (
 	"crypto/rand"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,12 +10,15 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // Mode marks a stop file as an advisory verdict.
 const Mode = "stop-advisory"
 
-// File is the content of stop-<sid>.json (§8.8 plus the Go additions).
+// File is the content of stop-<sid>.json (§8.8 plus the Go additions): the
+// session's latest advisory verdict, which SessionStart reads and whose
+// fingerprint saves the next turn a model call.
 type File struct {
 	TaskID      string         `json:"task_id"`
 	SessionID   string         `json:"session_id"`
@@ -28,29 +30,52 @@ type File struct {
 	CostUSD     *float64       `json:"cost_usd,omitempty"`
 }
 
-// record emits the six events (§8.7), each best-effort, then writes the stop
-// file: events first, so a reader that sees the file can find its chain.
-func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, stopPath string) {
-	now := h.Now
-	if now == nil {
-		now = time.Now
+// recorder writes what came of one job. Every write draws its waits from
+// the deadline; what could not be written is reported in one line.
+type recorder struct {
+	d        Deps
+	j        job
+	warn     func(string, ...any)
+	deadline time.Time
+	// stopFile and taskID are set once a verdict was recorded.
+	stopFile string
+	taskID   string
+}
+
+func newRecorder(d Deps, j job, warn func(string, ...any)) *recorder {
+	return &recorder{d: d, j: j, warn: warn, deadline: j.Deadline}
+}
+
+func (r *recorder) now() time.Time { return r.d.Now() }
+
+func (r *recorder) entropy() interface{ Read([]byte) (int, error) } {
+	if r.d.Rand != nil {
+		return r.d.Rand
 	}
-	entropy := h.Rand
-	if entropy == nil {
-		entropy = rand.Reader
-	}
+	return rand.Reader
+}
+
+// verdict emits the six events (§8.7), each best-effort, then writes the
+// stop file, the session's history record and the ledger entry: events
+// first, so a reader that sees the file can find its chain. With rw (fix
+// mode hands the verdict back) the gate event says the model will retry and
+// the rewake gets a ledger entry of its own; the result says whether all of
+// that was recorded, since a rewake is never made without its record.
+func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rewakeRecorded bool) {
+	rewake := rw != nil
+	now := r.now
 	var ids [3]string
 	for i := range ids {
-		id, err := events.NewULID(entropy, now())
+		id, err := events.NewULID(r.entropy(), now())
 		if err != nil {
-			h.warn("cannot mint ids: %v", err)
-			return
+			r.warn("cannot mint ids: %v", err)
+			return false
 		}
 		ids[i] = id
 	}
 	taskID, iterID, judgeID := ids[0], ids[1], ids[2]
-	model := h.stop.Model
-	threshold := h.stop.ScoreThreshold
+	model := r.j.Settings.Model
+	threshold := r.j.Settings.ScoreThreshold
 
 	v := events.Verdict{
 		TaskID:          taskID,
@@ -64,11 +89,15 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 		JudgeModelID:    model,
 	}
 	outcome := "rejected"
-	var gateEvent events.Payload = events.GateBlocked{
+	blocked := events.GateBlocked{
 		TaskID: taskID, IterationID: iterID, Reason: "low_score",
 		FinalScore: events.Ptr(a.Score), IterationNumber: events.Ptr(0),
-		WillRetry: events.Ptr(false),
+		WillRetry: events.Ptr(rewake),
 	}
+	if rewake {
+		blocked.RetryIterationNumber = events.Ptr(1)
+	}
+	var gateEvent events.Payload = blocked
 	if a.Passed {
 		outcome = "accepted"
 		gateEvent = events.GatePassed{
@@ -90,7 +119,8 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 	if res.CostUSD != nil {
 		complete.TotalCostUSD = res.CostUSD
 	}
-	if ms := int(res.Duration / time.Millisecond); ms >= 0 {
+	ms := int(res.Duration / time.Millisecond)
+	if ms >= 0 {
 		complete.TotalDurationMS = events.Ptr(ms)
 	}
 	var callOpts []events.Option
@@ -100,66 +130,139 @@ func (h *hook) record(a advisory, res claude.Result, fp, onlookerDir, logPath, s
 	if res.Tokens != nil {
 		callOpts = append(callOpts, events.WithTokens(*res.Tokens))
 	}
-	sid := h.in.SessionID
-	em := &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: sid, Now: now, Rand: entropy}
-	chain := []struct {
-		p    events.Payload
-		opts []events.Option
-	}{
+	failed, firstErr := r.emit([]chainEvent{
 		{p: start},
 		{p: events.IterationStart{TaskID: taskID, IterationID: iterID, IterationNumber: 0, Trigger: "initial"}},
 		{p: events.JudgeStart{TaskID: taskID, IterationID: iterID, JudgeID: judgeID, JudgeType: "standard", JudgeModelID: model}},
 		{p: v, opts: callOpts},
 		{p: gateEvent},
 		{p: complete},
+	})
+	file := File{
+		TaskID:      taskID,
+		SessionID:   r.j.SessionID,
+		Outcome:     outcome,
+		Verdict:     v,
+		Mode:        Mode,
+		Fingerprint: r.j.Fingerprint,
+		WrittenAt:   now().UTC().Format(time.RFC3339),
+		CostUSD:     res.CostUSD,
 	}
-	// Every event is attempted (a transient failure must not cost the
-	// rest), but a broken log is reported once, not six times: the hook
-	// speaks in one stderr line per problem.
-	var failed []string
-	var firstErr error
+	stopPath := store.Project{Dir: r.j.ProjectDir}.StopFile(r.j.SessionID)
+	fileErr := store.WriteJSON(stopPath, file)
+	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
+	histErr := r.history(attempt{
+		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
+		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake,
+	})
+	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
+		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID}, file, now())
+	if fileErr == nil {
+		r.stopFile, r.taskID = stopPath, taskID
+	}
+	var rewakeErr error
+	if rewake {
+		rewakeErr = r.rewakeEntry(rw, taskID)
+	}
+	// One storage fault usually breaks every write at once: name all that
+	// was lost in one line, with the first cause.
+	var lost []string
+	var cause error
+	note := func(what string, err error) {
+		if err == nil {
+			return
+		}
+		lost = append(lost, what)
+		if cause == nil {
+			cause = err
+		}
+	}
+	note("the advisory verdict was not saved", fileErr)
+	if failed > 0 {
+		note(fmt.Sprintf("%d of 6 events were not recorded", failed), firstErr)
+	}
+	note("the session's history was not extended", histErr)
+	note("the ledger was not extended", ledgerErr)
+	note("the rewake was not written to the ledger", rewakeErr)
+	rewakeRecorded = rewake && failed == 0 && rewakeErr == nil && fileErr == nil
+	if rewake && !rewakeRecorded && len(lost) > 0 {
+		lost = append(lost, "so the failing verdict was not handed back to the model (it waits for the next prompt)")
+	}
+	if len(lost) > 0 {
+		if !r.now().Before(r.deadline) {
+			r.warn("out of time: kept %s; %s: %v", r.kept(fileErr, histErr), strings.Join(lost, ", "), cause)
+		} else {
+			r.warn("%s: %v", strings.Join(lost, ", "), cause)
+		}
+	}
+	return rewakeRecorded
+}
+
+// kept names what was written before time ran out.
+func (r *recorder) kept(fileErr, histErr error) string {
+	var kept []string
+	if fileErr == nil {
+		kept = append(kept, "the verdict's stop file")
+	}
+	if histErr == nil {
+		kept = append(kept, "its history record")
+	}
+	if len(kept) == 0 {
+		return "nothing"
+	}
+	return strings.Join(kept, " and ")
+}
+
+type chainEvent struct {
+	p    events.Payload
+	opts []events.Option
+}
+
+// emit attempts every event (a transient failure must not cost the rest)
+// and returns how many failed and the first cause: a broken log is
+// reported once, not six times.
+func (r *recorder) emit(chain []chainEvent) (failed int, firstErr error) {
+	em := &events.Emitter{Dir: r.j.OnlookerDir, LogPath: r.j.LogPath, SessionID: r.j.SessionID,
+		Now: r.d.Now, Rand: r.entropy(), Deadline: r.deadline}
 	for _, e := range chain {
 		if err := em.Emit(e.p, e.opts...); err != nil {
-			failed = append(failed, e.p.EventType())
+			failed++
 			if firstErr == nil {
 				firstErr = err
 			}
 		}
 	}
-	file := File{
-		TaskID:      taskID,
-		SessionID:   sid,
-		Outcome:     outcome,
-		Verdict:     v,
-		Mode:        Mode,
-		Fingerprint: fp,
-		WrittenAt:   now().UTC().Format(time.RFC3339),
-		CostUSD:     res.CostUSD,
+	return failed, firstErr
+}
+
+// fail records a judgement that produced no verdict in the session's
+// history, where `log` and `show` list it with its reason.
+func (w *worker) fail(a attempt, outcome string) {
+	newRecorder(w.Deps, w.j, w.warn).failure(a, outcome)
+}
+
+func (r *recorder) failure(a attempt, outcome string) {
+	id, err := events.NewULID(r.entropy(), r.now())
+	if err != nil {
+		r.warn("cannot mint ids: %v", err)
+		return
 	}
-	fileErr := store.WriteJSON(stopPath, file)
-	store.SweepTemp(filepath.Dir(stopPath), time.Hour, now())
-	_, ledgerErr := ledger.Append(ledger.PathFor(filepath.Dir(stopPath)), ledger.KeyDir(onlookerDir), ledger.KindAdvisory,
-		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: sid}, file, now())
-	// One storage fault usually breaks every write at once: name all that
-	// was lost in one line, with the first cause.
-	var lost []string
-	var cause error
-	if fileErr != nil {
-		lost, cause = append(lost, "the advisory verdict was not saved"), fileErr
+	a.TaskID, a.Outcome, a.Fingerprint = id, outcome, r.j.Fingerprint
+	if err := r.history(a); err != nil {
+		r.warn("the failed judgement was not recorded: %v", err)
 	}
-	if len(failed) > 0 {
-		lost = append(lost, fmt.Sprintf("%d of %d events were not recorded", len(failed), len(chain)))
-		if cause == nil {
-			cause = firstErr
-		}
+}
+
+// markPending tells the session's next prompt about the verdict just
+// recorded (surface.RunPrompt shows it once).
+func (r *recorder) markPending() {
+	if r.stopFile == "" {
+		return
 	}
-	if ledgerErr != nil {
-		lost = append(lost, "the ledger was not extended")
-		if cause == nil {
-			cause = ledgerErr
-		}
-	}
-	if len(lost) > 0 {
-		h.warn("%s: %v", strings.Join(lost, ", "), cause)
+	err := surface.WritePending(r.j.OnlookerDir, r.j.SessionID, surface.Pending{
+		ProjectDir: r.j.ProjectDir, StopFile: r.stopFile, TaskID: r.taskID,
+	})
+	if err != nil {
+		r.warn("the verdict will not be shown at the next prompt: %v", err)
 	}
 }

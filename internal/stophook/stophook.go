@@ -1,10 +1,9 @@
-// Package stophook is the Stop-hook advisory judge: after a turn it asks one standard judge for a verdict, records it as events and a stop file, and never disturbs Claude Code.
+// Package stophook is the Stop-hook advisory judge: after a turn it decides whether the tree state needs a verdict, has one judge give it (detached, or awaited in fix mode), records it, and never disturbs Claude Code.
 package stophook
 
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -17,15 +16,22 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/transcript"
-	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// transcriptTailBytes is how much of the transcript's end is hashed into
-// the fingerprint when skip_if_no_file_changes is off (§8.4's tail size).
+// Byte budget of the transcript tail read for the fingerprint of a turn
+// that only talked (skip_if_no_file_changes false).
 const transcriptTailBytes = 30000
+
+// HookBudget is the whole hook's time budget, below the 90 s timeout it is
+// registered with in hooks/hooks.json: Claude Code kills a hook that
+// overruns, silently, so every wait (locks, the judge in fix mode, the
+// events log, the ledger) draws from this one budget instead.
+const HookBudget = 85 * time.Second
+
+// ExitRewake is fix mode's deliberate exit status: Claude Code hands the
+// stderr of an asyncRewake Stop hook that exits 2 back to the model.
+const ExitRewake = 2
 
 // Deps is everything the hook touches outside its own memory.
 type Deps struct {
@@ -36,6 +42,15 @@ type Deps struct {
 	Home    string
 	Now     func() time.Time
 	Rand    io.Reader
+	// Args are the command-line arguments: none for the hook, JudgeCommand
+	// and its arguments for a detached judge.
+	Args []string
+	// Self is the stop-gate executable, re-executed as the detached judge;
+	// SelfName is the argv[0] it gets.
+	Self     string
+	SelfName string
+	// Budget is the hook's time budget; zero means HookBudget.
+	Budget time.Duration
 	// Claude runs the judge; nil means a real child process located by
 	// claude.Locate.
 	Claude claude.Runner
@@ -43,43 +58,76 @@ type Deps struct {
 	Git projectkey.GitRunner
 }
 
-// Run executes the hook. It always returns exit status 0 and never writes
-// to stdout: a Stop hook's stdout is parsed by Claude Code, and a failing
-// advisory judge must never block or disturb the user's session. Problems
-// are reported as one stderr line each.
+// Run executes the hook, or the detached judge when Args name it. The hook
+// returns 0, or ExitRewake when fix mode hands a failing verdict back. It
+// never writes to stdout: a Stop hook's stdout is parsed by Claude Code,
+// and a failing advisory judge must never block or disturb the user's
+// session. Problems are reported as one stderr line each.
 func Run(ctx context.Context, d Deps) int {
 	// The guard comes first, before stdin is even read: inside a child that
 	// tribunal started, this hook must cost nothing and do nothing.
 	if hookio.Nested(d.Getenv) {
 		return 0
 	}
-	h := &hook{Deps: d}
-	h.run(ctx)
-	return 0
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if len(d.Args) > 0 && d.Args[0] == JudgeCommand {
+		return runWorker(ctx, d, d.Args[1:])
+	}
+	h := &hook{Deps: d, start: d.Now()}
+	budget := d.Budget
+	if budget <= 0 {
+		budget = HookBudget
+	}
+	h.deadline = h.start.Add(budget)
+	ctx, cancel := context.WithDeadline(ctx, h.deadline)
+	defer cancel()
+	return h.run(ctx)
 }
 
 type hook struct {
 	Deps
-	in   hookio.Input
-	cfg  *config.Config
-	stop config.StopHookSettings
+	start    time.Time
+	deadline time.Time
+	in       hookio.Input
+	cfg      *config.Config
+	stop     config.StopHookSettings
 }
 
 func (h *hook) warn(format string, args ...any) {
 	fmt.Fprintf(h.Stderr, "tribunal: stop-gate: "+format+"\n", args...)
 }
 
-func (h *hook) run(ctx context.Context) {
+func (h *hook) run(ctx context.Context) int {
+	j, ok := h.prepare(ctx)
+	if !ok {
+		return 0
+	}
+	if h.stop.Mode == config.StopModeFix {
+		return h.fix(ctx, j)
+	}
+	h.dispatch(j)
+	return 0
+}
+
+// prepare decides whether this turn needs a verdict and, when it does,
+// describes the judgement as a job. Everything here is cheap: the hook
+// reads its input and configuration and fingerprints the tree; the judge
+// itself runs elsewhere (advisory mode) or later (fix mode).
+func (h *hook) prepare(ctx context.Context) (job, bool) {
 	h.in = hookio.Read(h.Stdin)
 	if h.in.StopHookActive {
-		return
+		// The turn was continued by a Stop hook (fix mode's own rewake
+		// included): judging it again is how loops start.
+		return job{}, false
 	}
 	if h.in.Cwd == "" {
-		return
+		return job{}, false
 	}
 	worktree, err := projectkey.FindWorktreeRoot(h.in.Cwd)
 	if err != nil {
-		return
+		return job{}, false
 	}
 	h.cfg = config.Load(config.Sources{
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
@@ -89,7 +137,7 @@ func (h *hook) run(ctx context.Context) {
 	})
 	h.stop = h.cfg.StopHook()
 	if !h.stop.Enabled {
-		return
+		return job{}, false
 	}
 	git := h.Git
 	if git == nil {
@@ -97,106 +145,77 @@ func (h *hook) run(ctx context.Context) {
 	}
 	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
 	if err != nil || repo.Key == "" {
-		return
+		return job{}, false
 	}
 	haveTranscript := hookio.IsRegularFile(h.in.TranscriptPath)
 	if !haveTranscript && h.in.LastAssistantMessage == "" {
 		// Nothing to judge: neither the transcript nor the final message.
-		return
+		return job{}, false
 	}
 	st, err := gitstate.Status(ctx, git, repo.WorktreeRoot)
 	if err != nil {
 		h.warn("cannot read the state of %q: %v", repo.WorktreeRoot, err)
-		return
+		return job{}, false
 	}
 	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
-		return
+		return job{}, false
 	}
-	var tail []byte
-	if haveTranscript {
-		tail, err = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
-		if err != nil {
-			h.warn("cannot read transcript %q: %v", h.in.TranscriptPath, err)
-			tail = nil
-		}
-	}
-	if len(tail) == 0 && h.in.LastAssistantMessage == "" {
-		return
-	}
-	// One judgement per tree state (ADR-009): what a turn said is not part
-	// of the fingerprint, unless the file-change filter is off, in which
-	// case a turn that only talked is judged too.
 	var extra [][]byte
 	if !h.stop.SkipIfNoFileChanges {
+		// One judgement per tree state (ADR-009): what a turn said is not
+		// part of the fingerprint, unless the file-change filter is off, in
+		// which case a turn that only talked is judged too.
+		var tail []byte
+		if haveTranscript {
+			tail, _ = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
+		}
 		sum := sha256.Sum256(tail)
-		extra = [][]byte{[]byte(h.in.LastAssistantMessage), sum[:]}
+		extra = append(extra, []byte(h.in.LastAssistantMessage), sum[:])
 	}
 	fp, err := gitstate.Fingerprint(ctx, git, repo.WorktreeRoot, st, extra...)
 	if err != nil {
 		h.warn("cannot fingerprint the working tree: %v", err)
-		return
+		return job{}, false
 	}
 	onlookerDir, logPath := events.ResolvePaths(h.Getenv, h.Home)
 	project := store.ForKey(onlookerDir, repo.Key)
-	stopPath := project.StopFile(h.in.SessionID)
-	if previousFingerprint(stopPath) == fp {
-		return
+	if previousFingerprint(project.StopFile(h.in.SessionID)) == fp {
+		return job{}, false
 	}
-	runner := h.Claude
-	if runner == nil {
-		path, err := claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), "")
-		if err != nil && h.Getenv("TRIBUNAL_CLAUDE_BIN") == "" {
-			path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))
-		}
-		if err != nil {
-			// The reference skips silently when claude is missing; one
-			// line on stderr costs nothing and explains an empty history.
-			h.warn("no advisory verdict: %v", err)
-			return
-		}
-		runner = claude.Exec{Path: path, Env: h.Environ}
-	}
-	changes, err := gitstate.Diff(ctx, git, repo.WorktreeRoot, st)
+	claudePath, err := h.locateClaude()
 	if err != nil {
-		h.warn("the judge gets no diff: %v", err)
-		changes = nil
-	}
-	var turn transcript.Exchange
-	if haveTranscript {
-		// The transcript's problems were reported with the tail above.
-		turn, _ = transcript.Read(h.in.TranscriptPath)
-	}
-	reply := h.in.LastAssistantMessage
-	if reply == "" {
-		reply = turn.Reply
-	}
-	adv, res, err := Judge(ctx, runner, h.stop, prompts.StopInput{
-		Changes:              changes,
-		UserRequest:          turn.Request,
-		LastAssistantMessage: reply,
-	}, repo.WorktreeRoot)
-	if err != nil {
+		// The reference skips silently when claude is missing; one line on
+		// stderr costs nothing and explains an empty history.
 		h.warn("no advisory verdict: %v", err)
-		return
+		return job{}, false
 	}
-	h.record(adv, res, fp, onlookerDir, logPath, stopPath)
+	return job{
+		SessionID:            h.in.SessionID,
+		TranscriptPath:       h.in.TranscriptPath,
+		LastAssistantMessage: h.in.LastAssistantMessage,
+		Worktree:             repo.WorktreeRoot,
+		ProjectDir:           project.Dir,
+		OnlookerDir:          onlookerDir,
+		LogPath:              logPath,
+		Fingerprint:          fp,
+		Queued:               h.start,
+		Settings:             h.stop,
+		ClaudePath:           claudePath,
+	}, true
 }
 
-// responseObject picks the verdict object out of a result: the structured
-// output of a --json-schema run, or, from a CLI or wrapper that printed
-// plain text, the text itself with one surrounding code fence removed.
-func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
-	text := res.Text
-	if res.Structured != nil {
-		text = string(res.Structured)
-	} else if res.Envelope {
-		return nil, claude.ErrNoStructuredOutput
+// locateClaude finds the judge's executable: TRIBUNAL_CLAUDE_BIN, else the
+// configured path, else claude on PATH. With an injected runner there is
+// nothing to find.
+func (h *hook) locateClaude() (string, error) {
+	if h.Claude != nil {
+		return "", nil
 	}
-	obj, err := verdict.ParseOutput(text)
-	if err != nil {
-		return nil, fmt.Errorf("the judge's response is invalid: %w", err)
+	path, err := claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), "")
+	if err != nil && h.Getenv("TRIBUNAL_CLAUDE_BIN") == "" {
+		path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))
 	}
-	return obj, nil
+	return path, err
 }
 
 // previousFingerprint reads the fingerprint stored in this session's stop

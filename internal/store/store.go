@@ -31,6 +31,13 @@ func (p Project) StopFile(sessionID string) string {
 	return filepath.Join(p.Dir, "stop-"+SanitizeSessionID(sessionID)+".json")
 }
 
+// VerdictsDir holds every judgement of one Claude Code session, one file
+// per judge call (verdicts and failures alike), named by its task id: the
+// stop file keeps only the latest verdict.
+func (p Project) VerdictsDir(sessionID string) string {
+	return filepath.Join(p.Dir, "stop-"+SanitizeSessionID(sessionID))
+}
+
 // TaskDir is the artifact directory of one /tribunal task.
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 

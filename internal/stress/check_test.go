@@ -190,13 +190,18 @@ func snapshot(t *testing.T, dir string) map[string]string {
 
 // unchanged asserts that every file of before still exists with the same
 // content; an append-only log (.jsonl: the events log, a ledger) may have
-// grown but must still start with everything it held.
+// grown but must still start with everything it held. State that exists to
+// change is not a record: a session lock's holder description (rewritten by
+// every judge) and a verdict waiting for its session's next prompt.
 func unchanged(t *testing.T, before map[string]string, dir string) {
 	t.Helper()
 	after := snapshot(t, dir)
 	for path, old := range before {
 		now, ok := after[path]
 		switch {
+		case filepath.Base(filepath.Dir(path)) == "judges" && strings.HasSuffix(path, ".lock"),
+			filepath.Base(filepath.Dir(path)) == "tribunal-pending":
+			continue
 		case !ok:
 			t.Errorf("%s was lost", path)
 		case strings.HasSuffix(path, ".jsonl"):

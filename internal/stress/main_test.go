@@ -145,13 +145,18 @@ func (w *world) env(extra ...string) []string {
 func (w *world) logPath() string { return filepath.Join(w.onlooker, "logs", "onlooker-events.jsonl") }
 
 // mkrepo creates a git repository with one commit; enabled turns the Stop
-// hook on in its .claude/settings.json.
+// hook on in its .claude/settings.json, in fix mode: these tests watch the
+// judge's recording under concurrency, faults and kills inside the one
+// process whose exit status and stderr they observe, and fix mode judges
+// and records in the hook itself (with passing verdicts it never hands
+// anything back). Advisory mode's detached judge runs the same recording
+// code (internal/stophook record.go).
 func (w *world) mkrepo(name string, enabled bool) string {
 	w.t.Helper()
 	dir := filepath.Join(w.root, name)
 	write(w.t, filepath.Join(dir, "README.md"), "# "+name+"\n")
 	if enabled {
-		write(w.t, filepath.Join(dir, ".claude", "settings.json"), `{"tribunal":{"stop_hook":{"enabled":true}}}`+"\n")
+		write(w.t, filepath.Join(dir, ".claude", "settings.json"), `{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`+"\n")
 	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)

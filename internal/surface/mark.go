@@ -95,6 +95,7 @@ func retain(projectDir string, stops []string, own string, retention time.Durati
 			problems = append(problems, fmt.Sprintf("cannot delete old advisory verdict %q: %v", p, err))
 		}
 	}
+	problems = append(problems, retainRecords(projectDir, strings.TrimSuffix(own, stopSuffix), retention, now)...)
 	dir := filepath.Join(projectDir, MarkerDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -113,6 +114,36 @@ func retain(projectDir string, stops []string, own string, retention time.Durati
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			problems = append(problems, fmt.Sprintf("cannot delete marker %q: %v", filepath.Join(dir, name), err))
 		}
+	}
+	return problems
+}
+
+// retainRecords applies the same retention to the judgement records of
+// every session but the current one, and removes a session's directory
+// once it is empty.
+func retainRecords(projectDir, ownDir string, retention time.Duration, now time.Time) []string {
+	records, err := ListRecords(projectDir)
+	if err != nil {
+		return nil
+	}
+	var problems []string
+	dirs := map[string]bool{}
+	for _, p := range records {
+		dir := filepath.Dir(p)
+		if filepath.Base(dir) == ownDir {
+			continue
+		}
+		dirs[dir] = true
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) <= retention {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			problems = append(problems, fmt.Sprintf("cannot delete old judgement record %q: %v", p, err))
+		}
+	}
+	for dir := range dirs {
+		os.Remove(dir) // only succeeds when empty
 	}
 	return problems
 }

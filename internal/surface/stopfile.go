@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -60,6 +61,13 @@ type Advisory struct {
 	// ModTime is the file's modification time: retention goes by it,
 	// because it is what the filesystem says about the last write.
 	ModTime time.Time `json:"modified_at"`
+	// Error is why a judgement produced no verdict (Outcome failed or
+	// cancelled; judgement records only).
+	Error string `json:"error,omitempty"`
+	// DurationMS is the judge call's time and Rewake is set when fix mode
+	// handed the verdict back to the model (judgement records only).
+	DurationMS *int `json:"duration_ms,omitempty"`
+	Rewake     bool `json:"rewake,omitempty"`
 }
 
 // ShortSession is the first 8 characters of the sanitised session id: enough
@@ -131,30 +139,40 @@ func ListStopFiles(projectDir string) ([]string, error) {
 // corrupt file.
 func ReadStopFile(path string) (Advisory, error) {
 	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), stopSuffix)}
-	f, err := os.Open(path)
+	data, err := a.readBounded()
 	if err != nil {
 		return a, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return a, err
-	}
-	a.ModTime = fi.ModTime()
-	if !fi.Mode().IsRegular() {
-		return a, fmt.Errorf("%w: not a regular file", ErrCorrupt)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
-	if err != nil {
-		return a, err
-	}
-	if len(data) > maxStopFile {
-		return a, fmt.Errorf("%w: larger than %d bytes", ErrCorrupt, maxStopFile)
 	}
 	if err := a.parse(data); err != nil {
 		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return a, nil
+}
+
+// readBounded opens a.Path without blocking, requires a regular file, sets
+// ModTime and returns at most maxStopFile bytes.
+func (a *Advisory) readBounded() ([]byte, error) {
+	f, err := os.OpenFile(a.Path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	a.ModTime = fi.ModTime()
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxStopFile {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrCorrupt, maxStopFile)
+	}
+	return data, nil
 }
 
 func (a *Advisory) parse(data []byte) error {

@@ -161,6 +161,17 @@ func NewFile(p, mode string, content []byte, size int64) File {
 	return f
 }
 
+// Summary describes a change by its counts alone, for a caller that kept
+// its body out of the diff on purpose (a generated file, or one too large
+// to show): oldPath is "" for an addition, newPath "" for a deletion, size
+// is the file's size in bytes or -1. It renders as one list line.
+func Summary(oldPath, newPath string, kind Kind, added, deleted int, size int64, generated bool) File {
+	return File{
+		OldPath: oldPath, NewPath: newPath, Kind: kind, Size: size,
+		Added: added, Deleted: deleted, Generated: generated, Large: !generated,
+	}
+}
+
 // quotePath quotes a path the way git does (core.quotePath's C style) when
 // it contains a control character, a double quote, a backslash or a byte
 // outside ASCII; otherwise it returns it unchanged.

@@ -56,6 +56,10 @@ type File struct {
 	Generated bool
 	// Untracked marks a file that git does not know yet (built by NewFile).
 	Untracked bool
+	// Large marks a change whose body the caller left out because it is
+	// too large to be worth reading (built by Summary); it is summarised in
+	// one line like a generated file.
+	Large bool
 	// Added and Deleted count the body's "+" and "-" lines.
 	Added, Deleted int
 
@@ -85,7 +89,10 @@ func (f File) Path() string {
 // Parse splits `git diff` output (any of its forms: against HEAD, --cached,
 // with or without --binary) into files, in the order git printed them.
 // It never fails: text before the first "diff --git" line is ignored, and
-// lines it does not recognise stay in the file they appear in.
+// lines it does not recognise stay in the file they appear in. Paths are
+// read with git's default a/ and b/ prefixes, which the plumbing diff-*
+// commands always use (the porcelain `git diff` may not: diff.noprefix,
+// diff.mnemonicPrefix); pass --src-prefix=a/ --dst-prefix=b/ to be sure.
 func Parse(diff []byte) []File {
 	text := string(diff)
 	var files []File

@@ -30,8 +30,8 @@ const minBudget = 200
 //     <path> omitted" line. A file whose share cannot hold even its header
 //     is listed only.
 //
-// Binary and generated files are summarised in their list line and never
-// dumped. Lines are made valid UTF-8 (NUL shown as ␀) and capped at
+// Binary, generated and Large files are summarised in their list line and
+// never dumped. Lines are made valid UTF-8 (NUL shown as ␀) and capped at
 // MaxLineBytes without splitting a character. The output is a pure function
 // of its input; no changes render as "". It never exceeds budget bytes when
 // budget >= 200; a smaller budget yields the summary line alone.
@@ -149,6 +149,8 @@ func listLine(f *File, bd *body, cut string) string {
 		notes = append(notes, "binary file "+f.Kind.String()+sizeNote(f.Size))
 	case f.Generated:
 		notes = append(notes, fmt.Sprintf("+%d -%d", f.Added, f.Deleted), "generated file, diff omitted"+sizeNote(f.Size))
+	case f.Large:
+		notes = append(notes, fmt.Sprintf("+%d -%d", f.Added, f.Deleted), "large change, diff omitted"+sizeNote(f.Size))
 	default:
 		plus := fmt.Sprintf("+%d", f.Added)
 		if f.read > 0 {
@@ -207,7 +209,7 @@ type body struct {
 }
 
 func newBody(f *File) body {
-	if f.Binary || f.Generated || len(f.header) == 0 {
+	if f.Binary || f.Generated || f.Large || len(f.header) == 0 {
 		return body{}
 	}
 	bd := body{hunkStart: map[int]bool{}}

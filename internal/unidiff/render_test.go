@@ -273,3 +273,19 @@ func TestHumanSize(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderSummaries(t *testing.T) {
+	files := []File{
+		Summary("data.csv", "data.csv", Modified, 250000, 3, 48<<20, false),
+		Summary("", "package-lock.json", Added, 9000, 0, -1, true),
+		Summary("old/big.sql", "", Deleted, 0, 70000, -1, false),
+	}
+	out := Render(files, 10000)
+	want := "3 files changed, +259000 -70003\n" +
+		"M data.csv  +250000 -3, large change, diff omitted, 48 MB\n" +
+		"A package-lock.json  +9000 -0, generated file, diff omitted\n" +
+		"D old/big.sql  +0 -70000, large change, diff omitted\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

@@ -1,0 +1,30 @@
+// Command prompt-submit is tribunal's Claude Code UserPromptSubmit hook: it shows, once, an advisory verdict that finished after its turn ended.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/tribunal-cc/tribunal/internal/surface"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run writes at most one JSON object to stdout and always returns 0: a
+// prompt must go through whatever happens here.
+func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return surface.RunPrompt(ctx, surface.Deps{
+		Getenv: getenv,
+		Stdin:  stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+		Home:   home,
+	})
+}

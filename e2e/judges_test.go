@@ -1,0 +1,97 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+)
+
+// The Stop hook's judge runs detached in advisory mode: a turn ends before
+// its verdict exists. These helpers wait for it, read what it left, and
+// make sure no judge outlives its test.
+
+// judgeLocks lists the session locks under the world's Onlooker directory.
+func (w *world) judgeLocks() []string {
+	locks, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "judges", "*.lock"))
+	return locks
+}
+
+// lockHeld reports whether someone holds the flock on path.
+func lockHeld(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
+
+// judgesBusy reports whether a detached judge is queued (a job file) or
+// running (a held session lock).
+func (w *world) judgesBusy() bool {
+	if jobs, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "judges", "*.job")); len(jobs) > 0 {
+		return true
+	}
+	for _, l := range w.judgeLocks() {
+		if lockHeld(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitJudges polls until every detached judge is done.
+func (w *world) awaitJudges(within time.Duration) {
+	w.t.Helper()
+	deadline := time.Now().Add(within)
+	for w.judgesBusy() {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("a detached judge is still running after %v\n%s", within, w.api.Summary())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// killJudges ends the judges a failed test left running: each is the
+// leader of a session of its own (its pid is its process group), and its
+// claude child dies with it.
+func (w *world) killJudges() {
+	for _, l := range w.judgeLocks() {
+		if !lockHeld(l) {
+			continue
+		}
+		data, err := os.ReadFile(l)
+		if err != nil {
+			continue
+		}
+		var info struct {
+			PID int `json:"pid"`
+		}
+		if json.Unmarshal(data, &info) == nil && info.PID > 1 {
+			syscall.Kill(-info.PID, syscall.SIGKILL)
+			syscall.Kill(info.PID, syscall.SIGKILL)
+		}
+	}
+}
+
+// judgements returns every judgement record of the project (one per judge
+// call, verdict or not), oldest first.
+func (w *world) judgements() []map[string]any {
+	w.t.Helper()
+	files, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "stop-*", "*.json"))
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	var out []map[string]any
+	for _, f := range files {
+		out = append(out, readJSON(w.t, f))
+	}
+	return out
+}

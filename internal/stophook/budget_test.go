@@ -1,0 +1,108 @@
+package stophook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+// gitRepo makes a repository with one commit and one untracked file, with
+// the Stop hook enabled in fix mode.
+func gitRepo(t *testing.T, env []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	run := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	run("add", "a.txt")
+	run("commit", "-q", "-m", "one")
+	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "settings.local.json"), []byte(`{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("new\n"), 0o644)
+	return dir
+}
+
+// One budget for the whole hook: with the events log and the ledger locked
+// by someone else, every wait draws from the budget, the hook ends within
+// it, keeps what it could write and says so in one line.
+func TestHookBudgetBoundsEveryWait(t *testing.T) {
+	home := t.TempDir()
+	onlooker := filepath.Join(home, "onlooker")
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
+	repo := gitRepo(t, env)
+	vars := map[string]string{"ONLOOKER_DIR": onlooker, "HOME": home}
+	getenv := func(k string) string { return vars[k] }
+
+	res, err := projectkey.Resolve(context.Background(), repo, projectkey.ExecGit("git", env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := store.ForKey(onlooker, res.Key)
+	os.MkdirAll(project.Dir, 0o700)
+	unlockEvents, err := store.LockFile(filepath.Join(onlooker, ".event-sequence.lock"), true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockEvents()
+	unlockLedger, err := store.LockFile(ledger.PathFor(project.Dir)+".lock", true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockLedger()
+
+	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
+		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.2,"passed":false,"judge_type":"standard","feedback_summary":"No test."}`)}, nil
+	})
+	in, _ := json.Marshal(map[string]any{"session_id": "b", "cwd": repo, "hook_event_name": "Stop", "last_assistant_message": "done"})
+	var stderr bytes.Buffer
+	const budget = 3 * time.Second
+	start := time.Now()
+	code := Run(context.Background(), Deps{
+		Getenv: getenv, Environ: env, Stdin: bytes.NewReader(in), Stderr: &stderr,
+		Home: home, Claude: runner, Budget: budget,
+	})
+	took := time.Since(start)
+	if took > budget+time.Second {
+		t.Errorf("the hook took %v, beyond its %v budget", took, budget)
+	}
+	if code != 0 {
+		t.Errorf("exit %d, want 0: a rewake whose record was lost is not made", code)
+	}
+	var problems []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if strings.HasPrefix(l, "tribunal: stop-gate: ") {
+			problems = append(problems, l)
+		}
+	}
+	if len(problems) != 1 || len(problems) != strings.Count(stderr.String(), "\n") || !strings.Contains(problems[0], "out of time: kept the verdict's stop file and its history record") ||
+		!strings.Contains(problems[0], "6 of 6 events were not recorded") || !strings.Contains(problems[0], "the ledger was not extended") ||
+		!strings.Contains(problems[0], "not handed back to the model") {
+		t.Errorf("want one out-of-time line naming what was kept and lost, got:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(project.StopFile("b")); err != nil {
+		t.Errorf("the stop file was not kept: %v", err)
+	}
+	_, logPath := events.ResolvePaths(getenv, home)
+	if data, _ := os.ReadFile(logPath); len(data) > 0 {
+		t.Errorf("events were written past a held lock: %s", data)
+	}
+}

@@ -1,0 +1,61 @@
+package stophook
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/surface"
+)
+
+// The history readers (surface.ReadRecord, surface.ListRecords) must read
+// exactly the judgement records the hook writes, verdicts and failures.
+func TestRecordsReadBackAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	j := job{
+		SessionID: "a/b", Fingerprint: "fp", ProjectDir: filepath.Join(dir, "tribunal", "k"),
+		OnlookerDir: dir, LogPath: filepath.Join(dir, "logs", "events.jsonl"),
+		Deadline: time.Now().Add(time.Minute),
+		Settings: config.StopHookSettings{Model: "m", ScoreThreshold: 0.75},
+	}
+	var warned []string
+	d := Deps{Now: time.Now}
+	r := newRecorder(d, j, func(f string, a ...any) { warned = append(warned, f) })
+	cost := 0.02
+	r.verdict(advisory{Score: 0.4, Passed: false, Feedback: "No test.", Confidence: 0.7},
+		claude.Result{CostUSD: &cost, Duration: 1500 * time.Millisecond}, nil)
+	r.failure(attempt{Error: "claude did not finish within 1s and was killed"}, surface.OutcomeFailed)
+	if len(warned) != 0 {
+		t.Fatalf("warnings: %v", warned)
+	}
+	paths, err := surface.ListRecords(j.ProjectDir)
+	if err != nil || len(paths) != 2 {
+		t.Fatalf("ListRecords = %v, %v; want 2 records", paths, err)
+	}
+	byOutcome := map[string]surface.Advisory{}
+	for _, p := range paths {
+		a, err := surface.ReadRecord(p)
+		if err != nil {
+			t.Fatalf("ReadRecord(%s): %v", p, err)
+		}
+		if a.Name != "stop-a_b" || a.SessionID != "a/b" || a.Fingerprint != "fp" || !strings.HasSuffix(p, a.TaskID+".json") {
+			t.Errorf("record %s: %+v", p, a)
+		}
+		byOutcome[a.Outcome] = a
+	}
+	v := byOutcome["rejected"]
+	if v.Score != 0.4 || v.Feedback != "No test." || v.CostUSD == nil || *v.CostUSD != cost ||
+		v.DurationMS == nil || *v.DurationMS != 1500 || v.Model != "m" {
+		t.Errorf("verdict record: %+v", v)
+	}
+	f := byOutcome[surface.OutcomeFailed]
+	if f.Error != "claude did not finish within 1s and was killed" || f.WrittenAt.IsZero() {
+		t.Errorf("failure record: %+v", f)
+	}
+	if a, err := surface.ReadStopFile(r.stopFile); err != nil || a.TaskID != v.TaskID {
+		t.Errorf("the stop file holds %+v (%v), want the latest verdict %s", a, err, v.TaskID)
+	}
+}

@@ -1,0 +1,91 @@
+package stophook
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// exitGrace is how long past its deadline a detached judge may take to
+// cancel its model call and write down that it did, before its watchdog
+// ends the process outright.
+const exitGrace = 3 * time.Second
+
+// runWorker is the detached judge: `stop-gate judge [--locked] JOB`. It
+// owns the session lock for its lifetime (inherited, or taken over from an
+// older judge), runs the model call within the job's deadline, records the
+// verdict or the failure, and exits. Nothing reads its stdout or stderr;
+// every outcome lands in the session's history instead.
+func runWorker(ctx context.Context, d Deps, args []string) int {
+	locked := len(args) == 2 && args[0] == lockedFlag
+	if locked {
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		fmt.Fprintf(d.Stderr, "tribunal: stop-gate: error: usage: stop-gate %s [%s] JOB\n", JudgeCommand, lockedFlag)
+		return 2
+	}
+	j, err := readJob(args[0])
+	defer os.Remove(args[0])
+	if err != nil {
+		fmt.Fprintf(d.Stderr, "tribunal: stop-gate: error: %v\n", err)
+		return 1
+	}
+	// The watchdog: whatever the judge is blocked on, the process ends
+	// shortly after its deadline (its model call is killed with it, by the
+	// context first and by the parent-death signal at the latest).
+	ctx, cancel := context.WithDeadline(ctx, j.Deadline)
+	defer cancel()
+	watchdog := time.AfterFunc(time.Until(j.Deadline)+exitGrace, func() { os.Exit(1) })
+	defer watchdog.Stop()
+
+	w := &worker{Deps: d, j: j}
+	if d.Stderr == nil {
+		w.Stderr = io.Discard
+	}
+	var lock *os.File
+	if locked {
+		lock = os.NewFile(3, "session-lock")
+		if err := writeInfo(lock, j.info(os.Getpid(), "detached", d.Now())); err != nil {
+			w.warn("cannot describe the running judge: %v", err)
+		}
+	} else {
+		lock, err = acquire(lockPath(j.ProjectDir, j.SessionID), j.info(os.Getpid(), "detached", d.Now()), j.Deadline, d.Now)
+		if err == errDuplicate || err == errSuperseded {
+			return 0
+		}
+		if err != nil {
+			w.fail(attempt{Error: err.Error()}, "failed")
+			return 0
+		}
+	}
+	defer lock.Close()
+	os.Remove(args[0])
+	w.judgeAndRecord(ctx)
+	return 0
+}
+
+// worker is one detached judge.
+type worker struct {
+	Deps
+	j job
+}
+
+func (w *worker) warn(format string, args ...any) {
+	fmt.Fprintf(w.Stderr, "tribunal: stop-gate judge: "+format+"\n", args...)
+}
+
+// judgeAndRecord asks the judge and records what came of it.
+func (w *worker) judgeAndRecord(ctx context.Context) {
+	started := w.Now()
+	adv, res, err := judge(ctx, w.Deps, w.j)
+	if err != nil {
+		w.fail(failure(ctx, res, err, w.Now().Sub(started)), statusOf(ctx))
+		return
+	}
+	rec := newRecorder(w.Deps, w.j, w.warn)
+	rec.verdict(adv, res, nil)
+	rec.markPending()
+}

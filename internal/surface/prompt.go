@@ -1,0 +1,139 @@
+package surface
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+// maxPending caps a pending file: it holds two paths and a task id.
+const maxPending = 16 << 10
+
+// maxPromptFeedback bounds the concern quoted in the user's one line.
+const maxPromptFeedback = 200
+
+// RunPrompt is the UserPromptSubmit hook: when the session's last advisory
+// verdict finished after its turn ended and nobody has seen it, it shows it
+// once, to the user as a one-line systemMessage and to the model as
+// additionalContext. With nothing pending it costs one failed open: no
+// configuration, no git. It always returns 0; its stdout is empty or one
+// JSON object.
+func RunPrompt(_ context.Context, d Deps) int {
+	if hookio.Nested(d.Getenv) {
+		return 0
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	h := &hook{Deps: d}
+	h.in = hookio.Read(h.Stdin)
+	if h.in.SessionID == "" {
+		return 0
+	}
+	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
+	path := PendingPath(onlookerDir, h.in.SessionID)
+	if _, err := os.Lstat(path); err != nil {
+		return 0
+	}
+	// Renaming the pending file away is the claim: of two prompts racing,
+	// one gets it. The file is gone afterwards whatever happens, so a
+	// broken one is reported once, not at every prompt.
+	claimed := path + "." + strconv.Itoa(os.Getpid()) + ".shown"
+	if err := os.Rename(path, claimed); err != nil {
+		return 0
+	}
+	data, ok := store.ReadOptional(claimed, maxPending, func(s string) { fmt.Fprintln(h.Stderr, s) })
+	os.Remove(claimed)
+	if !ok {
+		return 0
+	}
+	p, err := decodePending(data)
+	if err == nil {
+		err = checkPending(onlookerDir, p)
+	}
+	if err != nil {
+		h.warnPrompt("ignoring the pending verdict %q: %v", path, err)
+		return 0
+	}
+	a, err := ReadStopFile(p.StopFile)
+	if err != nil {
+		h.warnPrompt("cannot read the pending verdict %q: %v", p.StopFile, err)
+		return 0
+	}
+	if a.TaskID != p.TaskID {
+		// A later verdict replaced it; that one has its own pending file.
+		return 0
+	}
+	ok, err = claim(p.ProjectDir, a, Mark{SurfacedAt: h.Now().UTC().Truncate(time.Second), SessionID: h.in.SessionID})
+	if err != nil {
+		h.warnPrompt("not showing %q: %v", a.Path, err)
+		return 0
+	}
+	if !ok {
+		return 0 // already shown (by fix mode, or a session start)
+	}
+	h.emitPrompt(PromptLine(a), PromptContext(a))
+	return 0
+}
+
+func (h *hook) warnPrompt(format string, args ...any) {
+	fmt.Fprintf(h.Stderr, "tribunal: prompt-submit: "+format+"\n", args...)
+}
+
+// PromptLine is the user's one line about a verdict.
+func PromptLine(a Advisory) string {
+	verdict := "FAIL"
+	if a.Passed {
+		verdict = "pass"
+	}
+	line := fmt.Sprintf("tribunal: advisory verdict on the last turn's changes: %s, score %.2f", verdict, a.Score)
+	if fb := OneLine(a.Feedback, maxPromptFeedback); fb != "" {
+		line += " — " + fb
+	}
+	return line
+}
+
+// PromptContext is what the model reads about a verdict.
+func PromptContext(a Advisory) string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tribunal: the advisory judge reviewed the changes of the previous turn after it ended: %s, score %.2f.", a.Outcome, a.Score)
+	if fb := OneLine(a.Feedback, maxFeedback*2); fb != "" {
+		fmt.Fprintf(&b, " Its main concern, quoted: %q.", fb)
+	}
+	fmt.Fprintf(&b, " The user has been shown this line. Take it into account if it bears on their request. Details: `tribunal-session show %s`.", a.TaskID)
+	return b.String()
+}
+
+// promptOutput is the UserPromptSubmit hook's JSON.
+type promptOutput struct {
+	SystemMessage      string `json:"systemMessage"`
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+func (h *hook) emitPrompt(line, context string) {
+	var o promptOutput
+	o.SystemMessage = line
+	o.HookSpecificOutput.HookEventName = "UserPromptSubmit"
+	o.HookSpecificOutput.AdditionalContext = context
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		h.warnPrompt("cannot encode the verdict: %v", err)
+		return
+	}
+	if _, err := h.Stdout.Write(buf.Bytes()); err != nil {
+		h.warnPrompt("cannot write the verdict: %v", err)
+	}
+}

@@ -1,0 +1,152 @@
+package testcmds
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Commands for the detached Stop-hook judge, registered in Cmds:
+//
+//	judges-idle [DURATION]     wait (default 60s) until no detached judge is queued or running:
+//	                           no job file left and every session lock free
+//	judge-pid VAR              set VAR to the pid recorded in the single session lock
+//	signal SIG PID             send SIG (TERM, INT, HUP, KILL) to PID
+//	ppid VAR FILE              set VAR to the parent pid of the first pid listed in FILE (Linux /proc)
+//	attempts                   print every session's judge records (stop-<sid>/*.json), one compact line each, oldest first
+func init() {
+	Cmds["attempts"] = attemptsCmd
+	Cmds["ppid"] = ppidCmd
+	Cmds["judges-idle"] = judgesIdle
+	Cmds["judge-pid"] = judgePid
+	Cmds["signal"] = signalCmd
+}
+
+func judgesIdle(ts *testscript.TestScript, neg bool, args []string) {
+	limit := 60 * time.Second
+	if len(args) > 0 {
+		d, err := time.ParseDuration(args[0])
+		ts.Check(err)
+		limit = d
+	}
+	root := filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal")
+	deadline := time.Now().Add(limit)
+	for {
+		busy := ""
+		jobs, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.job"))
+		if len(jobs) > 0 {
+			busy = jobs[0]
+		}
+		locks, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.lock"))
+		for _, l := range locks {
+			if busy == "" && held(l) {
+				busy = l
+			}
+		}
+		if (busy == "") != neg {
+			return
+		}
+		if time.Now().After(deadline) {
+			if neg {
+				ts.Fatalf("no judge is running")
+			}
+			ts.Fatalf("a judge is still busy after %v: %s", limit, busy)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// held reports whether someone holds the flock on path.
+func held(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
+
+func judgePid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: judge-pid VAR")
+	}
+	locks, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", "judges", "*.lock"))
+	if len(locks) != 1 {
+		ts.Fatalf("want exactly one session lock, found %v", locks)
+	}
+	data, err := os.ReadFile(locks[0])
+	ts.Check(err)
+	s := string(data)
+	i := strings.Index(s, `"pid":`)
+	if i < 0 {
+		ts.Fatalf("no pid in %s: %s", locks[0], s)
+	}
+	s = s[i+len(`"pid":`):]
+	end := strings.IndexAny(s, ",}")
+	pid, err := strconv.Atoi(strings.TrimSpace(s[:end]))
+	ts.Check(err)
+	ts.Setenv(args[0], strconv.Itoa(pid))
+}
+
+func signalCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: signal SIG PID")
+	}
+	sigs := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "HUP": syscall.SIGHUP, "KILL": syscall.SIGKILL}
+	sig, ok := sigs[args[0]]
+	if !ok {
+		ts.Fatalf("signal: unknown signal %q", args[0])
+	}
+	pid, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Check(syscall.Kill(pid, sig))
+}
+
+func attemptsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: attempts")
+	}
+	files, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", "stop-*", "*.json"))
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		ts.Check(err)
+		var buf bytes.Buffer
+		ts.Check(json.Compact(&buf, data))
+		fmt.Fprintln(ts.Stdout(), buf.String())
+	}
+}
+
+func ppidCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: ppid VAR FILE")
+	}
+	fields := strings.Fields(ts.ReadFile(args[1]))
+	if len(fields) == 0 {
+		ts.Fatalf("ppid: no pid in %s", args[1])
+	}
+	stat, err := os.ReadFile("/proc/" + fields[0] + "/stat")
+	ts.Check(err)
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: state, then the parent pid.
+	rest := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(rest) < 2 {
+		ts.Fatalf("ppid: cannot parse /proc/%s/stat", fields[0])
+	}
+	ts.Setenv(args[0], rest[1])
+}
