@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned Claude Code CLI (package.json) into node_modules for
-# the end-to-end tests in e2e/, then prints the path of the claude binary.
+# the end-to-end tests in e2e/, with the pinned Codex and Gemini CLIs that
+# the cross-family tests drive, then prints the path of the claude binary.
 # Progress goes to stderr, so that CLAUDE_BIN=$(scripts/install-claude.sh)
 # works. The e2e tests find the binary there on their own.
 set -euo pipefail
@@ -24,4 +25,13 @@ if ! "$bin" --version >/dev/null 2>&1; then
 	echo "tribunal: hint: run 'node node_modules/@anthropic-ai/claude-code/install.cjs'" >&2
 	exit 1
 fi
+# The other families' CLIs (e2e/crossfamily_test.go). Both run on Node 20:
+# the Codex CLI is a native binary, the Gemini CLI declares node >=20.
+for cli in codex gemini; do
+	if ! "$PWD/node_modules/.bin/$cli" --version >/dev/null 2>&1; then
+		echo "tribunal: error: $PWD/node_modules/.bin/$cli does not run" >&2
+		echo "tribunal: hint: run 'npm ci' in $PWD and check that Node.js 20 or newer is installed" >&2
+		exit 1
+	fi
+done
 echo "$bin"

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/tribunal-cc/tribunal/internal/stophook"
@@ -35,5 +36,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		Args:     args,
 		Self:     self,
 		SelfName: "stop-gate",
+		// The sibling binary of the plugin's bin directory makes the
+		// openai provider's calls, so this binary links no HTTP client.
+		SessionBin: filepath.Join(filepath.Dir(self), "tribunal-session"),
 	})
+}
+
+// sessionBin is tribunal-session in this executable's directory, or "".
+func sessionBin() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(exe), "tribunal-session")
 }

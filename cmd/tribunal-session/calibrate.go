@@ -82,7 +82,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		CasesPath: *cases, Stop: *stop, Swap: *swap, Jobs: *jobs, RubricID: *rubric, Dir: dir,
 	}, calibrate.Deps{
 		Getenv: c.getenv, Home: c.home(), Progress: c.stderr, Terminal: c.isTerminal(c.stderr),
-		Warn: c.warn, Claude: runner, Git: projectkey.ExecGit("git", environ),
+		Warn: c.warn, Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
 	})
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError

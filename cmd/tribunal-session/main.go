@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
 // terminationSignals end a run: each kills every child process group and
@@ -101,6 +103,9 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	// The Stop hook's openai calls (internal/provider.Delegate).
+	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
+		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},
 	{"version", "print the version", versionHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.versionCmd(args) }},
 	// help reads this table, so run dispatches it (a reference from here

@@ -14,6 +14,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/provider/openai"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
@@ -45,6 +47,8 @@ type Deps struct {
 	Now      func() time.Time
 	Claude   claude.Runner
 	Git      projectkey.GitRunner
+	// Environ is the base environment of other model CLIs (codex, gemini).
+	Environ []string
 	// TempDir holds the cases' working directories ("" → os.TempDir()).
 	TempDir string
 }
@@ -121,10 +125,23 @@ func loadCases(path string, warn func(string)) ([]Case, int, error) {
 func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 	if opts.Stop {
 		cfg := config.Load(config.Sources{PluginRoot: d.Getenv("CLAUDE_PLUGIN_ROOT"), Home: d.Home, WorktreeRoot: worktree, Warn: d.Warn})
-		return stopJudge{claude: d.Claude, settings: cfg.StopHook()}, nil
+		j := stopJudge{claude: d.Claude, settings: cfg.StopHook(), spec: cfg.StopProvider()}
+		if !j.spec.IsClaude() {
+			// Another family's client, as the hook would use it.
+			if err := j.spec.Validate(d.Getenv); err != nil {
+				return nil, &session.ConfigError{Err: err}
+			}
+			j.settings.Model = j.spec.QualifiedModel("")
+			j.claude = provider.Deps{
+				Claude: d.Claude, Getenv: d.Getenv, Environ: d.Environ,
+				CodexPath: cfg.CLIPath(provider.Codex), GeminiPath: cfg.CLIPath(provider.Gemini),
+				OpenAI: func(s provider.Spec) claude.Runner { return openai.Runner(openai.Options{Getenv: d.Getenv}, s) },
+			}.Runner(j.spec)
+		}
+		return j, nil
 	}
 	jury, err := session.LoadJury(session.JuryOptions{RubricID: opts.RubricID, WorktreeRoot: worktree}, session.Deps{
-		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Claude: d.Claude,
+		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
 	})
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
@@ -140,6 +141,7 @@ func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *wor
 type stopJudge struct {
 	claude   claude.Runner
 	settings config.StopHookSettings
+	spec     provider.Spec
 }
 
 // stopInput shows the advisory judge a case the way a turn looks to it:
@@ -155,11 +157,12 @@ func (s stopJudge) fingerprint(c Case, files []unidiff.File) string {
 	h := sha256.New()
 	b, _ := json.Marshal(struct {
 		Model     string
+		Provider  provider.Spec
 		MaxTokens int
 		ReadTools bool
 		Schema    string
 		Prompt    string
-	}{s.settings.Model, s.settings.MaxOutputTokens, s.settings.ReadTools, prompts.StopVerdictSchema(), prompts.StopPrompt(in)})
+	}{s.settings.Model, s.spec, s.settings.MaxOutputTokens, s.settings.ReadTools, prompts.StopVerdictSchema(), prompts.StopPrompt(in)})
 	h.Write(b)
 	return "stop:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -103,20 +103,24 @@ var ErrNoOutput = errors.New("claude printed nothing")
 var ErrNoStructuredOutput = errors.New("claude returned no structured output")
 
 // TimeoutError reports a child killed at its deadline.
-type TimeoutError struct{ After time.Duration }
+type TimeoutError struct {
+	After   time.Duration
+	Program string // "" means claude
+}
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("claude did not finish within %s and was killed", e.After)
+	return fmt.Sprintf("%s did not finish within %s and was killed", program(e.Program), e.After)
 }
 
 // ExitError reports a non-zero exit status.
 type ExitError struct {
-	Code   int
-	Stderr string
+	Code    int
+	Stderr  string
+	Program string // "" means claude
 }
 
 func (e *ExitError) Error() string {
-	msg := fmt.Sprintf("claude exited with status %d", e.Code)
+	msg := fmt.Sprintf("%s exited with status %d", program(e.Program), e.Code)
 	if s := strings.TrimSpace(e.Stderr); s != "" {
 		msg += ": " + lastLine(s)
 	}

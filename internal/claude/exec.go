@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os/exec"
+	"fmt"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 )
 
 // maxStdout caps what we keep of a child's stdout. A judge's result object
@@ -88,69 +85,24 @@ func ChildEnv(base []string, maxTokens int) []string {
 	return out
 }
 
-// Run starts the child in its own process group and, at the deadline or
-// when ctx ends, kills the whole group: claude starts tool subprocesses of
-// its own, and a killed parent must not leave them running.
+// Run starts the child in its own process group (see RunProc) and reads
+// its JSON result.
 func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
-	if e.Path == "" {
-		return Result{}, ErrNotFound
+	pr, runErr := RunProc(ctx, Proc{
+		Program: "claude", Path: e.Path, Args: Args(c),
+		Env: ChildEnv(e.Env, c.MaxOutputTokens), Dir: c.Dir,
+		Stdin: c.Prompt, Timeout: c.Timeout,
+	})
+	res := Result{Duration: pr.Duration, Stderr: pr.Stderr, ExitCode: pr.ExitCode}
+	var exitErr *ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return res, runErr
 	}
-	if c.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, e.Path, Args(c)...)
-	cmd.Dir = c.Dir
-	cmd.Env = ChildEnv(e.Env, c.MaxOutputTokens)
-	cmd.Stdin = strings.NewReader(c.Prompt)
-	var stdout capBuffer
-	stdout.max = maxStdout
-	var stderr tailBuffer
-	stderr.max = maxStderr
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = childAttr()
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		// Negative pid: the whole group.
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if err != nil {
-			return cmd.Process.Kill()
-		}
-		return nil
-	}
-	// A grandchild that inherited stdout could hold the pipe open after the
-	// group kill raced with it; never wait on it for long.
-	cmd.WaitDelay = 2 * time.Second
-
-	start := time.Now()
-	runErr := runLocked(cmd, c.Timeout)
-	res := Result{Duration: time.Since(start), Stderr: stderr.String()}
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
-	}
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Timeout > 0 {
-			return res, &TimeoutError{After: c.Timeout}
-		}
-		return res, ctx.Err()
-	}
-	var execErr *exec.Error
-	if errors.As(runErr, &execErr) {
-		return res, errors.Join(ErrNotFound, runErr)
-	}
-	parseErr := Parse(stdout.Bytes(), &res)
+	parseErr := Parse(pr.Stdout, &res)
 	if runErr != nil {
-		var exitErr *exec.ExitError
-		if errors.As(runErr, &exitErr) && res.Envelope && res.IsError {
+		if res.Envelope && res.IsError {
 			// The CLI said why: prefer its words over "exit status 1".
 			return res, &APIError{TerminalReason: res.TerminalReason, Message: res.Text}
-		}
-		if errors.As(runErr, &exitErr) {
-			return res, &ExitError{Code: res.ExitCode, Stderr: res.Stderr}
 		}
 		return res, runErr
 	}
@@ -166,31 +118,6 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 	return res, nil
 }
 
-// runLocked starts and waits for cmd from a goroutine locked to its OS
-// thread. Linux delivers the parent-death signal when the *thread* that
-// forked the child exits, and the Go runtime may retire an idle thread; a
-// locked thread lives until the goroutine unlocks it, after the wait.
-// Where there is no such signal, a watchdog enforces the deadline instead.
-func runLocked(cmd *exec.Cmd, deadline time.Duration) error {
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			done <- err
-			return
-		}
-		stop := func() {}
-		if deadline > 0 {
-			stop = startWatchdog(cmd, deadline)
-		}
-		err := cmd.Wait()
-		stop()
-		done <- err
-	}()
-	return <-done
-}
-
 // Locate finds the claude executable: an explicit path (from the
 // environment or user-level configuration) wins, else "claude" on the PATH
 // of the given environment. It never consults repository files: relative
@@ -198,6 +125,11 @@ func runLocked(cmd *exec.Cmd, deadline time.Duration) error {
 // in the repository under review and would otherwise execute a "claude" that
 // the repository ships (the reasoning of os/exec's ErrDot).
 func Locate(explicit, pathEnv string) (string, error) {
+	return LocateProgram("claude", explicit, pathEnv)
+}
+
+// LocateProgram is Locate for any CLI tribunal runs (codex, gemini).
+func LocateProgram(program, explicit, pathEnv string) (string, error) {
 	if explicit != "" {
 		if isExecutable(explicit) {
 			return explicit, nil
@@ -208,10 +140,13 @@ func Locate(explicit, pathEnv string) (string, error) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, "claude")
+		p := filepath.Join(dir, program)
 		if isExecutable(p) {
 			return p, nil
 		}
+	}
+	if program != "claude" {
+		return "", fmt.Errorf("%s executable not found on PATH", program)
 	}
 	return "", ErrNotFound
 }

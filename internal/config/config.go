@@ -49,6 +49,8 @@ type Config struct {
 	tree *node // the merged "tribunal" object
 	home string
 	warn func(string)
+	// pluginFile is the plugin's config.json, whose values are defaults.
+	pluginFile string
 }
 
 // layer is one settings file.
@@ -73,8 +75,10 @@ func Load(src Sources) *Config {
 		// asserts; kept so that a broken build still cannot crash here.
 		tree = &node{kids: map[string]*node{}, src: builtinSource}
 	}
+	var pluginFile string
 	if src.PluginRoot != "" {
 		path := filepath.Join(src.PluginRoot, "config.json")
+		pluginFile = path
 		if data, ok := readCapped(path, warn); ok {
 			tree = merge(tree, pluginLayer(data, path, warn))
 		}
@@ -102,7 +106,7 @@ func Load(src Sources) *Config {
 			tree = merge(tree, t)
 		}
 	}
-	return &Config{tree: tree, home: src.Home, warn: warn}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
 }
 
 // pluginLayer reads a whole config.json (layer 1) and returns its tribunal
@@ -148,6 +152,7 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 			}
 		}
 	}
+	guardProviders(t, l.path, l.repo, warn)
 	return t
 }
 

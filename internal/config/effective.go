@@ -75,6 +75,7 @@ func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []
 	if _, err := c.CommandJudges(worktreeRoot, environ, DefaultJudgeTimeout); err != nil {
 		out = append(out, err.Error())
 	}
+	out = append(out, c.checkProviders(environ)...)
 	c.StopHook()
 	c.SessionStart()
 	c.Trust()

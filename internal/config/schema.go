@@ -47,14 +47,15 @@ func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fiel
 // tribunalSpec is the complete set of keys under "tribunal". Anything else
 // is reported as unknown, so a typo cannot silently do nothing.
 var tribunalSpec = object(map[string]*spec{
-	"stop_hook": object(map[string]*spec{
+	"stop_hook": object(providerFields(map[string]*spec{
 		"enabled":                 leaf(kindBool),
 		"tools":                   leaf(kindString),
 		"skip_if_no_file_changes": leaf(kindBool),
 		"timeout_seconds":         leaf(kindPositive),
 		"mode":                    leaf(kindString),
 		"max_fix_rounds":          leaf(kindCount),
-	}),
+		"model":                   leaf(kindString),
+	})),
 	"session_start": object(map[string]*spec{
 		"enabled":       leaf(kindBool),
 		"max_age_hours": leaf(kindPositive),
@@ -81,11 +82,11 @@ var tribunalSpec = object(map[string]*spec{
 			"max_output_tokens": leaf(kindCount),
 			"reps":              leaf(kindCount),
 		},
-		other: object(map[string]*spec{
+		other: object(providerFields(map[string]*spec{
 			"model":  leaf(kindString),
 			"reps":   leaf(kindCount),
 			"models": leaf(kindArray),
-		}),
+		})),
 	},
 	"trust": object(map[string]*spec{
 		"block":          leaf(kindBool),
@@ -109,17 +110,23 @@ var tribunalSpec = object(map[string]*spec{
 		}),
 	},
 	"command_judge_repositories": leaf(kindArray),
-	"meta_judge": object(map[string]*spec{
+	"meta_judge": object(providerFields(map[string]*spec{
 		"model":             leaf(kindString),
 		"max_output_tokens": leaf(kindCount),
 		"timeout_seconds":   leaf(kindPositive),
-	}),
+	})),
 	"rubric": object(map[string]*spec{
 		"default_id":             leaf(kindString),
 		"min_criterion_coverage": leaf(kindNumber),
 		"builtins":               leaf(kindArray),
 	}),
 	"claude": object(map[string]*spec{
+		"path": leaf(kindString),
+	}),
+	"codex": object(map[string]*spec{
+		"path": leaf(kindString),
+	}),
+	"gemini": object(map[string]*spec{
 		"path": leaf(kindString),
 	}),
 })

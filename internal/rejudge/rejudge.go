@@ -54,7 +54,9 @@ type Deps struct {
 	Rand     io.Reader
 	Claude   claude.Runner
 	Git      projectkey.GitRunner
-	TempDir  string
+	// Environ is the base environment of other model CLIs (codex, gemini).
+	Environ []string
+	TempDir string
 }
 
 // Decision is a gate decision and the aggregate it was made at.
@@ -146,7 +148,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 			return j, nil
 		}
 		j, err := session.LoadJury(session.JuryOptions{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, session.Deps{
-			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Rand: d.Rand, Claude: d.Claude,
+			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
 		})
 		if err != nil {
 			return nil, err

@@ -80,7 +80,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 func (r *runner) judge(ctx context.Context, it *iterationState, dir, label string, n int) error {
 	iterID := it.report.IterationID
 	output := it.actorOutput
-	seats, err := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, r.newID, func(string) {})
+	seats, err := jury.Empanel(r.params.JudgeTypes, r.seatModel, r.newID, func(string) {})
 	if err != nil {
 		return err
 	}

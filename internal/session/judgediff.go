@@ -65,7 +65,7 @@ func (j *Jury) RubricID() string { return j.base.report.RubricID }
 // Seats describes the panel: one "type=model" per seat, model "" for the
 // CLI's default.
 func (j *Jury) Seats() []string {
-	seats, _ := jury.Empanel(j.base.params.JudgeTypes, j.base.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats, _ := jury.Empanel(j.base.params.JudgeTypes, j.base.seatModel, func() (string, error) { return "x", nil }, func(string) {})
 	var out []string
 	for _, s := range seats {
 		out = append(out, fmt.Sprintf("%s=%s×%d", s.JudgeType, s.Model, j.base.cfg.Reps(s.JudgeType)))
@@ -91,6 +91,8 @@ func (j *Jury) Fingerprint(w Work) string {
 		put(r.rub.Raw)
 	}
 	put(r.params)
+	put(r.prov.judges)
+	put(r.prov.meta)
 	put(j.Seats())
 	put(r.cfg.Trust())
 	put(r.failAt.String())
@@ -100,7 +102,7 @@ func (j *Jury) Fingerprint(w Work) string {
 	}
 	put(prompts.VerdictSchema(r.criterionNames()))
 	put(prompts.MetaSchema())
-	seats, _ := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
 	for _, s := range seats {
 		put(prompts.JudgePrompt(prompts.JudgeInput{
 			Task: w.Task, Criteria: r.criteria(), ActorOutput: w.ActorOutput,
@@ -151,7 +153,7 @@ type Judgement struct {
 func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 	b := j.base
 	r := &runner{
-		Deps: b.Deps, opts: b.opts, cfg: b.cfg, rub: b.rub, params: b.params, failAt: b.failAt,
+		Deps: b.Deps, opts: b.opts, cfg: b.cfg, rub: b.rub, params: b.params, failAt: b.failAt, prov: b.prov,
 		report: &Report{RubricID: b.report.RubricID}, maxCost: map[string]float64{},
 		shadow: true, shadowDiff: shadowDiff(w.Files),
 	}

@@ -80,7 +80,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model
 			if reps[i] > 1 || k > 0 {
-				model = r.cfg.RepModel(s.JudgeType, k)
+				model = r.repModel(s.JudgeType, k)
 			}
 			calls = append(calls, &repCall{seat: i, rep: k, model: model, call: claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
@@ -95,7 +95,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		wg.Add(1)
 		go func(c *repCall) {
 			defer wg.Done()
-			c.res, c.err = r.Claude.Run(ctx, c.call)
+			c.res, c.err = r.judgeRunner(seats[c.seat].JudgeType).Run(ctx, c.call)
 			r.addCost("judge", c.res)
 		}(c)
 	}
@@ -138,6 +138,8 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			v = trust.Reduce(repVerdicts[i])
 		}
 		v.JudgeID, v.JudgeType, v.JudgeModelID = s.JudgeID, s.JudgeType, s.Model
+		info := r.seatInfo(s.JudgeType)
+		v.JudgeProvider, v.JudgeFamily = info.Provider, info.Family
 		v.TaskID, v.IterationID = r.taskID, iterID
 		verdicts[i] = v
 		it.trustItems = append(it.trustItems, trust.ItemFrom(s.JudgeType+"@"+strconv.Itoa(it.report.Number), repVerdicts[i]))
@@ -171,6 +173,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 			Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
 			CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: reps[i],
+			Provider: info.Provider, Family: info.Family,
 		}
 		if score, ok := v.UsableScore(); ok {
 			jr.Score = events.Ptr(score)

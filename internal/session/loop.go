@@ -47,7 +47,7 @@ func (r *runner) loop(ctx context.Context) error {
 }
 
 func (r *runner) sessionStart() events.SessionStart {
-	seats, _ := jury.Empanel(r.params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
 	start := events.SessionStart{
 		TaskID:         r.taskID,
 		GatePolicy:     r.params.GatePolicy,
@@ -91,6 +91,8 @@ type effective struct {
 	JudgeModels  []string `json:"judge_model_ids"`
 	MetaModel    string   `json:"meta_model_id"`
 	WorktreeRoot string   `json:"worktree_root"`
+	// Families are the model families on the panel (internal/provider).
+	Families []string `json:"panel_families,omitempty"`
 }
 
 func nullable(s string) *string {
@@ -134,6 +136,7 @@ func (r *runner) writeManifests() {
 			JudgeModels:  start.JudgeModelIDs,
 			MetaModel:    r.params.MetaModel,
 			WorktreeRoot: r.repo.WorktreeRoot,
+			Families:     r.report.Families,
 		},
 	})
 	r.storeErr(storeWriteText(r.taskDir, "task.md", r.opts.Task+"\n"))

@@ -11,6 +11,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -48,7 +49,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		in.PriorIterations = append(in.PriorIterations, pi)
 	}
 	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
-	res, err := r.Claude.Run(ctx, claude.Call{
+	res, err := r.metaRunner().Run(ctx, claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
 		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns, StrictMCP: true,
@@ -83,11 +84,15 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		Failed bool     `json:"failed,omitempty"`
 		Error  string   `json:"error,omitempty"`
 		Probes []string `json:"bias_probes,omitempty"`
+		// Judge says which client and model family reviewed the jury.
+		Judge provider.Info `json:"judge"`
 	}
-	r.write(filepath.Join(dir, "meta.json"), metaFile{MetaComplete: complete, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes})
+	info := r.prov.meta.Info(r.params.MetaModel)
+	r.write(filepath.Join(dir, "meta.json"), metaFile{MetaComplete: complete, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes, Judge: info})
 	it.report.Meta = MetaReport{
 		Quality: meta.VerdictQuality, Bias: meta.BiasDetected, BiasTypes: meta.BiasTypes,
 		Override: meta.Override, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes,
+		Provider: info.Provider, Family: info.Family,
 	}
 	note := meta.VerdictQuality
 	if meta.BiasDetected {

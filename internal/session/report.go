@@ -19,11 +19,15 @@ type Report struct {
 	Iterations    []IterationReport `json:"iterations"`
 	MaxIterations int               `json:"max_iterations,omitempty"`
 	Seats         int               `json:"panel_size,omitempty"`
-	CostUSD       *float64          `json:"total_cost_usd,omitempty"`
-	DurationMS    int64             `json:"total_duration_ms"`
-	StartedAt     string            `json:"started_at,omitempty"`
-	ArtifactDir   string            `json:"artifact_dir,omitempty"`
-	Error         string            `json:"error,omitempty"`
+	// Families are the model families on the panel; FamilyNote is the
+	// one-line note of a panel that is all one family.
+	Families    []string `json:"panel_families,omitempty"`
+	FamilyNote  string   `json:"panel_family_note,omitempty"`
+	CostUSD     *float64 `json:"total_cost_usd,omitempty"`
+	DurationMS  int64    `json:"total_duration_ms"`
+	StartedAt   string   `json:"started_at,omitempty"`
+	ArtifactDir string   `json:"artifact_dir,omitempty"`
+	Error       string   `json:"error,omitempty"`
 }
 
 // IterationReport is one pass of the loop.
@@ -72,6 +76,9 @@ type JudgeReport struct {
 	CriterionScores map[string]float64 `json:"criterion_scores,omitempty"`
 	CostUSD         *float64           `json:"cost_usd,omitempty"`
 	Reps            int                `json:"reps,omitempty"`
+	// Provider and Family say which client and model family judged.
+	Provider string `json:"provider,omitempty"`
+	Family   string `json:"family,omitempty"`
 }
 
 // ConsensusReport is the aggregate and dissent.
@@ -91,6 +98,8 @@ type MetaReport struct {
 	Failed    bool     `json:"failed,omitempty"`
 	Error     string   `json:"error,omitempty"`
 	Probes    []string `json:"bias_probes,omitempty"`
+	Provider  string   `json:"provider,omitempty"`
+	Family    string   `json:"family,omitempty"`
 }
 
 // GateReport is the gate's decision with the facts a person needs to read
@@ -265,6 +274,13 @@ func Summary(r *Report) string {
 		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
 	}
 	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, cost, fmtDuration(r.DurationMS))
+	if len(r.Families) > 0 {
+		line := "Judge families: " + strings.Join(r.Families, ", ")
+		if r.FamilyNote != "" {
+			line += " — " + r.FamilyNote
+		}
+		b.WriteString(line + "\n")
+	}
 	if r.ArtifactDir != "" {
 		fmt.Fprintf(&b, "Artifacts: %s/\n", r.ArtifactDir)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -91,6 +92,7 @@ type runner struct {
 	history  []iterationState
 	commands []config.CommandJudge
 	failAt   severity.Level
+	prov     providers
 	// shadow judges work outside a task (JudgeDiff): no events, no
 	// artifacts, no ledger entry; shadowDiff is the change the judges see.
 	shadow     bool
@@ -268,10 +270,15 @@ func (r *runner) configure(worktreeRoot string) error {
 	if len(seats) == 0 {
 		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
 	}
+	if err := r.setupProviders(seatTypes(seats)); err != nil {
+		return err
+	}
 	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
 		return err
 	}
 	r.report.Seats = len(seats)
+	r.report.Families = r.panelFamilies(seatTypes(seats))
+	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = params.MaxIterations
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -51,6 +52,13 @@ type job struct {
 	Deadline             time.Time               `json:"deadline"`
 	Settings             config.StopHookSettings `json:"settings"`
 	ClaudePath           string                  `json:"claude_path"`
+	// Provider is the Stop judge's client when it is not claude
+	// (internal/provider); Judge describes it for the records.
+	Provider   provider.Spec `json:"provider"`
+	Judge      provider.Info `json:"judge"`
+	CodexPath  string        `json:"codex_path,omitempty"`
+	GeminiPath string        `json:"gemini_path,omitempty"`
+	SessionBin string        `json:"session_bin,omitempty"`
 }
 
 // info is the lock holder's description of a judge running this job.

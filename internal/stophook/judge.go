@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
@@ -29,7 +30,15 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // returned with most errors too, so that a failed call's cost still counts.
 func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
 	runner := d.Claude
-	if runner == nil {
+	model := j.Settings.Model
+	if !j.Provider.IsClaude() {
+		model = j.Provider.QualifiedModel("")
+		runner = provider.Deps{
+			Getenv: d.Getenv, Environ: d.Environ,
+			CodexPath: j.CodexPath, GeminiPath: j.GeminiPath,
+			OpenAI: provider.Delegate(j.SessionBin, d.Environ),
+		}.Runner(j.Provider)
+	} else if runner == nil {
 		runner = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
 	}
 	in, err := evidence(ctx, d, j)
@@ -44,7 +53,9 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if timeout <= 0 {
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
-	return Judge(ctx, runner, j.Settings, in, j.Worktree, timeout)
+	settings := j.Settings
+	settings.Model = model
+	return Judge(ctx, runner, settings, in, j.Worktree, timeout)
 }
 
 // Advisory is a validated advisory verdict (§8.6).
@@ -52,7 +63,8 @@ type Advisory = advisory
 
 // Judge asks the advisory judge about one turn and validates its answer:
 // the prompt is in with the settings' threshold and read tools, the call
-// runs in dir within timeout. It is the hook's own call and calibrate's for
+// runs in dir within timeout with s.Model (provider-qualified for another
+// family's client, which run then is). It is the hook's own call and calibrate's for
 // --stop. The error says why there is no verdict (the call failed, or the
 // answer is invalid); the Result carries the call's cost either way.
 func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration) (Advisory, claude.Result, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
@@ -28,6 +29,8 @@ type File struct {
 	Fingerprint string         `json:"fingerprint"`
 	WrittenAt   string         `json:"written_at"`
 	CostUSD     *float64       `json:"cost_usd,omitempty"`
+	// Judge says which client and model family gave the verdict.
+	Judge *provider.Info `json:"judge,omitempty"`
 }
 
 // recorder writes what came of one job. Every write draws its waits from
@@ -147,6 +150,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		Fingerprint: r.j.Fingerprint,
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
+		Judge:       &r.j.Judge,
 	}
 	stopPath := store.Project{Dir: r.j.ProjectDir}.StopFile(r.j.SessionID)
 	fileErr := store.WriteJSON(stopPath, file)

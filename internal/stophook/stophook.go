@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -56,6 +57,9 @@ type Deps struct {
 	Claude claude.Runner
 	// Git runs git; nil means projectkey.ExecGit("git", Environ).
 	Git projectkey.GitRunner
+	// SessionBin is the tribunal-session executable, which makes the
+	// hook's openai calls so that this binary links no HTTP client.
+	SessionBin string
 }
 
 // Run executes the hook, or the detached judge when Args name it. The hook
@@ -182,8 +186,18 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	if previousFingerprint(project.StopFile(h.in.SessionID)) == fp {
 		return job{}, false
 	}
+	spec := h.cfg.StopProvider()
+	if !spec.IsClaude() {
+		// Another family's client (internal/provider): a bad setting costs
+		// this verdict only, with a line saying which key to fix.
+		if err := spec.Validate(h.Getenv); err != nil {
+			h.warn("no advisory verdict: %v", err)
+			return job{}, false
+		}
+		h.stop.Model = spec.QualifiedModel("")
+	}
 	claudePath, err := h.locateClaude()
-	if err != nil {
+	if err != nil && spec.IsClaude() {
 		// The reference skips silently when claude is missing; one line on
 		// stderr costs nothing and explains an empty history.
 		h.warn("no advisory verdict: %v", err)
@@ -201,6 +215,11 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		Queued:               h.start,
 		Settings:             h.stop,
 		ClaudePath:           claudePath,
+		Provider:             spec,
+		Judge:                spec.Info(h.stop.Model),
+		CodexPath:            h.cfg.CLIPath(provider.Codex),
+		GeminiPath:           h.cfg.CLIPath(provider.Gemini),
+		SessionBin:           h.SessionBin,
 	}, true
 }
 

@@ -56,6 +56,7 @@ func Setup(env *testscript.Env) error {
 //	glob PATTERN N                   PATTERN (filepath.Glob, env expanded) matches exactly N paths
 //	waitfile FILE [DURATION]         wait until FILE exists (default 30s)
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
+//	fakellm VAR API REPLY            serve internal/fakellm (see fakellm.go); VAR is its URL
 //
 // ledger.go adds mkledger, ledgerpath and exitcode.
 var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -73,6 +74,7 @@ var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"eventtypes":      eventTypes,
 	"glob":            globCmd,
 	"waitfile":        waitFile,
+	"fakellm":         fakeLLM,
 }
 
 func hookInput(ts *testscript.TestScript, neg bool, args []string) {

@@ -15,8 +15,12 @@ type Verdict struct {
 	JudgeID      string
 	JudgeType    string
 	JudgeModelID string
-	TaskID       string
-	IterationID  string
+	// JudgeProvider and JudgeFamily say which client gave the verdict
+	// (claude, openai, codex, gemini) and the model family behind it.
+	JudgeProvider string
+	JudgeFamily   string
+	TaskID        string
+	IterationID   string
 
 	// Score is the raw "score" value; nil means the key was absent.
 	Score json.RawMessage
@@ -122,6 +126,8 @@ type file struct {
 	JudgeID           string                     `json:"judge_id,omitempty"`
 	JudgeType         string                     `json:"judge_type,omitempty"`
 	JudgeModelID      string                     `json:"judge_model_id,omitempty"`
+	JudgeProvider     string                     `json:"judge_provider,omitempty"`
+	JudgeFamily       string                     `json:"judge_family,omitempty"`
 	TaskID            string                     `json:"task_id,omitempty"`
 	IterationID       string                     `json:"iteration_id,omitempty"`
 	Score             json.RawMessage            `json:"score,omitempty"`
@@ -144,6 +150,8 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		JudgeID:           v.JudgeID,
 		JudgeType:         v.JudgeType,
 		JudgeModelID:      v.JudgeModelID,
+		JudgeProvider:     v.JudgeProvider,
+		JudgeFamily:       v.JudgeFamily,
 		TaskID:            v.TaskID,
 		IterationID:       v.IterationID,
 		Score:             v.Score,
@@ -200,6 +208,8 @@ func FromJSON(obj json.RawMessage) (Verdict, error) {
 		"judge_id":       &v.JudgeID,
 		"judge_type":     &v.JudgeType,
 		"judge_model_id": &v.JudgeModelID,
+		"judge_provider": &v.JudgeProvider,
+		"judge_family":   &v.JudgeFamily,
 		"task_id":        &v.TaskID,
 		"iteration_id":   &v.IterationID,
 	} {

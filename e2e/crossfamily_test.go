@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/session"
+)
+
+// The real Codex and Gemini CLIs (pinned in package.json beside Claude
+// Code) sit a jury seat against internal/fakellm, offline:
+//
+//   - codex: `-c model_provider=tribunal -c model_providers.tribunal={…,
+//     base_url=<fake>/v1, env_key=<var>, wire_api="responses"}` makes it
+//     POST <fake>/v1/responses with the key from <var> (a dummy here).
+//   - gemini: GOOGLE_GEMINI_BASE_URL=<fake> with GEMINI_API_KEY=<dummy> and
+//     security.auth.selectedType "gemini-api-key" in its workspace
+//     settings makes it POST <fake>/v1beta/models/<model>:streamGenerateContent.
+//
+// The actor and the meta-judge are in-memory fakes: what is under test is
+// that each CLI's verdict reaches the gate, and that its API error is a
+// judge failure.
+
+// cliBin finds node_modules/.bin/<name>; without it the test skips, unless
+// TRIBUNAL_E2E=require makes that a failure.
+func cliBin(t *testing.T, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test with the real " + name + " CLI: skipped in -short mode")
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "node_modules", ".bin", name)
+	if fi, err := os.Stat(bin); err == nil && fi.Mode()&0o111 != 0 {
+		return bin
+	}
+	msg := "real " + name + " CLI not installed: run scripts/install-claude.sh (npm ci)"
+	if os.Getenv("TRIBUNAL_E2E") == "require" {
+		t.Fatal(msg + " (TRIBUNAL_E2E=require)")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+const crossVerdict = `{"score":0.88,"passed":true,"confidence":0.8,"feedback_summary":"Looks right (E2E-CROSS)","criterion_scores":{"correctness":0.9,"completeness":0.85,"safety":0.9,"clarity":0.8}}`
+
+// crossWorld is a repository whose one standard seat runs on program (a
+// CLI linked on PATH, or the openai provider), pointed at a fresh fake;
+// the user's settings choose the provider.
+type crossWorld struct {
+	t        *testing.T
+	api      *fakellm.Server
+	home     string
+	repo     string
+	onlooker string
+	env      map[string]string
+}
+
+func newCrossWorld(t *testing.T, program, model string) *crossWorld {
+	var bin string
+	if program != provider.OpenAI {
+		bin = cliBin(t, program)
+	} else if testing.Short() {
+		t.Skip("end-to-end test: skipped in -short mode")
+	}
+	w := &crossWorld{t: t, api: fakellm.Start(t)}
+	base := t.TempDir()
+	w.home, w.repo, w.onlooker = filepath.Join(base, "home"), filepath.Join(base, "repo"), filepath.Join(base, "onlooker")
+	pathDir := filepath.Join(base, "bin")
+	for _, d := range []string{w.home, w.repo, w.onlooker, pathDir, filepath.Join(w.home, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bin != "" {
+		if err := os.Symlink(bin, filepath.Join(pathDir, program)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	baseURL := w.api.URL
+	if program == provider.Codex {
+		baseURL += "/v1"
+	}
+	settings := map[string]any{"tribunal": map[string]any{
+		"session": map[string]any{"judge_types": []string{"standard"}, "max_iterations": 1},
+		"judges": map[string]any{"standard": map[string]any{
+			"provider": program, "model": model, "base_url": baseURL, "api_key_env": "E2E_DUMMY_KEY"}},
+	}}
+	data, _ := json.Marshal(settings)
+	if err := os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.env = map[string]string{
+		"HOME": w.home, "ONLOOKER_DIR": w.onlooker, "E2E_DUMMY_KEY": "dummy-key-for-the-fake",
+		"PATH": pathDir + ":" + os.Getenv("PATH"), "CODEX_HOME": filepath.Join(w.home, ".codex"),
+		"NO_COLOR": "1", "TERM": "dumb",
+	}
+	os.MkdirAll(w.env["CODEX_HOME"], 0o700)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "initial"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = w.repo
+		cmd.Env = append(w.environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return w
+}
+
+func (w *crossWorld) environ() []string {
+	var out []string
+	for k, v := range w.env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// run runs one task in process; the actor and the meta-judge are fakes, the
+// standard seat is the real CLI.
+func (w *crossWorld) run() *session.Report {
+	w.t.Helper()
+	fake := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
+		switch c.Role {
+		case "actor":
+			return claude.Result{Envelope: true, Text: "Wrote greeting.go."}, nil
+		case "meta":
+			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+		}
+		w.t.Errorf("a %s call reached claude; the seat should run on the other CLI", c.Role)
+		return claude.Result{}, os.ErrInvalid
+	})
+	var warnings []string
+	rep, err := session.Run(context.Background(), session.Options{Task: "write a greeting module", Dir: w.repo}, session.Deps{
+		Getenv: func(k string) string { return w.env[k] }, Home: w.home,
+		Warn: func(s string) { warnings = append(warnings, s) }, Claude: fake,
+		Git: projectkey.ExecGit("git", w.environ()), Environ: w.environ(),
+	})
+	if err != nil {
+		w.t.Fatalf("run: %v (warnings %q)", err, warnings)
+	}
+	if len(rep.Iterations) != 1 || len(rep.Iterations[0].Judges) != 1 {
+		w.t.Fatalf("report: %+v", rep)
+	}
+	return rep
+}
+
+func TestCrossFamilyCLIs(t *testing.T) {
+	clis := []struct {
+		program, model, api string
+	}{
+		{provider.Codex, "gpt-5-codex", fakellm.Responses},
+		{provider.Gemini, "gemini-2.5-flash", fakellm.Gemini},
+	}
+	for _, c := range clis {
+		t.Run(c.program+"/verdict reaches the gate", func(t *testing.T) {
+			w := newCrossWorld(t, c.program, c.model)
+			w.api.Add(fakellm.Rule{API: c.api, Reply: fakellm.Text(crossVerdict)})
+			rep := w.run()
+			j := rep.Iterations[0].Judges[0]
+			if !rep.Iterations[0].Gate.Passed || rep.Outcome != session.Accepted {
+				t.Fatalf("gate did not pass: %+v / judge %+v", rep.Iterations[0].Gate, j)
+			}
+			if j.Score == nil || *j.Score != 0.88 || j.Provider != c.program || j.Feedback != "Looks right (E2E-CROSS)" {
+				t.Errorf("judge report = %+v", j)
+			}
+			if want := []string{provider.Spec{Provider: c.program}.FamilyName()}; strings.Join(rep.Families, ",") != want[0] {
+				t.Errorf("families = %v, want %v", rep.Families, want)
+			}
+			reqs := w.api.RequestsTo(c.api)
+			if len(reqs) == 0 || reqs[0].Model != c.model {
+				t.Fatalf("the CLI did not call the fake's %s API with model %s: %+v", c.api, c.model, w.api.Requests())
+			}
+			if !strings.Contains(string(reqs[0].Body), "E2E") && !strings.Contains(string(reqs[0].Body), "greeting") {
+				t.Errorf("the judge prompt did not reach the API")
+			}
+			verdicts, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "*", "iteration-*", "verdicts", "*.json"))
+			if len(verdicts) != 1 {
+				t.Fatalf("verdict files: %v", verdicts)
+			}
+			data, _ := os.ReadFile(verdicts[0])
+			var v struct {
+				Provider string `json:"judge_provider"`
+				Family   string `json:"judge_family"`
+				Model    string `json:"judge_model_id"`
+			}
+			if json.Unmarshal(data, &v) != nil || v.Provider != c.program || v.Family == "" || !strings.HasSuffix(v.Model, "/"+c.model) {
+				t.Errorf("verdict file does not record provider, family and model: %s", data)
+			}
+		})
+		t.Run(c.program+"/API error is a judge failure", func(t *testing.T) {
+			w := newCrossWorld(t, c.program, c.model)
+			w.api.Add(fakellm.Rule{API: c.api, Reply: fakellm.Fail(http.StatusBadRequest, "E2E-REJECTED: model not found")})
+			rep := w.run()
+			j := rep.Iterations[0].Judges[0]
+			if !j.Failed || j.Passed || j.Score != nil || rep.Iterations[0].Gate.Passed {
+				t.Fatalf("want a failed seat and a closed gate; judge %+v gate %+v", j, rep.Iterations[0].Gate)
+			}
+			if !strings.Contains(j.Error, c.program) {
+				t.Errorf("the failure does not name the CLI: %q", j.Error)
+			}
+		})
+	}
+}

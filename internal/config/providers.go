@@ -1,0 +1,169 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/provider"
+)
+
+// Provider settings (issue 15): which model client sits a judge seat, the
+// meta-judge and the Stop-hook judge. Keys per object: provider, model,
+// base_url, api_key_env, family; CLI paths under tribunal.codex.path and
+// tribunal.gemini.path.
+
+// providerKeys are the keys that decide which program runs and where the
+// diff is sent: user-level decisions, dropped from repository settings.
+var providerKeys = []string{"provider", "base_url", "api_key_env"}
+
+// providerFields are the schema entries every provider-bearing object
+// accepts; api_key is known only so that it can be refused by name.
+func providerFields(fields map[string]*spec) map[string]*spec {
+	for _, k := range []string{"provider", "base_url", "api_key_env", "family", "api_key"} {
+		fields[k] = leaf(kindString)
+	}
+	return fields
+}
+
+// JudgeProvider returns the provider of type-t seats (judges.<t>.*).
+func (c *Config) JudgeProvider(t string) provider.Spec {
+	return c.providerAt("tribunal.judges."+t, "judges", t)
+}
+
+// MetaProvider returns the meta-judge's provider (meta_judge.*).
+func (c *Config) MetaProvider() provider.Spec {
+	return c.providerAt("tribunal.meta_judge", "meta_judge")
+}
+
+// StopProvider returns the Stop-hook judge's provider: stop_hook.* when
+// stop_hook.provider is set, else that of the standard judge, whose model
+// the hook already uses (§2.5).
+func (c *Config) StopProvider() provider.Spec {
+	if s, ok := str(c.tree.at("stop_hook", "provider")); ok && s != "" {
+		return c.providerAt("tribunal.stop_hook", "stop_hook")
+	}
+	return c.JudgeProvider("standard")
+}
+
+// providerAt reads the provider keys of the object at path. For another
+// provider than claude the model must come from a settings file: the
+// built-in model names are Claude's and mean nothing to other servers.
+func (c *Config) providerAt(key string, path ...string) provider.Spec {
+	get := func(k string) string {
+		s, _ := str(c.tree.at(append(path, k)...))
+		return strings.TrimSpace(s)
+	}
+	s := provider.Spec{
+		Provider: get("provider"), BaseURL: get("base_url"),
+		APIKeyEnv: get("api_key_env"), Family: get("family"), Key: key,
+	}
+	if !s.IsClaude() {
+		if n := c.tree.at(append(path, "model")...); !c.isDefault(n) {
+			s.Model, _ = str(n)
+		}
+	}
+	return s
+}
+
+// isDefault reports whether n came from the built-in defaults or the
+// plugin's own config.json rather than from a settings file.
+func (c *Config) isDefault(n *node) bool {
+	return n == nil || n.src == builtinSource || n.src == c.pluginFile
+}
+
+// CLIPath returns tribunal.<program>.path (codex, gemini) with "~/"
+// expanded, or "" to look the program up on PATH. Like the claude path, it
+// can be set only by the plugin defaults and the user's own settings.
+func (c *Config) CLIPath(program string) string {
+	p, ok := str(c.tree.at(program, "path"))
+	if !ok || p == "" {
+		return ""
+	}
+	if rest, found := strings.CutPrefix(p, "~/"); found && c.home != "" {
+		return filepath.Join(c.home, rest)
+	}
+	return p
+}
+
+// guardProviders enforces the provider trust boundary on one settings
+// layer t: an API key is never read from any settings file, and a
+// repository's settings cannot choose the provider, the endpoint, the key
+// variable or a CLI executable (it could otherwise send the user's code,
+// with the user's key, to a server of its choosing).
+func guardProviders(t *node, path string, repo bool, warn func(string)) {
+	if t == nil {
+		return
+	}
+	each := func(fn func(obj *node, key string)) {
+		if j := t.get("judges"); j.isObject() {
+			for _, k := range append([]string(nil), j.keys...) {
+				if o := j.get(k); o.isObject() {
+					fn(o, "tribunal.judges."+k)
+				}
+			}
+		}
+		for _, k := range []string{"meta_judge", "stop_hook"} {
+			if o := t.get(k); o.isObject() {
+				fn(o, "tribunal."+k)
+			}
+		}
+	}
+	each(func(obj *node, key string) {
+		if !obj.get("api_key").isNull() {
+			warn(fmt.Sprintf("tribunal: warning: %s: key %q holds an API key, which tribunal never reads from a settings file; put the key in an environment variable and its name in %q; ignored",
+				path, key+".api_key", key+".api_key_env"))
+			obj.del("api_key")
+		}
+		if !repo {
+			return
+		}
+		for _, k := range providerKeys {
+			if !obj.get(k).isNull() {
+				warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose a judge's provider, endpoint or key; key %q ignored",
+					path, key+"."+k))
+				obj.del(k)
+			}
+		}
+	})
+	if !repo {
+		return
+	}
+	for _, program := range []string{provider.Codex, provider.Gemini} {
+		if p := t.at(program, "path"); !p.isNull() {
+			warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose the %s executable; key %q ignored",
+				path, program, "tribunal."+program+".path"))
+			t.get(program).del("path")
+		}
+	}
+}
+
+// checkProviders validates, against the environment environ, the provider
+// of every judge type configured, of the meta-judge and of the Stop hook:
+// the problems a run (or the hook) would stop on.
+func (c *Config) checkProviders(environ []string) []string {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	getenv := func(k string) string { return env[k] }
+	specs := []provider.Spec{c.MetaProvider(), c.StopProvider()}
+	if j := c.tree.get("judges"); j.isObject() {
+		for _, t := range j.keys {
+			if j.get(t).isObject() {
+				specs = append(specs, c.JudgeProvider(t))
+			}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if err := s.Validate(getenv); err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}

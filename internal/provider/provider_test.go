@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestValidate(t *testing.T) {
+	env := map[string]string{"OPENAI_KEY": "sk-test"}
+	getenv := func(k string) string { return env[k] }
+	tests := []struct {
+		name string
+		spec Spec
+		want string // substring of the error; "" for none
+	}{
+		{"claude default", Spec{}, ""},
+		{"claude explicit", Spec{Provider: "claude"}, ""},
+		{"unknown", Spec{Provider: "mistral", Key: "tribunal.judges.security"}, `tribunal.judges.security.provider: unknown provider "mistral"`},
+		{"openai ok", Spec{Provider: "openai", Model: "qwen2.5", BaseURL: "http://localhost:11434/v1"}, ""},
+		{"openai keyed", Spec{Provider: "openai", Model: "gpt-5-mini", BaseURL: "https://api.example/v1", APIKeyEnv: "OPENAI_KEY"}, ""},
+		{"openai no model", Spec{Provider: "openai", BaseURL: "http://x/v1", Key: "tribunal.judges.standard"}, "tribunal.judges.standard.model"},
+		{"openai no base", Spec{Provider: "openai", Model: "m", Key: "tribunal.meta_judge"}, "tribunal.meta_judge.base_url"},
+		{"bad scheme", Spec{Provider: "openai", Model: "m", BaseURL: "ftp://x"}, "not an http(s) URL"},
+		{"unset key", Spec{Provider: "openai", Model: "m", BaseURL: "http://x", APIKeyEnv: "MISSING_KEY", Key: "k"}, "k.api_key_env: the environment variable MISSING_KEY is not set"},
+		{"literal key", Spec{Provider: "openai", Model: "m", BaseURL: "http://x", APIKeyEnv: "sk-abc123", Key: "k"}, "k.api_key_env: must be the name of an environment variable"},
+		{"codex no model", Spec{Provider: "codex"}, ""},
+		{"gemini unset key", Spec{Provider: "gemini", APIKeyEnv: "NOPE", Key: "k"}, "NOPE is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.spec.Validate(getenv)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFamilies(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{}, "claude"},
+		{Spec{Provider: "codex", Model: "o3"}, "gpt"},
+		{Spec{Provider: "gemini"}, "gemini"},
+		{Spec{Provider: "openai", Model: "gpt-4o-mini"}, "gpt"},
+		{Spec{Provider: "openai", Model: "openai/gpt-4o-mini"}, "gpt"},
+		{Spec{Provider: "openai", Model: "qwen2.5-coder:7b"}, "qwen"},
+		{Spec{Provider: "openai", Model: "llama3.1:8b"}, "llama"},
+		{Spec{Provider: "openai", Model: "anthropic/claude-sonnet-4"}, "claude"},
+		{Spec{Provider: "openai", Model: "gemma3:4b"}, "gemini"},
+		{Spec{Provider: "openai", Model: "Mixtral-8x7B"}, "mistral"},
+		{Spec{Provider: "openai", Model: "acme-large-2"}, "acme"},
+		{Spec{Provider: "openai", Model: "qwen3", Family: "Alibaba"}, "alibaba"},
+	}
+	for _, tt := range tests {
+		if got := tt.spec.FamilyName(); got != tt.want {
+			t.Errorf("%+v: family %q, want %q", tt.spec, got, tt.want)
+		}
+	}
+	fams := Families([]Spec{{}, {Provider: "openai", Model: "qwen3"}, {Provider: "claude"}})
+	if strings.Join(fams, ",") != "claude,qwen" {
+		t.Errorf("Families = %v", fams)
+	}
+	if OneFamilyNote([]string{"claude"}) == "" || OneFamilyNote(fams) != "" {
+		t.Error("the one-family note must be given for one family only")
+	}
+	if !strings.Contains(OneFamilyNote([]string{"claude"}), "judges.<type>.provider") {
+		t.Error("the note must point at the setting")
+	}
+}
+
+func TestQualifiedModelAndInfo(t *testing.T) {
+	if got := (Spec{}).QualifiedModel("claude-opus-4-7"); got != "claude-opus-4-7" {
+		t.Errorf("claude model = %q", got)
+	}
+	if got := (Spec{Provider: "openai", Model: "qwen3"}).QualifiedModel("ignored"); got != "qwen/qwen3" {
+		t.Errorf("openai model = %q", got)
+	}
+	if got := (Spec{Provider: "codex"}).QualifiedModel(""); got != "gpt/codex-default" {
+		t.Errorf("codex default model = %q", got)
+	}
+	info := (Spec{Provider: "gemini", Model: "gemini-2.5-pro"}).Info("claude-opus-4-7")
+	if info != (Info{Provider: "gemini", Model: "gemini-2.5-pro", Family: "gemini"}) {
+		t.Errorf("info = %+v", info)
+	}
+}
+
+func TestNotInstalledHint(t *testing.T) {
+	d := Deps{Getenv: func(k string) string {
+		if k == "PATH" {
+			return t.TempDir()
+		}
+		return ""
+	}}
+	for program, pkg := range map[string]string{Codex: "@openai/codex", Gemini: "@google/gemini-cli"} {
+		_, err := d.locate(program, "")
+		var ni *NotInstalledError
+		if !errors.As(err, &ni) || !strings.Contains(err.Error(), "npm install -g "+pkg) {
+			t.Errorf("%s: error %v lacks the npm hint", program, err)
+		}
+	}
+}
+
+func TestConform(t *testing.T) {
+	schema := `{"type":"object","properties":{"score":{"type":"number","minimum":0,"maximum":1},"passed":{"type":"boolean"},` +
+		`"severity":{"type":"string","enum":["low","high"]},"tags":{"type":"array","items":{"type":"string"}},` +
+		`"criterion_scores":{"type":"object","properties":{"a":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false}},` +
+		`"required":["score","passed"],"additionalProperties":false}`
+	tests := []struct {
+		name, text, want string // want: error substring, "" for success
+	}{
+		{"plain", `{"score":0.8,"passed":true}`, ""},
+		{"fenced", "```json\n{\"score\":0.8,\"passed\":true,\"tags\":[\"x\"]}\n```", ""},
+		{"nested ok", `{"score":1,"passed":false,"criterion_scores":{"a":0.5},"severity":"high"}`, ""},
+		{"prose", `Here is my verdict: {"score":0.8,"passed":true}`, "not a JSON object"},
+		{"array", `[1]`, "not a JSON object"},
+		{"missing", `{"score":0.8}`, `lacks the required key "passed"`},
+		{"range", `{"score":1.5,"passed":true}`, "above the maximum"},
+		{"negative", `{"score":-0.1,"passed":true}`, "below the minimum"},
+		{"type", `{"score":"0.8","passed":true}`, "must be a number"},
+		{"extra", `{"score":0.8,"passed":true,"judge_id":"x"}`, `unknown key "judge_id"`},
+		{"nested extra", `{"score":0.8,"passed":true,"criterion_scores":{"b":1}}`, `unknown key "b"`},
+		{"enum", `{"score":0.8,"passed":true,"severity":"medium"}`, "not one of the allowed values"},
+		{"items", `{"score":0.8,"passed":true,"tags":[1]}`, "$.tags[0] must be a string"},
+		{"enum object", `{"score":0.8,"passed":true,"severity":{"a":1}}`, "not one of the allowed values"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := Conform(tt.text, schema)
+			if tt.want == "" {
+				if err != nil || len(raw) == 0 {
+					t.Fatalf("Conform = %s, %v", raw, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsEnvName(t *testing.T) {
+	for s, want := range map[string]bool{"OPENAI_API_KEY": true, "_k1": true, "a": true, "": false, "1KEY": false,
+		"sk-abc": false, "KEY NAME": false, "ключ": false, "K=V": false} {
+		if got := isEnvName(s); got != want {
+			t.Errorf("isEnvName(%q) = %v", s, got)
+		}
+	}
+}
