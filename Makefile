@@ -52,9 +52,7 @@ install: plugin
 	@./scripts/install.sh "$(CLAUDE)" "$(MARKET)"
 
 uninstall:
-	-$(CLAUDE) plugin uninstall tribunal@tribunal-local
-	-$(CLAUDE) plugin marketplace remove tribunal-local
-	rm -rf "$${TRIBUNAL_DATA_DIR:-$${XDG_DATA_HOME:-$$HOME/.local/share}/tribunal}/marketplace"
+	@./scripts/install.sh --uninstall "$(CLAUDE)"
 
 release:
 	$(call plugin-files,$(RELEASE))

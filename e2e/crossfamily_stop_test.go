@@ -67,6 +67,8 @@ func TestCrossFamilyStopHook(t *testing.T) {
 			if stdout.Len() != 0 || stderr.Len() != 0 {
 				t.Errorf("stop-gate printed stdout %q stderr %q", stdout.String(), stderr.String())
 			}
+			// Advisory mode: the judge runs detached after the hook returned.
+			awaitJudgesIn(t, w.onlooker, 2*time.Minute)
 			if n := len(w.api.RequestsTo(c.api)); n == 0 {
 				t.Fatalf("no %s request reached the fake: %+v", c.api, w.api.Requests())
 			}

@@ -54,4 +54,17 @@ func TestInstallSurvivesCleanAndMove(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(version), "tribunal-session ") {
 		t.Errorf("the installed tribunal-session --version: %q, %v", version, err)
 	}
+
+	uninstall := exec.Command(filepath.Join(root, "scripts", "install.sh"), "--uninstall", w.claude)
+	uninstall.Env = w.environ()
+	if out, err := uninstall.CombinedOutput(); err != nil {
+		t.Fatalf("install.sh --uninstall: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(stable); !os.IsNotExist(err) {
+		t.Errorf("uninstall left %s: %v", stable, err)
+	}
+	res = w.claudeRun(time.Minute, "", "plugin", "list")
+	if strings.Contains(res.Stdout+res.Stderr, "tribunal@tribunal-local") {
+		t.Errorf("after uninstall, plugin list still has tribunal:\n%s", res.Stdout)
+	}
 }

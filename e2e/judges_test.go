@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -37,16 +38,32 @@ func lockHeld(path string) bool {
 
 // judgesBusy reports whether a detached judge is queued (a job file) or
 // running (a held session lock).
-func (w *world) judgesBusy() bool {
-	if jobs, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", "judges", "*.job")); len(jobs) > 0 {
+func (w *world) judgesBusy() bool { return judgesBusyIn(w.onlooker) }
+
+// judgesBusyIn is judgesBusy for any Onlooker directory.
+func judgesBusyIn(onlooker string) bool {
+	if jobs, _ := filepath.Glob(filepath.Join(onlooker, "tribunal", "*", "judges", "*.job")); len(jobs) > 0 {
 		return true
 	}
-	for _, l := range w.judgeLocks() {
+	locks, _ := filepath.Glob(filepath.Join(onlooker, "tribunal", "*", "judges", "*.lock"))
+	for _, l := range locks {
 		if lockHeld(l) {
 			return true
 		}
 	}
 	return false
+}
+
+// awaitJudgesIn polls until every detached judge under onlooker is done.
+func awaitJudgesIn(t testing.TB, onlooker string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for judgesBusyIn(onlooker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a detached judge is still running after %v", within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // awaitJudges polls until every detached judge is done.

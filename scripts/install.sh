@@ -7,12 +7,24 @@
 # `make clean` or moving the clone, `claude plugin list` would show
 # "failed to load: cache-miss". It is copied to a stable place in the
 # user's data directory first, and added from there.
+#
+#   install.sh [CLAUDE] [MARKETPLACE]     install (what `make install` runs)
+#   install.sh --uninstall [CLAUDE]       remove it again (`make uninstall`)
 set -euo pipefail
+data_dir=${TRIBUNAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tribunal}
+market_abs=$data_dir/marketplace
+
+if [ "${1:-}" = --uninstall ]; then
+	claude_bin=${2:-claude}
+	"$claude_bin" plugin uninstall tribunal@tribunal-local || true
+	"$claude_bin" plugin marketplace remove tribunal-local || true
+	rm -rf "$market_abs"
+	exit 0
+fi
+
 claude_bin=${1:-claude}
 market=${2:-dist/marketplace}
-data_dir=${TRIBUNAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tribunal}
 built=$(cd "$market" && pwd)
-market_abs=$data_dir/marketplace
 
 if ! command -v "$claude_bin" >/dev/null 2>&1; then
 	cat >&2 <<MSG

@@ -28,6 +28,34 @@ go vet ./...
 echo "== go test -race"
 go test -race -count=1 ./...
 
+# The same suite again, three times, with every CPU kept busy by a plain
+# shell loop: a test that synchronises by sleeping, or assumes a deadline
+# is met on an idle machine, fails here instead of flaking later on a
+# developer's laptop or a shared CI runner. LOAD_COUNT=0 skips this pass
+# (it roughly doubles each run's duration and costs three of them).
+LOAD_COUNT=${LOAD_COUNT:-3}
+if [ "$LOAD_COUNT" -gt 0 ]; then
+	cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+	echo "== go test -race -count=${LOAD_COUNT} under load (${cpus} busy loops)"
+	load_pids=()
+	stop_load() {
+		if [ ${#load_pids[@]} -gt 0 ]; then
+			kill "${load_pids[@]}" 2>/dev/null || true
+			wait "${load_pids[@]}" 2>/dev/null || true
+			load_pids=()
+		fi
+	}
+	trap stop_load EXIT
+	trap 'stop_load; exit 130' INT TERM
+	for _ in $(seq "$cpus"); do
+		(while :; do :; done) &
+		load_pids+=($!)
+	done
+	go test -race -count="$LOAD_COUNT" ./...
+	stop_load
+	trap - EXIT INT TERM
+fi
+
 echo "== fuzz (${FUZZTIME} per target)"
 # Every Fuzz* function gets a short coverage-guided run; the committed seed
 # corpora already ran above as ordinary tests.

@@ -82,8 +82,8 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.json {
 		args = append(args, "--json")
 	}
-	stdout, err1 := os.OpenFile(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	stderr, err2 := os.OpenFile(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err := errors.Join(err1, err2); err != nil {
 		c.errorf("run: %v", err)
 		return exitAborted
@@ -163,9 +163,9 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	var offset int64
 	for {
 		offset = c.follow(logPath, offset)
-		if data, err := os.ReadFile(filepath.Join(runDir, "exit")); err == nil {
+		if data, err := store.ReadRegular(filepath.Join(runDir, "exit"), smallRunFile); err == nil {
 			c.follow(logPath, offset)
-			out, _ := os.ReadFile(filepath.Join(runDir, "output.txt"))
+			out, _ := store.ReadRegular(filepath.Join(runDir, "output.txt"), maxRunOutput)
 			c.stdout.Write(out)
 			code, err := strconv.Atoi(strings.TrimSpace(string(data)))
 			if err != nil {
@@ -195,7 +195,7 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 // follow copies what was appended to the progress log since offset to
 // stderr and returns the new offset.
 func (c *cli) follow(path string, offset int64) int64 {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return offset
 	}
@@ -210,13 +210,21 @@ func (c *cli) follow(path string, offset int64) int64 {
 			// A partial last line is read again next time.
 			return offset
 		}
-		io.WriteString(c.stderr, line)
+		c.warn(line)
 		offset += int64(len(line))
 	}
 }
 
+// A detached run's directory is read through store.ReadRegular, so that a
+// planted FIFO cannot hang `wait` or `cancel`: pid and exit hold a number,
+// output.txt the run's report.
+const (
+	smallRunFile = 64
+	maxRunOutput = 64 << 20
+)
+
 func alive(runDir string) bool {
-	data, err := os.ReadFile(filepath.Join(runDir, "pid"))
+	data, err := store.ReadRegular(filepath.Join(runDir, "pid"), smallRunFile)
 	if err != nil {
 		return true // started a moment ago; the pid file comes next
 	}
@@ -251,7 +259,7 @@ func (c *cli) cancelCmd(args []string) int {
 		c.warn("tribunal: task " + args[0] + " has already finished")
 		return 0
 	}
-	data, _ := os.ReadFile(filepath.Join(runDir, "pid"))
+	data, _ := store.ReadRegular(filepath.Join(runDir, "pid"), smallRunFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
 		c.errorf("cancel: task %s is not running", args[0])

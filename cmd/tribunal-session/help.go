@@ -16,6 +16,7 @@ const exitText = `Exit status:
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
+  22  verify: the ledger is not signed by the expected key
   75  wait: the run is still going; call wait again
 `
 
@@ -84,31 +85,43 @@ Exit status: 0 listed (also when a rubric is invalid); 2 usage error.
 `
 	configHelp = `usage: tribunal-session config [--check] [--json]
 
-Prints every effective tribunal setting for the current directory with the
-file its value comes from: the built-in defaults, the plugin's config.json,
+Lists the configuration layers for the current directory, each over the
+ones before it — the built-in defaults, the plugin's config.json,
 ~/.claude/settings.json, ~/.claude/settings.local.json, then the
-repository's .claude/settings.json and .claude/settings.local.json.
+repository's .claude/settings.json and .claude/settings.local.json — and
+prints every effective tribunal setting with the file its value comes from.
 
-  --check   also validate every layer, the session parameters and every
+  --check   instead validate every layer, the session parameters and every
             rubric; print each problem and exit 2 if there is one
-  --json    print {settings: [{key, value, source}], problems}
+  --json    print {layers: [{path, present}], settings: [{key, value,
+            source}], problems}
 
 Exit status: 0 printed (and with --check: no problems); 2 --check found a
 problem, or a usage error.
 `
-	verifyHelp = `usage: tribunal-session verify [--ledger PATH]
+	verifyHelp = `usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]
 
 Checks the signed verdict ledger's hash chain and every signature, and
-lists the keys that signed it. Without --ledger it checks the ledger of the
-repository of the current directory.
+lists the keys that signed it with their fingerprints. Without --ledger it
+checks the ledger of the repository of the current directory.
+
+  --expect-key FP   the fingerprint keygen printed (or the public key): the
+                    ledger must have been signed by that key; without it,
+                    tribunal.trust.ledger_key from your own settings
+                    applies, and with neither verify warns that a ledger
+                    re-signed wholesale with another key would pass too
 
 Exit status: 0 the ledger verifies; 20 the hash chain is broken; 21 a
-signature does not verify; 2 usage error or no ledger.
+signature does not verify; 22 the ledger is not signed by the expected key;
+2 usage error or no ledger.
 `
 	keygenHelp = `usage: tribunal-session keygen
 
 Creates a new ledger signing key in $ONLOOKER_DIR/keys and keeps the old
-one (entries it signed still verify by the public key they carry).
+one (entries it signed still verify by the public key they carry). Prints
+the new key's fingerprint: keep it outside $ONLOOKER_DIR and pass it to
+verify --expect-key, or set it as tribunal.trust.ledger_key in
+~/.claude/settings.json.
 
 Exit status: 0 created; 3 the key could not be written; 2 usage error.
 `

@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
 func (c *cli) keyDir() string {
@@ -22,14 +24,22 @@ func (c *cli) keyDir() string {
 }
 
 // verifyCmd checks a ledger: this repository's by default. Exit 0 when it
-// verifies, 20 for a broken chain, 21 for a bad signature, 2 when there
-// is nothing to check.
+// verifies, 20 for a broken chain, 21 for a bad signature, 22 when it is
+// not signed by the expected key (--expect-key, else the user-level
+// tribunal.trust.ledger_key), 2 when there is nothing to check.
 func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	path := fs.String("ledger", "", "the ledger file")
+	expect := fs.String("expect-key", "", "the fingerprint of a key that must have signed the ledger")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		c.errorf("usage: tribunal-session verify [--ledger PATH]")
+		c.errorf("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
+		return exitUsage
+	}
+	anchor, source, err := c.ledgerAnchor(*expect)
+	if err != nil {
+		c.errorf("verify: %s: %v", source, err)
+		c.hint("give the fingerprint keygen printed (SHA256:…), or the public key verify lists")
 		return exitUsage
 	}
 	if *path == "" {
@@ -50,12 +60,47 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	if code, failed := c.verifyFailure(*path, err); failed {
 		return code
 	}
+	if anchor != "" {
+		if err := ledger.CheckAnchor(rep, anchor); err != nil {
+			c.errorf("ledger %q: %v", *path, err)
+			c.hint("if you rotated the key on purpose, the previous fingerprint still anchors the ledger; otherwise restore the ledger from a backup")
+			return exitNotAnchored
+		}
+	}
 	fmt.Fprintf(c.stdout, "ledger OK: %d entries, %d key(s)\n", rep.Entries, len(rep.Keys))
 	if rep.Entries > 0 {
 		fmt.Fprintf(c.stdout, "head: entry %d, sha256 %s\n", rep.Entries-1, rep.Head.Hash)
 	}
 	c.describeKeys(rep.Keys)
+	if anchor != "" {
+		fmt.Fprintf(c.stdout, "anchor: %s signed it (%s)\n", anchor, source)
+	} else {
+		c.warn("tribunal: warning: no trust anchor is set: a ledger re-signed wholesale with another key, its key file replaced, would verify too")
+		c.hint("keep the fingerprint tribunal-session keygen prints, then pass --expect-key SHA256:… or set tribunal.trust.ledger_key in ~/.claude/settings.json")
+	}
 	return 0
+}
+
+// ledgerAnchor is the fingerprint verify holds the ledger to, and where it
+// came from: --expect-key, else tribunal.trust.ledger_key from the user's
+// settings (a repository's is ignored with a warning), else none ("").
+func (c *cli) ledgerAnchor(flagValue string) (anchor, source string, err error) {
+	source = "--expect-key"
+	raw := flagValue
+	if raw == "" {
+		dir, _ := os.Getwd()
+		root, err := projectkey.FindWorktreeRoot(dir)
+		if err != nil {
+			root = ""
+		}
+		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warn})
+		raw, source = cfg.LedgerKey(), "tribunal.trust.ledger_key"
+	}
+	if raw == "" {
+		return "", "", nil
+	}
+	anchor, err = ledger.ParseAnchor(raw)
+	return anchor, source, err
 }
 
 // verifyFailure reports err and chooses the exit code.
@@ -102,7 +147,8 @@ func (c *cli) describeKeys(keys []string) {
 				}
 			}
 		}
-		fmt.Fprintf(c.stdout, "key %s (%s)\n", k, status)
+		fp, _ := ledger.KeyFingerprint(k)
+		fmt.Fprintf(c.stdout, "key %s %s (%s)\n", fp, k, status)
 		if status == "not a key of this machine" && err == nil {
 			c.warn(fmt.Sprintf("tribunal: warning: key %s is not in %s: the ledger was written on another machine, its key was deleted, or it was re-signed by someone else", k, dir))
 		}
@@ -122,8 +168,11 @@ func (c *cli) keygenCmd(args []string) int {
 		c.errorf("keygen: %v", err)
 		return exitAborted
 	}
-	fmt.Fprintf(c.stdout, "public key: %s\n", ledger.PublicKeyString(key.Public().(ed25519.PublicKey)))
+	pub := key.Public().(ed25519.PublicKey)
+	fmt.Fprintf(c.stdout, "public key: %s\n", ledger.PublicKeyString(pub))
+	fmt.Fprintf(c.stdout, "fingerprint: %s\n", ledger.Fingerprint(pub))
 	fmt.Fprintf(c.stdout, "key file: %s\n", filepath.Join(dir, ledger.KeyFileName))
+	c.warn("tribunal: keep the fingerprint somewhere the ledger's directory is not (a password manager, your user settings as tribunal.trust.ledger_key): tribunal-session verify --expect-key " + ledger.Fingerprint(pub) + " then proves the ledger was signed by this key")
 	if old == "" {
 		fmt.Fprintln(c.stdout, "previous key: none")
 		return 0

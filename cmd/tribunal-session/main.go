@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/provider"
 )
@@ -18,10 +19,36 @@ import (
 var terminationSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
+	os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// stopGrace is how long a command may take to wind down after a
+// termination signal (kill its judges, record itself as aborted) before
+// the process exits anyway.
+const stopGrace = 5 * time.Second
+
+// runWithSignals is run with the terminationSignals (SIGTERM is what
+// `cancel` sends) cancelling its context, and a watchdog: whatever the
+// command is blocked on when the signal comes (an open or a read that no
+// context reaches), it ends within stopGrace. Its children die with their
+// own context.
+func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr) }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(stopGrace):
+		fmt.Fprintf(stderr, "tribunal: error: interrupted, and still busy %v later; exiting now\n", stopGrace)
+		return exitAborted
+	}
 }
 
 // Exit codes, in one place (also in usage and the README).
@@ -33,6 +60,7 @@ const (
 	exitStillRuning = 75
 	exitBrokenChain = 20
 	exitBadSig      = 21
+	exitNotAnchored = 22
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"os"
-	"os/signal"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,10 +18,7 @@ var update = flag.Bool("u", false, "update testscript golden files")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tribunal-session": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
-			code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-			stop()
-			os.Exit(code)
+			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
 		// The real Stop hook, for the scripts about advisory history.

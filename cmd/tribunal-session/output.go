@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
@@ -22,14 +23,15 @@ type cli struct {
 }
 
 func (c *cli) errorf(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "tribunal: error: "+format+"\n", args...)
+	c.warn("tribunal: error: " + fmt.Sprintf(format, args...))
 }
 
 func (c *cli) hint(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "tribunal: hint: "+format+"\n", args...)
+	c.warn("tribunal: hint: " + fmt.Sprintf(format, args...))
 }
 
-func (c *cli) warn(line string) { fmt.Fprintln(c.stderr, line) }
+// warn prints one diagnostic line, flattened (see safetext.WriteLine).
+func (c *cli) warn(line string) { safetext.WriteLine(c.stderr, line) }
 
 func (c *cli) home() string {
 	if h := c.getenv("HOME"); h != "" {

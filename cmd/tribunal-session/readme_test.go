@@ -90,3 +90,40 @@ exec sh -e $WORK/block.sh
 	}
 	testscript.Run(t, testcmds.Params(dir, false))
 }
+
+// TestREADMESettingsExamples: every ```json block of README.md that holds
+// settings is accepted as a user settings file without a single warning
+// (an unknown or mistyped key warns) and changes at least one setting.
+func TestREADMESettingsExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no settings example")
+	}
+	for _, b := range blocks {
+		home := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), b[1], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var warnings []string
+		cfg := config.Load(config.Sources{Home: home, Warn: func(s string) { warnings = append(warnings, s) }})
+		if len(warnings) > 0 {
+			t.Errorf("README settings example\n%s\nwarns: %q", b[1], warnings)
+		}
+		took := 0
+		for _, s := range cfg.Settings() {
+			if s.Source == filepath.Join(home, ".claude", "settings.json") {
+				took++
+			}
+		}
+		if took == 0 {
+			t.Errorf("README settings example\n%s\nchanges no setting", b[1])
+		}
+	}
+}

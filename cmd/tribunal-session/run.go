@@ -137,7 +137,7 @@ var (
 )
 
 // extractRubric removes the first standalone --rubric=<id> token, in any
-// position, from the task text (docs/spec.md §6.1) and returns the id. A
+// position, from the task text (spec §7.1) and returns the id. A
 // --rubric= with no id is an error rather than task text.
 func extractRubric(task string) (string, string, error) {
 	if emptyRubricToken.MatchString(task) {

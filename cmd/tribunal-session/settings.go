@@ -13,12 +13,14 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // layers is the configuration and rubric set in effect in the current
 // directory, as a run started here would see them.
 type layers struct {
 	root    string // the git worktree root; "" outside a repository
+	files   []config.Layer
 	cfg     *config.Config
 	rubrics rubric.Set
 }
@@ -32,9 +34,11 @@ func (c *cli) loadLayers(warn func(string)) layers {
 			l.root = root
 		}
 	}
-	l.cfg = config.Load(config.Sources{
+	src := config.Sources{
 		PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: l.root, Warn: warn,
-	})
+	}
+	l.files = config.Layers(src)
+	l.cfg = config.Load(src)
 	opts := rubric.OverlayPaths(c.home(), l.root)
 	opts.Builtins = l.cfg.BuiltinRubrics()
 	opts.BuiltinsOrigin = l.cfg.BuiltinRubricsSource()
@@ -62,12 +66,20 @@ func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSe
 }
 
 type rubricView struct {
-	ID       string             `json:"id"`
-	Default  bool               `json:"default"`
-	Origin   string             `json:"origin"`
-	Criteria []rubric.Criterion `json:"criteria"`
-	Valid    bool               `json:"valid"`
-	Error    string             `json:"error,omitempty"`
+	ID       string          `json:"id"`
+	Default  bool            `json:"default"`
+	Origin   string          `json:"origin"`
+	Criteria []criterionView `json:"criteria"`
+	Valid    bool            `json:"valid"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// criterionView is a criterion as read; a weight or min_pass that is not a
+// number is null (the rubric's error says why).
+type criterionView struct {
+	Name    string   `json:"name"`
+	Weight  *float64 `json:"weight"`
+	MinPass *float64 `json:"min_pass"`
 }
 
 // rubricsCmd lists the rubric set in effect here.
@@ -81,7 +93,10 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 	views := []rubricView{}
 	// --json carries every criterion; the table only counts them.
 	for _, r := range l.rubrics.All() {
-		v := rubricView{ID: r.ID, Default: r.ID == defaultID, Origin: r.Origin, Criteria: r.Criteria, Valid: true}
+		v := rubricView{ID: r.ID, Default: r.ID == defaultID, Origin: r.Origin, Criteria: []criterionView{}, Valid: true}
+		for _, cr := range r.Criteria {
+			v.Criteria = append(v.Criteria, criterionView{cr.Name, cr.Weight, cr.MinPass})
+		}
 		if err := rubric.Validate(&r); err != nil {
 			v.Valid, v.Error = false, err.Error()
 		}
@@ -104,16 +119,16 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 		if !v.Valid {
 			status = "INVALID"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", id, status, len(v.Criteria), v.Origin)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", safe(id), status, len(v.Criteria), safe(v.Origin))
 	}
 	tw.Flush()
 	for _, v := range views {
 		if !v.Valid {
-			fmt.Fprintf(c.stdout, "\n%s is invalid: %s\n", v.ID, v.Error)
+			fmt.Fprintf(c.stdout, "\n%s is invalid: %s\n", safe(v.ID), safe(v.Error))
 		}
 	}
 	if !l.rubrics.Has(defaultID) {
-		fmt.Fprintf(c.stdout, "\nthe default rubric %q (tribunal.rubric.default_id) does not exist\n", defaultID)
+		fmt.Fprintf(c.stdout, "\nthe default rubric %q (tribunal.rubric.default_id) does not exist\n", safe(defaultID))
 	}
 	return 0
 }
@@ -146,14 +161,25 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 			problems = []string{}
 		}
 		c.printJSON(struct {
+			Layers   []config.Layer   `json:"layers"`
 			Settings []config.Setting `json:"settings"`
 			Problems []string         `json:"problems"`
-		}{l.cfg.Settings(), problems})
+		}{l.files, l.cfg.Settings(), problems})
 	} else if !check {
+		fmt.Fprintln(c.stdout, "Layers, each over the ones before it:")
+		fmt.Fprintln(c.stdout, "  (built-in defaults)")
+		for _, f := range l.files {
+			state := ""
+			if !f.Present {
+				state = "  (absent)"
+			}
+			fmt.Fprintf(c.stdout, "  %s%s\n", safe(f.Path), state)
+		}
+		fmt.Fprintln(c.stdout)
 		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
 		for _, s := range l.cfg.Settings() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, shortValue(s.Value), s.Source)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", safe(s.Key), safe(shortValue(s.Value)), safe(s.Source))
 		}
 		tw.Flush()
 	}
@@ -163,7 +189,7 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 	if len(problems) > 0 {
 		if !asJSON {
 			for _, p := range problems {
-				c.errorf("%s", p)
+				c.errorf("%s", safe(p))
 			}
 		}
 		c.hint("%d problem(s) in the configuration or the rubrics; each line names the file or key to fix", len(problems))
@@ -184,6 +210,10 @@ func shortValue(v json.RawMessage) string {
 	}
 	return string(v)
 }
+
+// safe flattens text that repository files supply (rubric ids, keys,
+// paths, error messages quoting them) before it reaches a terminal.
+func safe(s string) string { return safetext.OneLine(s, 0) }
 
 func dedupe(list []string) []string {
 	var out []string

@@ -8,24 +8,17 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Aggregation methods (§5.2). Any other value falls back to Mean with a
-// warning.
-const (
-	Mean         = "mean"
-	Median       = "median"
-	Min          = "min"
-	WeightedMean = "weighted_mean"
-)
-
-// Score aggregates the usable verdicts' scores with method (§5). An empty
+// Score aggregates the usable verdicts' scores with method (§5); any
+// method other than rules.Methods falls back to rules.Mean with a warning. An empty
 // panel, or one with no usable verdict, scores 0, which is below every
 // threshold so the gate blocks. Unusable verdicts, failed judges included,
 // are dropped with one warning naming them; their criterion scores are not
 // used for weighting. minCoverage is the weighted_mean coverage guard.
-func Score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
+func Score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
 	}
@@ -34,13 +27,13 @@ func Score(method string, vs []verdict.Verdict, r *rubric.Rubric, minCoverage fl
 		return 0, warnings
 	}
 	switch method {
-	case Mean:
+	case rules.Mean:
 		return mean(scores), warnings
-	case Median:
+	case rules.Median:
 		return median(scores), warnings
-	case Min:
+	case rules.Min:
 		return slices.Min(scores), warnings
-	case WeightedMean:
+	case rules.WeightedMean:
 		return weightedMean(usable, scores, r, minCoverage), warnings
 	default:
 		warnings = append(warnings, fmt.Sprintf("tribunal-aggregate: unknown method %s, falling back to mean", method))

@@ -3,6 +3,7 @@ package aggregate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"math"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ func scores(t *testing.T, raw ...string) []verdict.Verdict {
 }
 
 type aggCase struct {
-	method   string // "disagreement" runs Disagreement
+	method   rules.Method // "disagreement" runs Disagreement
 	vs       []verdict.Verdict
 	r        *rubric.Rubric
 	want     float64
@@ -85,74 +86,74 @@ func TestExamples(t *testing.T) {
 	}{
 		{"A1", func(t *testing.T) []aggCase {
 			vs := scores(t, "0.8", "0.6", "0.4")
-			return []aggCase{{method: Mean, vs: vs, want: 0.6}, {method: Median, vs: vs, want: 0.6}, {method: Min, vs: vs, want: 0.4}}
+			return []aggCase{{method: rules.Mean, vs: vs, want: 0.6}, {method: rules.Median, vs: vs, want: 0.6}, {method: rules.Min, vs: vs, want: 0.4}}
 		}},
 		{"A2", func(t *testing.T) []aggCase {
-			return []aggCase{{method: Median, vs: scores(t, "0.2", "0.4", "0.6", "0.8"), want: 0.5}}
+			return []aggCase{{method: rules.Median, vs: scores(t, "0.2", "0.4", "0.6", "0.8"), want: 0.5}}
 		}},
 		{"A3", func(t *testing.T) []aggCase {
-			return []aggCase{{method: WeightedMean, vs: scores(t, "0.8", "0.6", "0.4"), want: 0.6}}
+			return []aggCase{{method: rules.WeightedMean, vs: scores(t, "0.8", "0.6", "0.4"), want: 0.6}}
 		}},
 		{"A4", func(t *testing.T) []aggCase {
 			r := &rubric.Rubric{Criteria: []rubric.Criterion{crit("clarity", f(0.2), f(0.5)), crit("depth", f(0.8), nil)}}
 			vs := panel(t, `"score":0.45,"criterion_scores":{"clarity":0.9}`, `"score":0.50,"criterion_scores":{"clarity":0.9}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: r, want: 0.475}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: r, want: 0.475}}
 		}},
 		{"A5", func(t *testing.T) []aggCase {
 			cs := `"criterion_scores":{"correctness":0.95,"completeness":0.95}`
 			vs := panel(t, `"score":0.45,`+cs, `"score":0.50,`+cs)
-			return []aggCase{{method: WeightedMean, vs: vs, r: rd, want: 0.475}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: rd, want: 0.475}}
 		}},
 		{"A6", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.1,"criterion_scores":{"correctness":0.8,"completeness":0.8,"safety":0.8,"clarity":0.8}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: rd, want: 0.8}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: rd, want: 0.8}}
 		}},
 		{"A7", func(t *testing.T) []aggCase {
 			r := &rubric.Rubric{Criteria: []rubric.Criterion{crit("grounding", f(0.7), f(0.6)), crit("polish", f(0.3), nil)}}
 			vs := panel(t, `"score":0.1,"criterion_scores":{"grounding":0.8}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: r, want: 0.8}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: r, want: 0.8}}
 		}},
 		{"A8", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.5,"criterion_scores":{"correctness":100}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: correctnessOnly, want: 0.5}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: correctnessOnly, want: 0.5}}
 		}},
 		{"A9", func(t *testing.T) []aggCase {
 			cs := `"criterion_scores":{"correctness":1.0,"clarity":0.0}`
 			vs := panel(t, `"score":0.5,`+cs, `"score":0.5,`+cs)
-			return []aggCase{{method: WeightedMean, vs: vs, r: ru, want: 0.9}, {method: Mean, vs: vs, r: ru, want: 0.5}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: ru, want: 0.9}, {method: rules.Mean, vs: vs, r: ru, want: 0.5}}
 		}},
 		{"A10", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.5,"criterion_scores":{"correctness":1.0,"clarity":1.0}`,
 				`"score":0.5,"criterion_scores":{"correctness":0.0,"clarity":1.0}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: ru, want: 0.55}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: ru, want: 0.55}}
 		}},
 		{"A11", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.5,"criterion_scores":{"correctness":1.0}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: ru, want: 1.0}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: ru, want: 1.0}}
 		}},
 		{"A12", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.5,"criterion_scores":{"correctness":0.0}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: ru, want: 0.0}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: ru, want: 0.0}}
 		}},
 		{"A13", func(t *testing.T) []aggCase {
 			r := &rubric.Rubric{Criteria: []rubric.Criterion{crit("correctness", f(1.8), f(0.7)), crit("clarity", f(0.2), nil)}}
 			vs := panel(t, `"score":0.1,"criterion_scores":{"correctness":1.0,"clarity":0.0}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: r, want: 0.9}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: r, want: 0.9}}
 		}},
 		{"A14", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.5,"criterion_scores":{"correctness":1.0,"clarity":"n/a"}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: ru, want: 1.0}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: ru, want: 1.0}}
 		}},
 		{"A15", func(t *testing.T) []aggCase {
-			return []aggCase{{method: Mean, vs: scores(t, "0.9", ""), want: 0.9, warnings: drop("j2")}}
+			return []aggCase{{method: rules.Mean, vs: scores(t, "0.9", ""), want: 0.9, warnings: drop("j2")}}
 		}},
 		{"A16", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":0.9,"criterion_scores":{"correctness":0.9}`, `"criterion_scores":{"correctness":0.1}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: correctnessOnly, want: 0.9, warnings: drop("j2")}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: correctnessOnly, want: 0.9, warnings: drop("j2")}}
 		}},
 		{"A17", func(t *testing.T) []aggCase {
 			var cs []aggCase
-			for _, m := range []string{Mean, Median, Min, WeightedMean, "lottery"} {
+			for _, m := range []rules.Method{rules.Mean, rules.Median, rules.Min, rules.WeightedMean, "lottery"} {
 				cs = append(cs,
 					aggCase{method: m, vs: scores(t, "", ""), r: rd, want: 0, warnings: drop("j1, j2")},
 					aggCase{method: m, vs: scores(t, "100", "95"), r: rd, want: 0, warnings: drop("j1, j2")},
@@ -162,17 +163,17 @@ func TestExamples(t *testing.T) {
 		}},
 		{"A18", func(t *testing.T) []aggCase {
 			vs := panel(t, `"score":100,"criterion_scores":{"correctness":0.9}`)
-			return []aggCase{{method: WeightedMean, vs: vs, r: correctnessOnly, want: 0, warnings: drop("j1")}}
+			return []aggCase{{method: rules.WeightedMean, vs: vs, r: correctnessOnly, want: 0, warnings: drop("j1")}}
 		}},
 		{"A19", func(t *testing.T) []aggCase {
 			return []aggCase{
-				{method: Mean, vs: scores(t, "100", "0.6"), want: 0.6, warnings: drop("j1")},
-				{method: Mean, vs: scores(t, "-5", "0.6"), want: 0.6, warnings: drop("j1")},
-				{method: Mean, vs: scores(t, "0", "1"), want: 0.5},
+				{method: rules.Mean, vs: scores(t, "100", "0.6"), want: 0.6, warnings: drop("j1")},
+				{method: rules.Mean, vs: scores(t, "-5", "0.6"), want: 0.6, warnings: drop("j1")},
+				{method: rules.Mean, vs: scores(t, "0", "1"), want: 0.5},
 			}
 		}},
 		{"A20", func(t *testing.T) []aggCase {
-			return []aggCase{{method: Mean, vs: nil, want: 0}, {method: Mean, vs: []verdict.Verdict{}, want: 0}}
+			return []aggCase{{method: rules.Mean, vs: nil, want: 0}, {method: rules.Mean, vs: []verdict.Verdict{}, want: 0}}
 		}},
 		{"A21", func(t *testing.T) []aggCase {
 			return []aggCase{{method: "lottery", vs: scores(t, "0.5", "0.7"), want: 0.6,
@@ -223,7 +224,7 @@ func TestDropWarningLabels(t *testing.T) {
 		{JudgeID: "judge-5", JudgeType: "adversarial", Score: json.RawMessage("null")},
 	}
 	want := []string{dropPrefix + "security, unidentified, unidentified, judge-5"}
-	got, warnings := Score(Mean, vs, nil, 0.6)
+	got, warnings := Score(rules.Mean, vs, nil, 0.6)
 	if got != 0.9 || !slices.Equal(warnings, want) {
 		t.Errorf("Score = %v, %q", got, warnings)
 	}
@@ -237,18 +238,18 @@ func TestFailedJudgeIgnoredEvenWithScore(t *testing.T) {
 	failed := verdict.Verdict{JudgeID: "crashed", Failed: true, Score: json.RawMessage("0"),
 		CriterionScores: map[string]json.RawMessage{"correctness": json.RawMessage("0")}, HasCriterionScores: true}
 	ok := panel(t, `"score":0.8,"criterion_scores":{"correctness":0.9}`)[0]
-	got, warnings := Score(WeightedMean, []verdict.Verdict{ok, failed}, correctnessOnly, 0.6)
+	got, warnings := Score(rules.WeightedMean, []verdict.Verdict{ok, failed}, correctnessOnly, 0.6)
 	if math.Abs(got-0.9) > 1e-12 || !slices.Equal(warnings, drop("crashed")) {
 		t.Errorf("Score = %v, %q; a failed judge must be absent, never a zero", got, warnings)
 	}
 }
 
 func TestMedianOddAndUnsorted(t *testing.T) {
-	got, _ := Score(Median, scores(t, "0.9", "0.1", "0.5", "0.3", "0.7"), nil, 0.6)
+	got, _ := Score(rules.Median, scores(t, "0.9", "0.1", "0.5", "0.3", "0.7"), nil, 0.6)
 	if got != 0.5 {
 		t.Errorf("median = %v", got)
 	}
-	got, _ = Score(Median, scores(t, "0.9", "0.1"), nil, 0.6)
+	got, _ = Score(rules.Median, scores(t, "0.9", "0.1"), nil, 0.6)
 	if got != 0.5 {
 		t.Errorf("median of two = %v", got)
 	}
@@ -282,7 +283,7 @@ func TestWeightedMeanDegrades(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, warnings := Score(WeightedMean, vs, &rubric.Rubric{Criteria: tt.criteria}, tt.minCov)
+			got, warnings := Score(rules.WeightedMean, vs, &rubric.Rubric{Criteria: tt.criteria}, tt.minCov)
 			if math.Abs(got-tt.want) > 1e-12 || len(warnings) != 0 {
 				t.Errorf("got %v, %q; want %v", got, warnings, tt.want)
 			}
@@ -291,7 +292,7 @@ func TestWeightedMeanDegrades(t *testing.T) {
 }
 
 func TestWarningsNeverMentionDegrade(t *testing.T) {
-	_, warnings := Score(WeightedMean, scores(t, "0.5"), rd, 0.6)
+	_, warnings := Score(rules.WeightedMean, scores(t, "0.5"), rd, 0.6)
 	for _, w := range warnings {
 		if strings.Contains(w, "degrad") {
 			t.Errorf("degrading must be silent: %q", w)

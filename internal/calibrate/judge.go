@@ -129,9 +129,9 @@ func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *wor
 		if res.Iteration.Gate.Passed {
 			out.Decision = "pass"
 		}
-		out.Reason = res.Iteration.Gate.Reason
+		out.Reason = string(res.Iteration.Gate.Reason)
 		if b := res.Iteration.Gate.BlockedBy; b != "" {
-			out.Reason += " (" + b + ")"
+			out.Reason += " (" + string(b) + ")"
 		}
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // Parse fills res from a child's stdout. A `--output-format json` result
@@ -16,7 +18,9 @@ func Parse(stdout []byte, res *Result) error {
 	if len(trimmed) == 0 {
 		return ErrNoOutput
 	}
-	if !gjson.ValidBytes(trimmed) || gjson.GetBytes(trimmed, "type").String() != "result" {
+	// gjson validates recursively: the depth check comes first, and output
+	// nested too deeply is kept as text, which no verdict parse accepts.
+	if nesting.JSON(trimmed) != nil || !gjson.ValidBytes(trimmed) || gjson.GetBytes(trimmed, "type").String() != "result" {
 		res.Text = string(trimmed)
 		return nil
 	}

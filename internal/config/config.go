@@ -2,7 +2,9 @@
 package config
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 
 	_ "embed"
 	"fmt"
@@ -77,12 +79,42 @@ func Load(src Sources) *Config {
 	}
 	var pluginFile string
 	if src.PluginRoot != "" {
-		path := filepath.Join(src.PluginRoot, "config.json")
+		path := pluginConfigPath(src)
 		pluginFile = path
-		if data, ok := readCapped(path, warn); ok {
-			tree = merge(tree, pluginLayer(data, path, warn))
+		w := warncap.New(warn, path)
+		if data, ok := readCapped(path, w.Warn); ok {
+			tree = merge(tree, pluginLayer(data, path, w.Warn))
 		}
+		w.Flush()
 	}
+	for _, l := range settingsLayers(src) {
+		// A file cannot flood stderr: past the first few warnings about
+		// it, a count.
+		w := warncap.New(warn, l.path)
+		if data, ok := readCapped(l.path, w.Warn); ok {
+			t := settingsLayer(data, l, w.Warn)
+			if l.repo {
+				// The allowlist is final once the user's own layers are
+				// merged: a repository can neither extend it nor use it
+				// for another repository.
+				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), w.Warn)
+			}
+			tree = merge(tree, t)
+		}
+		w.Flush()
+	}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
+}
+
+// pluginConfigPath is the plugin's config.json (layer 1); src.PluginRoot
+// must be set.
+func pluginConfigPath(src Sources) string {
+	return filepath.Join(src.PluginRoot, "config.json")
+}
+
+// settingsLayers lists the Claude Code settings files of src (layers 2–5),
+// in merge order.
+func settingsLayers(src Sources) []layer {
 	var layers []layer
 	if src.Home != "" {
 		layers = append(layers,
@@ -94,19 +126,7 @@ func Load(src Sources) *Config {
 			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.json"), repo: true},
 			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
 	}
-	for _, l := range layers {
-		if data, ok := readCapped(l.path, warn); ok {
-			t := settingsLayer(data, l, warn)
-			if l.repo {
-				// The allowlist is final once the user's own layers are
-				// merged: a repository can neither extend it nor use it
-				// for another repository.
-				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), warn)
-			}
-			tree = merge(tree, t)
-		}
-	}
-	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
+	return layers
 }
 
 // pluginLayer reads a whole config.json (layer 1) and returns its tribunal
@@ -152,6 +172,13 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 			}
 		}
 	}
+	if p := t.at("trust", "ledger_key"); l.repo && !p.isNull() {
+		// The ledger's anchor must live outside what the ledger's
+		// attacker can write; a repository is the least of those.
+		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not set the ledger's trust anchor; key %q ignored",
+			l.path, "tribunal.trust.ledger_key"))
+		t.get("trust").del("ledger_key")
+	}
 	guardProviders(t, l.path, l.repo, warn)
 	return t
 }
@@ -167,6 +194,11 @@ var userOnlyKeys = []struct{ parent, key, why string }{
 // parseTop parses a layer and checks that its top level is an object; it
 // returns nil, after a warning, when the file is unusable (§2.2 rules 2, 5).
 func parseTop(data []byte, path string, warn func(string)) *node {
+	// The tree below is built recursively: bound its depth first.
+	if err := nesting.JSON(data); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		return nil
+	}
 	if msg := checkJSON(data); msg != "" {
 		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, msg))
 		return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 // TestShippedDefaults transcribes §2.1 plus the Go additions, reading the
@@ -85,9 +86,9 @@ func TestBuiltinConstants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ScoreThreshold != rubric.DefaultScoreThreshold || p.MaxIterations != rubric.DefaultMaxIterations ||
-		p.GatePolicy != rubric.DefaultGatePolicy || p.AggregationMethod != rubric.DefaultAggregationMethod ||
-		p.DissentThreshold != DefaultDissentThreshold || p.MinCriterionCoverage != DefaultMinCriterionCoverage ||
+	if p.ScoreThreshold != rules.DefaultScoreThreshold || p.MaxIterations != rules.DefaultMaxIterations ||
+		p.GatePolicy != rules.DefaultPolicy || p.AggregationMethod != rules.DefaultMethod ||
+		p.DissentThreshold != rules.DefaultDissentThreshold || p.MinCriterionCoverage != rules.DefaultMinCriterionCoverage ||
 		p.ActorModel != DefaultActorModel || p.MetaModel != DefaultMetaModel ||
 		p.ActorMaxTokens != DefaultActorMaxTokens || p.JudgeMaxTokens != DefaultJudgeMaxTokens || p.MetaMaxTokens != DefaultMetaMaxTokens ||
 		p.JudgeTimeout != DefaultJudgeTimeout || p.ActorTimeout != DefaultActorTimeout || p.MetaTimeout != DefaultMetaTimeout {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
@@ -14,6 +15,32 @@ type Setting struct {
 	Key    string          `json:"key"`    // dotted, from "tribunal", e.g. tribunal.session.score_threshold
 	Value  json.RawMessage `json:"value"`  // compact JSON
 	Source string          `json:"source"` // a file path, or "(built-in defaults)"
+}
+
+// Layer is one configuration file Load considers.
+type Layer struct {
+	Path string `json:"path"`
+	// Present is false when the file does not exist (the layer is skipped
+	// silently); a file that exists but could not be used was warned about.
+	Present bool `json:"present"`
+}
+
+// Layers lists the files Load reads for src, in merge order, after the
+// built-in defaults: the plugin's config.json, then the settings files.
+func Layers(src Sources) []Layer {
+	var paths []string
+	if src.PluginRoot != "" {
+		paths = append(paths, pluginConfigPath(src))
+	}
+	for _, l := range settingsLayers(src) {
+		paths = append(paths, l.path)
+	}
+	out := make([]Layer, len(paths))
+	for i, p := range paths {
+		_, err := os.Lstat(p)
+		out[i] = Layer{Path: p, Present: err == nil}
+	}
+	return out
 }
 
 // Settings returns every effective leaf value of the merged configuration

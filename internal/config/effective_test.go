@@ -60,3 +60,18 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLayers: the files Load reads, in merge order, with their presence.
+func TestLayers(t *testing.T) {
+	e := newEnv(t)
+	user := e.tribunal(2, `{}`)
+	got := Layers(e.src)
+	want := []Layer{{e.path(1), false}, {user, true}, {e.path(3), false}, {e.path(4), false}, {e.path(5), false}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Layers = %v\nwant %v", got, want)
+	}
+	e.src.PluginRoot, e.src.WorktreeRoot = "", ""
+	if got := Layers(e.src); len(got) != 2 || got[0].Path != user {
+		t.Errorf("without plugin root and repository: %v", got)
+	}
+}

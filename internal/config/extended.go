@@ -76,6 +76,15 @@ func (c *Config) Trust() TrustSettings {
 	return TrustSettings{Block: c.boolean(false, "trust", "block"), Thresholds: th}
 }
 
+// LedgerKey returns tribunal.trust.ledger_key, the fingerprint (or public
+// key) the ledger's entries must be signed by, or "" when no anchor is
+// set. Only the plugin defaults and the user's own settings can set it
+// (Load drops and reports a repository's).
+func (c *Config) LedgerKey() string {
+	s, _ := str(c.tree.at("trust", "ledger_key"))
+	return strings.TrimSpace(s)
+}
+
 // SeverityFailAt returns the severity.fail_at_or_above policy; severity.None
 // means off. An unknown level is an error naming the key, like any other
 // invalid effective value (§2.3).

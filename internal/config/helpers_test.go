@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
@@ -103,4 +104,28 @@ func shippedRubric() *rubric.Rubric {
 func defaultRubric(t *testing.T) *rubric.Rubric {
 	t.Helper()
 	return shippedRubric()
+}
+
+// makeSpecial puts something that is not a regular file at path: a
+// directory, a named pipe (which blocks a plain open until a writer comes)
+// or a symlink to /dev/zero (which never ends).
+func makeSpecial(t *testing.T, path, kind string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	switch kind {
+	case "dir":
+		err = os.Mkdir(path, 0o700)
+	case "fifo":
+		err = syscall.Mkfifo(path, 0o600)
+	case "devzero":
+		err = os.Symlink("/dev/zero", path)
+	default:
+		t.Fatalf("no special file kind %q", kind)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -3,10 +3,13 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
 
 func TestLoadDefaultsOnly(t *testing.T) {
@@ -167,23 +170,26 @@ func TestMalformedLayers(t *testing.T) {
 	big := `{"tribunal":{},"pad":"` + strings.Repeat("x", maxFileSize) + `"}`
 	kinds := []struct {
 		name    string
-		content string // "" with dir set means: make the path a directory
-		dir     bool
+		content string
+		special string // "dir", "fifo" or "devzero": make the path that instead of a file
 		warn    string
 	}{
-		{"syntax error", "{\"tribunal\": {\n  \"a\": 1,\n}}", false, "invalid JSON at line 3, column 1"},
-		{"empty file", "", false, "invalid JSON at line 1, column 1"},
-		{"trailing garbage", `{"tribunal":{}} x`, false, "invalid JSON"},
-		{"top level array", `[{"tribunal":{}}]`, false, "top level is not a JSON object; file ignored"},
-		{"top level string", `"tribunal"`, false, "top level is not a JSON object; file ignored"},
-		{"top level number", `42`, false, "top level is not a JSON object; file ignored"},
-		{"top level null", `null`, false, "top level is not a JSON object; file ignored"},
-		{"tribunal is a string", `{"tribunal":"on"}`, false, `"tribunal" is not an object; file ignored`},
-		{"tribunal is an array", `{"tribunal":[{"judges":{"model":"x"}}]}`, false, `"tribunal" is not an object; file ignored`},
-		{"tribunal is a number", `{"tribunal":1}`, false, `"tribunal" is not an object; file ignored`},
-		{"tribunal is false", `{"tribunal":false}`, false, `"tribunal" is not an object; file ignored`},
-		{"oversized", big, false, "larger than 1048576 bytes; file ignored"},
-		{"a directory", "", true, "is a directory; file ignored"},
+		{"syntax error", "{\"tribunal\": {\n  \"a\": 1,\n}}", "", "invalid JSON at line 3, column 1"},
+		{"empty file", "", "", "invalid JSON at line 1, column 1"},
+		{"trailing garbage", `{"tribunal":{}} x`, "", "invalid JSON"},
+		{"top level array", `[{"tribunal":{}}]`, "", "top level is not a JSON object; file ignored"},
+		{"top level string", `"tribunal"`, "", "top level is not a JSON object; file ignored"},
+		{"top level number", `42`, "", "top level is not a JSON object; file ignored"},
+		{"top level null", `null`, "", "top level is not a JSON object; file ignored"},
+		{"tribunal is a string", `{"tribunal":"on"}`, "", `"tribunal" is not an object; file ignored`},
+		{"tribunal is an array", `{"tribunal":[{"judges":{"model":"x"}}]}`, "", `"tribunal" is not an object; file ignored`},
+		{"tribunal is a number", `{"tribunal":1}`, "", `"tribunal" is not an object; file ignored`},
+		{"tribunal is false", `{"tribunal":false}`, "", `"tribunal" is not an object; file ignored`},
+		{"oversized", big, "", "larger than 1048576 bytes; file ignored"},
+		{"nested too deeply", `{"tribunal":{},"x":` + strings.Repeat(`{"a":`, 200000), "", "nesting too deep: more than 1000 levels at line 1, column 5015; file ignored"},
+		{"a directory", "", "dir", "not a regular file (a directory); file ignored"},
+		{"a FIFO", "", "fifo", "not a regular file (a named pipe); file ignored"},
+		{"a link to a device", "", "devzero", "not a regular file (a character device); file ignored"},
 	}
 	for _, kind := range kinds {
 		for bad := 1; bad <= 5; bad++ {
@@ -195,12 +201,10 @@ func TestMalformedLayers(t *testing.T) {
 					}
 				}
 				path := e.path(bad)
-				if kind.dir {
-					if err := os.MkdirAll(path, 0o700); err != nil {
-						t.Fatal(err)
-					}
-				} else {
+				if kind.special == "" {
 					e.write(bad, kind.content)
+				} else {
+					makeSpecial(t, path, kind.special)
 				}
 				c := e.load()
 				if len(e.warnings) != 1 || !e.hasWarning("tribunal: warning: "+path+": ", kind.warn) {
@@ -389,4 +393,32 @@ func session(c *Config) Params {
 		panic(err)
 	}
 	return p
+}
+
+// TestWarningFlood: 40,000 unknown keys in one file cost the first few
+// warnings and one line counting the rest, not 40,000 lines on every
+// hook run; the other files still warn on their own.
+func TestWarningFlood(t *testing.T) {
+	e := newEnv(t)
+	var b strings.Builder
+	b.WriteString(`{"tribunal":{`)
+	for i := range 40000 {
+		fmt.Fprintf(&b, `"k%d":1,`, i)
+	}
+	b.WriteString(`"stop_hook":{"enabled":true}}}`)
+	p := e.write(4, b.String())
+	other := e.tribunal(2, `{"nope":1}`)
+	c := e.load()
+	if len(e.warnings) != warncap.Max+2 {
+		t.Fatalf("%d warnings, want %d: %q", len(e.warnings), warncap.Max+2, e.warnings[:min(len(e.warnings), 20)])
+	}
+	if !e.hasWarning(other, `unknown key "tribunal.nope"`) {
+		t.Errorf("the other file's warning is missing: %q", e.warnings)
+	}
+	if !e.hasWarning("tribunal: warning: " + p + ": … and 39990 more warning(s) like these") {
+		t.Errorf("no count line: %q", e.warnings)
+	}
+	if !c.StopHook().Enabled {
+		t.Error("the file's valid keys must still apply")
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 // Built-in defaults, the last step of every precedence chain. They equal
@@ -22,8 +23,6 @@ const (
 	DefaultActorMaxTokens        = 4096
 	DefaultJudgeMaxTokens        = 2048
 	DefaultMetaMaxTokens         = 1024
-	DefaultDissentThreshold      = 0.25
-	DefaultMinCriterionCoverage  = 0.6
 	DefaultRubricID              = "default"
 	DefaultStopHookTimeout       = 60 * time.Second
 	DefaultSessionStartMaxAge    = 72 * time.Hour
@@ -126,13 +125,13 @@ func (c *Config) stopHookTimeout() time.Duration {
 func (c *Config) stopHookThreshold() float64 {
 	n := c.tree.at("session", "score_threshold")
 	if n.isNull() {
-		return rubric.DefaultScoreThreshold
+		return rules.DefaultScoreThreshold
 	}
 	v, err := rubric.ScoreThreshold(n.raw)
 	if err != nil {
 		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
-			invalid("tribunal.session.score_threshold", n, err), rubric.DefaultScoreThreshold))
-		return rubric.DefaultScoreThreshold
+			invalid("tribunal.session.score_threshold", n, err), rules.DefaultScoreThreshold))
+		return rules.DefaultScoreThreshold
 	}
 	return v
 }

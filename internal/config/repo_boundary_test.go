@@ -43,3 +43,38 @@ func TestRepositoryLayerPowers(t *testing.T) {
 		t.Errorf("budget after a repository null = %v, want the user's 1", p.BudgetUSD)
 	}
 }
+
+// TestLedgerKeyIsUserLevel: the ledger's anchor comes from the user's own
+// settings; a repository's is dropped with a warning, since whoever can
+// write the repository must not choose the key its ledger is checked
+// against.
+func TestLedgerKeyIsUserLevel(t *testing.T) {
+	const user, repo = "SHA256:user", "SHA256:repo"
+	for _, tc := range []struct {
+		name   string
+		layers map[int]string
+		want   string
+		warns  int
+	}{
+		{"unset", nil, "", 0},
+		{"user", map[int]string{2: user}, user, 0},
+		{"user local", map[int]string{3: user}, user, 0},
+		{"repository", map[int]string{4: repo}, "", 1},
+		{"repository local", map[int]string{5: repo}, "", 1},
+		{"repository over user", map[int]string{2: user, 4: repo, 5: repo}, user, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			for layer, key := range tc.layers {
+				e.tribunal(layer, `{"trust":{"ledger_key":"`+key+`"}}`)
+			}
+			c := e.load()
+			if got := c.LedgerKey(); got != tc.want {
+				t.Errorf("LedgerKey() = %q, want %q", got, tc.want)
+			}
+			if len(e.warnings) != tc.warns || (tc.warns > 0 && !e.hasWarning("repository settings may not set the ledger's trust anchor", "tribunal.trust.ledger_key")) {
+				t.Errorf("warnings %q", e.warnings)
+			}
+		})
+	}
+}

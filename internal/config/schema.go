@@ -93,6 +93,7 @@ var tribunalSpec = object(map[string]*spec{
 		"min_survivors":  leaf(kindCount),
 		"spread_ceiling": leaf(kindNumber),
 		"irr_floor":      leaf(kindNumber),
+		"ledger_key":     leaf(kindString),
 	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
@@ -144,7 +145,11 @@ var pluginSpec = object(map[string]*spec{
 // key. Dropping a mistyped value makes it "unset" in this layer, so the
 // value from the layers below, ultimately the built-in default, applies.
 func prune(n *node, s *spec, prefix string, warn func(string)) {
-	for _, k := range append([]string(nil), n.keys...) {
+	// The kept keys are collected and stored once: deleting them one by
+	// one copied the key list each time, quadratic in a file of 40,000
+	// unknown keys (half a minute).
+	kept := make([]string, 0, len(n.keys))
+	for _, k := range n.keys {
 		child := n.kids[k]
 		key := k
 		if prefix != "" {
@@ -157,16 +162,20 @@ func prune(n *node, s *spec, prefix string, warn func(string)) {
 		switch {
 		case cs == nil:
 			warn(fmt.Sprintf("tribunal: warning: %s: unknown key %q", child.src, key))
-			n.del(k)
+			delete(n.kids, k)
+			continue
 		case child.isNull():
 		case !fits(child, cs.kind):
 			warn(fmt.Sprintf("tribunal: warning: %s: key %q must be %s, got %s; ignored",
 				child.src, key, kindNames[cs.kind], excerpt(child)))
-			n.del(k)
+			delete(n.kids, k)
+			continue
 		case cs.kind == kindObject:
 			prune(child, cs, key, warn)
 		}
+		kept = append(kept, k)
 	}
+	n.keys = kept
 }
 
 // fits reports whether n has kind k.

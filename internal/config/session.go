@@ -7,14 +7,15 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 // Params are the effective parameters of one /tribunal run (§2.4, §2.5).
 type Params struct {
 	ScoreThreshold    float64
 	MaxIterations     int
-	GatePolicy        string
-	AggregationMethod string
+	GatePolicy        rules.Policy
+	AggregationMethod rules.Method
 	// JudgeTypes are the entries of the effective judge_types, as given:
 	// they may be null or non-strings, which jury.Empanel handles (§3.2).
 	// A non-array value yields no entries and so an empty panel.
@@ -45,8 +46,8 @@ func (p Params) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		ScoreThreshold       float64           `json:"score_threshold"`
 		MaxIterations        int               `json:"max_iterations"`
-		GatePolicy           string            `json:"gate_policy"`
-		AggregationMethod    string            `json:"aggregation_method"`
+		GatePolicy           rules.Policy      `json:"gate_policy"`
+		AggregationMethod    rules.Method      `json:"aggregation_method"`
 		JudgeTypes           []json.RawMessage `json:"judge_types"`
 		DissentThreshold     float64           `json:"dissent_threshold"`
 		MinCriterionCoverage float64           `json:"min_criterion_coverage"`
@@ -80,19 +81,19 @@ func (c *Config) Session(r *rubric.Rubric) (Params, error) {
 	}
 	var p Params
 	var err error
-	if p.ScoreThreshold, err = pick(c, r.ScoreThreshold, "score_threshold", rubric.DefaultScoreThreshold, rubric.ScoreThreshold); err != nil {
+	if p.ScoreThreshold, err = pick(c, r.ScoreThreshold, "score_threshold", rules.DefaultScoreThreshold, rubric.ScoreThreshold); err != nil {
 		return Params{}, err
 	}
-	if p.MaxIterations, err = pick(c, r.MaxIterations, "max_iterations", rubric.DefaultMaxIterations, rubric.MaxIterations); err != nil {
+	if p.MaxIterations, err = pick(c, r.MaxIterations, "max_iterations", rules.DefaultMaxIterations, rubric.MaxIterations); err != nil {
 		return Params{}, err
 	}
-	if p.GatePolicy, err = pick(c, r.GatePolicy, "gate_policy", rubric.DefaultGatePolicy, rubric.GatePolicy); err != nil {
+	if p.GatePolicy, err = pick(c, r.GatePolicy, "gate_policy", rules.DefaultPolicy, rubric.GatePolicy); err != nil {
 		return Params{}, err
 	}
-	if p.AggregationMethod, err = pick(c, r.AggregationMethod, "aggregation_method", rubric.DefaultAggregationMethod, rubric.AggregationMethod); err != nil {
+	if p.AggregationMethod, err = pick(c, r.AggregationMethod, "aggregation_method", rules.DefaultMethod, rubric.AggregationMethod); err != nil {
 		return Params{}, err
 	}
-	if p.DissentThreshold, err = pick(c, nil, "dissent_threshold", DefaultDissentThreshold, rubric.Unit); err != nil {
+	if p.DissentThreshold, err = pick(c, nil, "dissent_threshold", rules.DefaultDissentThreshold, rubric.Unit); err != nil {
 		return Params{}, err
 	}
 	p.JudgeTypes = c.judgeTypes(r)
@@ -162,13 +163,13 @@ func isArray(raw json.RawMessage) bool {
 func (c *Config) minCoverage() float64 {
 	n := c.tree.at("rubric", "min_criterion_coverage")
 	if n.isNull() {
-		return DefaultMinCriterionCoverage
+		return rules.DefaultMinCriterionCoverage
 	}
 	v, err := rubric.Unit(n.raw)
 	if err != nil {
 		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
-			invalid("tribunal.rubric.min_criterion_coverage", n, err), DefaultMinCriterionCoverage))
-		return DefaultMinCriterionCoverage
+			invalid("tribunal.rubric.min_criterion_coverage", n, err), rules.DefaultMinCriterionCoverage))
+		return rules.DefaultMinCriterionCoverage
 	}
 	return v
 }

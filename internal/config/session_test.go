@@ -36,8 +36,8 @@ func TestSessionPrecedence(t *testing.T) {
 	}
 	thr := func(p Params) any { return p.ScoreThreshold }
 	iter := func(p Params) any { return p.MaxIterations }
-	gate := func(p Params) any { return p.GatePolicy }
-	agg := func(p Params) any { return p.AggregationMethod }
+	gate := func(p Params) any { return string(p.GatePolicy) }
+	agg := func(p Params) any { return string(p.AggregationMethod) }
 	types := func(p Params) any {
 		var s []string
 		for _, r := range p.JudgeTypes {

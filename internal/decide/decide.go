@@ -1,154 +1,79 @@
-// Package decide is the pure function behind `tribunal-session decide`: a JSON description of one iteration in, the aggregate and gate decision out.
+// Package decide is one iteration's decision as a typed function — aggregate, dissent, then the gate — and its JSON form behind `tribunal-session decide`.
 package decide
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/tribunal-cc/tribunal/internal/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Defaults for omitted input fields: the built-in session defaults (§2.4).
-const (
-	DefaultPolicy               = gate.Majority
-	DefaultAggregationMethod    = aggregate.WeightedMean
-	DefaultScoreThreshold       = 0.75
-	DefaultDissentThreshold     = 0.25
-	DefaultMinCriterionCoverage = 0.6
-)
-
-// ErrInput is wrapped by every error about the input document, so callers
-// can tell a bad request (usage error) from anything else.
-var ErrInput = errors.New("invalid decide input")
-
-// output is the decide result. Warnings is always an array.
-type output struct {
-	AggregatedScore float64  `json:"aggregated_score"`
-	Disagreement    float64  `json:"disagreement"`
-	Passed          bool     `json:"passed"`
-	Reason          string   `json:"reason,omitempty"`
-	FailedCriterion string   `json:"failed_criterion,omitempty"`
-	Warnings        []string `json:"warnings"`
+// Input is one iteration to decide. The policy fields are the effective
+// parameters: a rubric's own policy fields are not consulted.
+type Input struct {
+	Policy               rules.Policy
+	Method               rules.Method
+	ScoreThreshold       float64
+	DissentThreshold     float64
+	MinCriterionCoverage float64
+	// Verdicts is the whole panel in seat order, unusable verdicts
+	// included (they keep their seats).
+	Verdicts []verdict.Verdict
+	// Rubric supplies weights and floors; nil means none.
+	Rubric *rubric.Rubric
+	Meta   verdict.Meta
+	// Aggregate and Dissent, when set, are used as given instead of being
+	// recomputed, so a recorded iteration can be put through the gate
+	// exactly as it was.
+	Aggregate, Dissent *float64
 }
 
-// Run decides one iteration. The input is a JSON object
-//
-//	{policy, verdicts, rubric?, aggregation_method, score_threshold,
-//	 dissent_threshold, min_criterion_coverage?, meta?,
-//	 aggregated_score?, disagreement?}
-//
-// where omitted or null fields take the built-in defaults and verdicts and
-// meta are in their normalised (verdict file, meta.json) form. A given
-// aggregated_score or disagreement is used as is instead of being
-// recomputed, so a recorded iteration can be replayed through the gate
-// exactly. Rubric policy fields are not consulted: the caller passes the
-// effective parameters explicitly. Unknown top-level keys are ignored.
-//
-// The result is one line of compact JSON, newline-terminated:
-// {aggregated_score, disagreement, passed, reason?, failed_criterion?,
-// warnings}, where warnings lists meta, aggregate and gate diagnostics in
-// the order they arose. An error means the input itself is malformed; its
-// message names the offending field.
-func Run(input []byte) ([]byte, error) {
-	in, err := parse(input)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+// Defaults returns an Input with the built-in policy, method and
+// thresholds (spec §2.4) and nothing to judge.
+func Defaults() Input {
+	return Input{
+		Policy:               rules.DefaultPolicy,
+		Method:               rules.DefaultMethod,
+		ScoreThreshold:       rules.DefaultScoreThreshold,
+		DissentThreshold:     rules.DefaultDissentThreshold,
+		MinCriterionCoverage: rules.DefaultMinCriterionCoverage,
 	}
-	warnings := in.metaWarnings
-	a, d := in.aggregate, in.dissent
-	if !in.haveAggregate {
+}
+
+// Output is the decision.
+type Output struct {
+	Aggregate float64
+	Dissent   float64
+	Gate      gate.Result
+	// Warnings are the aggregate's and the gate's diagnostics, in the
+	// order they arose.
+	Warnings []string
+}
+
+// Decide aggregates the usable verdicts, measures their dissent and runs
+// the gate (spec §5, spec §6), with the same code the loop uses.
+func Decide(in Input) Output {
+	var out Output
+	if in.Aggregate != nil {
+		out.Aggregate = *in.Aggregate
+	} else {
 		var w []string
-		a, w = aggregate.Score(in.method, in.gate.Verdicts, in.gate.Rubric, in.minCoverage)
-		warnings = append(warnings, w...)
+		out.Aggregate, w = aggregate.Score(in.Method, in.Verdicts, in.Rubric, in.MinCriterionCoverage)
+		out.Warnings = append(out.Warnings, w...)
 	}
-	if !in.haveDissent {
+	if in.Dissent != nil {
+		out.Dissent = *in.Dissent
+	} else {
 		var w []string
-		d, w = aggregate.Disagreement(in.gate.Verdicts)
-		warnings = append(warnings, w...)
+		out.Dissent, w = aggregate.Disagreement(in.Verdicts)
+		out.Warnings = append(out.Warnings, w...)
 	}
-	in.gate.Aggregate, in.gate.Dissent = a, d
-	res := gate.Decide(in.gate)
-	warnings = append(warnings, res.Warnings...)
-	if warnings == nil {
-		warnings = []string{}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // judge ids in warnings stay readable
-	if err := enc.Encode(output{
-		AggregatedScore: a,
-		Disagreement:    d,
-		Passed:          res.Passed,
-		Reason:          res.Reason,
-		FailedCriterion: res.FailedCriterion,
-		Warnings:        warnings,
-	}); err != nil {
-		return nil, fmt.Errorf("encode decide result: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// request is a parsed decide input.
-type request struct {
-	gate          gate.Input
-	method        string
-	minCoverage   float64
-	aggregate     float64
-	haveAggregate bool
-	dissent       float64
-	haveDissent   bool
-	metaWarnings  []string
-}
-
-func parse(input []byte) (request, error) {
-	var req request
-	if !json.Valid(input) {
-		return req, errors.New("input is not valid JSON")
-	}
-	var f fields
-	if verdict.Kind(input) != "object" || json.Unmarshal(input, &f) != nil {
-		return req, fmt.Errorf("input must be a JSON object, got %s", verdict.Kind(input))
-	}
-	var err error
-	g := &req.gate
-	if g.Policy, err = f.str("policy", DefaultPolicy); err != nil {
-		return req, err
-	}
-	if req.method, err = f.str("aggregation_method", DefaultAggregationMethod); err != nil {
-		return req, err
-	}
-	if g.Threshold, err = f.numOr("score_threshold", DefaultScoreThreshold); err != nil {
-		return req, err
-	}
-	if g.DissentThreshold, err = f.numOr("dissent_threshold", DefaultDissentThreshold); err != nil {
-		return req, err
-	}
-	if req.minCoverage, err = f.numOr("min_criterion_coverage", DefaultMinCriterionCoverage); err != nil {
-		return req, err
-	}
-	if req.aggregate, req.haveAggregate, err = f.num("aggregated_score"); err != nil {
-		return req, err
-	}
-	if req.dissent, req.haveDissent, err = f.num("disagreement"); err != nil {
-		return req, err
-	}
-	if g.Verdicts, err = f.verdicts(); err != nil {
-		return req, err
-	}
-	if g.Rubric, err = f.rubric(); err != nil {
-		return req, err
-	}
-	if f.present("meta") {
-		if verdict.Kind(f["meta"]) != "object" {
-			return req, fieldError("meta", "an object", f["meta"])
-		}
-		if g.Meta, req.metaWarnings, err = verdict.MetaFromJSON(f["meta"]); err != nil {
-			return req, fmt.Errorf("field %q: %w", "meta", err)
-		}
-	}
-	return req, nil
+	out.Gate = gate.Decide(gate.Input{
+		Policy: in.Policy, Verdicts: in.Verdicts, Rubric: in.Rubric, Meta: in.Meta,
+		Aggregate: out.Aggregate, Threshold: in.ScoreThreshold,
+		Dissent: out.Dissent, DissentThreshold: in.DissentThreshold,
+	})
+	out.Warnings = append(out.Warnings, out.Gate.Warnings...)
+	return out
 }

@@ -91,10 +91,20 @@ func TestGolden(t *testing.T) {
 				`"tribunal-meta: ignoring override_recommendation \"bogus\" (expected accept, reject or re-evaluate); treating it as unset"]}`,
 		},
 		{
-			name: "string true bias with reject does not count as bias",
-			in: `{"meta":{"bias_detected":"true","override_recommendation":"reject"},` +
+			// §4.6, exactly as the loop: a bias_detected that is not a JSON
+			// boolean is the meta failure default (no bias, no override).
+			name: "string true bias with reject is the meta failure default",
+			in: `{"meta":{"verdict_quality":"biased","bias_detected":"true","override_recommendation":"reject"},` +
 				`"verdicts":[{"judge_id":"a","score":0.875,"passed":true},{"judge_id":"b","score":0.875,"passed":true}]}`,
-			want: `{"aggregated_score":0.875,"disagreement":0,"passed":true,"warnings":[]}`,
+			want: `{"aggregated_score":0.875,"disagreement":0,"passed":true,"warnings":["tribunal-meta: meta bias_detected is \"true\", not a JSON boolean; using the failure default (questionable, no bias, no override)"]}`,
+		},
+		{
+			// Lenient reading let an override with no verdict_quality
+			// accept past the dissent check, which the loop never did.
+			name: "an override without a verdict_quality is the meta failure default",
+			in: `{"policy":"meta_override","meta":{"bias_detected":false,"override_recommendation":"accept"},` +
+				`"verdicts":[{"judge_id":"a","score":0.95,"passed":true},{"judge_id":"b","score":0.5,"passed":true}]}`,
+			want: `{"aggregated_score":0.725,"disagreement":0.44999999999999996,"passed":false,"reason":"dissent_unresolved","warnings":["tribunal-meta: meta verdict_quality is missing, not sound, questionable or biased; using the failure default (questionable, no bias, no override)"]}`,
 		},
 		{
 			name: "bias with reject blocks",
@@ -185,5 +195,14 @@ func TestInputErrors(t *testing.T) {
 				t.Errorf("error %q should contain %q", err, tt.field)
 			}
 		})
+	}
+}
+
+// Input nested past nesting.Max is an input error, found before any
+// recursive parse.
+func TestInputTooDeep(t *testing.T) {
+	_, err := Run([]byte(`{"verdicts":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`))
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "nesting too deep") {
+		t.Fatalf("got %v", err)
 	}
 }

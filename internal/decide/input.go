@@ -48,6 +48,15 @@ func (f fields) num(key string) (v float64, ok bool, err error) {
 	return v, true, nil
 }
 
+// optional reads an optional number field; nil when it is unset.
+func (f fields) optional(key string) (*float64, error) {
+	v, ok, err := f.num(key)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // numOr reads an optional number field with a default.
 func (f fields) numOr(key string, def float64) (float64, error) {
 	v, ok, err := f.num(key)

@@ -9,11 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // Envelope constants fixed by §10.
@@ -190,9 +193,10 @@ func (e *Emitter) appendLocked(env *envelope) error {
 	}
 	// Read access is only for tornTail's look at the last byte; a log that
 	// may be appended to but not read is still used, unchecked.
-	log, err := os.OpenFile(e.LogPath, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		log, err = os.OpenFile(e.LogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Never through a symbolic link (see store.OpenInPlace).
+	log, err := store.OpenInPlace(e.LogPath, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrPermission) {
+		log, err = store.OpenInPlace(e.LogPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	}
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 const machineIDFile = "machine_id"
@@ -57,7 +59,7 @@ func loadMachineID(dir string, r io.Reader, wait time.Duration) (string, error) 
 }
 
 func readMachineID(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", err

@@ -1,5 +1,7 @@
 package events
 
+import "github.com/tribunal-cc/tribunal/internal/rules"
+
 // MetaStart is the tribunal.meta.start payload (§7.5 row 10). It is the only
 // payload that carries verdicts_reviewed (§11.9).
 type MetaStart struct {
@@ -72,14 +74,14 @@ func (p GatePassed) Validate() error {
 
 // GateBlocked is the tribunal.gate.blocked payload (§7.5 row 12b).
 type GateBlocked struct {
-	TaskID               string   `json:"task_id"`
-	IterationID          string   `json:"iteration_id"`
-	Reason               string   `json:"reason"`
-	FinalScore           *float64 `json:"final_score,omitempty"`
-	IterationNumber      *int     `json:"iteration_number,omitempty"`
-	WillRetry            *bool    `json:"will_retry,omitempty"`
-	RetryIterationNumber *int     `json:"retry_iteration_number,omitempty"`
-	FailedCriterion      string   `json:"failed_criterion,omitempty"`
+	TaskID               string       `json:"task_id"`
+	IterationID          string       `json:"iteration_id"`
+	Reason               rules.Reason `json:"reason"`
+	FinalScore           *float64     `json:"final_score,omitempty"`
+	IterationNumber      *int         `json:"iteration_number,omitempty"`
+	WillRetry            *bool        `json:"will_retry,omitempty"`
+	RetryIterationNumber *int         `json:"retry_iteration_number,omitempty"`
+	FailedCriterion      string       `json:"failed_criterion,omitempty"`
 }
 
 // EventType returns "tribunal.gate.blocked".
@@ -90,7 +92,7 @@ func (p GateBlocked) Validate() error {
 	c := newChecker(p.EventType())
 	c.required("task_id", p.TaskID)
 	c.required("iteration_id", p.IterationID)
-	c.enum("reason", p.Reason, blockReasons)
+	c.enum("reason", string(p.Reason), blockReasons)
 	c.optUnit("final_score", p.FinalScore)
 	c.optMin("iteration_number", p.IterationNumber, 0)
 	c.optMin("retry_iteration_number", p.RetryIterationNumber, 0)

@@ -1,6 +1,10 @@
 package events
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tribunal-cc/tribunal/internal/rules"
+)
 
 // JuryMember is one seat in JuryEmpaneled.Judges.
 type JuryMember struct {
@@ -115,7 +119,7 @@ type ConsensusReached struct {
 	IterationID       string           `json:"iteration_id"`
 	AggregatedScore   float64          `json:"aggregated_score"`
 	Passed            bool             `json:"passed"`
-	AggregationMethod string           `json:"aggregation_method"`
+	AggregationMethod rules.Method     `json:"aggregation_method"`
 	Judges            []ConsensusJudge `json:"judges"`
 }
 
@@ -128,7 +132,7 @@ func (p ConsensusReached) Validate() error {
 	c.required("task_id", p.TaskID)
 	c.required("iteration_id", p.IterationID)
 	c.unit("aggregated_score", p.AggregatedScore)
-	c.enum("aggregation_method", p.AggregationMethod, aggregationMethods)
+	c.enum("aggregation_method", string(p.AggregationMethod), aggregationMethods)
 	for i, j := range p.Judges {
 		c.required(fmt.Sprintf("judges[%d].judge_id", i), j.JudgeID)
 		c.unit(fmt.Sprintf("judges[%d].score", i), j.Score)

@@ -1,15 +1,17 @@
 package events
 
+import "github.com/tribunal-cc/tribunal/internal/rules"
+
 // SessionStart is the tribunal.session.start payload (§7.5 row 1, §8.7 row 1).
 type SessionStart struct {
-	TaskID         string   `json:"task_id"`
-	JudgeTypes     []string `json:"judge_types,omitempty"`
-	GatePolicy     string   `json:"gate_policy,omitempty"`
-	ScoreThreshold *float64 `json:"score_threshold,omitempty"`
-	MaxIterations  *int     `json:"max_iterations,omitempty"`
-	ActorModelID   string   `json:"actor_model_id,omitempty"`
-	JudgeModelIDs  []string `json:"judge_model_ids,omitempty"`
-	MetaModelID    string   `json:"meta_model_id,omitempty"`
+	TaskID         string       `json:"task_id"`
+	JudgeTypes     []string     `json:"judge_types,omitempty"`
+	GatePolicy     rules.Policy `json:"gate_policy,omitempty"`
+	ScoreThreshold *float64     `json:"score_threshold,omitempty"`
+	MaxIterations  *int         `json:"max_iterations,omitempty"`
+	ActorModelID   string       `json:"actor_model_id,omitempty"`
+	JudgeModelIDs  []string     `json:"judge_model_ids,omitempty"`
+	MetaModelID    string       `json:"meta_model_id,omitempty"`
 }
 
 // EventType returns "tribunal.session.start".
@@ -20,7 +22,7 @@ func (p SessionStart) Validate() error {
 	c := newChecker(p.EventType())
 	c.required("task_id", p.TaskID)
 	c.enumEach("judge_types", p.JudgeTypes, judgeTypes)
-	c.optEnum("gate_policy", p.GatePolicy, gatePolicies)
+	c.optEnum("gate_policy", string(p.GatePolicy), gatePolicies)
 	c.optUnit("score_threshold", p.ScoreThreshold)
 	c.optMin("max_iterations", p.MaxIterations, 1)
 	return c.err

@@ -57,7 +57,7 @@ func nextSequence(dir string) (int64, error) {
 // empty, negative or otherwise unparseable counter counts as 0 (§10); only
 // I/O failures are errors.
 func readSequence(path string) (int64, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
@@ -93,7 +93,7 @@ const sequenceTemp = "." + sequenceFile + ".tmp"
 // under lockSequence.
 func writeSequence(dir, path string, v int64) error {
 	name := filepath.Join(dir, sequenceTemp)
-	tmp, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	tmp, err := store.OpenInPlace(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("write sequence: %w", err)
 	}

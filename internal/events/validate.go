@@ -4,23 +4,36 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
-// The enums below are transcribed from tribunal-payloads.json; Validate
+// The enums below are transcribed from tribunal-payloads.json (the gate's
+// words from internal/rules, which must list the same ones); Validate
 // checks against them so a payload the schema would reject is refused
 // before it reaches the shared log.
 var (
 	judgeTypes         = []string{"standard", "security", "maintainability", "adversarial", "domain", "meta"}
-	gatePolicies       = []string{"strict", "majority", "unanimous", "meta_override"}
+	gatePolicies       = names(rules.Policies)
 	outcomes           = []string{"accepted", "rejected", "exhausted_iterations", "aborted"}
 	triggers           = []string{"initial", "gate_blocked", "appeal"}
 	artifactKinds      = []string{"file", "patch", "message", "command"}
 	verdictQualities   = []string{"sound", "questionable", "biased"}
 	overrides          = []string{"accept", "reject", "re-evaluate"}
 	biasTypes          = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
-	aggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
-	blockReasons       = []string{"low_score", "meta_override", "bias_detected", "dissent_unresolved", "criterion_floor"}
+	aggregationMethods = names(rules.Methods)
+	blockReasons       = names(rules.Reasons)
 )
+
+// names turns a list of the gate vocabulary's words into strings; the
+// schema's enums and internal/rules list the same words (a test checks).
+func names[T ~string](words []T) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = string(w)
+	}
+	return out
+}
 
 // checker accumulates the first violation so each Validate reads as a flat
 // list of rules instead of a ladder of if-err-return blocks.

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
@@ -28,13 +29,6 @@ type CommandResult struct {
 	Passed bool
 }
 
-// Who blocked, when a check rather than the contract's rules did.
-const (
-	ByCommand  = "command"
-	BySeverity = "severity"
-	ByTrust    = "trust"
-)
-
 // DecideWithChecks runs the contract's gate and then, only if it passed,
 // the additional checks in a fixed order: a failed required command (the
 // project's tests failing means the work is not done, whatever the judges
@@ -50,14 +44,14 @@ func DecideWithChecks(in Input, c Checks) Result {
 	}
 	for _, cmd := range c.Commands {
 		if !cmd.Passed {
-			return Result{Reason: ReasonCriterionFloor, FailedCriterion: "command:" + cmd.Name, BlockedBy: ByCommand, Warnings: res.Warnings}
+			return Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "command:" + cmd.Name, BlockedBy: rules.ByCommand, Warnings: res.Warnings}
 		}
 	}
 	if severity.Blocks(c.Worst, c.FailAt) {
-		return Result{Reason: ReasonCriterionFloor, FailedCriterion: "severity:" + c.Worst.String(), BlockedBy: BySeverity, Warnings: res.Warnings}
+		return Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "severity:" + c.Worst.String(), BlockedBy: rules.BySeverity, Warnings: res.Warnings}
 	}
 	if c.TrustBlocks && c.Trust != nil && !c.Trust.Trustworthy {
-		return Result{Reason: ReasonDissentUnresolved, BlockedBy: ByTrust, Warnings: res.Warnings}
+		return Result{Reason: rules.ReasonDissentUnresolved, BlockedBy: rules.ByTrust, Warnings: res.Warnings}
 	}
 	return res
 }

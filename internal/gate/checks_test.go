@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -27,20 +28,20 @@ func TestDecideWithChecks(t *testing.T) {
 		in      Input
 		c       Checks
 		passed  bool
-		reason  string
+		reason  rules.Reason
 		fc      string
-		blocker string
+		blocker rules.Check
 	}{
 		{"zero checks = contract gate", passing(), Checks{}, true, "", "", ""},
 		{"passing command", passing(), Checks{Commands: []CommandResult{{"tests", true}}}, true, "", "", ""},
-		{"failed command", passing(), Checks{Commands: []CommandResult{{"lint", true}, {"tests", false}}}, false, "criterion_floor", "command:tests", ByCommand},
+		{"failed command", passing(), Checks{Commands: []CommandResult{{"lint", true}, {"tests", false}}}, false, "criterion_floor", "command:tests", rules.ByCommand},
 		{"severity below policy", passing(), Checks{Worst: severity.Major, FailAt: severity.Critical}, true, "", "", ""},
-		{"severity at policy", passing(), Checks{Worst: severity.Critical, FailAt: severity.Critical}, false, "criterion_floor", "severity:critical", BySeverity},
+		{"severity at policy", passing(), Checks{Worst: severity.Critical, FailAt: severity.Critical}, false, "criterion_floor", "severity:critical", rules.BySeverity},
 		{"severity policy off", passing(), Checks{Worst: severity.Blocker}, true, "", "", ""},
 		{"untrusted, not blocking", passing(), Checks{Trust: untrusted}, true, "", "", ""},
-		{"untrusted, blocking", passing(), Checks{Trust: untrusted, TrustBlocks: true}, false, "dissent_unresolved", "", ByTrust},
+		{"untrusted, blocking", passing(), Checks{Trust: untrusted, TrustBlocks: true}, false, "dissent_unresolved", "", rules.ByTrust},
 		{"trusted, blocking", passing(), Checks{Trust: trusted, TrustBlocks: true}, true, "", "", ""},
-		{"command before severity", passing(), Checks{Commands: []CommandResult{{"tests", false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", ByCommand},
+		{"command before severity", passing(), Checks{Commands: []CommandResult{{"tests", false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", rules.ByCommand},
 		{"contract block wins", blocked, Checks{Commands: []CommandResult{{"tests", false}}}, false, "low_score", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,48 +6,29 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Gate policies (§6.3). Any other value is judged as Majority with a warning.
-const (
-	Strict       = "strict"
-	Majority     = "majority"
-	Unanimous    = "unanimous"
-	MetaOverride = "meta_override"
-)
-
-// Block reasons (§6.1).
-const (
-	ReasonLowScore          = "low_score"
-	ReasonMetaOverride      = "meta_override"
-	ReasonBiasDetected      = "bias_detected"
-	ReasonDissentUnresolved = "dissent_unresolved"
-	ReasonCriterionFloor    = "criterion_floor"
-)
-
-// Tolerance absorbs binary floating-point artefacts in the score and dissent
-// comparisons, e.g. 0.68 − 0.43 = 0.25000000000000006 (§11.13). Floors are
-// compared exactly and do not use it.
-const Tolerance = 1e-9
-
-// DissentExceeds reports whether dissent d is above threshold dt by more than
-// Tolerance, so D = DT never blocks. The loop uses it to decide whether to
-// record dissent, keeping the rule in one place.
+// DissentExceeds reports whether dissent d is above threshold dt by more
+// than rules.Tolerance, so D = DT never blocks. The loop uses it to decide
+// whether to record dissent, keeping the rule in one place.
 func DissentExceeds(d, dt float64) bool {
-	return d-dt > Tolerance
+	return rules.Above(d, dt)
 }
 
-// ConsensusPassed reports whether aggregate a meets threshold t, with
-// Tolerance; A = T passes. It is the gate's score_ok and also the value of
-// consensus.reached's passed (§12.4, decided as "A ≥ T").
+// ConsensusPassed reports whether aggregate a meets threshold t within
+// rules.Tolerance; A = T passes. It is the gate's score_ok, the value of
+// consensus.reached's passed, and the Stop hook's pass/fail.
 func ConsensusPassed(a, t float64) bool {
-	return a >= t-Tolerance
+	return rules.AtLeast(a, t)
 }
 
 // Input is everything the gate decides on (§6.1).
 type Input struct {
-	Policy string
+	// Policy is judged as rules.Majority, with a warning, when it is not
+	// one of rules.Policies.
+	Policy rules.Policy
 	// Verdicts is the whole panel in seat order, unusable and failed
 	// verdicts included: they keep their seats and their floors.
 	Verdicts         []verdict.Verdict
@@ -63,13 +44,13 @@ type Input struct {
 // Result is the gate's decision. Warnings are diagnostics for stderr and are
 // not part of the gate's JSON.
 type Result struct {
-	Passed          bool   `json:"passed"`
-	Reason          string `json:"reason,omitempty"`
-	FailedCriterion string `json:"failed_criterion,omitempty"`
+	Passed          bool         `json:"passed"`
+	Reason          rules.Reason `json:"reason,omitempty"`
+	FailedCriterion string       `json:"failed_criterion,omitempty"`
 	// BlockedBy names the additional check that blocked (see Checks);
-	// empty when the contract's rules decided.
-	BlockedBy string   `json:"blocked_by,omitempty"`
-	Warnings  []string `json:"-"`
+	// empty when the gate's own rules decided.
+	BlockedBy rules.Check `json:"blocked_by,omitempty"`
+	Warnings  []string    `json:"-"`
 }
 
 // Decide applies §6.3 in order. Every blocking result carries the first
@@ -98,7 +79,7 @@ func Decide(in Input) Result {
 	}
 
 	fl := computeFloors(in.Verdicts, in.Rubric)
-	block := func(reason string) Result {
+	block := func(reason rules.Reason) Result {
 		return Result{Reason: reason, FailedCriterion: fl.failed, Warnings: warnings}
 	}
 
@@ -117,30 +98,30 @@ func Decide(in Input) Result {
 		override = ""
 	}
 
-	if in.Policy == MetaOverride {
+	if in.Policy == rules.MetaOverride {
 		switch override {
 		case verdict.OverrideAccept:
 			if fl.failed != "" {
-				return block(ReasonCriterionFloor)
+				return block(rules.ReasonCriterionFloor)
 			}
 			return Result{Passed: true, Warnings: warnings}
 		case verdict.OverrideReject:
-			return block(ReasonMetaOverride)
+			return block(rules.ReasonMetaOverride)
 		}
 	}
 	if in.Meta.BiasDetected && override == verdict.OverrideReject {
-		return block(ReasonBiasDetected)
+		return block(rules.ReasonBiasDetected)
 	}
 	// §11.20: only accept suppresses the dissent check.
 	if DissentExceeds(in.Dissent, in.DissentThreshold) && override != verdict.OverrideAccept {
-		return block(ReasonDissentUnresolved)
+		return block(rules.ReasonDissentUnresolved)
 	}
 
 	var juryOK bool
 	switch in.Policy {
-	case Strict, Unanimous:
+	case rules.Strict, rules.Unanimous:
 		juryOK = n > 0 && approvals == n
-	case Majority, MetaOverride:
+	case rules.Majority, rules.MetaOverride:
 		juryOK = n > 0 && 2*approvals > n
 	default:
 		warnings = append(warnings, fmt.Sprintf("tribunal-gate: unknown policy %s, falling back to majority", in.Policy))
@@ -154,13 +135,13 @@ func Decide(in Input) Result {
 
 	switch {
 	case !scoreOK:
-		return block(ReasonLowScore)
+		return block(rules.ReasonLowScore)
 	case !juryOK && override == verdict.OverrideReject:
-		return block(ReasonMetaOverride)
+		return block(rules.ReasonMetaOverride)
 	case !juryOK:
-		return block(ReasonDissentUnresolved)
+		return block(rules.ReasonDissentUnresolved)
 	case fl.failed != "":
-		return block(ReasonCriterionFloor)
+		return block(rules.ReasonCriterionFloor)
 	default:
 		return Result{Passed: true, Warnings: warnings}
 	}

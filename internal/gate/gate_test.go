@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"slices"
 	"strings"
 	"testing"
@@ -114,14 +115,14 @@ var dissent9 = func(hi, lo float64) float64 { return hi - lo }(0.68, 0.43)
 
 type row struct {
 	id       string
-	policy   string
+	policy   rules.Policy
 	t        float64 // 0 means the default 0.75
 	verdicts []string
 	a        float64
 	meta     string
 	d        float64
 	rubric   *rubric.Rubric
-	reason   string // "" means pass
+	reason   rules.Reason // "" means pass
 	fc       string
 	warnings []string
 }
@@ -130,70 +131,70 @@ func TestCaseTable(t *testing.T) {
 	safety95 := times(2, ".85✗{.9,.95}")
 	safety3 := times(2, ".85✗{.9,.3}")
 	rows := []row{
-		{id: "1", policy: Strict, verdicts: []string{".85✓", ".80✓"}, a: .82, d: .05},
-		{id: "2", policy: Strict, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .45, reason: ReasonDissentUnresolved},
-		{id: "3", policy: Unanimous, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .05, reason: ReasonLowScore},
-		{id: "4", policy: Majority, verdicts: []string{".9✓", ".8✓", ".4✗"}, a: .78, d: .20},
-		{id: "5", policy: Majority, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .20, reason: ReasonLowScore},
-		{id: "6", policy: Majority, verdicts: []string{".9✓", ".7✗"}, a: .80, d: .20, reason: ReasonDissentUnresolved},
-		{id: "7", policy: Majority, verdicts: []string{".75✓"}, a: .75, d: 0},
-		{id: "8", policy: Majority, verdicts: []string{".85✓", ".60✓"}, a: .80, d: .25},
-		{id: "9", policy: Majority, t: .50, verdicts: []string{".68✓", ".43✓"}, a: .555, d: dissent9},
-		{id: "10", policy: MetaOverride, verdicts: []string{".30✗", ".40✗"}, a: .30, meta: "acc", d: .10},
-		{id: "11", policy: MetaOverride, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "rej", d: .05, reason: ReasonMetaOverride},
-		{id: "12", policy: MetaOverride, verdicts: []string{".9✓", ".4✗"}, a: .65, d: .50, reason: ReasonDissentUnresolved},
-		{id: "13", policy: Majority, verdicts: []string{".85✓", ".40✗"}, a: .60, meta: "rej+bias", d: .45, reason: ReasonBiasDetected},
-		{id: "14", policy: Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "bias", d: .05},
-		{id: "15", policy: Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "rej", d: .05},
-		{id: "16", policy: Majority, verdicts: []string{".9✗", ".8✗"}, a: .85, meta: "rej", d: .10, reason: ReasonMetaOverride},
-		{id: "17", policy: Majority, t: .50, verdicts: []string{".85✓", ".40✗"}, a: .62, meta: "nobias", d: .45, reason: ReasonDissentUnresolved},
-		{id: "18", policy: Majority, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "acc", d: .35},
-		{id: "19", policy: Majority, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "rej", d: .35, reason: ReasonDissentUnresolved},
-		{id: "20", policy: MetaOverride, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "bogus", d: .35, reason: ReasonDissentUnresolved},
-		{id: "21", policy: Majority, verdicts: []string{".85✓{.9,.3}", ".80✓{.9,.3}"}, a: .82, d: .05, rubric: rf,
-			reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "22", policy: MetaOverride, verdicts: []string{".85✓{.9,.3}", ".80✓{.9,.3}"}, a: .82, meta: "acc", d: .05, rubric: rf,
-			reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "23", policy: MetaOverride, verdicts: []string{".30✗{.9,.95}", ".40✗{.9,.95}"}, a: .30, meta: "acc", d: .10, rubric: rf},
-		{id: "24", policy: Majority, verdicts: []string{".85✓{.7,.8}", ".80✓{.7,.8}"}, a: .82, d: .05, rubric: rf},
-		{id: "25", policy: Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, d: .05, rubric: rf},
-		{id: "26", policy: Majority, verdicts: []string{`.85✓{"correctness":0.9}`, `.80✓{"correctness":0.9}`}, a: .82, d: .05, rubric: rf,
+		{id: "1", policy: rules.Strict, verdicts: []string{".85✓", ".80✓"}, a: .82, d: .05},
+		{id: "2", policy: rules.Strict, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .45, reason: rules.ReasonDissentUnresolved},
+		{id: "3", policy: rules.Unanimous, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .05, reason: rules.ReasonLowScore},
+		{id: "4", policy: rules.Majority, verdicts: []string{".9✓", ".8✓", ".4✗"}, a: .78, d: .20},
+		{id: "5", policy: rules.Majority, verdicts: []string{".85✓", ".40✗"}, a: .62, d: .20, reason: rules.ReasonLowScore},
+		{id: "6", policy: rules.Majority, verdicts: []string{".9✓", ".7✗"}, a: .80, d: .20, reason: rules.ReasonDissentUnresolved},
+		{id: "7", policy: rules.Majority, verdicts: []string{".75✓"}, a: .75, d: 0},
+		{id: "8", policy: rules.Majority, verdicts: []string{".85✓", ".60✓"}, a: .80, d: .25},
+		{id: "9", policy: rules.Majority, t: .50, verdicts: []string{".68✓", ".43✓"}, a: .555, d: dissent9},
+		{id: "10", policy: rules.MetaOverride, verdicts: []string{".30✗", ".40✗"}, a: .30, meta: "acc", d: .10},
+		{id: "11", policy: rules.MetaOverride, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "rej", d: .05, reason: rules.ReasonMetaOverride},
+		{id: "12", policy: rules.MetaOverride, verdicts: []string{".9✓", ".4✗"}, a: .65, d: .50, reason: rules.ReasonDissentUnresolved},
+		{id: "13", policy: rules.Majority, verdicts: []string{".85✓", ".40✗"}, a: .60, meta: "rej+bias", d: .45, reason: rules.ReasonBiasDetected},
+		{id: "14", policy: rules.Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "bias", d: .05},
+		{id: "15", policy: rules.Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, meta: "rej", d: .05},
+		{id: "16", policy: rules.Majority, verdicts: []string{".9✗", ".8✗"}, a: .85, meta: "rej", d: .10, reason: rules.ReasonMetaOverride},
+		{id: "17", policy: rules.Majority, t: .50, verdicts: []string{".85✓", ".40✗"}, a: .62, meta: "nobias", d: .45, reason: rules.ReasonDissentUnresolved},
+		{id: "18", policy: rules.Majority, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "acc", d: .35},
+		{id: "19", policy: rules.Majority, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "rej", d: .35, reason: rules.ReasonDissentUnresolved},
+		{id: "20", policy: rules.MetaOverride, verdicts: []string{".95✓", ".60✓"}, a: .775, meta: "bogus", d: .35, reason: rules.ReasonDissentUnresolved},
+		{id: "21", policy: rules.Majority, verdicts: []string{".85✓{.9,.3}", ".80✓{.9,.3}"}, a: .82, d: .05, rubric: rf,
+			reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "22", policy: rules.MetaOverride, verdicts: []string{".85✓{.9,.3}", ".80✓{.9,.3}"}, a: .82, meta: "acc", d: .05, rubric: rf,
+			reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "23", policy: rules.MetaOverride, verdicts: []string{".30✗{.9,.95}", ".40✗{.9,.95}"}, a: .30, meta: "acc", d: .10, rubric: rf},
+		{id: "24", policy: rules.Majority, verdicts: []string{".85✓{.7,.8}", ".80✓{.7,.8}"}, a: .82, d: .05, rubric: rf},
+		{id: "25", policy: rules.Majority, verdicts: []string{".85✓", ".80✓"}, a: .82, d: .05, rubric: rf},
+		{id: "26", policy: rules.Majority, verdicts: []string{`.85✓{"correctness":0.9}`, `.80✓{"correctness":0.9}`}, a: .82, d: .05, rubric: rf,
 			warnings: []string{gapWarning + "safety"}},
-		{id: "27", policy: Majority, verdicts: []string{".85✓{.9,0}", ".80✓{.9,0}"}, a: .82, d: .05, rubric: rf,
-			reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "28", policy: Majority, verdicts: []string{".9✓{.9,.95}", ".9✓{.9,.95}", ".9✓{.9,.6}"}, a: .9, d: .05, rubric: rf,
-			reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "29", policy: Majority, verdicts: times(2, ".2✓{.1,.1}"), a: .20, d: .05, rubric: rf, reason: ReasonLowScore, fc: "correctness"},
-		{id: "30", policy: Majority, verdicts: times(2, ".85✓{.9,30}"), a: .85, rubric: rf, reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "31", policy: Majority, verdicts: []string{".85✓{.9,30}", ".85✓{.9,.95}", ".85✓{.9,.95}"}, a: .85, rubric: rf,
-			reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "32", policy: Majority, verdicts: times(2, `.85✓{.9,"high"}`), a: .85, rubric: rf, reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "33", policy: Majority, verdicts: []string{".85✓{.9,null}"}, a: .85, rubric: rf, reason: ReasonCriterionFloor, fc: "safety"},
-		{id: "34", policy: Majority, verdicts: times(2, ".85✓{1,1}"), a: .85, rubric: rf},
-		{id: "35", policy: Majority, verdicts: safety3, a: .85, meta: "rej", rubric: rf, reason: ReasonMetaOverride, fc: "safety"},
-		{id: "36", policy: Majority, verdicts: safety3, a: .85, rubric: rf, reason: ReasonDissentUnresolved, fc: "safety"},
-		{id: "37", policy: Majority, verdicts: times(2, ".30✗{.9,.3}"), a: .30, meta: "rej", rubric: rf, reason: ReasonLowScore, fc: "safety"},
-		{id: "38", policy: MetaOverride, verdicts: safety3, a: .85, meta: "rej", rubric: rf, reason: ReasonMetaOverride, fc: "safety"},
-		{id: "39", policy: Majority, verdicts: safety3, a: .85, meta: "rej+bias", rubric: rf, reason: ReasonBiasDetected, fc: "safety"},
-		{id: "40", policy: Majority, verdicts: safety3, a: .85, d: .90, rubric: rf, reason: ReasonDissentUnresolved, fc: "safety"},
-		{id: "41/38", policy: MetaOverride, verdicts: safety95, a: .85, meta: "rej", rubric: rf, reason: ReasonMetaOverride},
-		{id: "41/39", policy: Majority, verdicts: safety95, a: .85, meta: "rej+bias", rubric: rf, reason: ReasonBiasDetected},
-		{id: "41/40", policy: Majority, verdicts: safety95, a: .85, d: .90, rubric: rf, reason: ReasonDissentUnresolved},
-		{id: "42", policy: Majority, verdicts: []string{".9✗", "—✓", "—✓"}, a: .90, d: .05, reason: ReasonDissentUnresolved},
-		{id: "43", policy: Majority, verdicts: []string{".9✓", "—✗", "—✗"}, a: .90, d: .05, reason: ReasonDissentUnresolved},
-		{id: "44", policy: Strict, verdicts: []string{".9✓", ".8✓", "—✓"}, a: .85, d: .05, reason: ReasonDissentUnresolved},
-		{id: "45", policy: Majority, verdicts: []string{".9✓", ".8✓", "—✓"}, a: .85, d: .05},
-		{id: "46", policy: Majority, verdicts: times(3, "95✓"), a: -1, d: -1, reason: ReasonLowScore},
-		{id: "47/strict", policy: Strict, verdicts: []string{".9✓", ".85✓", "100✓"}, a: .87, d: .05, reason: ReasonDissentUnresolved},
-		{id: "47/majority", policy: Majority, verdicts: []string{".9✓", ".85✓", "100✓"}, a: .87, d: .05},
-		{id: "48", policy: Strict, verdicts: []string{"0✓"}, a: .90},
-		{id: "49", policy: Majority, verdicts: []string{`{"judge_id":"j1","score":0.9,"passed":"true"}`}, a: .90, reason: ReasonDissentUnresolved},
+		{id: "27", policy: rules.Majority, verdicts: []string{".85✓{.9,0}", ".80✓{.9,0}"}, a: .82, d: .05, rubric: rf,
+			reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "28", policy: rules.Majority, verdicts: []string{".9✓{.9,.95}", ".9✓{.9,.95}", ".9✓{.9,.6}"}, a: .9, d: .05, rubric: rf,
+			reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "29", policy: rules.Majority, verdicts: times(2, ".2✓{.1,.1}"), a: .20, d: .05, rubric: rf, reason: rules.ReasonLowScore, fc: "correctness"},
+		{id: "30", policy: rules.Majority, verdicts: times(2, ".85✓{.9,30}"), a: .85, rubric: rf, reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "31", policy: rules.Majority, verdicts: []string{".85✓{.9,30}", ".85✓{.9,.95}", ".85✓{.9,.95}"}, a: .85, rubric: rf,
+			reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "32", policy: rules.Majority, verdicts: times(2, `.85✓{.9,"high"}`), a: .85, rubric: rf, reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "33", policy: rules.Majority, verdicts: []string{".85✓{.9,null}"}, a: .85, rubric: rf, reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "34", policy: rules.Majority, verdicts: times(2, ".85✓{1,1}"), a: .85, rubric: rf},
+		{id: "35", policy: rules.Majority, verdicts: safety3, a: .85, meta: "rej", rubric: rf, reason: rules.ReasonMetaOverride, fc: "safety"},
+		{id: "36", policy: rules.Majority, verdicts: safety3, a: .85, rubric: rf, reason: rules.ReasonDissentUnresolved, fc: "safety"},
+		{id: "37", policy: rules.Majority, verdicts: times(2, ".30✗{.9,.3}"), a: .30, meta: "rej", rubric: rf, reason: rules.ReasonLowScore, fc: "safety"},
+		{id: "38", policy: rules.MetaOverride, verdicts: safety3, a: .85, meta: "rej", rubric: rf, reason: rules.ReasonMetaOverride, fc: "safety"},
+		{id: "39", policy: rules.Majority, verdicts: safety3, a: .85, meta: "rej+bias", rubric: rf, reason: rules.ReasonBiasDetected, fc: "safety"},
+		{id: "40", policy: rules.Majority, verdicts: safety3, a: .85, d: .90, rubric: rf, reason: rules.ReasonDissentUnresolved, fc: "safety"},
+		{id: "41/38", policy: rules.MetaOverride, verdicts: safety95, a: .85, meta: "rej", rubric: rf, reason: rules.ReasonMetaOverride},
+		{id: "41/39", policy: rules.Majority, verdicts: safety95, a: .85, meta: "rej+bias", rubric: rf, reason: rules.ReasonBiasDetected},
+		{id: "41/40", policy: rules.Majority, verdicts: safety95, a: .85, d: .90, rubric: rf, reason: rules.ReasonDissentUnresolved},
+		{id: "42", policy: rules.Majority, verdicts: []string{".9✗", "—✓", "—✓"}, a: .90, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "43", policy: rules.Majority, verdicts: []string{".9✓", "—✗", "—✗"}, a: .90, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "44", policy: rules.Strict, verdicts: []string{".9✓", ".8✓", "—✓"}, a: .85, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "45", policy: rules.Majority, verdicts: []string{".9✓", ".8✓", "—✓"}, a: .85, d: .05},
+		{id: "46", policy: rules.Majority, verdicts: times(3, "95✓"), a: -1, d: -1, reason: rules.ReasonLowScore},
+		{id: "47/strict", policy: rules.Strict, verdicts: []string{".9✓", ".85✓", "100✓"}, a: .87, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "47/majority", policy: rules.Majority, verdicts: []string{".9✓", ".85✓", "100✓"}, a: .87, d: .05},
+		{id: "48", policy: rules.Strict, verdicts: []string{"0✓"}, a: .90},
+		{id: "49", policy: rules.Majority, verdicts: []string{`{"judge_id":"j1","score":0.9,"passed":"true"}`}, a: .90, reason: rules.ReasonDissentUnresolved},
 		{id: "50", policy: "democracy", verdicts: []string{".8✓", ".8✓"}, a: .80,
 			warnings: []string{unknownWarning + "democracy, falling back to majority"}},
-		{id: "51", policy: Majority, verdicts: nil, a: 0, reason: ReasonLowScore},
-		{id: "52", policy: MetaOverride, verdicts: nil, a: 0, meta: "acc", reason: ReasonLowScore},
-		{id: "53", policy: MetaOverride, verdicts: []string{"—✓"}, a: 0, meta: "acc", reason: ReasonLowScore},
-		{id: "54", policy: Majority, verdicts: []string{".85✓", "—✓{.9,.1}"}, a: .85, rubric: rf, reason: ReasonDissentUnresolved, fc: "safety"},
+		{id: "51", policy: rules.Majority, verdicts: nil, a: 0, reason: rules.ReasonLowScore},
+		{id: "52", policy: rules.MetaOverride, verdicts: nil, a: 0, meta: "acc", reason: rules.ReasonLowScore},
+		{id: "53", policy: rules.MetaOverride, verdicts: []string{"—✓"}, a: 0, meta: "acc", reason: rules.ReasonLowScore},
+		{id: "54", policy: rules.Majority, verdicts: []string{".85✓", "—✓{.9,.1}"}, a: .85, rubric: rf, reason: rules.ReasonDissentUnresolved, fc: "safety"},
 	}
 	if dissent9 <= 0.25 {
 		t.Fatalf("row 9 needs the float artefact, got %v", dissent9)
@@ -204,7 +205,7 @@ func TestCaseTable(t *testing.T) {
 			if r.id == "46" {
 				// Row 46 gives A and D as "computed": they come from §5.
 				var aw, dw []string
-				in.Aggregate, aw = aggregate.Score(aggregate.WeightedMean, in.Verdicts, in.Rubric, 0.6)
+				in.Aggregate, aw = aggregate.Score(rules.WeightedMean, in.Verdicts, in.Rubric, 0.6)
 				in.Dissent, dw = aggregate.Disagreement(in.Verdicts)
 				if in.Aggregate != 0 || in.Dissent != 0 || len(aw) != 1 || len(dw) != 1 {
 					t.Fatalf("computed A=%v D=%v warnings %q %q", in.Aggregate, in.Dissent, aw, dw)
@@ -237,7 +238,7 @@ func (r row) input(t *testing.T) Input {
 	}
 }
 
-func check(t *testing.T, got Result, reason, fc string, warnings []string) {
+func check(t *testing.T, got Result, reason rules.Reason, fc string, warnings []string) {
 	t.Helper()
 	if got.Passed != (reason == "") || got.Reason != reason || got.FailedCriterion != fc {
 		t.Errorf("got passed=%v reason=%q fc=%q; want reason=%q fc=%q", got.Passed, got.Reason, got.FailedCriterion, reason, fc)

@@ -2,7 +2,6 @@ package gitstate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,9 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -118,15 +117,11 @@ func untrackedFile(root, rel string) unidiff.File {
 	return unidiff.NewFile(rel, "160000", nil, 0)
 }
 
-// errNotRegular refuses a path that is not a regular file once opened.
-var errNotRegular = errors.New("not a regular file")
-
 // readRegular reads at most limit bytes of the regular file at path and
-// returns them with the file's size. O_NONBLOCK keeps open(2) from waiting
-// for a writer should the path have become a FIFO since it was listed; the
-// type check then refuses it.
+// returns them with the file's size. The open never waits should the path
+// have become a FIFO since it was listed (store.OpenRegular).
 func readRegular(path string, limit int64) ([]byte, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -134,9 +129,6 @@ func readRegular(path string, limit int64) ([]byte, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, errNotRegular
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -153,8 +154,8 @@ func TestDiffFifoDoesNotBlock(t *testing.T) {
 	go func() { _, _, err := readRegular(p, 10); done <- err }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, errNotRegular) {
-			t.Errorf("readRegular(fifo) error = %v, want errNotRegular", err)
+		if !errors.Is(err, store.ErrNotRegular) {
+			t.Errorf("readRegular(fifo) error = %v, want store.ErrNotRegular", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("readRegular blocked on a FIFO")

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // fingerprintVersion opens every fingerprint; bump it whenever the recipe
@@ -167,7 +168,8 @@ func pathDigest(path string) string {
 
 // hashRegular stream-hashes up to untrackedHashCap bytes of a regular file.
 func hashRegular(path string, lstat fs.FileInfo) string {
-	f, err := os.Open(path)
+	// Non-blocking: the path may have become a FIFO since the Lstat.
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "gone"

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // event is the part of an Onlooker envelope (§10) history uses.
@@ -29,7 +31,7 @@ func scanEvents(logPath string, taskIDs []string) (map[string][]event, error) {
 	if logPath == "" || len(taskIDs) == 0 {
 		return out, nil
 	}
-	f, err := os.Open(logPath)
+	f, err := store.OpenRegular(logPath)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -60,7 +62,7 @@ func readRaw(path string) (json.RawMessage, error) {
 }
 
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &Problem{Path: path, Err: ErrMissing}
 	}
@@ -74,6 +76,9 @@ func readFile(path string) ([]byte, error) {
 	}
 	if len(data) > maxArtifact {
 		return nil, &Problem{Path: path, Err: fmt.Errorf("larger than %d bytes", maxArtifact)}
+	}
+	if err := nesting.JSON(data); err != nil {
+		return nil, &Problem{Path: path, Err: err}
 	}
 	if !json.Valid(data) {
 		return nil, &Problem{Path: path, Err: ErrNotJSON}

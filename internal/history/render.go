@@ -2,6 +2,8 @@ package history
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"sort"
 	"strings"
 	"time"
@@ -323,40 +325,22 @@ func checkFacts(g *GateFile) []string {
 	return out
 }
 
-// gateWords says what the gate decided, and for a floor block, concretely
-// why (§7.9).
+// gateWords says what the gate decided, in gate.Sentence's words.
 func gateWords(it IterationView) string {
 	g := it.Gate
-	agg := "—"
+	f := gate.Facts{Aggregate: g.FinalScore}
 	if it.Consensus != nil {
-		agg = fmt.Sprintf("%.2f", it.Consensus.AggregatedScore)
-	} else if g.FinalScore != nil {
-		agg = fmt.Sprintf("%.2f", *g.FinalScore)
+		f.Aggregate = &it.Consensus.AggregatedScore
 	}
-	if g.Passed {
-		return "passed at " + agg
+	if fl := it.Floor; fl != nil {
+		f.FloorScore, f.Floor = fl.Lowest, fl.Floor
 	}
-	s := "blocked: " + g.Reason
-	if g.BlockedBy != "" {
-		s += " (by the " + g.BlockedBy + " check, after the jury's gate passed)"
+	if g.Trust != nil {
+		f.TrustReasons = g.Trust.Reasons
 	}
-	if f := it.Floor; f != nil {
-		c := f.Criterion
-		switch {
-		case f.Lowest != nil && f.Floor != nil:
-			c = fmt.Sprintf("%s (%.2f < %.2f)", c, *f.Lowest, *f.Floor)
-		case f.Floor != nil:
-			c = fmt.Sprintf("%s (an unreadable score; floor %.2f)", c, *f.Floor)
-		}
-		if g.Reason == "criterion_floor" {
-			s += fmt.Sprintf(" — blocked on %s despite an overall %s", c, agg)
-		} else {
-			s += "; failed criterion " + c
-		}
-	} else if g.FailedCriterion != "" {
-		s += "; failed criterion " + g.FailedCriterion
-	}
-	if g.WillRetry != nil && *g.WillRetry {
+	s := gate.Sentence(gate.Result{Passed: g.Passed, Reason: rules.Reason(g.Reason),
+		FailedCriterion: g.FailedCriterion, BlockedBy: rules.Check(g.BlockedBy)}, f)
+	if !g.Passed && g.WillRetry != nil && *g.WillRetry {
 		s += "; retried"
 	}
 	return s

@@ -10,6 +10,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/decide"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
 // Replay statuses of one iteration.
@@ -24,11 +27,6 @@ const (
 	// interruption), so there is no decision to compare.
 	StatusNoGate = "no gate"
 )
-
-// aggregateTolerance is how far a recomputed aggregate or disagreement may
-// be from the recorded one and still count as equal: JSON round trips are
-// exact for float64, so any larger gap is a rule change.
-const aggregateTolerance = 1e-9
 
 // Decision is one gate decision with the numbers behind it.
 type Decision struct {
@@ -97,8 +95,8 @@ func (r *ReplayResult) Complete() bool {
 }
 
 // Replay recomputes every iteration's aggregate, disagreement and gate from
-// the persisted artifacts with the current rules, through decide.Run (the
-// code behind `tribunal-session decide`), and compares them with what was
+// the persisted artifacts with the current rules, through decide.Decide
+// (the code behind `tribunal-session decide`), and compares them with what was
 // recorded. The parameters are the task's own (manifest effective.params
 // and rubric snapshot): a replay asks whether the rules changed, not the
 // configuration.
@@ -146,63 +144,46 @@ func missingVerdict(it IterationView) string {
 	return ""
 }
 
-// decideInput is the decide command's input, built from the artifacts.
-type decideInput struct {
-	Policy               string            `json:"policy"`
-	AggregationMethod    string            `json:"aggregation_method,omitempty"`
-	ScoreThreshold       *float64          `json:"score_threshold,omitempty"`
-	DissentThreshold     *float64          `json:"dissent_threshold,omitempty"`
-	MinCriterionCoverage *float64          `json:"min_criterion_coverage,omitempty"`
-	Rubric               json.RawMessage   `json:"rubric,omitempty"`
-	Verdicts             []json.RawMessage `json:"verdicts"`
-	Meta                 json.RawMessage   `json:"meta,omitempty"`
-}
-
-type decideOutput struct {
-	AggregatedScore float64  `json:"aggregated_score"`
-	Disagreement    float64  `json:"disagreement"`
-	Passed          bool     `json:"passed"`
-	Reason          string   `json:"reason"`
-	FailedCriterion string   `json:"failed_criterion"`
-	Warnings        []string `json:"warnings"`
-}
-
+// replayIteration decides a recorded iteration again with decide.Decide,
+// the typed function behind `tribunal-session decide` and the loop's gate.
 func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.RawMessage) {
-	in := decideInput{
-		Policy: p.GatePolicy, AggregationMethod: p.AggregationMethod,
-		ScoreThreshold: p.ScoreThreshold, DissentThreshold: p.DissentThreshold,
-		MinCriterionCoverage: p.MinCriterionCoverage, Meta: it.MetaRaw,
+	in := decide.Defaults()
+	in.Policy = rules.Policy(p.GatePolicy)
+	if p.AggregationMethod != "" {
+		in.Method = rules.Method(p.AggregationMethod)
 	}
+	override(&in.ScoreThreshold, p.ScoreThreshold)
+	override(&in.DissentThreshold, p.DissentThreshold)
+	override(&in.MinCriterionCoverage, p.MinCriterionCoverage)
 	if len(rub) > 0 && !bytes.Equal(bytes.TrimSpace(rub), []byte("null")) {
-		in.Rubric = rub
+		r, err := rubric.Parse(rub)
+		if err != nil {
+			ri.Status, ri.Why = StatusNotReplayed, fmt.Sprintf("the manifest's rubric snapshot is unusable: %v", err)
+			return
+		}
+		in.Rubric = &r
 	}
 	for _, rv := range it.Raw {
-		in.Verdicts = append(in.Verdicts, rv.raw)
+		v, _ := verdict.FromJSON(rv.raw) // a garbled verdict keeps its seat, unusable
+		in.Verdicts = append(in.Verdicts, v)
 	}
-	data, err := json.Marshal(in)
+	if verdict.Kind(it.MetaRaw) != "object" {
+		ri.Status, ri.Why = StatusNotReplayed, "meta.json is not a JSON object"
+		return
+	}
+	meta, metaWarnings, err := verdict.MetaFromJSON(it.MetaRaw)
 	if err != nil {
-		ri.Status, ri.Why = StatusNotReplayed, fmt.Sprintf("cannot build the decide input: %v", err)
+		ri.Status, ri.Why = StatusNotReplayed, fmt.Sprintf("meta.json is unusable: %v", err)
 		return
 	}
-	out, err := decide.Run(data)
-	if err != nil {
-		ri.Status, ri.Why = StatusNotReplayed, fmt.Sprintf("decide refused the recorded artifacts: %v", err)
-		return
-	}
-	var d decideOutput
-	if err := json.Unmarshal(out, &d); err != nil {
-		ri.Status, ri.Why = StatusNotReplayed, fmt.Sprintf("cannot read the decide output: %v", err)
-		return
-	}
-	dt := decide.DefaultDissentThreshold
-	if p.DissentThreshold != nil {
-		dt = *p.DissentThreshold
-	}
-	ri.Warnings = d.Warnings
+	in.Meta = meta
+	d := decide.Decide(in)
+	dt := in.DissentThreshold
+	ri.Warnings = append(metaWarnings, d.Warnings...)
 	ri.Replayed = &Decision{
-		Passed: d.Passed, Reason: d.Reason, FailedCriterion: d.FailedCriterion,
-		Aggregate: &d.AggregatedScore, Disagreement: &d.Disagreement,
-		DissentRecorded: gate.DissentExceeds(d.Disagreement, dt),
+		Passed: d.Gate.Passed, Reason: string(d.Gate.Reason), FailedCriterion: d.Gate.FailedCriterion,
+		Aggregate: &d.Aggregate, Disagreement: &d.Dissent,
+		DissentRecorded: gate.DissentExceeds(d.Dissent, dt),
 	}
 	rec := &Decision{Passed: it.Gate.Passed, Reason: it.Gate.Reason, FailedCriterion: it.Gate.FailedCriterion}
 	if it.Gate.BlockedBy != "" {
@@ -230,6 +211,13 @@ func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.R
 	}
 }
 
+// override sets *dst to the recorded value when there is one.
+func override(dst, recorded *float64) {
+	if recorded != nil {
+		*dst = *recorded
+	}
+}
+
 // compare describes every difference between a recorded decision and its
 // replay, decision first.
 func compare(rec, now *Decision, dt float64) ([]string, bool) {
@@ -238,7 +226,7 @@ func compare(rec, now *Decision, dt float64) ([]string, bool) {
 	if changed {
 		diffs = append(diffs, fmt.Sprintf("gate: recorded %s, now %s", DecisionWords(rec), DecisionWords(now)))
 	}
-	if rec.Aggregate != nil && math.Abs(*rec.Aggregate-*now.Aggregate) > aggregateTolerance {
+	if rec.Aggregate != nil && math.Abs(*rec.Aggregate-*now.Aggregate) > rules.Tolerance {
 		diffs = append(diffs, fmt.Sprintf("aggregate: recorded %s, now %s", num(*rec.Aggregate), num(*now.Aggregate)))
 	}
 	switch {
@@ -246,7 +234,7 @@ func compare(rec, now *Decision, dt float64) ([]string, bool) {
 		diffs = append(diffs, fmt.Sprintf("dissent: recorded at %s, now %s does not exceed %s", num(*rec.Disagreement), num(*now.Disagreement), num(dt)))
 	case !rec.DissentRecorded && now.DissentRecorded:
 		diffs = append(diffs, fmt.Sprintf("dissent: not recorded, now %s exceeds %s", num(*now.Disagreement), num(dt)))
-	case rec.DissentRecorded && math.Abs(*rec.Disagreement-*now.Disagreement) > aggregateTolerance:
+	case rec.DissentRecorded && math.Abs(*rec.Disagreement-*now.Disagreement) > rules.Tolerance:
 		diffs = append(diffs, fmt.Sprintf("disagreement: recorded %s, now %s", num(*rec.Disagreement), num(*now.Disagreement)))
 	}
 	return diffs, changed

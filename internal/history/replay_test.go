@@ -169,7 +169,7 @@ func TestReplayIncompleteArtifacts(t *testing.T) {
 		{name: "missing verdict", manifest: "ok", its: []iter{{verdicts: []string{v, ""}, meta: meta, consensus: cons, gate: gateJSON("pass")}},
 			status: []string{StatusNotReplayed}, why: "verdict file " + id("01HZ2", 101) + ".json is missing"},
 		{name: "meta not an object", manifest: "ok", its: []iter{{verdicts: []string{v}, meta: `[1]`, gate: gateJSON("pass")}},
-			status: []string{StatusNotReplayed}, why: "decide refused the recorded artifacts"},
+			status: []string{StatusNotReplayed}, why: "meta.json is not a JSON object"},
 		// Without jury.json the verdict files still make the panel; the
 		// damage is reported, so the replay counts as incomplete.
 		{name: "no jury", manifest: "ok", its: []iter{{verdicts: []string{v}, noJury: true, meta: meta, consensus: cons, gate: gateJSON("pass")}},

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -219,7 +220,7 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 			problems = append(problems, p)
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "actor.md")); err == nil {
+	if data, err := store.ReadRegular(filepath.Join(dir, "actor.md"), maxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
 	}
 	// gate.json and meta.json may be absent only when the iteration ended

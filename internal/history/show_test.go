@@ -139,10 +139,10 @@ func TestShowTaskReadsEveryArtifact(t *testing.T) {
 		"  criteria: safety \"high\"",
 		"- t2 — failed: judge timed out (m2, judge ",
 		"- **Meta-judge:** jury biased; bias detected: length; recommended reject; probe: length probe",
-		"- **Gate:** blocked: criterion_floor — blocked on safety (0.30 < 0.80) despite an overall 0.85; retried",
+		"- **Gate:** blocked (criterion_floor): safety scored 0.30, below its floor 0.80 despite an overall 0.85; retried",
 		"- **Dissent:** recorded, disagreement 0.60",
 		"- **Meta-judge:** failed (meta crashed); treated as questionable with no bias",
-		"- **Gate:** blocked: dissent_unresolved\n",
+		"- **Gate:** blocked (dissent_unresolved): the judges disagreed, or too few voted to pass\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("render lacks %q:\n%s", want, out)
@@ -188,7 +188,7 @@ func TestShowTaskDamageAndEndedIterations(t *testing.T) {
 		"## tribunal task " + task + " — … incomplete, score —",
 		"no completion record",
 		"- t1 — verdict file missing or unreadable",
-		"- **Gate:** blocked: low_score",
+		"- **Gate:** blocked (low_score): the aggregate is below the score threshold",
 		"- **Gate:** none (the iteration ended before the gate)",
 	} {
 		if !strings.Contains(out, want) {
@@ -269,7 +269,7 @@ func TestShowTaskRendersAdditionalChecks(t *testing.T) {
 		"- **Command judge lint:** passed (not required)",
 		"- **Findings** (worst critical): critical: SQL built by concatenation (db.go:12); minor: naming",
 		"- **Trust:** untrustworthy: spread 0.6 above 0.5 (alpha 0.10)",
-		"- **Gate:** blocked: criterion_floor (by the command check, after the jury's gate passed); failed criterion command:tests",
+		"- **Gate:** blocked (criterion_floor): command judge tests failed (the command check, after the jury's gate passed)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("render lacks %q:\n%s", want, out)

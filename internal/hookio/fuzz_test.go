@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // FuzzHookInput feeds arbitrary bytes as hook stdin. Read must not panic;
 // Malformed must hold exactly when the input is not one JSON object (as
-// encoding/json judges it); malformed input leaves every field empty; and
+// encoding/json judges it) nested no deeper than nesting.Max; malformed input leaves every field empty; and
 // for an object in valid UTF-8 without repeated top-level keys (where every
 // decoder agrees on the meaning) each field must equal what encoding/json
 // decodes for that key when it is a string, and be empty otherwise.
@@ -22,7 +24,7 @@ func FuzzHookInput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := Read(bytes.NewReader(data))
 		trimmed := bytes.TrimSpace(data)
-		object := json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{'
+		object := json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{' && nesting.JSON(data) == nil
 		if got.Malformed == object {
 			t.Fatalf("Malformed = %v for %q (a JSON object: %v)", got.Malformed, data, object)
 		}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // GuardEnv is the recursion-guard variable (kept in step with claude.GuardEnv;
@@ -31,7 +33,8 @@ type Input struct {
 	Source               string // SessionStart: startup, resume, clear, compact
 	LastAssistantMessage string
 	StopHookActive       bool
-	// Malformed is set when stdin was not one JSON object (or was too large).
+	// Malformed is set when stdin was not one JSON object (or was too large
+	// or too deeply nested).
 	Malformed bool
 }
 
@@ -45,7 +48,8 @@ func Nested(getenv func(string) string) bool {
 // empty input, and a hook must exit cleanly either way.
 func Read(r io.Reader) Input {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil || len(data) > MaxInput || !gjson.ValidBytes(data) {
+	// gjson validates recursively: the depth check comes first.
+	if err != nil || len(data) > MaxInput || nesting.JSON(data) != nil || !gjson.ValidBytes(data) {
 		return Input{Malformed: true}
 	}
 	root := gjson.ParseBytes(data)
@@ -73,17 +77,14 @@ func Read(r io.Reader) Input {
 
 // ErrNotRegular means the transcript path names something other than a
 // regular file (a directory, a FIFO that would block the read, a device).
-var ErrNotRegular = errors.New("transcript is not a regular file")
+var ErrNotRegular = store.ErrNotRegular
 
 // Tail returns at most the last n bytes of the regular file at path, read
 // by seeking so that a transcript of hundreds of megabytes costs the same
 // as a small one. A leading partial UTF-8 sequence is dropped. A negative n
 // counts as 0.
 func Tail(path string, n int64) ([]byte, error) {
-	// O_NONBLOCK keeps open(2) itself from waiting for a writer when the
-	// path names a FIFO; the type check below then refuses it. Reads of a
-	// regular file ignore the flag.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +92,6 @@ func Tail(path string, n int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, ErrNotRegular
 	}
 	off := fi.Size() - max(n, 0)
 	if off < 0 {

@@ -6,11 +6,14 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack of
-// this recursive parser; no document tribunal signs comes near it.
-const maxDepth = 1000
+// this recursive parser; no document tribunal signs comes near it. It is
+// tribunal's one nesting bound, checked here as the parser goes.
+const maxDepth = nesting.Max
 
 // parser is a strict RFC 8259 reader that writes the canonical form as it
 // goes. encoding/json cannot be used for the reading: it silently replaces

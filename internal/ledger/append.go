@@ -95,7 +95,7 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 	if head == nil || head.Entries == 0 {
 		flags |= os.O_CREATE
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
+	f, err := store.OpenInPlace(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, mismatch("the ledger file is gone but its head pins %d entries", head.Entries)
 	}
@@ -204,6 +204,9 @@ func signEntry(e *Entry, key ed25519.PrivateKey, keyDir, prevKey string) ([]byte
 	if p != nil {
 		return nil, fmt.Errorf("ledger entry fails its own check: %s", p.reason)
 	}
+	if len(line) > MaxLine {
+		return nil, fmt.Errorf("ledger entry of %d bytes: %w", len(line), errLongLine)
+	}
 	e.Hash = l.Hash
 	return append(line, '\n'), nil
 }
@@ -212,7 +215,7 @@ func signEntry(e *Entry, key ed25519.PrivateKey, keyDir, prevKey string) ([]byte
 // A head that fails its checks is ErrHeadMismatch.
 func readHead(path string) (*Head, error) {
 	hp := HeadPath(path)
-	data, err := os.ReadFile(hp)
+	data, err := store.ReadRegular(hp, maxHead)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // pkcs8Prefix is the fixed DER of an Ed25519 PKCS #8 private key (RFC
@@ -44,7 +46,7 @@ func encodeKey(k ed25519.PrivateKey) []byte {
 // readKey loads a key file, refusing one that group or others can read:
 // whoever can read the key can forge the ledger.
 func readKey(path string) (ed25519.PrivateKey, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

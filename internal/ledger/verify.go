@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // Verify checks the whole ledger at path: every line canonical and
@@ -29,13 +30,13 @@ func Verify(path string) (Report, error) {
 		return Report{}, err
 	}
 	defer unlock()
-	headData, err := os.ReadFile(HeadPath(path))
+	headData, err := store.ReadRegular(HeadPath(path), maxHead)
 	haveHead := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Report{}, fmt.Errorf("read ledger head: %w", err)
 	}
 	var r io.Reader
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !haveHead:
 		return Report{}, fmt.Errorf("ledger %q: %w", path, err)
@@ -74,20 +75,21 @@ type chain struct {
 }
 
 func (c *chain) read(r io.Reader) error {
-	br := bufio.NewReader(r)
+	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) == 0 && err == io.EOF {
-			return nil
-		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("read ledger: %w", err)
-		}
 		seq, lineNo := c.n, int(c.n)+1
-		if err == io.EOF {
+		b, eof, err := readLine(br)
+		switch {
+		case errors.Is(err, errLongLine):
+			return &ChainError{Seq: seq, Line: lineNo, Reason: err.Error() + ": it was planted or corrupted"}
+		case err != nil:
+			return fmt.Errorf("read ledger: %w", err)
+		case eof && len(b) == 0:
+			return nil
+		case eof:
 			return &ChainError{Seq: seq, Line: lineNo, Reason: "incomplete last line (no newline): the ledger was cut mid-line or an append was interrupted"}
 		}
-		l, p := parseLine(b[:len(b)-1])
+		l, p := parseLine(b)
 		if p != nil {
 			return p.at(seq, lineNo)
 		}

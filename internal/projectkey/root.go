@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // ErrNotRepo reports that a directory is not inside a git work tree: it does
@@ -225,17 +226,9 @@ func validHead(p string) bool {
 // readSmall reads at most maxGitFileSize bytes; a larger file is rejected
 // rather than truncated, because truncation could forge a valid-looking path.
 func readSmall(p string) ([]byte, error) {
-	f, err := os.Open(p)
+	b, err := store.ReadRegular(p, maxGitFileSize)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxGitFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxGitFileSize {
-		return nil, fmt.Errorf("%q is larger than %d bytes", p, maxGitFileSize)
+		return nil, fmt.Errorf("%q: %w", p, err)
 	}
 	return b, nil
 }

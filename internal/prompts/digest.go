@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -49,10 +50,10 @@ type DigestMeta struct {
 
 // DigestInput is the previous iteration's outcome as the digest reports it.
 type DigestInput struct {
-	Reason          string   // the gate's block reason, e.g. "criterion_floor"
-	FailedCriterion string   // the gate's failed_criterion; "" when none
-	FailedLowest    *float64 // that criterion's lowest readable score; nil if only unreadable values were reported
-	FailedFloor     *float64 // that criterion's min_pass
+	Reason          rules.Reason // the gate's block reason, e.g. "criterion_floor"
+	FailedCriterion string       // the gate's failed_criterion; "" when none
+	FailedLowest    *float64     // that criterion's lowest readable score; nil if only unreadable values were reported
+	FailedFloor     *float64     // that criterion's min_pass
 	Aggregate       float64
 	// Threshold is the score threshold; optional, it lets a low_score
 	// block name the bar that was missed.
@@ -90,7 +91,7 @@ func renderDigest(in DigestInput, shown, original []string) string {
 	var b strings.Builder
 	b.WriteString("**Previous iteration: blocked")
 	if in.Reason != "" {
-		b.WriteString(" (" + oneLine(in.Reason) + ")")
+		b.WriteString(" (" + oneLine(string(in.Reason)) + ")")
 	}
 	b.WriteString("**\n\n" + reasonSentence(in) + "\n")
 
@@ -154,30 +155,30 @@ func reasonSentence(in DigestInput) string {
 	overall := fmtScore(in.Aggregate)
 	var s string
 	switch in.Reason {
-	case "criterion_floor":
+	case rules.ReasonCriterionFloor:
 		s = "Blocked on " + floorPhrase(in) + " despite an overall " + overall + "."
-	case "low_score":
+	case rules.ReasonLowScore:
 		s = "Blocked: the overall score " + overall + " is below the threshold"
 		if in.Threshold != nil {
 			s += " " + fmtConfigured(*in.Threshold)
 		}
 		s += "."
-	case "dissent_unresolved":
+	case rules.ReasonDissentUnresolved:
 		if in.Dissent != nil {
 			s = "Blocked: the judges disagreed by " + fmtScore(*in.Dissent) + ", too much to settle the verdict (overall " + overall + ")."
 		} else {
 			s = "Blocked: too few judges voted to pass the work under the gate policy (overall " + overall + ")."
 		}
-	case "meta_override":
+	case rules.ReasonMetaOverride:
 		s = "Blocked: the Meta-Judge recommended reject (overall " + overall + ")."
-	case "bias_detected":
+	case rules.ReasonBiasDetected:
 		s = "Blocked: the Meta-Judge found bias in the jury and recommended reject (overall " + overall + ")."
 	case "":
 		s = "Blocked (overall " + overall + ")."
 	default:
-		s = "Blocked: " + oneLine(in.Reason) + " (overall " + overall + ")."
+		s = "Blocked: " + oneLine(string(in.Reason)) + " (overall " + overall + ")."
 	}
-	if in.FailedCriterion != "" && in.Reason != "criterion_floor" {
+	if in.FailedCriterion != "" && in.Reason != rules.ReasonCriterionFloor {
 		s += " Criterion " + floorPhrase(in) + " is also below its floor, which would block the work on its own."
 	}
 	return s

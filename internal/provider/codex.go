@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // codexCLI runs the OpenAI Codex CLI non-interactively: `codex exec` in
@@ -125,7 +126,7 @@ func parseCodexEvents(out []byte, res *claude.Result) codexEvents {
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !gjson.ValidBytes(line) {
+		if nesting.JSON(line) != nil || !gjson.ValidBytes(line) {
 			continue
 		}
 		switch gjson.GetBytes(line, "type").String() {

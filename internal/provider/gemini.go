@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // geminiCLI runs the Gemini CLI non-interactively: headless (-p), JSON
@@ -90,7 +91,9 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 		return res, err
 	}
 	out := gjson.ParseBytes(stdout)
-	if !gjson.ValidBytes(stdout) {
+	// gjson validates recursively: the depth check comes first.
+	valid := nesting.JSON(stdout) == nil && gjson.ValidBytes(stdout)
+	if !valid {
 		// A failed call prints its JSON error on stderr instead.
 		out = lastJSON(res.Stderr)
 	}
@@ -99,7 +102,7 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 		return res, &CLIError{Program: Gemini, Message: msg}
 	case exit != nil:
 		return res, exit
-	case !gjson.ValidBytes(stdout):
+	case !valid:
 		return res, errors.New("gemini printed no JSON result")
 	}
 	out.Get("stats.models").ForEach(func(_, m gjson.Result) bool {
@@ -129,7 +132,7 @@ func lastJSON(text string) gjson.Result {
 		if i < 0 {
 			start = 0
 		}
-		if tail := strings.TrimSpace(text[start:]); gjson.Valid(tail) {
+		if tail := strings.TrimSpace(text[start:]); nesting.JSON([]byte(tail)) == nil && gjson.Valid(tail) {
 			return gjson.Parse(tail)
 		}
 		if i <= 0 {

@@ -15,10 +15,10 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
@@ -314,16 +314,16 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 		out.Failed, out.Error = true, "no judge gave a usable verdict"
 	default:
 		g := jd.Iteration.Gate
-		out.New = &Decision{Passed: g.Passed, Reason: g.Reason}
+		out.New = &Decision{Passed: g.Passed, Reason: string(g.Reason)}
 		if g.BlockedBy != "" {
-			out.New.Reason = strings.TrimSpace(g.Reason + " blocked by " + g.BlockedBy)
+			out.New.Reason = strings.TrimSpace(string(g.Reason) + " blocked by " + string(g.BlockedBy))
 		}
 		if c := jd.Iteration.Consensus; c != nil {
 			a := c.Aggregate
 			out.New.Aggregate = &a
 		}
 		out.Flipped = out.New.Passed != out.Recorded.Passed
-		if out.Flipped && it.Gate.BlockedBy == gate.ByCommand {
+		if out.Flipped && it.Gate.BlockedBy == string(rules.ByCommand) {
 			// Command judges test the repository's tree, not a recorded
 			// diff, so they do not sit here: a pass over a command block is
 			// the judges agreeing, not a changed decision.

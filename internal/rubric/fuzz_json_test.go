@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // builtinDefault is the shipped built-in rubric (§2.8), the one an overlay
@@ -16,7 +18,8 @@ const builtinDefault = `[{"id":"default","criteria":[{"name":"correctness","weig
 // FuzzRubricJSON feeds arbitrary bytes to the JSON side of the rubric
 // loader, both as one rubric object (Parse, then Validate) and as a whole
 // repository overlay file (.claude/tribunal.json) on top of the built-ins.
-// Nothing may panic; Parse accepts exactly the JSON objects; a rubric that
+// Nothing may panic; Parse accepts exactly the JSON objects (nested no
+// deeper than nesting.Max); a rubric that
 // validates has values every later stage can use; and a bad overlay costs
 // at most its own entries, never the built-in default, with each problem
 // reported as one warning line.
@@ -59,7 +62,8 @@ func checkParse(t *testing.T, data []byte) {
 	r, err := Parse(data)
 	trimmed := bytes.TrimSpace(data)
 	var obj map[string]json.RawMessage
-	isObject := len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &obj) == nil
+	isObject := len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &obj) == nil &&
+		nesting.JSON(trimmed) == nil
 	if (err == nil) != isObject {
 		t.Fatalf("Parse error = %v for %q (an object: %v)", err, data, isObject)
 	}

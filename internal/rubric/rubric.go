@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // Criterion is one rubric criterion. Weight and MinPass are nil when the
@@ -50,7 +52,7 @@ type Rubric struct {
 }
 
 // rubricKeys and criterionKeys are the keys a rubric and a criterion may
-// have, spelled exactly (docs/spec.md §2.6).
+// have, spelled exactly (spec §2.6).
 var (
 	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
 		"judge_types", "gate_policy", "aggregation_method"}
@@ -72,6 +74,9 @@ func Parse(raw json.RawMessage) (Rubric, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return Rubric{}, errNotObject
+	}
+	if err := nesting.JSON(trimmed); err != nil {
+		return Rubric{}, fmt.Errorf("parse rubric: %w", err)
 	}
 	if err := json.Unmarshal(trimmed, &fields); err != nil {
 		return Rubric{}, fmt.Errorf("parse rubric: %w", err)

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
 
 // maxFileSize caps every overlay read: these files are small by nature, and
@@ -52,17 +54,25 @@ func LoadSet(o LoadOptions) Set {
 		warn = func(string) {}
 	}
 	var s Set
+	// Each source prints its first few warnings, then a count.
+	capped := func(source string, add func(func(string))) {
+		w := warncap.New(warn, source)
+		add(w.Warn)
+		w.Flush()
+	}
 	if raw := bytes.TrimSpace(o.Builtins); len(raw) > 0 && string(raw) != "null" {
 		origin := o.BuiltinsOrigin
 		if origin == "" {
 			origin = "configuration"
 		}
-		s.addArray(raw, origin, "tribunal.rubric.builtins", warn)
+		capped(origin, func(w func(string)) { s.addArray(raw, origin, "tribunal.rubric.builtins", w) })
 	}
-	s.addJSONFile(o.UserJSON, warn)
-	s.addTOMLFile(o.UserTOML, warn)
-	s.addJSONFile(o.RepoJSON, warn)
-	s.addTOMLFile(o.RepoTOML, warn)
+	for _, f := range []struct {
+		path string
+		add  func(string, func(string))
+	}{{o.UserJSON, s.addJSONFile}, {o.UserTOML, s.addTOMLFile}, {o.RepoJSON, s.addJSONFile}, {o.RepoTOML, s.addTOMLFile}} {
+		capped(f.path, func(w func(string)) { f.add(f.path, w) })
+	}
 	return s
 }
 
@@ -92,7 +102,7 @@ func (s Set) All() []Rubric {
 }
 
 // OverlayPaths returns LoadOptions with the four overlay files of a user
-// home and a worktree root (docs/spec.md §2.6); an empty home or root
+// home and a worktree root (spec §2.6); an empty home or root
 // leaves its two files out.
 func OverlayPaths(home, worktreeRoot string) LoadOptions {
 	var o LoadOptions
@@ -169,6 +179,10 @@ func (s *Set) addEntry(entry json.RawMessage, origin, where string, problem erro
 func (s *Set) addJSONFile(path string, warn func(string)) {
 	data, ok := readCapped(path, warn)
 	if !ok {
+		return
+	}
+	if err := nesting.JSON(data); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
 		return
 	}
 	var top map[string]json.RawMessage

@@ -191,6 +191,7 @@ func TestLoadSetBadFiles(t *testing.T) {
 		{"empty file", "", "invalid JSON"},
 		{"top-level array", `[{"id":"x"}]`, "top level is a JSON array, not an object"},
 		{"oversized", big, "larger than 1048576 bytes; file ignored"},
+		{"nested too deeply", `{"rubrics":[],"x":` + strings.Repeat("[", 500000), "nesting too deep: more than 1000 levels"},
 		{"no rubrics key", `{}`, ""},
 		{"unknown top-level key", `{"rubric":[{"id":"x"}]}`, `unknown key "rubric" ignored`},
 		{"null rubrics", `{"rubrics":null}`, ""},

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // addTOMLFile applies a TOML overlay. Each [[rubrics]] entry is turned into
@@ -19,6 +21,11 @@ import (
 func (s *Set) addTOMLFile(path string, warn func(string)) {
 	data, ok := readCapped(path, warn)
 	if !ok {
+		return
+	}
+	// The decoder and jsonable recurse: bound the depth first.
+	if err := nesting.TOML(data); err != nil {
+		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
 		return
 	}
 	var top map[string]any

@@ -82,6 +82,8 @@ func TestTOMLFileRejected(t *testing.T) {
 		{"duplicate key", "[[rubrics]]\nid = \"a\"\nid = \"b\"\n[[rubrics]]\nid = \"other\"\n", "toml syntax error at line 3"},
 		{"rubrics not an array", "rubrics = 5\n", `"rubrics" is not an array of tables`},
 		{"rubrics a list of strings", "rubrics = [\"a\"]\n", `"rubrics" is not an array of tables`},
+		{"nested too deeply", "[[rubrics]]\nid = \"x\"\njudge_types = " + strings.Repeat("[", 500000) + "\n",
+			"nesting too deep: more than 1000 levels at line 3, column 1015"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,28 +9,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
-
-// Built-in values of the policy fields, applied when a rubric leaves a field
-// out (§2.4, §2.7 checks 6–9).
-const (
-	DefaultScoreThreshold    = 0.75
-	DefaultMaxIterations     = 3
-	DefaultGatePolicy        = "majority"
-	DefaultAggregationMethod = "weighted_mean"
-)
-
-// gatePolicies lists the accepted gate_policy values, in the contract's order.
-var gatePolicies = []string{"strict", "majority", "unanimous", "meta_override"}
-
-// aggregationMethods lists the accepted aggregation_method values.
-var aggregationMethods = []string{"mean", "median", "min", "weighted_mean"}
 
 // maxIterationsCap bounds max_iterations so it fits an int everywhere; a
 // loop of two billion passes is indistinguishable from "unbounded".
 const maxIterationsCap = math.MaxInt32
 
-// Validate runs the checks of docs/spec.md §2.7 in order and returns the
+// Validate runs the checks of spec §2.7 in order and returns the
 // first failure. Every message names the rubric and the reason, and starts
 // with the rubric's origin when it has one, so a user can find the line to
 // fix: "~/.onlooker/tribunal.json: rubric docs: score_threshold must be a
@@ -152,16 +139,18 @@ func Unit(raw []byte) (float64, error) {
 	return f, nil
 }
 
-// GatePolicy decodes a gate policy: a JSON string naming one of strict,
-// majority, unanimous and meta_override.
-func GatePolicy(raw []byte) (string, error) {
-	return enum(raw, gatePolicies)
+// GatePolicy decodes a gate policy: a JSON string naming one of
+// rules.Policies.
+func GatePolicy(raw []byte) (rules.Policy, error) {
+	s, err := enum(raw, rules.Policies)
+	return rules.Policy(s), err
 }
 
 // AggregationMethod decodes an aggregation method: a JSON string naming
-// one of mean, median, min and weighted_mean.
-func AggregationMethod(raw []byte) (string, error) {
-	return enum(raw, aggregationMethods)
+// one of rules.Methods.
+func AggregationMethod(raw []byte) (rules.Method, error) {
+	s, err := enum(raw, rules.Methods)
+	return rules.Method(s), err
 }
 
 // MaxIterations decodes max_iterations: a JSON number with an integral value
@@ -178,10 +167,14 @@ func MaxIterations(raw []byte) (int, error) {
 	return int(f), nil
 }
 
-func enum(raw []byte, allowed []string) (string, error) {
+func enum[T ~string](raw []byte, allowed []T) (string, error) {
 	s := stringValue(raw)
-	if !isKind(raw, '"') || !slices.Contains(allowed, s) {
-		return "", fmt.Errorf("must be one of %s", strings.Join(allowed, ", "))
+	if !isKind(raw, '"') || !slices.Contains(allowed, T(s)) {
+		names := make([]string, len(allowed))
+		for i, a := range allowed {
+			names[i] = string(a)
+		}
+		return "", fmt.Errorf("must be one of %s", strings.Join(names, ", "))
 	}
 	return s, nil
 }

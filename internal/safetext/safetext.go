@@ -2,6 +2,7 @@
 package safetext
 
 import (
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,6 +45,15 @@ func OneLine(s string, max int) string {
 		cut--
 	}
 	return strings.TrimRight(out[:cut], " ") + "…"
+}
+
+// WriteLine writes s to w as one safe line (OneLine without a length
+// limit) and a newline. Every diagnostic tribunal prints (warnings,
+// errors, hints, progress) goes through it: their text quotes repository
+// files, model output and wrapped error chains, any of which may carry
+// terminal escapes or span lines (errors.Join does).
+func WriteLine(w io.Writer, s string) {
+	io.WriteString(w, OneLine(s, 0)+"\n")
 }
 
 // Block keeps line breaks and tabs but turns every other unsafe character

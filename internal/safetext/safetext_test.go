@@ -1,6 +1,10 @@
 package safetext
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestOneLine(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,5 +30,13 @@ func TestOneLine(t *testing.T) {
 func TestBlock(t *testing.T) {
 	if got := Block("a\n\tb\x1b[2Jc\u2066d"); got != "a\n\tb [2Jc d" {
 		t.Errorf("Block = %q", got)
+	}
+}
+
+func TestWriteLine(t *testing.T) {
+	var b strings.Builder
+	WriteLine(&b, "tribunal: error: "+errors.Join(errors.New("first\x1b[2J"), errors.New("second\u202e")).Error()+"\n")
+	if got, want := b.String(), "tribunal: error: first [2J second\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

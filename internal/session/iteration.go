@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/aggregate"
@@ -180,7 +181,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 			Dir: r.repo.WorktreeRoot, Timeout: r.params.ActorTimeout,
 		})
 		r.addCost("actor", res)
-		if lastErr == nil && res.Text == "" {
+		if lastErr == nil && strings.TrimSpace(res.Text) == "" {
 			lastErr = errors.New("the actor returned no final message")
 		}
 		if lastErr == nil || ctx.Err() != nil || isBudget(lastErr) {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"path/filepath"
 	"strings"
 
@@ -119,7 +120,7 @@ func gateWord(g gate.Result) string {
 	if g.Passed {
 		return "passed"
 	}
-	return "blocked (" + g.Reason + ")"
+	return "blocked (" + string(g.Reason) + ")"
 }
 
 // recordGate writes gate.json and emits the gate event (§7.4 step 7).
@@ -159,7 +160,7 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 			Passed bool `json:"passed"`
 			gateExtra
 		}{b, false, extra})
-		r.progress("%s gate blocked: %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
+		r.progress("%s gate %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
 	}
 	it.report.Gate = gr
 	r.ledger(it, n)
@@ -171,12 +172,12 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 type ledgerRecord struct {
 	IterationNumber int               `json:"iteration_number"`
 	Passed          bool              `json:"passed"`
-	Reason          string            `json:"reason,omitempty"`
+	Reason          rules.Reason      `json:"reason,omitempty"`
 	FailedCriterion string            `json:"failed_criterion,omitempty"`
-	BlockedBy       string            `json:"blocked_by,omitempty"`
+	BlockedBy       rules.Check       `json:"blocked_by,omitempty"`
 	Aggregate       float64           `json:"aggregated_score"`
 	Disagreement    float64           `json:"disagreement"`
-	Policy          string            `json:"gate_policy"`
+	Policy          rules.Policy      `json:"gate_policy"`
 	Threshold       float64           `json:"score_threshold"`
 	RubricID        string            `json:"rubric_id"`
 	Verdicts        []verdict.Verdict `json:"verdicts"`
@@ -220,7 +221,7 @@ func (r *runner) ledger(it *iterationState, n int) {
 // gateExtra is tribunal's own part of gate.json (never in the events,
 // whose payloads allow no extra keys).
 type gateExtra struct {
-	BlockedBy     string             `json:"blocked_by,omitempty"`
+	BlockedBy     rules.Check        `json:"blocked_by,omitempty"`
 	Trust         *trust.Result      `json:"trust,omitempty"`
 	WorstSeverity string             `json:"worst_severity,omitempty"`
 	Findings      []severity.Finding `json:"findings,omitempty"`

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/trust"
@@ -83,10 +85,10 @@ type JudgeReport struct {
 
 // ConsensusReport is the aggregate and dissent.
 type ConsensusReport struct {
-	Aggregate       float64 `json:"aggregated_score"`
-	Method          string  `json:"aggregation_method"`
-	Dissent         float64 `json:"disagreement"`
-	DissentRecorded bool    `json:"dissent_recorded"`
+	Aggregate       float64      `json:"aggregated_score"`
+	Method          rules.Method `json:"aggregation_method"`
+	Dissent         float64      `json:"disagreement"`
+	DissentRecorded bool         `json:"dissent_recorded"`
 }
 
 // MetaReport is the Meta-Judge's review.
@@ -105,15 +107,15 @@ type MetaReport struct {
 // GateReport is the gate's decision with the facts a person needs to read
 // it (§7.9: a floor block names the score and the floor).
 type GateReport struct {
-	Passed          bool     `json:"passed"`
-	Reason          string   `json:"reason,omitempty"`
-	FailedCriterion string   `json:"failed_criterion,omitempty"`
-	FloorScore      *float64 `json:"failed_criterion_score,omitempty"`
-	Floor           *float64 `json:"failed_criterion_floor,omitempty"`
-	WillRetry       bool     `json:"will_retry,omitempty"`
+	Passed          bool         `json:"passed"`
+	Reason          rules.Reason `json:"reason,omitempty"`
+	FailedCriterion string       `json:"failed_criterion,omitempty"`
+	FloorScore      *float64     `json:"failed_criterion_score,omitempty"`
+	Floor           *float64     `json:"failed_criterion_floor,omitempty"`
+	WillRetry       bool         `json:"will_retry,omitempty"`
 	// BlockedBy names an additional check that blocked (command,
 	// severity, trust); Trust is the trust gate's result.
-	BlockedBy string        `json:"blocked_by,omitempty"`
+	BlockedBy rules.Check   `json:"blocked_by,omitempty"`
 	Trust     *trust.Result `json:"trust,omitempty"`
 }
 
@@ -131,52 +133,14 @@ func Glyph(outcome string) string {
 	}
 }
 
-// GateSentence says what the gate decided in words.
+// GateSentence says what the gate decided, in gate.Sentence's words.
 func GateSentence(g GateReport, aggregate float64) string {
-	if g.Passed {
-		return "passed"
+	f := gate.Facts{Aggregate: &aggregate, FloorScore: g.FloorScore, Floor: g.Floor}
+	if g.Trust != nil {
+		f.TrustReasons = g.Trust.Reasons
 	}
-	var s string
-	switch g.Reason {
-	case "low_score":
-		s = fmt.Sprintf("low_score (aggregate %.2f below the threshold)", aggregate)
-	case "criterion_floor":
-		s = "criterion_floor"
-	case "dissent_unresolved":
-		s = "dissent_unresolved (the judges disagreed, or too few voted to pass)"
-	case "meta_override":
-		s = "meta_override (the meta-judge recommended reject)"
-	case "bias_detected":
-		s = "bias_detected (the meta-judge found bias and recommended reject)"
-	default:
-		s = g.Reason
-	}
-	switch g.BlockedBy {
-	case "command":
-		return "command judge " + strings.TrimPrefix(g.FailedCriterion, "command:") + " failed (reported as criterion_floor)"
-	case "severity":
-		return "a " + strings.TrimPrefix(g.FailedCriterion, "severity:") + " finding (reported as criterion_floor)"
-	case "trust":
-		reasons := "the reps of one judge type disagree"
-		if g.Trust != nil && len(g.Trust.Reasons) > 0 {
-			reasons = strings.Join(g.Trust.Reasons, "; ")
-		}
-		return "untrustworthy jury: " + reasons + " (reported as dissent_unresolved)"
-	}
-	if g.FailedCriterion != "" {
-		c := firstLine(g.FailedCriterion, 200) // a rubric's names are repository text
-		if g.FloorScore != nil && g.Floor != nil {
-			c = fmt.Sprintf("%s (%.2f < %.2f)", c, *g.FloorScore, *g.Floor)
-		} else if g.Floor != nil {
-			c = fmt.Sprintf("%s (an unreadable score; floor %.2f)", c, *g.Floor)
-		}
-		if g.Reason == "criterion_floor" {
-			s = fmt.Sprintf("blocked on %s despite an overall %.2f", c, aggregate)
-		} else {
-			s += "; also below its floor: " + c
-		}
-	}
-	return s
+	return gate.Sentence(gate.Result{Passed: g.Passed, Reason: g.Reason,
+		FailedCriterion: firstLine(g.FailedCriterion, 200), BlockedBy: g.BlockedBy}, f)
 }
 
 // Summary renders the terse Markdown summary of §7.10.

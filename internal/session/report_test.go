@@ -1,12 +1,16 @@
 package session
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/trust"
 	"strings"
 	"testing"
 )
 
 func f(v float64) *float64 { return &v }
 
+// TestGateSentence: the report's gate fields reach gate.Sentence (whose
+// wording internal/gate tests) whole: floor numbers, trust reasons and the
+// aggregate.
 func TestGateSentence(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -14,14 +18,11 @@ func TestGateSentence(t *testing.T) {
 		agg  float64
 		want string
 	}{
-		{"pass", GateReport{Passed: true}, 0.9, "passed"},
-		{"low", GateReport{Reason: "low_score"}, 0.5, "low_score (aggregate 0.50 below the threshold)"},
+		{"pass", GateReport{Passed: true}, 0.9, "passed at 0.90"},
 		{"floor", GateReport{Reason: "criterion_floor", FailedCriterion: "safety", FloorScore: f(0.3), Floor: f(0.8)}, 0.82,
-			"blocked on safety (0.30 < 0.80) despite an overall 0.82"},
-		{"floor unreadable", GateReport{Reason: "criterion_floor", FailedCriterion: "safety", Floor: f(0.8)}, 0.85,
-			"blocked on safety (an unreadable score; floor 0.80) despite an overall 0.85"},
-		{"other reason with floor", GateReport{Reason: "meta_override", FailedCriterion: "safety", FloorScore: f(0.3), Floor: f(0.8)}, 0.85,
-			"meta_override (the meta-judge recommended reject); also below its floor: safety (0.30 < 0.80)"},
+			"blocked (criterion_floor): safety scored 0.30, below its floor 0.80 despite an overall 0.82"},
+		{"trust", GateReport{Reason: "dissent_unresolved", BlockedBy: "trust", Trust: &trust.Result{Reasons: []string{"spread"}}}, 0.9,
+			"blocked (dissent_unresolved): untrustworthy jury: spread (the trust check, after the jury's gate passed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := GateSentence(tc.g, tc.agg); got != tc.want {
@@ -46,7 +47,7 @@ func TestSummary(t *testing.T) {
 	got := Summary(rep)
 	for _, want := range []string{
 		"## tribunal ⏱ exhausted_iterations — score 0.61",
-		"| 1 | standard 0.90 ✓, adversarial failed | 0.61 | 0.30 ⚑ | dissent_unresolved",
+		"| 1 | standard 0.90 ✓, adversarial failed | 0.61 | 0.30 ⚑ | blocked (dissent_unresolved): the judges disagreed, or too few voted to pass |",
 		"- iteration 1: jury biased; bias: verbosity",
 		"Iterations 1 of 2 · cost $0.2500 · 4.2 s",
 		"Artifacts: /x/T/",

@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -160,7 +161,7 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	fmt.Fprintf(r.Progress, "tribunal: "+format+"\n", args...)
+	safetext.WriteLine(r.Progress, "tribunal: "+fmt.Sprintf(format, args...))
 }
 
 // emit records an event; a failure is a warning and never stops the loop

@@ -57,18 +57,14 @@ func lockPath(projectDir, sid string) string {
 }
 
 // openLock opens (creating) the lock file without following a symlink and
-// without blocking on a FIFO planted in its place.
+// without blocking on a FIFO planted in its place (store.OpenInPlace).
 func openLock(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create %q: %w", filepath.Dir(path), err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	f, err := store.OpenInPlace(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open session lock: %w", err)
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("session lock %q is not a regular file", path)
 	}
 	return f, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
@@ -93,7 +94,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	}
 	outcome := "rejected"
 	blocked := events.GateBlocked{
-		TaskID: taskID, IterationID: iterID, Reason: "low_score",
+		TaskID: taskID, IterationID: iterID, Reason: rules.ReasonLowScore,
 		FinalScore: events.Ptr(a.Score), IterationNumber: events.Ptr(0),
 		WillRetry: events.Ptr(rewake),
 	}
@@ -109,7 +110,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		}
 	}
 	start := events.SessionStart{
-		TaskID: taskID, JudgeTypes: []string{"standard"}, GatePolicy: "strict",
+		TaskID: taskID, JudgeTypes: []string{"standard"}, GatePolicy: rules.Strict,
 		ScoreThreshold: events.Ptr(threshold), MaxIterations: events.Ptr(1),
 	}
 	if model != "" {

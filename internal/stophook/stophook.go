@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -17,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -100,7 +102,7 @@ type hook struct {
 }
 
 func (h *hook) warn(format string, args ...any) {
-	fmt.Fprintf(h.Stderr, "tribunal: stop-gate: "+format+"\n", args...)
+	safetext.WriteLine(h.Stderr, "tribunal: stop-gate: "+fmt.Sprintf(format, args...))
 }
 
 func (h *hook) run(ctx context.Context) int {
@@ -111,8 +113,33 @@ func (h *hook) run(ctx context.Context) int {
 	if h.stop.Mode == config.StopModeFix {
 		return h.fix(ctx, j)
 	}
+	if h.Claude != nil {
+		// An injected runner cannot cross into a detached process (and the
+		// executable would be a test binary): judge here instead, under the
+		// session lock, exactly as the detached judge does.
+		h.judgeHere(ctx, j)
+		return 0
+	}
 	h.dispatch(j)
 	return 0
+}
+
+// judgeHere runs the advisory judgement of j in this process, within the
+// hook's deadline.
+func (h *hook) judgeHere(ctx context.Context, j job) {
+	j.Deadline = h.deadline
+	lock, err := acquire(lockPath(j.ProjectDir, j.SessionID), j.info(os.Getpid(), "inline", h.Now()), h.deadline, h.Now)
+	if err == errDuplicate || err == errSuperseded {
+		return
+	}
+	if err != nil {
+		h.warn("no advisory verdict: %v", err)
+		return
+	}
+	defer lock.Close()
+	ctx, cancel := context.WithDeadline(ctx, j.Deadline)
+	defer cancel()
+	(&worker{Deps: h.Deps, j: j}).judgeAndRecord(ctx)
 }
 
 // prepare decides whether this turn needs a verdict and, when it does,
@@ -137,7 +164,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         func(s string) { fmt.Fprintln(h.Stderr, s) },
+		Warn:         func(s string) { safetext.WriteLine(h.Stderr, s) },
 	})
 	h.stop = h.cfg.StopHook()
 	if !h.stop.Enabled {

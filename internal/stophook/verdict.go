@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -46,8 +47,8 @@ func validate(obj map[string]json.RawMessage, threshold float64) (advisory, erro
 		a.Passed = true
 	case gjson.False:
 		a.Passed = false
-	case gjson.Null: // absent or null
-		a.Passed = score >= threshold
+	case gjson.Null: // absent or null: the gate's score comparison, tolerance included
+		a.Passed = gate.ConsensusPassed(score, threshold)
 	default:
 		return advisory{}, fmt.Errorf("passed %s is not a boolean", describe(f[1]))
 	}

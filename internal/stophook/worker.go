@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // exitGrace is how long past its deadline a detached judge may take to
@@ -30,7 +32,7 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 	j, err := readJob(args[0])
 	defer os.Remove(args[0])
 	if err != nil {
-		fmt.Fprintf(d.Stderr, "tribunal: stop-gate: error: %v\n", err)
+		safetext.WriteLine(d.Stderr, fmt.Sprintf("tribunal: stop-gate: error: %v", err))
 		return 1
 	}
 	// The watchdog: whatever the judge is blocked on, the process ends
@@ -74,7 +76,7 @@ type worker struct {
 }
 
 func (w *worker) warn(format string, args ...any) {
-	fmt.Fprintf(w.Stderr, "tribunal: stop-gate judge: "+format+"\n", args...)
+	safetext.WriteLine(w.Stderr, "tribunal: stop-gate judge: "+fmt.Sprintf(format, args...))
 }
 
 // judgeAndRecord asks the judge and records what came of it.

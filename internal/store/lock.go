@@ -21,7 +21,7 @@ func LockFile(path string, exclusive bool, wait time.Duration) (unlock func(), e
 	if exclusive {
 		flag, how = os.O_RDWR|os.O_CREATE, syscall.LOCK_EX
 	}
-	f, err := os.OpenFile(path, flag, 0o600)
+	f, err := OpenInPlace(path, flag, 0o600)
 	if !exclusive && errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}

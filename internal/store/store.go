@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,28 +165,29 @@ func SweepTemp(dir string, age time.Duration, now time.Time) {
 // overlay): a missing file is silently absent; any other failure, or a file
 // larger than max bytes, is reported through warn and the file is ignored,
 // since a file that exists but cannot be used is a mistake worth hearing
-// about. ok is false whenever no data is returned.
+// about; so is one that is not a regular file (see OpenRegular). ok is
+// false whenever no data is returned.
 func ReadOptional(path string, max int64, warn func(string)) (data []byte, ok bool) {
 	if path == "" {
 		return nil, false
 	}
-	f, err := os.Open(path)
+	data, err := ReadRegular(path, max)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
 	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
-		return nil, false
-	}
-	if int64(len(data)) > max {
-		warn(fmt.Sprintf("tribunal: warning: %s: larger than %d bytes; file ignored", path, max))
+		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, describeErr(err)))
 		return nil, false
 	}
 	return data, true
+}
+
+// describeErr drops the path an *fs.PathError repeats, for messages that
+// already name the file.
+func describeErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

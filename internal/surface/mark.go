@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // MarkerDir is the directory, inside a project directory, that holds one
@@ -63,7 +65,7 @@ func claim(projectDir string, a Advisory, m Mark) (bool, error) {
 // ReadMark reports whether a has been surfaced and, when the marker's
 // content is readable, by which session and when.
 func ReadMark(projectDir string, a Advisory) (Mark, bool) {
-	f, err := os.Open(MarkerPath(projectDir, a))
+	f, err := store.OpenRegular(MarkerPath(projectDir, a))
 	if err != nil {
 		return Mark{}, false
 	}

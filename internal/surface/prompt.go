@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -50,7 +51,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 	if err := os.Rename(path, claimed); err != nil {
 		return 0
 	}
-	data, ok := store.ReadOptional(claimed, maxPending, func(s string) { fmt.Fprintln(h.Stderr, s) })
+	data, ok := store.ReadOptional(claimed, maxPending, func(s string) { safetext.WriteLine(h.Stderr, s) })
 	os.Remove(claimed)
 	if !ok {
 		return 0
@@ -85,7 +86,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 }
 
 func (h *hook) warnPrompt(format string, args ...any) {
-	fmt.Fprintf(h.Stderr, "tribunal: prompt-submit: "+format+"\n", args...)
+	safetext.WriteLine(h.Stderr, "tribunal: prompt-submit: "+fmt.Sprintf(format, args...))
 }
 
 // PromptLine is the user's one line about a verdict.

@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // maxStopFile caps how much of a stop file is read. A real one is a few
@@ -152,7 +154,14 @@ func ReadStopFile(path string) (Advisory, error) {
 // readBounded opens a.Path without blocking, requires a regular file, sets
 // ModTime and returns at most maxStopFile bytes.
 func (a *Advisory) readBounded() ([]byte, error) {
-	f, err := os.OpenFile(a.Path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := store.OpenRegular(a.Path)
+	if errors.Is(err, store.ErrNotRegular) {
+		// Age rules still apply to it.
+		if fi, serr := os.Stat(a.Path); serr == nil {
+			a.ModTime = fi.ModTime()
+		}
+		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +171,6 @@ func (a *Advisory) readBounded() ([]byte, error) {
 		return nil, err
 	}
 	a.ModTime = fi.ModTime()
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: not a regular file", ErrCorrupt)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStopFile+1))
 	if err != nil {
 		return nil, err
@@ -182,6 +188,9 @@ func (a *Advisory) parse(data []byte) error {
 	}
 	if trimmed[0] != '{' {
 		return errors.New("not a JSON object")
+	}
+	if err := nesting.JSON(trimmed); err != nil {
+		return err
 	}
 	var sf stopFile
 	if err := json.Unmarshal(trimmed, &sf); err != nil {

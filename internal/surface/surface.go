@@ -17,6 +17,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -58,7 +59,7 @@ type hook struct {
 }
 
 func (h *hook) warn(format string, args ...any) {
-	fmt.Fprintf(h.Stderr, "tribunal: session-start: "+format+"\n", args...)
+	safetext.WriteLine(h.Stderr, "tribunal: session-start: "+fmt.Sprintf(format, args...))
 }
 
 func (h *hook) run(ctx context.Context) {
@@ -76,7 +77,7 @@ func (h *hook) run(ctx context.Context) {
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         func(s string) { fmt.Fprintln(h.Stderr, s) },
+		Warn:         func(s string) { safetext.WriteLine(h.Stderr, s) },
 	})
 	settings := cfg.SessionStart()
 	if !settings.Enabled {

@@ -2,9 +2,11 @@ package testcmds
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -22,7 +24,10 @@ import (
 //	mkledger FILE N                  append N entries to the ledger FILE, signed with the key in $ONLOOKER_DIR/keys
 //	ledgerpath VAR [DIR]             set VAR to the ledger path of the repository at DIR (default: the current directory)
 //	exitcode N PROGRAM [ARGS...]     run PROGRAM like exec and require exit status N; stdout and stderr stay checkable
+//	keyfingerprint VAR               set VAR to the fingerprint of the current key in $ONLOOKER_DIR/keys (created if missing),
+//	                                 and VAR_RE to it quoted for a regular expression (it may hold + and /)
 func init() {
+	Cmds["keyfingerprint"] = keyFingerprint
 	Cmds["mkledger"] = mkledger
 	Cmds["ledgerpath"] = ledgerPath
 	Cmds["exitcode"] = exitCode
@@ -83,4 +88,16 @@ func exitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+func keyFingerprint(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: keyfingerprint VAR")
+	}
+	onlooker, _ := events.ResolvePaths(ts.Getenv, ts.Getenv("HOME"))
+	key, err := ledger.LoadOrCreateKey(ledger.KeyDir(onlooker))
+	ts.Check(err)
+	fp := ledger.Fingerprint(key.Public().(ed25519.PublicKey))
+	ts.Setenv(args[0], fp)
+	ts.Setenv(args[0]+"_RE", regexp.QuoteMeta(fp))
 }

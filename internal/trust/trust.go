@@ -6,14 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
-
-// Tolerance absorbs binary floating-point artefacts in the threshold
-// comparisons (0.75 − 0.25 is not exactly 0.5), with the same value as the
-// gate's. It is not imported from internal/gate so that the gate can import
-// this package.
-const Tolerance = 1e-9
 
 // OverallKey is the Scores key of a rating's overall score. Criterion
 // scores use CriterionKey, so that a criterion named "score" cannot collide
@@ -177,7 +172,7 @@ func Check(current, all []Item, th Thresholds) Result {
 		}
 		s, key := spreadOf(it)
 		res.Spread[it.ID] = s
-		if s-th.SpreadCeiling > Tolerance {
+		if rules.Above(s, th.SpreadCeiling) {
 			spreadReasons = append(spreadReasons, fmt.Sprintf(
 				"spread: %s reps split by %s on %s, above spread_ceiling %s",
 				it.ID, num(s), key, num(th.SpreadCeiling)))
@@ -190,7 +185,7 @@ func Check(current, all []Item, th Thresholds) Result {
 	case !res.AlphaMeasured:
 		res.Notes = append(res.Notes,
 			"agreement: not measured (α needs at least two scores that two or more reps rated); irr_floor not applied")
-	case th.IRRFloor-res.Alpha > Tolerance:
+	case rules.Above(th.IRRFloor, res.Alpha):
 		res.Reasons = append(res.Reasons, fmt.Sprintf(
 			"agreement: α = %s across %d item(s), below irr_floor %s",
 			num(res.Alpha), len(all), num(th.IRRFloor)))

@@ -8,12 +8,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // FuzzParseOutput checks the first normalisation step of every model reply
 // (§4.1 step 1, §8.6 step 1) against encoding/json: the reply, trimmed and
 // with one complete ``` or ```json fence removed, must be exactly one JSON
-// object, and then its members are exactly encoding/json's; anything else is
+// object (nested no deeper than nesting.Max), and then its members are exactly encoding/json's; anything else is
 // one of the three documented errors. A judge can never pre-fill the ids
 // and type that the orchestrator assigns.
 func FuzzParseOutput(f *testing.F) {
@@ -26,7 +28,7 @@ func FuzzParseOutput(f *testing.F) {
 			if !errors.Is(err, ErrEmpty) {
 				t.Fatalf("empty reply: %v", err)
 			}
-		case !json.Valid([]byte(body)):
+		case !json.Valid([]byte(body)) || nesting.JSON([]byte(body)) != nil:
 			if !errors.Is(err, ErrNotJSON) {
 				t.Fatalf("invalid JSON %q: %v", body, err)
 			}

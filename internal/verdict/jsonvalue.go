@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // Usable reports whether raw is a JSON number x with 0 ≤ x ≤ 1 and returns
@@ -186,6 +188,9 @@ func ParseOutput(text string) (map[string]json.RawMessage, error) {
 		return nil, ErrEmpty
 	}
 	b := []byte(body)
+	if err := nesting.JSON(b); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
+	}
 	if !json.Valid(b) {
 		return nil, ErrNotJSON
 	}

@@ -60,27 +60,34 @@ func NormaliseMeta(text string) (Meta, []string) {
 	if err != nil {
 		return FailedMeta("meta-judge " + err.Error()), nil
 	}
+	return normaliseMeta(obj, "meta-judge")
+}
+
+// normaliseMeta is §4.6 on a meta verdict's members, the one copy of it
+// that the loop (through NormaliseMeta) and decide (through MetaFromJSON)
+// share, so that the same verdict can never gate differently in run,
+// decide and replay. who names the verdict's origin in failure reasons.
+func normaliseMeta(obj map[string]json.RawMessage, who string) (Meta, []string) {
 	quality, _ := asString(obj["verdict_quality"])
 	if !slices.Contains(qualities, quality) {
-		return FailedMeta(fmt.Sprintf("meta-judge verdict_quality is %s, not sound, questionable or biased",
-			describe(obj["verdict_quality"]))), nil
+		return FailedMeta(fmt.Sprintf("%s verdict_quality is %s, not sound, questionable or biased",
+			who, describe(obj["verdict_quality"]))), nil
 	}
 	if !isBool(obj["bias_detected"]) {
-		return FailedMeta(fmt.Sprintf("meta-judge bias_detected is %s, not a JSON boolean",
-			describe(obj["bias_detected"]))), nil
+		return FailedMeta(fmt.Sprintf("%s bias_detected is %s, not a JSON boolean",
+			who, describe(obj["bias_detected"]))), nil
 	}
 	m := Meta{VerdictQuality: quality, BiasDetected: isTrue(obj["bias_detected"])}
 	warnings := m.readOptional(obj)
 	return m, warnings
 }
 
-// MetaFromJSON reads an already-normalised meta verdict: the decide
-// command's "meta" input or a meta.json file. Absent, null or {} mean no
-// meta verdict. It is lenient where §4.6 would use the failure default
-// (bias_detected counts only when it is JSON true; an unknown
-// verdict_quality is left empty) but normalises override_recommendation
-// exactly as NormaliseMeta does, so an unknown value can never act as an
-// override (§6.4 case 20). A value that is not an object is an error.
+// MetaFromJSON reads a meta verdict given as JSON: the decide command's
+// "meta" input, or a meta.json file replayed through decide. Absent, null
+// or {} mean no meta verdict; any other object is normalised exactly as
+// the loop normalises the meta-judge's output (§4.6), the failure default
+// included, and a failure default comes with a warning saying why. A
+// value that is not an object is an error.
 func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	if len(obj) == 0 || isNull(obj) {
 		return Meta{}, nil, nil
@@ -92,12 +99,14 @@ func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	if !ok {
 		return Meta{}, nil, fmt.Errorf("meta is a JSON %s, not an object", Kind(obj))
 	}
-	var meta Meta
-	if q, _ := asString(m["verdict_quality"]); slices.Contains(qualities, q) {
-		meta.VerdictQuality = q
+	if len(m) == 0 {
+		return Meta{}, nil, nil
 	}
-	meta.BiasDetected = isTrue(m["bias_detected"])
-	return meta, meta.readOptional(m), nil
+	meta, warnings := normaliseMeta(m, "meta")
+	if meta.Failed {
+		warnings = append(warnings, "tribunal-meta: "+meta.Error+"; using the failure default (questionable, no bias, no override)")
+	}
+	return meta, warnings, nil
 }
 
 // readOptional applies §4.6 steps 2–4 to the optional fields.

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -121,15 +122,25 @@ func TestMetaFromJSON(t *testing.T) {
 		{name: "absent", in: "", want: Meta{}},
 		{name: "null", in: "null", want: Meta{}},
 		{name: "empty object", in: "{}", want: Meta{}},
-		{name: "accept", in: `{"override_recommendation":"accept"}`, want: Meta{Override: "accept"}},
+		// Any other object is the meta-judge's output as the loop sees it
+		// (§4.6): without a valid verdict_quality and a boolean
+		// bias_detected, the failure default, whatever else it says.
+		{name: "accept without quality", in: `{"override_recommendation":"accept"}`,
+			want: FailedMeta("meta verdict_quality is missing, not sound, questionable or biased"), warnings: 1},
+		{name: "accept", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept"}`,
+			want: Meta{VerdictQuality: "sound", Override: "accept"}},
 		{name: "reject with bias", in: `{"verdict_quality":"biased","bias_detected":true,"override_recommendation":"reject"}`,
 			want: Meta{VerdictQuality: "biased", BiasDetected: true, Override: "reject"}},
-		{name: "bias string true", in: `{"bias_detected":"true"}`, want: Meta{}},
-		{name: "bias false", in: `{"bias_detected":false}`, want: Meta{}},
+		{name: "bias string true", in: `{"verdict_quality":"biased","bias_detected":"true","override_recommendation":"reject"}`,
+			want: FailedMeta(`meta bias_detected is "true", not a JSON boolean`), warnings: 1},
+		{name: "bias false", in: `{"verdict_quality":"sound","bias_detected":false}`, want: Meta{VerdictQuality: "sound"}},
 		// §6.4 case 20.
-		{name: "bogus override", in: `{"override_recommendation":"bogus"}`, want: Meta{}, warnings: 1},
-		{name: "null override", in: `{"override_recommendation":null}`, want: Meta{}, warnings: 1},
-		{name: "unknown quality dropped", in: `{"verdict_quality":"meh"}`, want: Meta{}},
+		{name: "bogus override", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"bogus"}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: 1},
+		{name: "null override", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":null}`,
+			want: Meta{VerdictQuality: "sound"}, warnings: 1},
+		{name: "unknown quality", in: `{"verdict_quality":"meh","bias_detected":true}`,
+			want: FailedMeta(`meta verdict_quality is "meh", not sound, questionable or biased`), warnings: 1},
 		{name: "meta.complete payload", in: `{"task_id":"t","iteration_id":"i","meta_model_id":"m","verdict_quality":"sound",` +
 			`"bias_detected":false,"bias_types":["verbosity","nope"],"confidence":0.9}`,
 			want: Meta{VerdictQuality: "sound", BiasTypes: []string{"verbosity"}, Confidence: ptrF(0.9)}},
@@ -156,5 +167,30 @@ func TestMetaFromJSON(t *testing.T) {
 				t.Errorf("warnings %q; want %d", warnings, tt.warnings)
 			}
 		})
+	}
+}
+
+// TestMetaFromJSONAgreesWithNormaliseMeta: decide (MetaFromJSON) and the
+// loop (NormaliseMeta) read the same meta verdict the same way, so run,
+// decide and replay cannot gate one input differently.
+func TestMetaFromJSONAgreesWithNormaliseMeta(t *testing.T) {
+	for _, in := range []string{
+		`{"override_recommendation":"accept"}`,
+		`{"bias_detected":true,"override_recommendation":"reject"}`,
+		`{"verdict_quality":"biased","bias_detected":"true"}`,
+		`{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept","bias_types":["position",3],"confidence":2}`,
+		`{"verdict_quality":"biased","bias_detected":true,"bias_types":["verbosity"],"confidence":0.5,"override_recommendation":"re-evaluate"}`,
+		`{"verdict_quality":"SOUND","bias_detected":false}`,
+		`{"verdict_quality":"sound","bias_detected":null}`,
+	} {
+		loop, _ := NormaliseMeta(in)
+		dec, _, err := MetaFromJSON(json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		loop.Error, dec.Error = "", ""
+		if !reflect.DeepEqual(loop, dec) {
+			t.Errorf("%s:\nloop   %+v\ndecide %+v", in, loop, dec)
+		}
 	}
 }

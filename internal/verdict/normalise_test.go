@@ -256,3 +256,12 @@ func TestNormaliseJudgeInformationalTypes(t *testing.T) {
 		})
 	}
 }
+
+// A judge answer nested past nesting.Max is a failed verdict, decided
+// before encoding/json's own (deeper, recursive) limit is reached.
+func TestNormaliseTooDeep(t *testing.T) {
+	v, _ := NormaliseJudge(`{"score":`+strings.Repeat("[", 5000)+strings.Repeat("]", 5000)+`}`, 0.5)
+	if v.Passed || !strings.Contains(v.Error, "nesting too deep") {
+		t.Fatalf("verdict %+v", v)
+	}
+}

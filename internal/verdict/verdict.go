@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
 // Verdict is one judge's normalised verdict, exactly as aggregation and the
@@ -196,6 +198,9 @@ var ErrVerdictNotObject = errors.New("verdict is not a JSON object")
 // (§6.4 case 49), and a verdict marked failed carries no score or criterion
 // scores whatever else the object holds.
 func FromJSON(obj json.RawMessage) (Verdict, error) {
+	if err := nesting.JSON(obj); err != nil {
+		return Verdict{}, fmt.Errorf("verdict: %w", err)
+	}
 	if !json.Valid(obj) {
 		return Verdict{}, errors.New("verdict is not valid JSON")
 	}

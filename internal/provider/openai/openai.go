@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -240,7 +241,8 @@ func (o *openAI) post(ctx context.Context, url, key string, body []byte, res *cl
 		}
 		return "", retryAfter(resp.Header.Get("Retry-After")), &HTTPError{Status: resp.StatusCode, Message: msg}
 	}
-	if !gjson.ValidBytes(data) {
+	// gjson validates recursively: the depth check comes first.
+	if nesting.JSON(data) != nil || !gjson.ValidBytes(data) {
 		return "", 0, errors.New("the endpoint's answer is not JSON")
 	}
 	f := gjson.GetManyBytes(data, "choices.0.message.content", "choices.0.message.refusal",
