@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestRecursionGuardControl(t *testing.T) {
 		w.withPluginEverywhere()
 		w.dropSettingsGuard()
 		scriptTribunalUser(t, w.api)
-		roles := scriptRoles(w.api, judgeVerdict(0.9, true, "Fine."))
+		roles := scriptRoles(w.api, func() {}, judgeVerdict(0.9, true, "Fine."))
 		res := w.claudeRun(3*time.Minute, "", streamArgs("/tribunal "+tribunalTask)...)
 		if res.Code != 0 {
 			t.Fatalf("claude exited %d\n%s", res.Code, res.Stderr)
@@ -47,7 +48,11 @@ func TestRecursionGuardControl(t *testing.T) {
 		var nested []string
 		for _, rule := range roles {
 			for _, c := range w.api.ByRule(rule) {
-				nested = append(nested, c.SessionID())
+				// The actor's session makes two requests (its Bash call
+				// and its report); count sessions, not requests.
+				if !slices.Contains(nested, c.SessionID()) {
+					nested = append(nested, c.SessionID())
+				}
 			}
 		}
 		if len(nested) != 4 {

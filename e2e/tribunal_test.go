@@ -28,6 +28,12 @@ const (
 	adversarialFlaw  = "Empty input crashes Greet at greeting.go:12 (E2E-FLAW)"
 	standardFeedback = "Clear and correct. (E2E-STANDARD)"
 	tribunalFinished = "The tribunal run has finished. (E2E-DONE)"
+	// The actor's edit (made with Bash in its working directory) and the
+	// user's own uncommitted edit made before the run.
+	actorEdit    = `echo "package greeting // E2E-ACTOR-CHANGE" >> greeting.go`
+	actorChange  = "E2E-ACTOR-CHANGE"
+	userReadme   = "# project\nthe user's own uncommitted edit (E2E-USER-EDIT)\n"
+	userEditMark = "E2E-USER-EDIT"
 )
 
 var (
@@ -90,16 +96,25 @@ func scriptTribunalUser(t *testing.T, api *fakeapi.Server) int {
 // adversarial judge gives the given replies in turn. Both judges wait for
 // each other before answering, so a jury that is not run in parallel
 // shows as calls that do not overlap.
-func scriptRoles(api *fakeapi.Server, adversarial ...fakeapi.Reply) map[string]int {
+func scriptRoles(api *fakeapi.Server, userTreeUntouched func(), adversarial ...fakeapi.Reply) map[string]int {
 	rules := map[string]int{}
+	// The actor edits a file with Bash in its working directory (the task
+	// worktree), then reports.
 	rules["actor"] = api.Add(fakeapi.Rule{Name: "actor", Match: fakeapi.Match{SystemContains: roleMarkers["actor"]},
-		Replies: []fakeapi.Reply{fakeapi.Text(actorReply)}})
+		Respond: func(r *fakeapi.Request) fakeapi.Reply {
+			if len(r.ToolResults()) == 0 {
+				return fakeapi.Bash(actorEdit)
+			}
+			return fakeapi.Text(actorReply)
+		}})
 	isJudge := func(r *fakeapi.Request) bool {
 		s := r.SystemText()
 		return strings.Contains(s, roleMarkers["standard"]) || strings.Contains(s, roleMarkers["adversarial"])
 	}
 	together := func(reply func(n int) fakeapi.Reply) func(*fakeapi.Request) fakeapi.Reply {
 		return func(r *fakeapi.Request) fakeapi.Reply {
+			// While the task runs, the user's working tree is as they left it.
+			userTreeUntouched()
 			// The k-th judge call (0-based) belongs to jury k/2.
 			k := len(api.Messages(func(x *fakeapi.Request) bool { return isJudge(x) && x.Seq < r.Seq }))
 			want := 2 * (k/2 + 1)
@@ -141,8 +156,20 @@ func TestTribunalSkill(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t, `{"tribunal":{"session":{"max_iterations":2}}}`)
 			w.withPluginEverywhere()
+			// The user's own uncommitted work, which the task must leave
+			// alone until it is accepted.
+			w.writeFile("README.md", userReadme)
+			w.writeFile("notes.txt", "untracked notes\n")
+			userTreeUntouched := func() {
+				if _, err := os.Stat(filepath.Join(w.repo, "greeting.go")); err == nil {
+					t.Errorf("the actor's change reached the user's working tree while the task was running")
+				}
+				if got := readFile(t, filepath.Join(w.repo, "README.md")); got != userReadme {
+					t.Errorf("the user's README changed while the task was running: %q", got)
+				}
+			}
 			user := scriptTribunalUser(t, w.api)
-			roles := scriptRoles(w.api, tc.adversarial...)
+			roles := scriptRoles(w.api, userTreeUntouched, tc.adversarial...)
 
 			res := w.claudeRun(3*time.Minute, "", streamArgs("/tribunal "+tribunalTask)...)
 			if res.Code != 0 {
@@ -174,6 +201,7 @@ func TestTribunalSkill(t *testing.T) {
 				t.Errorf("%d model call(s) matched no role\n%s", len(unmatched), w.api.Summary())
 			}
 			checkTribunalRecords(t, w, taskID, sid, tc.outcome, tc.gates)
+			checkUserTree(t, w, taskID, tc.outcome == "accepted")
 			onlyUserSessionsRanHooks(t, w, sid)
 		})
 	}
@@ -187,6 +215,11 @@ func checkTribunalCalls(t *testing.T, w *world, roles map[string]int, sid string
 	calls := map[string][]fakeapi.Request{}
 	for role, rule := range roles {
 		calls[role] = w.api.ByRule(rule)
+		if role == "actor" {
+			// One actor session per iteration: its first request (the
+			// second carries the Bash result).
+			calls[role] = slices.DeleteFunc(calls[role], func(r fakeapi.Request) bool { return len(r.ToolResults()) > 0 })
+		}
 		if len(calls[role]) != 2 {
 			t.Fatalf("want 1 %s call per iteration (2 in all), got %d\n%s", role, len(calls[role]), w.api.Summary())
 		}
@@ -220,10 +253,15 @@ func checkTribunalCalls(t *testing.T, w *world, roles map[string]int, sid string
 		}
 		for _, j := range []fakeapi.Request{std, adv} {
 			prompt := j.LastUserText()
-			for _, want := range []string{"# Tribunal jury assignment", tribunalTask, actorReply, "correctness"} {
+			for _, want := range []string{"# Tribunal jury assignment", tribunalTask, actorReply, "correctness", "+package greeting // " + actorChange} {
 				if !strings.Contains(prompt, want) {
 					t.Errorf("iteration %d: judge prompt lacks %q", i, want)
 				}
+			}
+			// The diff is the actor's change alone: not the user's own
+			// earlier edits, nor their untracked files.
+			if strings.Contains(prompt, userEditMark) || strings.Contains(prompt, "notes.txt") {
+				t.Errorf("iteration %d: the judge prompt shows the user's own edits as the actor's work", i)
 			}
 			tool, ok := j.Tool(fakeapi.StructuredOutputTool)
 			if !ok || !strings.Contains(string(tool.InputSchema), `"criterion_scores"`) {
@@ -316,5 +354,40 @@ func checkTribunalRecords(t *testing.T, w *world, taskID, sid, outcome string, g
 	}
 	if !slices.Equal(gotGates, gates) || verdicts != 4 {
 		t.Errorf("gates %v and %d verdicts, want %v and 4", gotGates, verdicts, gates)
+	}
+}
+
+// checkUserTree checks the user's working tree after the run: an accepted
+// change is there as uncommitted changes beside the user's own edit;
+// otherwise the tree is exactly as the user left it and the change is kept
+// on the task's branch.
+func checkUserTree(t *testing.T, w *world, taskID string, accepted bool) {
+	t.Helper()
+	if got := readFile(t, filepath.Join(w.repo, "README.md")); got != userReadme {
+		t.Errorf("the user's own edit was lost: README.md is %q", got)
+	}
+	status := w.git("status", "--porcelain")
+	greeting := filepath.Join(w.repo, "greeting.go")
+	branches := w.git("branch", "--list", "tribunal/*")
+	if accepted {
+		if got := readFile(t, greeting); strings.Count(got, actorChange) != 2 {
+			t.Errorf("the accepted change (two iterations' edits) is not in the user's tree: %q", got)
+		}
+		if !strings.Contains(status, "?? greeting.go") || !strings.Contains(status, " M README.md") {
+			t.Errorf("want greeting.go untracked and README.md modified, unstaged:\n%s", status)
+		}
+		if branches != "" {
+			t.Errorf("an applied task left its branch: %s", branches)
+		}
+	} else {
+		if _, err := os.Stat(greeting); err == nil {
+			t.Errorf("a change that was not accepted reached the user's tree")
+		}
+		if !strings.Contains(branches, "tribunal/"+taskID) {
+			t.Errorf("the rejected change is not kept on its branch: %q", branches)
+		}
+	}
+	if out := w.git("worktree", "list"); strings.Count(out, "\n") != 1 {
+		t.Errorf("a task worktree was left behind:\n%s", out)
 	}
 }

@@ -78,10 +78,11 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return exitUsage
 	}
+	tty, _ := c.term(c.stderr)
 	rep, err := calibrate.Run(ctx, calibrate.Options{
 		CasesPath: *cases, Stop: *stop, Swap: *swap, Jobs: *jobs, RubricID: *rubric, Dir: dir,
 	}, calibrate.Deps{
-		Getenv: c.getenv, Home: c.home(), Progress: c.stderr, Terminal: c.isTerminal(c.stderr),
+		Getenv: c.getenv, Home: c.home(), Progress: c.stderr, Terminal: tty,
 		Warn: c.warn, Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
 	})
 	var inErr *calibrate.InputError
@@ -119,15 +120,4 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		}
 	}
 	return 0
-}
-
-// terminalWriter reports whether w is a terminal (a character device), for
-// progress that redraws itself; tests inject their own.
-func terminalWriter(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

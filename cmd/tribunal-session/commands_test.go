@@ -22,7 +22,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		}
 		for _, flag := range []string{"-h", "-help", "--help"} {
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{cmd.name, flag}, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr)
+			code := run(context.Background(), []string{cmd.name, flag}, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr, stdTerminal)
 			if code != 0 || stdout.String() != cmd.help || stderr.Len() != 0 {
 				t.Errorf("%s %s: exit %d, stdout %.40q, stderr %q", cmd.name, flag, code, stdout.String(), stderr.String())
 			}

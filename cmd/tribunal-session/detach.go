@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // A detached run keeps its process files in <project>/runs/<task_id>/:
@@ -29,7 +31,7 @@ import (
 // slices that each fit, and says plainly when the run is still going.
 
 func (c *cli) projectDir(ctx context.Context, dir string) (store.Project, error) {
-	repo, err := projectkey.Resolve(ctx, dir, projectkey.ExecGit("git", os.Environ()))
+	repo, err := projectkey.Resolve(ctx, dir, c.git(os.Environ()))
 	if err != nil || repo.Key == "" {
 		return store.Project{}, fmt.Errorf("%q is not inside a git repository", dir)
 	}
@@ -38,11 +40,13 @@ func (c *cli) projectDir(ctx context.Context, dir string) (store.Project, error)
 }
 
 func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("cannot determine the current directory: %v", err)
-		return exitUsage
+	// The same checks as a foreground run, before anything starts: a bad
+	// rubric or setting is exit 2 here, not a task id that fails later.
+	p, code := c.prepare(ctx, f, task, true)
+	if code != 0 {
+		return code
 	}
+	dir := p.opts.Dir
 	project, err := c.projectDir(ctx, dir)
 	if err != nil {
 		c.errorf("run: %v", err)
@@ -82,6 +86,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.json {
 		args = append(args, "--json")
 	}
+	if f.inPlace {
+		args = append(args, "--in-place")
+	}
 	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err := errors.Join(err1, err2); err != nil {
@@ -111,37 +118,25 @@ func writeExit(runDir string, code int) {
 	store.WriteFileAtomic(filepath.Join(runDir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o600)
 }
 
-func (c *cli) findRun(ctx context.Context, taskID string) (string, error) {
-	if !validID(taskID) {
-		return "", fmt.Errorf("%q is not a task id (26 characters, as printed by run --detach)", taskID)
-	}
+// findRun finds the detached run id names in this project: "last", a
+// task id or a unique prefix of one (history.ResolveRun, which accepts
+// canonical ULIDs only, so an id can never name a path outside runs/). It
+// returns the run's directory and task id.
+func (c *cli) findRun(ctx context.Context, id string) (string, string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	project, err := c.projectDir(ctx, dir)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	runDir := filepath.Join(project.Dir, "runs", taskID)
-	if _, err := os.Stat(runDir); err != nil {
-		return "", fmt.Errorf("no detached run %s in this project", taskID)
+	runs := filepath.Join(project.Dir, "runs")
+	taskID, err := history.ResolveRun(runs, id)
+	if err != nil {
+		return "", "", err
 	}
-	return runDir, nil
-}
-
-// validID accepts ULIDs only, so a task id can never name a path outside
-// the runs directory.
-func validID(id string) bool {
-	if len(id) != 26 {
-		return false
-	}
-	for _, r := range id {
-		if !strings.ContainsRune("0123456789ABCDEFGHJKMNPQRSTVWXYZ", r) {
-			return false
-		}
-	}
-	return true
+	return filepath.Join(runs, taskID), taskID, nil
 }
 
 func (c *cli) waitCmd(ctx context.Context, args []string) int {
@@ -149,10 +144,10 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", 9*time.Minute, "how long to wait")
 	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
-		c.errorf("usage: tribunal-session wait TASK_ID [--timeout 9m]")
+		c.errorf("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
 		return exitUsage
 	}
-	runDir, err := c.findRun(ctx, fs.Arg(0))
+	runDir, taskID, err := c.findRun(ctx, fs.Arg(0))
 	if err != nil {
 		c.errorf("wait: %v", err)
 		c.hint("run it from the same repository as 'run --detach'; 'tribunal-session log' lists recent tasks")
@@ -160,11 +155,18 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	}
 	deadline := time.Now().Add(*timeout)
 	logPath := filepath.Join(runDir, "progress.log")
-	var offset int64
+	// Each wait prints only what the previous one did not: a run is
+	// followed in slices, and repeating the whole log each time would
+	// bury what is new.
+	offset := readOffset(runDir)
+	if offset > 0 {
+		c.warn(fmt.Sprintf("tribunal: (progress up to here was shown by an earlier wait; the whole log is %s)", logPath))
+	}
+	defer func() { writeOffset(runDir, offset) }()
 	for {
 		offset = c.follow(logPath, offset)
 		if data, err := store.ReadRegular(filepath.Join(runDir, "exit"), smallRunFile); err == nil {
-			c.follow(logPath, offset)
+			offset = c.follow(logPath, offset)
 			out, _ := store.ReadRegular(filepath.Join(runDir, "output.txt"), maxRunOutput)
 			c.stdout.Write(out)
 			code, err := strconv.Atoi(strings.TrimSpace(string(data)))
@@ -174,13 +176,13 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 			return code
 		}
 		if !alive(runDir) {
-			c.follow(logPath, offset)
-			c.errorf("the run of task %s ended without finishing (killed, or the machine restarted)", fs.Arg(0))
+			offset = c.follow(logPath, offset)
+			c.errorf("the run of task %s ended without finishing (killed, or the machine restarted)", taskID)
 			c.hint("its progress log is %s", logPath)
 			return exitAborted
 		}
 		if time.Now().After(deadline) {
-			c.warn(fmt.Sprintf("tribunal: task %s is still running after %s; run 'tribunal-session wait %s' again to keep following it", fs.Arg(0), *timeout, fs.Arg(0)))
+			c.warn(fmt.Sprintf("tribunal: task %s is still running after %s; run 'tribunal-session wait %s' again to keep following it", taskID, *timeout, taskID))
 			return exitStillRuning
 		}
 		select {
@@ -190,6 +192,25 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// offsetFile records how much of the progress log waits have shown.
+const offsetFile = "wait.offset"
+
+func readOffset(runDir string) int64 {
+	data, err := store.ReadRegular(filepath.Join(runDir, offsetFile), smallRunFile)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+func writeOffset(runDir string, n int64) {
+	store.WriteFileAtomic(filepath.Join(runDir, offsetFile), []byte(strconv.FormatInt(n, 10)+"\n"), 0o600)
 }
 
 // follow copies what was appended to the progress log since offset to
@@ -229,32 +250,20 @@ func alive(runDir string) bool {
 		return true // started a moment ago; the pid file comes next
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || pid <= 0 {
-		return false
-	}
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err == nil {
-		s := string(stat)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && s[i+2] == 'Z' {
-			return false
-		}
-	}
-	return true
+	return err == nil && worktree.ProcessAlive(pid)
 }
 
 func (c *cli) cancelCmd(args []string) int {
 	if len(args) != 1 {
-		c.errorf("usage: tribunal-session cancel TASK_ID")
+		c.errorf("usage: tribunal-session cancel TASK_ID|last")
 		return exitUsage
 	}
-	runDir, err := c.findRun(context.Background(), args[0])
+	runDir, taskID, err := c.findRun(context.Background(), args[0])
 	if err != nil {
 		c.errorf("cancel: %v", err)
 		return exitUsage
 	}
+	args = []string{taskID}
 	if _, err := os.Stat(filepath.Join(runDir, "exit")); err == nil {
 		c.warn("tribunal: task " + args[0] + " has already finished")
 		return 0

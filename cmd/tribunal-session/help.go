@@ -8,11 +8,13 @@ const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations)
   1   replay: a recorded decision would differ under the current rules;
-      rejudge: a gate decision flipped under the current configuration
+      rejudge: a gate decision flipped under the current configuration;
+      apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
-  3   aborted: the actor failed twice, a signal, the budget, or another error;
-      show/replay: a record was damaged (what could be read was printed);
+  3   aborted: the actor failed twice, no judge produced a usable verdict,
+      a signal, the budget, or another error;
+      show/replay/view: a record was damaged (what could be read was printed);
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
@@ -28,6 +30,13 @@ Runs the task through Actor → Jury → Meta-Judge → Gate in the git
 repository of the current directory. Progress goes to stderr; the summary
 (or, with --json, the report) to stdout.
 
+The actor works in a git worktree of its own, on branch tribunal/<task id>,
+started from your HEAD plus your uncommitted changes (tracked and untracked,
+not ignored). Your working tree, index and branches are not touched while
+the task runs; an accepted change is then applied to your working tree as
+uncommitted changes. A change that is not accepted, or that conflicts with
+edits you made meanwhile, is kept on its branch: see 'apply' and 'discard'.
+
 Flags may come before or after the task; "--" ends them, so
 'run -- --weird task' runs the task "--weird task". A --rubric=ID token
 inside the task text selects the rubric as --rubric ID does.
@@ -40,23 +49,53 @@ inside the task text selects the rubric as --rubric ID does.
                          it with 'tribunal-session wait'
   --task-file FILE       read the task from FILE ("-": stdin)
   --session-id ID        the host session id recorded in events
+  --in-place             let the actor edit your working tree directly (no
+                         task worktree; the judges then see the whole tree's
+                         diff stat, your own edits included)
 
-Exit status: 0 accepted; 10 not accepted (the gate never passed);
-2 usage or configuration error (nothing ran); 3 aborted.
+Exit status: 0 accepted (also when the accepted change overlaps edits you
+made meanwhile: it is then kept on its branch, and the summary and a
+warning say so); 10 not accepted (the gate never passed);
+2 usage or configuration error (nothing ran; with --detach too, before
+anything starts); 3 aborted (also when no judge produced a usable verdict).
 `
-	waitHelp = `usage: tribunal-session wait TASK_ID [--timeout 9m]
+	applyHelp = `usage: tribunal-session apply TASK_ID
+
+Applies a kept task's change (its branch tribunal/TASK_ID relative to the
+snapshot the task started from) to the working tree of the current
+directory as uncommitted changes, merged three-way with whatever you
+changed since. All or nothing:
+when the change conflicts with your edits nothing is written. On success
+the branch is deleted.
+
+Exit status: 0 applied (or nothing to apply); 1 the change conflicts with
+your edits (nothing was changed; the files are named); 2 usage error,
+unknown task, or the task is still running; 3 git failed.
+`
+	discardHelp = `usage: tribunal-session discard TASK_ID
+
+Drops a kept task: deletes its branch tribunal/TASK_ID and its record. Your
+working tree is not touched; the task's artifacts and diffs stay on record.
+
+Exit status: 0 discarded; 2 usage error, unknown task, or still running;
+3 git failed.
+`
+	waitHelp = `usage: tribunal-session wait TASK_ID|last [--timeout 9m]
 
 Waits for a run started with 'run --detach', streaming its progress to
-stderr, then prints its summary and exits with the run's own status.
+stderr, then prints its summary and exits with the run's own status. Each
+wait prints only the progress the previous one did not show. "last" names
+the newest run; any unambiguous prefix of a task id works.
 
   --timeout D   how long to wait (a Go duration, default 9m)
 
 Exit status: the run's (0, 10, 2, 3); 75 the run is still going when the
 timeout ends (call wait again); 2 unknown task id.
 `
-	cancelHelp = `usage: tribunal-session cancel TASK_ID
+	cancelHelp = `usage: tribunal-session cancel TASK_ID|last
 
-Asks a detached run to stop; it records itself as aborted.
+Asks a detached run to stop; it records itself as aborted. "last" names
+the newest run; any unambiguous prefix of a task id works.
 
 Exit status: 0 asked to stop, or already finished; 3 not running;
 2 usage error or unknown task id.

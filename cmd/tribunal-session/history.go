@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -25,22 +27,39 @@ const (
 )
 
 const (
-	logHelp = `usage: tribunal-session log [--limit N] [--json]
+	logHelp = `usage: tribunal-session log [--limit N] [--since WHEN] [--outcome LIST] [--format auto|table|md] [--json]
 
 This project's recent /tribunal tasks and advisory (Stop-hook) verdicts,
 newest first: time, kind, outcome, final score, iterations, cost, id and
-summary. --limit 0 lists everything (default 20). --json prints
-{entries, total, problems}.
+summary. On a terminal the columns are aligned and each id is cut to the
+shortest prefix that names it alone (show, view, wait and cancel take it);
+elsewhere the list is a Markdown table.
+
+  --limit N         at most N records (default 20; 0 lists everything)
+  --since WHEN      only records from WHEN on: a duration back from now
+                    (90m, 36h, 7d) or a date (2026-05-24, RFC 3339 time)
+  --outcome LIST    only these outcomes, separated by commas: accepted,
+                    rejected, exhausted_iterations, aborted, incomplete,
+                    failed, cancelled (advisory judgements with no verdict)
+  --format F        auto (table on a terminal, else md), table or md
+  --json            {entries, total, problems}; total counts the records
+                    the filters keep, before --limit
 
 Exit status: 0 (unreadable records are reported on stderr and listed with
 what could be read); 2 usage error or not inside a git repository.
 `
-	showHelp = `usage: tribunal-session show TASK_ID|SESSION_ID [--json]
+	showHelp = `usage: tribunal-session show TASK_ID|SESSION_ID|last [--json]
+       tribunal-session show TASK_ID|last --diff [--iteration N] [--previous]
 
-Everything recorded about one task (each iteration's actor output, judges
-with scores, criterion scores and feedback, consensus, dissent, meta-judge
-notes, gate reason and failed criterion) or about one session's advisory
-verdict. Any unambiguous prefix of an id works.
+Everything recorded about one task (each iteration's actor output, files
+changed, judges with scores, criterion scores and feedback, consensus,
+dissent, meta-judge notes, gate reason and failed criterion) or about one
+session's advisory verdict. Any unambiguous prefix of an id works (log
+prints the shortest); "last" is the newest record.
+
+--diff prints the stored unified diff of an iteration (default: the last)
+against the task's starting snapshot; with --previous, that iteration's own
+change since the iteration before it.
 
 Exit status: 0 shown; 3 shown, but a recorded file is missing or corrupt
 (each is named on stderr); 2 usage error, unknown or ambiguous id, or not
@@ -132,9 +151,13 @@ func problemStrings(ps []history.Problem) []string {
 func (c *cli) logCmd(ctx context.Context, args []string) int {
 	var limit int
 	var asJSON bool
+	var format, since, outcomes string
 	pos, code := c.historyFlags("log", logHelp, args, func(fs *flag.FlagSet) {
 		fs.IntVar(&limit, "limit", 20, "")
 		fs.BoolVar(&asJSON, "json", false, "")
+		fs.StringVar(&format, "format", "auto", "")
+		fs.StringVar(&since, "since", "", "")
+		fs.StringVar(&outcomes, "outcome", "", "")
 	})
 	if code >= 0 {
 		return code
@@ -148,13 +171,45 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 		c.errorf("log: --limit must be 0 (all) or more, got %d", limit)
 		return exitUsage
 	}
-	project, logPath, ok := c.project(ctx, "log")
+	opts := history.LogOptions{Limit: limit}
+	if since != "" {
+		t, err := history.ParseSince(since, time.Now())
+		if err != nil {
+			c.errorf("log: --since %q: %v", since, err)
+			c.hint("give a duration (90m, 36h, 7d) or a date (2026-05-24, 2026-05-24T10:00:00Z)")
+			return exitUsage
+		}
+		opts.Since = t
+	}
+	if outcomes != "" {
+		list, err := history.ParseOutcomes(outcomes)
+		if err != nil {
+			c.errorf("log: --outcome %q: %v", outcomes, err)
+			c.hint("outcomes: %s (several separated by commas)", strings.Join(history.Outcomes, ", "))
+			return exitUsage
+		}
+		opts.Outcomes = list
+	}
+	tty, width := c.term(c.stdout)
+	format, ok := logFormat(format, tty)
 	if !ok {
+		c.errorf("log: --format %q: must be auto, table or md", format)
 		return exitUsage
 	}
-	res := history.Log(project.Dir, logPath, limit)
+	if !tty {
+		width = 0
+	}
+	project, logPath, found := c.project(ctx, "log")
+	if !found {
+		return exitUsage
+	}
+	res := history.Log(project.Dir, logPath, opts)
+	for _, t := range c.worktrees(project).KeptTasks() {
+		res.Kept = append(res.Kept, t.ID)
+	}
 	c.reportProblems(res.Problems)
-	if asJSON {
+	switch {
+	case asJSON:
 		entries := res.Entries
 		if entries == nil {
 			entries = []history.Entry{}
@@ -164,19 +219,49 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 			Total    int             `json:"total"`
 			Problems []string        `json:"problems"`
 		}{entries, res.Total, problemStrings(res.Problems)})
-		return 0
+	case format == "table":
+		fmt.Fprint(c.stdout, history.RenderLogTable(res, width))
+	default:
+		fmt.Fprint(c.stdout, history.RenderLog(res))
 	}
-	fmt.Fprint(c.stdout, history.RenderLog(res))
 	return 0
+}
+
+// logFormat resolves --format: auto is the aligned table on a terminal
+// and Markdown elsewhere (a pipe, a file, Claude Code's Bash tool).
+func logFormat(flag string, tty bool) (string, bool) {
+	switch flag {
+	case "auto":
+		if tty {
+			return "table", true
+		}
+		return "md", true
+	case "table", "md":
+		return flag, true
+	}
+	return flag, false
 }
 
 func (c *cli) showCmd(ctx context.Context, args []string) int {
 	var asJSON bool
+	var diff, previous bool
+	var iteration int
 	pos, code := c.historyFlags("show", showHelp, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "")
+		fs.BoolVar(&diff, "diff", false, "")
+		fs.BoolVar(&previous, "previous", false, "")
+		fs.IntVar(&iteration, "iteration", 0, "")
 	})
 	if code >= 0 {
 		return code
+	}
+	if (previous || iteration != 0) && !diff {
+		c.errorf("show: --iteration and --previous go with --diff")
+		return exitUsage
+	}
+	if iteration < 0 {
+		c.errorf("show: --iteration must be at least 1 (got %d)", iteration)
+		return exitUsage
 	}
 	if len(pos) != 1 {
 		c.errorf("show takes exactly one id (a task id or a session id), got %d", len(pos))
@@ -210,6 +295,16 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 			fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
 		}
 		return exitStatus(len(v.Problems) > 0)
+	}
+	if diff {
+		patch, err := history.IterationDiff(project.Dir, ref.TaskID, iteration, previous)
+		if err != nil {
+			c.errorf("show: %v", err)
+			return exitUsage
+		}
+		// Repository text: keep the diff's lines, drop terminal controls.
+		fmt.Fprint(c.stdout, safetext.Block(patch))
+		return 0
 	}
 	v := history.ShowTask(project.Dir, logPath, ref.TaskID)
 	v.Jurors = history.ProjectJurors(project.Dir, v)

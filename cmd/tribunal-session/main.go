@@ -36,7 +36,7 @@ func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, 
 	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	defer stop()
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr) }()
+	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr, stdTerminal) }()
 	select {
 	case code := <-done:
 		return code
@@ -63,8 +63,8 @@ const (
 	exitNotAnchored = 22
 )
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: terminalWriter}
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
+	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, term: term}
 	if len(args) == 0 {
 		c.usage(c.stderr)
 		return exitUsage
@@ -119,10 +119,16 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.showCmd(ctx, args) }},
 	{"replay", "recompute a task's gates with the current rules", replayHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.replayCmd(ctx, args) }},
+	{"view", "write a self-contained HTML page of a task, or an index of them all", viewHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.viewCmd(ctx, args) }},
 	{"rubrics", "the rubrics in effect here and where each comes from", rubricsHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.rubricsCmd(ctx, args) }},
 	{"config", "the effective settings and the file each comes from; --check validates", configHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.configCmd(ctx, args) }},
+	{"apply", "apply a kept task's change to the working tree (uncommitted)", applyHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
+	{"discard", "drop a kept task's branch; the working tree is not touched", discardHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,

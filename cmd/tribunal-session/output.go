@@ -18,8 +18,9 @@ type cli struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	// isTerminal tells a terminal from a log or pipe (progress bars).
-	isTerminal func(io.Writer) bool
+	// term tells whether stdout is a terminal (and its width), for the
+	// output forms meant for one.
+	term terminal
 }
 
 func (c *cli) errorf(format string, args ...any) {

@@ -24,6 +24,7 @@ type runFlags struct {
 	detach        bool
 	taskFile      string
 	sessionID     string
+	inPlace       bool
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -38,6 +39,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.detach, "detach", false, "run in the background")
 	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
 	fs.StringVar(&f.sessionID, "session-id", "", "host session id for event envelopes")
+	fs.BoolVar(&f.inPlace, "in-place", false, "let the actor edit the current working tree directly (no task worktree)")
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
@@ -161,34 +163,95 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
-// runTask runs the loop in the foreground and maps its outcome to an exit
-// status.
-func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
+// prepared is what both a foreground and a detached run need before the
+// loop starts.
+type prepared struct {
+	opts session.Options
+	deps session.Deps
+}
+
+// prepare checks a run exactly as the loop will before its first model
+// call — the claude executable, then (with validate) the repository,
+// settings, rubric and panel, and whether a task worktree can be made — and
+// returns what the loop needs. session.Validate is the loop's own setup
+// check, so `run --detach` fails with exit 2 on exactly the inputs `run`
+// refuses, before anything starts; a foreground run leaves that check to
+// session.Run, which also records the refusal as an aborted task. A
+// non-zero code means the error and hint were printed.
+func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate bool) (prepared, int) {
 	dir, err := os.Getwd()
 	if err != nil {
 		c.errorf("cannot determine the current directory: %v", err)
-		return exitUsage
+		return prepared{}, exitUsage
 	}
 	environ := os.Environ()
 	runner, err := c.claudeRunner(dir, environ)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
-		return exitUsage
+		return prepared{}, exitUsage
 	}
-	rep, runErr := session.Run(ctx, session.Options{
-		Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
-		Dir: dir, SessionID: f.sessionID, TaskID: f.taskID,
-	}, session.Deps{
-		Getenv:   c.getenv,
-		Home:     c.home(),
-		Progress: c.stderr,
-		Warn:     c.warn,
-		Claude:   runner,
-		Git:      projectkey.ExecGit("git", environ),
-		Environ:  environ,
-	})
-	code := c.report(rep, runErr, f.json)
+	p := prepared{
+		opts: session.Options{
+			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
+			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
+		},
+		deps: session.Deps{
+			Getenv:   c.getenv,
+			Home:     c.home(),
+			Progress: c.stderr,
+			Warn:     c.warn,
+			Claude:   runner,
+			Git:      c.git(environ),
+			Environ:  environ,
+			PID:      os.Getpid(),
+		},
+	}
+	if !validate {
+		return p, 0
+	}
+	// Quietly: the run itself prints the configuration's warnings once.
+	quiet := p.deps
+	quiet.Warn, quiet.Progress = nil, nil
+	if err := session.Validate(ctx, p.opts, quiet); err != nil {
+		c.configError(err)
+		return prepared{}, exitUsage
+	}
+	return p, 0
+}
+
+// git is the runner of every git child of this binary.
+func (c *cli) git(environ []string) projectkey.GitRunner {
+	return projectkey.ExecGit("git", environ)
+}
+
+// configError prints a setup failure and its hint.
+func (c *cli) configError(err error) {
+	var cfgErr *session.ConfigError
+	if errors.As(err, &cfgErr) {
+		c.errorf("%v", cfgErr.Err)
+		if cfgErr.Hint != "" {
+			c.hint("%s", cfgErr.Hint)
+		} else {
+			c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")
+		}
+		return
+	}
+	c.errorf("%v", err)
+}
+
+// runTask runs the loop in the foreground and maps its outcome to an exit
+// status.
+func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
+	p, code := c.prepare(ctx, f, task, false)
+	if code != 0 {
+		if f.runDir != "" {
+			writeExit(f.runDir, code)
+		}
+		return code
+	}
+	rep, runErr := session.Run(ctx, p.opts, p.deps)
+	code = c.report(rep, runErr, f.json)
 	if f.runDir != "" {
 		writeExit(f.runDir, code)
 	}
@@ -199,8 +262,7 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 	var cfgErr *session.ConfigError
 	if errors.As(runErr, &cfgErr) {
-		c.errorf("%v", cfgErr.Err)
-		c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")
+		c.configError(cfgErr)
 		if asJSON {
 			c.printJSON(rep)
 		}
@@ -216,6 +278,9 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 		c.errorf("task %s aborted: %v", rep.TaskID, runErr)
 		if errors.Is(runErr, session.ErrBudget) {
 			c.hint("raise tribunal.session.budget_usd, or run with fewer judges or iterations")
+		}
+		if errors.Is(runErr, session.ErrNoVerdict) {
+			c.hint("the judges never ran to a verdict (this is not a judgement of the change); check the errors above, then run the task again")
 		}
 		return exitAborted
 	case rep.Outcome == session.Accepted:

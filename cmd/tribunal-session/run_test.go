@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"io"
+	"os"
 	"slices"
 	"testing"
 )
@@ -32,16 +34,43 @@ func TestExtractRubric(t *testing.T) {
 	}
 }
 
-func TestValidID(t *testing.T) {
-	for id, want := range map[string]bool{
-		"01ARZ3NDEKTSV4RRFFQ69G5FAV": true,
-		"01arz3ndektsv4rrffq69g5fav": false,
-		"../../../../../../etc/pass": false,
-		"01ARZ3NDEKTSV4RRFFQ69G5FA":  false,
-		"01ARZ3NDEKTSV4RRFFQ69G5FAI": false, // I is not Crockford
+func TestLogFormat(t *testing.T) {
+	for _, tc := range []struct {
+		flag string
+		tty  bool
+		want string
+		ok   bool
+	}{
+		{"auto", true, "table", true},
+		{"auto", false, "md", true},
+		{"md", true, "md", true},
+		{"table", false, "table", true},
+		{"html", true, "html", false},
 	} {
-		if got := validID(id); got != want {
-			t.Errorf("validID(%q) = %v, want %v", id, got, want)
+		got, ok := logFormat(tc.flag, tc.tty)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("logFormat(%q, %v) = %q, %v; want %q, %v", tc.flag, tc.tty, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestStdTerminalIsNotAmbient(t *testing.T) {
+	// A pipe, a regular file and a non-file writer are not terminals,
+	// whatever the test's own stdout is.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for name, out := range map[string]io.Writer{"pipe": w, "file": f, "buffer": &bytes.Buffer{}} {
+		if tty, width := stdTerminal(out); tty || width != 0 {
+			t.Errorf("%s: terminal %v width %d", name, tty, width)
 		}
 	}
 }

@@ -17,8 +17,14 @@ import (
 // panel, or one with no usable verdict, scores 0, which is below every
 // threshold so the gate blocks. Unusable verdicts, failed judges included,
 // are dropped with one warning naming them; their criterion scores are not
-// used for weighting. minCoverage is the weighted_mean coverage guard.
+// used for weighting. minCoverage is the weighted_mean coverage guard. The
+// result is rounded (rules.Round).
 func Score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
+	s, warnings := score(method, vs, r, minCoverage)
+	return rules.Round(s), warnings
+}
+
+func score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCoverage float64) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
 	}
@@ -42,7 +48,7 @@ func Score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCover
 }
 
 // Disagreement is the dissent score: max − min over usable scores, or 0 with
-// fewer than two of them (§5.4).
+// fewer than two of them (§5.4), rounded (rules.Round).
 func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
@@ -51,7 +57,7 @@ func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(scores) < 2 {
 		return 0, warnings
 	}
-	return slices.Max(scores) - slices.Min(scores), warnings
+	return rules.Round(slices.Max(scores) - slices.Min(scores)), warnings
 }
 
 // filter keeps the usable verdicts in panel order (§5.1) and describes the

@@ -77,6 +77,9 @@ type Result struct {
 	Duration       time.Duration // wall time measured by us
 	ExitCode       int
 	Stderr         string // tail of the child's stderr
+	// Raw is the child's stdout as printed (up to the capture cap), kept
+	// as evidence of what the model actually answered.
+	Raw string
 }
 
 // Runner runs one call. The production implementation is Exec; tests pass

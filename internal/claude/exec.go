@@ -93,7 +93,7 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 		Env: ChildEnv(e.Env, c.MaxOutputTokens), Dir: c.Dir,
 		Stdin: c.Prompt, Timeout: c.Timeout,
 	})
-	res := Result{Duration: pr.Duration, Stderr: pr.Stderr, ExitCode: pr.ExitCode}
+	res := Result{Duration: pr.Duration, Stderr: pr.Stderr, ExitCode: pr.ExitCode, Raw: string(pr.Stdout)}
 	var exitErr *ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return res, runErr

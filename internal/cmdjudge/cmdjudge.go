@@ -140,19 +140,7 @@ func Run(ctx context.Context, spec Spec) verdict.Verdict {
 func Execute(ctx context.Context, spec Spec) Outcome {
 	spec = spec.withDefaults()
 	out := Outcome{ExitCode: -1}
-	if len(spec.Command) == 0 || spec.Command[0] == "" {
-		out.Err = fmt.Errorf("%w: empty command", ErrNotFound)
-		return out
-	}
-	if spec.Dir != "" {
-		// Checked here because the kernel reports a missing directory as
-		// the executable missing ("fork/exec /usr/bin/true: no such file").
-		if fi, err := os.Stat(spec.Dir); err != nil || !fi.IsDir() {
-			out.Err = fmt.Errorf("working directory %q is not a directory", spec.Dir)
-			return out
-		}
-	}
-	path, err := resolve(spec.Command[0], spec.Dir, spec.Env)
+	path, err := locate(spec)
 	if err != nil {
 		out.Err = err
 		return out
@@ -165,20 +153,7 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 		out.Err = fmt.Errorf("create output pipe: %w", err)
 		return out
 	}
-	cmd := exec.CommandContext(runCtx, path, spec.Command[1:]...)
-	cmd.Args[0] = spec.Command[0]
-	cmd.Dir = spec.Dir
-	cmd.Env = claude.ChildEnv(spec.Env, 0)
-	// One *os.File for both streams: the child writes to it directly, so
-	// the output interleaves as in a terminal and Wait returns as soon as
-	// the command exits, not when the last holder of a pipe closes it.
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = pipeGrace
-
-	tail := &tailBuffer{max: spec.MaxOutput}
-	done := make(chan struct{})
+	cmd := command(runCtx, spec, path, pw)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		pw.Close()
@@ -187,17 +162,8 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 		return out
 	}
 	pw.Close() // the child holds its own copy
-	go func() {
-		defer close(done)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := pr.Read(buf)
-			tail.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
+	tail := &tailBuffer{max: spec.MaxOutput}
+	done := drain(pr, tail)
 	waitErr := cmd.Wait()
 	out.Duration = time.Since(start)
 	_ = killGroup(cmd) // strays; ESRCH when there are none
@@ -216,15 +182,71 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 			out.Signal = ws.Signal().String()
 		}
 	}
+	out.Err = runError(ctx, runCtx, spec, waitErr)
+	return out
+}
+
+// locate checks the working directory and finds the executable.
+func locate(spec Spec) (string, error) {
+	if len(spec.Command) == 0 || spec.Command[0] == "" {
+		return "", fmt.Errorf("%w: empty command", ErrNotFound)
+	}
+	if spec.Dir != "" {
+		// Checked here because the kernel reports a missing directory as
+		// the executable missing ("fork/exec /usr/bin/true: no such file").
+		if fi, err := os.Stat(spec.Dir); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("working directory %q is not a directory", spec.Dir)
+		}
+	}
+	return resolve(spec.Command[0], spec.Dir, spec.Env)
+}
+
+// command builds the child: its own process group, killed whole when ctx
+// ends, the recursion guard in its environment, stdout and stderr on out.
+func command(ctx context.Context, spec Spec, path string, out *os.File) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path, spec.Command[1:]...)
+	cmd.Args[0] = spec.Command[0]
+	cmd.Dir = spec.Dir
+	cmd.Env = claude.ChildEnv(spec.Env, 0)
+	// One *os.File for both streams: the child writes to it directly, so
+	// the output interleaves as in a terminal and Wait returns as soon as
+	// the command exits, not when the last holder of a pipe closes it.
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = pipeGrace
+	return cmd
+}
+
+// drain copies r into tail until r ends; the channel closes then.
+func drain(r *os.File, tail *tailBuffer) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			tail.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return done
+}
+
+// runError says why a run could not finish (nil when the command reached
+// its own end, whatever its status).
+func runError(ctx, runCtx context.Context, spec Spec, waitErr error) error {
 	switch {
 	case ctx.Err() != nil:
-		out.Err = fmt.Errorf("interrupted: %w", ctx.Err())
+		return fmt.Errorf("interrupted: %w", ctx.Err())
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		out.Err = &TimeoutError{After: spec.Timeout}
+		return &TimeoutError{After: spec.Timeout}
 	case waitErr != nil && !isExit(waitErr):
-		out.Err = fmt.Errorf("wait for %q: %w", spec.Command[0], waitErr)
+		return fmt.Errorf("wait for %q: %w", spec.Command[0], waitErr)
 	}
-	return out
+	return nil
 }
 
 // killGroup kills the command's whole process group (negative pid).

@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 			in: `{"rubric":` + rd + `,"verdicts":[` +
 				`{"judge_id":"a","score":0.1,"passed":true,"criterion_scores":{"correctness":1,"completeness":1,"safety":1,"clarity":0.5}},` +
 				`{"judge_id":"b","score":0.1,"passed":true,"criterion_scores":{"correctness":1,"completeness":1,"safety":1,"clarity":0.5}}]}`,
-			want: `{"aggregated_score":0.9500000000000001,"disagreement":0,"passed":true,"warnings":[]}`,
+			want: `{"aggregated_score":0.95,"disagreement":0,"passed":true,"warnings":[]}`,
 		},
 		{
 			name: "a floor blocks and names the criterion",
@@ -104,7 +104,7 @@ func TestGolden(t *testing.T) {
 			name: "an override without a verdict_quality is the meta failure default",
 			in: `{"policy":"meta_override","meta":{"bias_detected":false,"override_recommendation":"accept"},` +
 				`"verdicts":[{"judge_id":"a","score":0.95,"passed":true},{"judge_id":"b","score":0.5,"passed":true}]}`,
-			want: `{"aggregated_score":0.725,"disagreement":0.44999999999999996,"passed":false,"reason":"dissent_unresolved","warnings":["tribunal-meta: meta verdict_quality is missing, not sound, questionable or biased; using the failure default (questionable, no bias, no override)"]}`,
+			want: `{"aggregated_score":0.725,"disagreement":0.45,"passed":false,"reason":"dissent_unresolved","warnings":["tribunal-meta: meta verdict_quality is missing, not sound, questionable or biased; using the failure default (questionable, no bias, no override)"]}`,
 		},
 		{
 			name: "bias with reject blocks",

@@ -46,7 +46,7 @@ func TestDecideTyped(t *testing.T) {
 				v(`{"score":0.85,"passed":true,"criterion_scores":{"correctness":0.9,"safety":0.3}}`),
 				v(`{"score":0.8,"passed":true,"criterion_scores":{"correctness":0.9,"safety":0.3}}`)}
 			return in
-		}, 0.825, 0.04999999999999993, false, rules.ReasonCriterionFloor, "safety"},
+		}, 0.825, 0.05, false, rules.ReasonCriterionFloor, "safety"},
 		{"given aggregate and dissent are used as recorded (case 9)", func() Input {
 			in := Defaults()
 			in.ScoreThreshold = 0.5

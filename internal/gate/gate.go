@@ -56,47 +56,16 @@ type Result struct {
 // Decide applies §6.3 in order. Every blocking result carries the first
 // failed floor, when there is one, whatever the reason reported.
 func Decide(in Input) Result {
+	t := count(in.Verdicts)
 	var warnings []string
-	n, usable, approvals, failed := len(in.Verdicts), 0, 0, 0
-	var failedLabels []string
-	for _, v := range in.Verdicts {
-		if _, ok := v.UsableScore(); ok {
-			usable++
-			if v.Passed {
-				approvals++
-			}
-		}
-		if v.Failed {
-			failed++
-			failedLabels = append(failedLabels, v.Label())
-		}
+	if t.allFailed != "" {
+		warnings = append(warnings, t.allFailed)
 	}
-	if n > 0 && failed == n {
-		// §4.1: when every seat failed, say so rather than leave the user
-		// with a bare low_score.
-		warnings = append(warnings, "tribunal-gate: every judge failed, so no verdict could approve: "+
-			strings.Join(failedLabels, ", "))
-	}
-
 	fl := computeFloors(in.Verdicts, in.Rubric)
 	block := func(reason rules.Reason) Result {
 		return Result{Reason: reason, FailedCriterion: fl.failed, Warnings: warnings}
 	}
-
-	override := in.Meta.Override
-	switch override {
-	case verdict.OverrideAccept:
-		if usable == 0 {
-			// §11.14: an accept over a panel with no usable verdict would
-			// pass work nobody scored.
-			override = ""
-		}
-	case verdict.OverrideReject, verdict.OverrideReEvaluate:
-	default:
-		// A Meta built without NormaliseMeta may carry anything; only the
-		// enum may act (§11.21).
-		override = ""
-	}
+	override := actingOverride(in.Meta.Override, t.usable)
 
 	if in.Policy == rules.MetaOverride {
 		switch override {
@@ -117,15 +86,9 @@ func Decide(in Input) Result {
 		return block(rules.ReasonDissentUnresolved)
 	}
 
-	var juryOK bool
-	switch in.Policy {
-	case rules.Strict, rules.Unanimous:
-		juryOK = n > 0 && approvals == n
-	case rules.Majority, rules.MetaOverride:
-		juryOK = n > 0 && 2*approvals > n
-	default:
-		warnings = append(warnings, fmt.Sprintf("tribunal-gate: unknown policy %s, falling back to majority", in.Policy))
-		juryOK = n > 0 && 2*approvals > n
+	juryOK, unknown := vote(in.Policy, t.n, t.approvals)
+	if unknown != "" {
+		warnings = append(warnings, unknown)
 	}
 	scoreOK := ConsensusPassed(in.Aggregate, in.Threshold)
 	if fl.anyReports && len(fl.unreported) > 0 {
@@ -145,4 +108,64 @@ func Decide(in Input) Result {
 	default:
 		return Result{Passed: true, Warnings: warnings}
 	}
+}
+
+// tally is what the vote needs to know about a panel.
+type tally struct {
+	n, usable, approvals int
+	// allFailed is the warning when every seat failed (§4.1), so the user
+	// is not left with a bare low_score; "" otherwise.
+	allFailed string
+}
+
+// count tallies the panel: every seat, the usable verdicts, and the
+// approving votes, which need a usable score.
+func count(vs []verdict.Verdict) tally {
+	t := tally{n: len(vs)}
+	var failed []string
+	for _, v := range vs {
+		if _, ok := v.UsableScore(); ok {
+			t.usable++
+			if v.Passed {
+				t.approvals++
+			}
+		}
+		if v.Failed {
+			failed = append(failed, v.Label())
+		}
+	}
+	if t.n > 0 && len(failed) == t.n {
+		t.allFailed = "tribunal-gate: every judge failed, so no verdict could approve: " + strings.Join(failed, ", ")
+	}
+	return t
+}
+
+// actingOverride returns the meta-judge's override when it may act, else
+// "". Only the enum may act: a Meta built without NormaliseMeta may carry
+// anything (§11.21). An accept over a panel with no usable verdict would
+// pass work nobody scored (§11.14).
+func actingOverride(o string, usable int) string {
+	switch o {
+	case verdict.OverrideAccept:
+		if usable == 0 {
+			return ""
+		}
+		return o
+	case verdict.OverrideReject, verdict.OverrideReEvaluate:
+		return o
+	}
+	return ""
+}
+
+// vote applies the policy's rule to n seats with the given approvals; an
+// unknown policy is judged as majority, with the warning returned.
+func vote(p rules.Policy, n, approvals int) (bool, string) {
+	majority := n > 0 && 2*approvals > n
+	switch p {
+	case rules.Strict, rules.Unanimous:
+		return n > 0 && approvals == n, ""
+	case rules.Majority, rules.MetaOverride:
+		return majority, ""
+	}
+	return majority, fmt.Sprintf("tribunal-gate: unknown policy %s, falling back to majority", p)
 }

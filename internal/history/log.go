@@ -2,6 +2,7 @@ package history
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,7 +31,11 @@ type Entry struct {
 	SessionID string    `json:"session_id,omitempty"`
 	Time      time.Time `json:"time"`
 	// Summary is the task summary, or the advisory judge's feedback.
-	Summary    string   `json:"summary"`
+	Summary string `json:"summary"`
+	// ShortID is the shortest prefix of ID (at least minShortID
+	// characters) that names this record alone in the project; show,
+	// view, wait and cancel accept it.
+	ShortID    string   `json:"short_id"`
 	Outcome    string   `json:"outcome"`
 	FinalScore *float64 `json:"final_score,omitempty"`
 	Iterations *int     `json:"iterations,omitempty"`
@@ -38,23 +43,43 @@ type Entry struct {
 	// Source says where the outcome came from when it is not the task's own
 	// files ("events log").
 	Source string `json:"source,omitempty"`
+	// path is an advisory verdict's file (a stop file or a judgement
+	// record), which Ref names.
+	path string
 }
 
 // LogResult is a project's history, newest first.
 type LogResult struct {
 	Entries []Entry `json:"entries"`
 	// Total counts every record found, before the limit.
-	Total    int       `json:"total"`
+	Total int `json:"total"`
+	// Kept lists the tasks whose change is kept on a tribunal/<id> branch
+	// (not accepted, or conflicting with the user's edits), oldest first;
+	// the caller fills it (worktree.KeptTasks), since where task worktrees
+	// live depends on the environment.
+	Kept     []string  `json:"kept,omitempty"`
 	Problems []Problem `json:"-"`
 }
 
-// Log lists up to limit (0: all) of the project's tasks and advisory
-// verdicts, newest first. Tasks are dated by their ULID (the moment the
-// task started), advisory verdicts by written_at. A record whose files are
+// LogOptions select the records Log lists.
+type LogOptions struct {
+	// Limit is how many records to list at most; 0 lists all.
+	Limit int
+	// Since drops records older than it (zero: none dropped).
+	Since time.Time
+	// Outcomes keeps only records with one of these outcomes (empty:
+	// all). A task without a completion record has OutcomeIncomplete.
+	Outcomes []string
+}
+
+// Log lists the project's tasks and advisory verdicts that opts select,
+// newest first. Tasks are dated by their ULID (the moment the task
+// started), advisory verdicts by written_at. A record whose files are
 // damaged is still listed with what could be read; its problems are
 // returned. The events log at logPath fills in the outcome of tasks that
-// have no session-complete.json.
-func Log(projectDir, logPath string, limit int) LogResult {
+// have no session-complete.json. Total counts the records that match the
+// filters, before the limit.
+func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	var res LogResult
 	ids, err := taskIDs(projectDir)
 	if err != nil {
@@ -105,9 +130,28 @@ func Log(projectDir, logPath string, limit int) LogResult {
 		}
 		return recID(recs[i].taskID, recs[i].adv) > recID(recs[j].taskID, recs[j].adv)
 	})
-	res.Total = len(recs)
-	if limit > 0 && len(recs) > limit {
-		recs = recs[:limit]
+	var all []string
+	for _, r := range recs {
+		all = append(all, recName(r.taskID, r.adv))
+	}
+	shorts := ShortIDs(all)
+	if !opts.Since.IsZero() {
+		kept := recs[:0:0]
+		for _, r := range recs {
+			if !r.t.Before(opts.Since) {
+				kept = append(kept, r)
+			}
+		}
+		recs = kept
+	}
+	// Without an outcome filter the limit applies before the task files
+	// are read; with one, every candidate's outcome must be known first.
+	limit := opts.Limit
+	if len(opts.Outcomes) == 0 {
+		res.Total = len(recs)
+		if limit > 0 && len(recs) > limit {
+			recs = recs[:limit]
+		}
 	}
 	var missing []string
 	for _, r := range recs {
@@ -134,6 +178,33 @@ func Log(projectDir, logPath string, limit int) LogResult {
 		}
 		res.Entries = append(res.Entries, e)
 	}
+	res.fillFromEvents(logPath, missing)
+	for i := range res.Entries {
+		e := &res.Entries[i]
+		e.ShortID = shorts[e.ID]
+		if e.Kind == KindAdvisory && !surface.IsRecordPath(e.path) {
+			e.ShortID = shorts["stop-"+e.ID]
+		}
+	}
+	if len(opts.Outcomes) > 0 {
+		kept := res.Entries[:0]
+		for _, e := range res.Entries {
+			if slices.Contains(opts.Outcomes, e.Outcome) {
+				kept = append(kept, e)
+			}
+		}
+		res.Entries = kept
+		res.Total = len(kept)
+		if limit > 0 && len(res.Entries) > limit {
+			res.Entries = res.Entries[:limit]
+		}
+	}
+	return res
+}
+
+// fillFromEvents completes, from the events log, the outcome of the
+// listed tasks that have no session-complete.json.
+func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 	if len(missing) > 0 {
 		evs, err := scanEvents(logPath, missing)
 		if err != nil {
@@ -150,7 +221,20 @@ func Log(projectDir, logPath string, limit int) LogResult {
 			}
 		}
 	}
-	return res
+}
+
+// recName is the name a record's short id is computed over: the task id,
+// or the stop file's name ("stop-" plus the sanitised session id), which
+// keeps task ids and session ids apart the way Resolve does.
+func recName(taskID string, a *surface.Advisory) string {
+	switch {
+	case a != nil && surface.IsRecordPath(a.Path):
+		// A judgement record is named by its task id, as Resolve finds it.
+		return a.TaskID
+	case a != nil:
+		return a.Name
+	}
+	return taskID
 }
 
 func recID(taskID string, a *surface.Advisory) string {
@@ -178,7 +262,7 @@ func advisoryEntry(a surface.Advisory) Entry {
 	e := Entry{
 		Kind: KindAdvisory, ID: a.SessionName(), TaskID: a.TaskID, SessionID: a.SessionID,
 		Time: a.WrittenAt, Summary: a.Feedback, Outcome: a.Outcome, FinalScore: &score,
-		Iterations: &one, CostUSD: a.CostUSD,
+		Iterations: &one, CostUSD: a.CostUSD, path: a.Path,
 	}
 	if surface.IsRecordPath(a.Path) {
 		e.ID = a.TaskID

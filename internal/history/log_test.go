@@ -31,7 +31,7 @@ func TestLogOrderAndFields(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "manifest.json"), `{"project_key":"k"}`)
 
-	res := Log(dir, "", 0)
+	res := Log(dir, "", LogOptions{})
 	if len(res.Problems) != 0 {
 		t.Fatalf("problems:\n%s", problemText(res.Problems))
 	}
@@ -57,7 +57,7 @@ func TestLogOrderAndFields(t *testing.T) {
 		t.Errorf("advisory entry %+v", a)
 	}
 
-	limited := Log(dir, "", 2)
+	limited := Log(dir, "", LogOptions{Limit: 2})
 	if len(limited.Entries) != 2 || limited.Total != 4 || limited.Entries[1].ID != tNew {
 		t.Errorf("limit 2: %d entries, total %d", len(limited.Entries), limited.Total)
 	}
@@ -65,7 +65,7 @@ func TestLogOrderAndFields(t *testing.T) {
 
 func TestLogEmptyAndMissingProject(t *testing.T) {
 	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "absent")} {
-		res := Log(dir, "", 20)
+		res := Log(dir, "", LogOptions{Limit: 20})
 		if len(res.Entries) != 0 || res.Total != 0 || len(res.Problems) != 0 {
 			t.Errorf("%s: %+v", dir, res)
 		}
@@ -88,7 +88,7 @@ func TestLogFillsGapsFromTheEventsLog(t *testing.T) {
 		`{"event_type":"tribunal.session.complete","session_id":"s","payload":{"task_id":"` + done + `","outcome":"aborted","final_score":0.3,"iterations_used":2,"total_cost_usd":0.7}}`,
 		`{"event_type":"tribunal.session.complete","payload":{"task_id":"someone-else","outcome":"accepted"}}`,
 	}, "\n")) // no final newline: the last line still counts
-	res := Log(dir, logPath, 0)
+	res := Log(dir, logPath, LogOptions{})
 	if len(res.Problems) != 0 {
 		t.Fatalf("problems:\n%s", problemText(res.Problems))
 	}
@@ -116,7 +116,7 @@ func TestLogReportsDamageAndKeepsListing(t *testing.T) {
 	writeTask(t, dir, bad, "{", `{"outcome":`, nil)
 	writeTask(t, dir, good, manifest(good, "good", params("majority", 0.75)), `{"outcome":"accepted"}`, nil)
 	write(t, filepath.Join(dir, "stop-broken.json"), "[]")
-	res := Log(dir, "", 0)
+	res := Log(dir, "", LogOptions{})
 	text := problemText(res.Problems)
 	for _, want := range []string{
 		filepath.Join(dir, bad, "manifest.json") + `": not valid JSON`,
@@ -159,5 +159,36 @@ func TestScanEventsMissingLog(t *testing.T) {
 	var p *Problem
 	if !errors.As(err, &p) || p.Path != d {
 		t.Errorf("directory as log: %v", err)
+	}
+}
+
+func TestRenderLogTableFitsTheWidth(t *testing.T) {
+	score, n := 0.9000000000000002, 2
+	long := strings.Repeat("word ", 60)
+	r := LogResult{Total: 1, Entries: []Entry{{Kind: KindTask, ID: id("01HZ9", 1), ShortID: "01HZ9000", Time: base,
+		Summary: long + "\x1b[31mred", Outcome: "accepted", FinalScore: &score, Iterations: &n}}}
+	for _, width := range []int{0, 80, 100, 160} {
+		out := RenderLogTable(r, width)
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("width %d: %q", width, out)
+		}
+		// The other columns take 66 here; the summary keeps at least 20
+		// characters however narrow the terminal.
+		limit := max(width, 66+minSummaryWidth)
+		if width == 0 {
+			limit = 66 + defaultSummaryWidth
+		}
+		for _, l := range lines {
+			if n := len([]rune(l)); n > limit {
+				t.Errorf("width %d: line of %d characters: %q", width, n, l)
+			}
+		}
+		if strings.Contains(out, "\x1b") || strings.Contains(out, "0.9000000000000002") || !strings.Contains(lines[1], " 0.90 ") {
+			t.Errorf("width %d: unsafe or unrounded: %q", width, out)
+		}
+		if !strings.HasPrefix(lines[1], "2026-05-24 10:00Z  task  ✓ accepted") || !strings.Contains(lines[1], "01HZ9000  word") {
+			t.Errorf("width %d: columns %q", width, lines[1])
+		}
 	}
 }

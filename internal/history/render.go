@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
 // timeLayout is how history prints times: UTC to the minute, unambiguous
@@ -82,6 +83,9 @@ func RenderLog(r LogResult) string {
 		fmt.Fprintf(&b, "\n%d of %d records; `tribunal-session log --limit 0` lists them all.\n", len(r.Entries), r.Total)
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
+	if len(r.Kept) > 0 {
+		fmt.Fprintf(&b, "\nKept changes, not in your working tree (branch tribunal/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+	}
 	return b.String()
 }
 
@@ -155,6 +159,9 @@ func RenderTask(v *TaskView) string {
 			fmt.Fprintf(&b, "**Warning:** %s\n\n", strings.TrimPrefix(j.Warning, "tribunal: warning: "))
 		}
 	}
+	if iso := v.Isolation; iso != nil {
+		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
+	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
 	for _, it := range v.Iterations {
 		renderIteration(&b, it)
@@ -169,6 +176,9 @@ func dash(s string) string {
 	return s
 }
 
+// maxFilesShown bounds an iteration's file list in show's text output.
+const maxFilesShown = 30
+
 func renderIteration(b *strings.Builder, it IterationView) {
 	fmt.Fprintf(b, "\n### Iteration %d (%s)\n\n", it.Number+1, it.ID)
 	if it.ActorText != "" {
@@ -181,6 +191,28 @@ func renderIteration(b *strings.Builder, it IterationView) {
 			b.WriteString("> " + l + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if len(it.Files) > 0 {
+		b.WriteString("**Files changed** (since the task's starting snapshot):\n\n")
+		for i, f := range it.Files {
+			if i == maxFilesShown {
+				fmt.Fprintf(b, "- … and %d more\n", len(it.Files)-maxFilesShown)
+				break
+			}
+			name := surface.OneLine(f.Path, 300)
+			if f.OldPath != "" {
+				name = surface.OneLine(f.OldPath, 300) + " → " + name
+			}
+			counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
+			if f.Binary {
+				counts = "binary"
+			}
+			fmt.Fprintf(b, "- %s %s (%s)\n", name, f.Status, counts)
+		}
+		b.WriteString("\n")
+	}
+	if it.HasDiff {
+		fmt.Fprintf(b, "Diff: `tribunal-session show <task> --diff --iteration %d` (add --previous for this iteration's own change)\n\n", it.Number+1)
 	}
 	if len(it.Judges) > 0 {
 		b.WriteString("**Judges:**\n\n")
@@ -205,7 +237,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	}
 	switch {
 	case it.Gate != nil:
-		facts = append(facts, "**Gate:** "+gateWords(it))
+		facts = append(facts, "**Gate:** "+GateWords(it))
 	case it.Ended:
 		facts = append(facts, "**Gate:** none (the iteration ended before the gate)")
 	}
@@ -245,7 +277,11 @@ func renderJudge(b *strings.Builder, j JudgeView) {
 		sort.Strings(names)
 		parts := make([]string, len(names))
 		for i, n := range names {
-			parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
+				parts[i] = n + " " + Num(v)
+			} else {
+				parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+			}
 		}
 		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
 	}
@@ -307,7 +343,10 @@ func checkFacts(g *GateFile) []string {
 				if f.Line > 0 {
 					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 				}
-				parts[i] += " (" + loc + ")"
+				if f.Unverified {
+					loc += ", unverified: no such file or line"
+				}
+				parts[i] += " (" + surface.OneLine(loc, 400) + ")"
 			}
 		}
 		out = append(out, fmt.Sprintf("**Findings** (worst %s): %s", dash(g.WorstSeverity), strings.Join(parts, "; ")))
@@ -325,8 +364,9 @@ func checkFacts(g *GateFile) []string {
 	return out
 }
 
-// gateWords says what the gate decided, in gate.Sentence's words.
-func gateWords(it IterationView) string {
+// GateWords says what an iteration's gate decided, in gate.Sentence's
+// words.
+func GateWords(it IterationView) string {
 	g := it.Gate
 	f := gate.Facts{Aggregate: g.FinalScore}
 	if it.Consensus != nil {

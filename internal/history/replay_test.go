@@ -107,7 +107,7 @@ func TestReplayComparesNumbers(t *testing.T) {
 		{name: "dissent recorded, no longer", consensus: `{"aggregated_score":0.555}`,
 			dissent: `{"disagreement_score":0.25000000000000006}`, gate: gateJSON("dissent_unresolved"), changed: true,
 			want: []string{"gate: recorded blocked (dissent_unresolved), now passed",
-				"dissent: recorded at 0.25000000000000006, now 0.25000000000000006 does not exceed 0.25"}},
+				"dissent: recorded at 0.25, now 0.25 does not exceed 0.25"}},
 		{name: "failed criterion differs", consensus: `{"aggregated_score":0.555}`,
 			gate: gateJSON("low_score,fc=safety"), changed: true,
 			want: []string{"gate: recorded blocked (low_score, failed criterion safety), now passed"}},
@@ -135,7 +135,7 @@ func TestReplayComparesNumbers(t *testing.T) {
 		consensus: `{"aggregated_score":0.6}`, gate: gateJSON("dissent_unresolved"),
 	}})
 	it := Replay(dir, task).Iterations[0]
-	if len(it.Differences) != 1 || it.Differences[0] != "dissent: not recorded, now 0.6000000000000001 exceeds 0.25" {
+	if len(it.Differences) != 1 || it.Differences[0] != "dissent: not recorded, now 0.6 exceeds 0.25" {
 		t.Errorf("differences %q", it.Differences)
 	}
 }
@@ -217,7 +217,7 @@ func TestRenderReplay(t *testing.T) {
 	})
 	out := RenderReplay(Replay(dir, task))
 	want := "replay of task " + task + " (policy majority, threshold 0.5, dissent threshold 0.25, mean) with the current rules\n" +
-		"iteration 1 (" + its[0] + "): differs — gate: recorded blocked (dissent_unresolved), now passed; dissent: recorded at 0.25000000000000006, now 0.25000000000000006 does not exceed 0.25\n" +
+		"iteration 1 (" + its[0] + "): differs — gate: recorded blocked (dissent_unresolved), now passed; dissent: recorded at 0.25, now 0.25 does not exceed 0.25\n" +
 		"iteration 2 (" + its[1] + "): same — passed at 0.9\n" +
 		"iteration 3 (" + its[2] + "): not replayed — meta.json is missing or unreadable\n" +
 		"result: 1 of 2 replayed iteration(s) differ; 1 could not be replayed\n"

@@ -3,6 +3,7 @@ package history
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,6 +18,16 @@ var ErrNotFound = errors.New("no task or advisory verdict with that id")
 // ErrAmbiguous is wrapped when an id prefix names more than one record.
 var ErrAmbiguous = errors.New("the id is ambiguous")
 
+// Last is the id every history command accepts for the newest record.
+// It can never be a task id (ULIDs have no L) and wins over a session id
+// of the same name.
+const Last = "last"
+
+// minShortID is the shortest id prefix the log prints: ULIDs of tasks
+// started the same day share their first five or six characters, so a
+// shorter prefix would rarely stay unique as the history grows.
+const minShortID = 8
+
 // Ref names one record: a task (TaskID) or an advisory verdict (StopPath).
 type Ref struct {
 	Kind     string
@@ -24,15 +35,22 @@ type Ref struct {
 	StopPath string
 }
 
-// Resolve finds the record id names in the project: a task id (ULIDs are
-// case-insensitive), a Claude Code session id (its stop file, found by the
-// same sanitising the Stop hook applies), or an unambiguous prefix of
-// either; exact matches win over prefixes, so the short session ids in a
-// SessionStart note work.
+// Resolve finds the record id names in the project: "last" (the newest
+// task or advisory verdict), a task id (ULIDs are case-insensitive), a
+// Claude Code session id (its stop file, found by the same sanitising the
+// Stop hook applies), or an unambiguous prefix of either; exact matches
+// win over prefixes, so the short session ids in a SessionStart note work.
 func Resolve(projectDir, id string) (Ref, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return Ref{}, fmt.Errorf("%w: the id is empty", ErrNotFound)
+	}
+	if strings.EqualFold(id, Last) {
+		res := Log(projectDir, "", LogOptions{Limit: 1})
+		if len(res.Entries) == 0 {
+			return Ref{}, fmt.Errorf("%w: %q: nothing is recorded for this project yet", ErrNotFound, id)
+		}
+		return res.Entries[0].Ref(projectDir), nil
 	}
 	ids, err := taskIDs(projectDir)
 	if err != nil {
@@ -65,25 +83,22 @@ func Resolve(projectDir, id string) (Ref, error) {
 	var matches []Ref
 	var names []string
 	for _, t := range ids {
-		if strings.HasPrefix(t, upper) {
+		if matchesName(t, id) {
 			matches = append(matches, Ref{Kind: KindTask, TaskID: t})
 			names = append(names, "task "+t)
 		}
 	}
 	for _, r := range records {
-		if strings.HasPrefix(recordID(r), upper) {
+		if matchesName(recordID(r), id) {
 			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: r})
 			names = append(names, "verdict "+recordID(r))
 		}
 	}
-	// A prefix is compared with the sanitised names, as typed: sanitising
-	// an empty-looking prefix would turn it into "unknown".
-	prefix := "stop-" + sanitizePrefix(id)
 	for _, s := range stops {
-		base := filepath.Base(s)
-		if strings.HasPrefix(base, prefix) {
+		base := strings.TrimSuffix(filepath.Base(s), ".json")
+		if matchesName(base, id) {
 			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: s})
-			names = append(names, "session "+strings.TrimSuffix(strings.TrimPrefix(base, "stop-"), ".json"))
+			names = append(names, "session "+strings.TrimPrefix(base, "stop-"))
 		}
 	}
 	switch len(matches) {
@@ -97,6 +112,57 @@ func Resolve(projectDir, id string) (Ref, error) {
 	}
 }
 
+// Ref names the record of a log entry of the project at projectDir.
+func (e Entry) Ref(projectDir string) Ref {
+	if e.Kind == KindAdvisory && e.path != "" {
+		return Ref{Kind: KindAdvisory, StopPath: e.path}
+	}
+	if e.Kind == KindAdvisory {
+		return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, "stop-"+e.ID+".json")}
+	}
+	return Ref{Kind: KindTask, TaskID: e.TaskID}
+}
+
+// matchesName says whether prefix, as a user typed it, names the record
+// called name: a task id (compared upper-cased: ULIDs are
+// case-insensitive) or a stop file's name "stop-<sanitised session id>"
+// (compared with the prefix sanitised as typed: sanitising an
+// empty-looking prefix would turn it into "unknown").
+func matchesName(name, prefix string) bool {
+	if session, ok := strings.CutPrefix(name, "stop-"); ok {
+		return strings.HasPrefix(session, sanitizePrefix(prefix))
+	}
+	return strings.HasPrefix(name, strings.ToUpper(prefix))
+}
+
+// ShortIDs maps each name (a task id, a judgement record's task id, or a
+// stop file's name "stop-<session id>") to the shortest prefix of its id, at least minShortID characters,
+// that Resolve takes to name it alone. A name with no unique prefix (one
+// that is itself a prefix of another) maps to its whole id.
+func ShortIDs(names []string) map[string]string {
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		id := strings.TrimPrefix(n, "stop-")
+		short := id
+		for l := min(minShortID, len(id)); l < len(id); l++ {
+			p := id[:l]
+			unique := true
+			for _, o := range names {
+				if o != n && matchesName(o, p) {
+					unique = false
+					break
+				}
+			}
+			if unique {
+				short = p
+				break
+			}
+		}
+		out[n] = short
+	}
+	return out
+}
+
 // sanitizePrefix applies SanitizeSessionID's byte rule without its
 // empty-id and length rules, which only make sense for whole ids.
 func sanitizePrefix(s string) string {
@@ -107,4 +173,49 @@ func sanitizePrefix(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// ResolveRun finds the detached run id names among the directories of
+// runsDir (<project>/runs): "last" (the newest run), a whole task id or an
+// unambiguous prefix of one, compared case-insensitively. It returns the
+// run's task id.
+func ResolveRun(runsDir, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	entries, err := os.ReadDir(runsDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", &Problem{Path: runsDir, Err: unwrapPath(err)}
+	}
+	var runs []string
+	for _, e := range entries {
+		if e.IsDir() && surface.ValidTaskID(e.Name()) {
+			runs = append(runs, e.Name())
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(runs)))
+	if strings.EqualFold(id, Last) {
+		if len(runs) == 0 {
+			return "", fmt.Errorf("%w: %q: no detached run is recorded for this project", ErrNotFound, id)
+		}
+		return runs[0], nil
+	}
+	if id == "" {
+		return "", fmt.Errorf("%w: the id is empty", ErrNotFound)
+	}
+	var matches []string
+	for _, r := range runs {
+		if r == strings.ToUpper(id) {
+			return r, nil
+		}
+		if matchesName(r, id) {
+			matches = append(matches, r)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("no detached run %q in this project", id)
+	case 1:
+		return matches[0], nil
+	default:
+		return "", fmt.Errorf("%w: %q matches the runs %s", ErrAmbiguous, id, strings.Join(matches, ", "))
+	}
 }

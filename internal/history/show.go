@@ -10,9 +10,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // TaskView is everything recorded about one task.
@@ -28,8 +30,11 @@ type TaskView struct {
 	Iterations     []IterationView `json:"iterations"`
 	// Jurors is the panel's effective number of independent jurors over
 	// the project's record (set by the caller: ProjectJurors).
-	Jurors   *Jurors   `json:"effective_jurors,omitempty"`
-	Problems []Problem `json:"-"`
+	Jurors *Jurors `json:"effective_jurors,omitempty"`
+	// Isolation is report.json's account of where the task ran and what
+	// became of its change (nil for runs before task worktrees).
+	Isolation *IsolationFile `json:"isolation,omitempty"`
+	Problems  []Problem      `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
@@ -44,6 +49,11 @@ type IterationView struct {
 	Meta      *MetaFile      `json:"meta,omitempty"`
 	Gate      *GateFile      `json:"gate,omitempty"`
 	Floor     *FloorFacts    `json:"failed_criterion_facts,omitempty"`
+	// Files are the files changed relative to the task's starting
+	// snapshot after this iteration (isolated runs only); HasDiff says
+	// the iteration's diffs are stored (show --diff prints them).
+	Files   []worktree.FileChange `json:"files_changed,omitempty"`
+	HasDiff bool                  `json:"has_diff,omitempty"`
 	// Ended is set when the iteration stopped before its meta-judge and
 	// gate (an abort or an interruption): neither file exists.
 	Ended   bool            `json:"ended_before_gate,omitempty"`
@@ -77,6 +87,8 @@ type JudgeView struct {
 	Feedback        string                     `json:"feedback_summary,omitempty"`
 	Confidence      *float64                   `json:"confidence,omitempty"`
 	CriterionScores map[string]json.RawMessage `json:"criterion_scores,omitempty"`
+	// Findings are the judge's own findings on the severity ladder.
+	Findings []severity.Finding `json:"findings,omitempty"`
 	// Missing is set when the seat's verdict file could not be read.
 	Missing bool `json:"missing,omitempty"`
 }
@@ -130,6 +142,22 @@ type TrustFile struct {
 	Notes         []string `json:"notes,omitempty"`
 	Alpha         float64  `json:"alpha"`
 	AlphaMeasured bool     `json:"alpha_measured"`
+	// Spread and Survivors are per rated item (criterion), as the trust
+	// gate measured them over the seats' reps.
+	Spread    map[string]float64 `json:"spread,omitempty"`
+	Survivors map[string]int     `json:"survivors,omitempty"`
+}
+
+// IsolationFile is report.json's "isolation": where the actor worked and
+// whether its change reached the user's working tree.
+type IsolationFile struct {
+	Mode      string   `json:"mode"`
+	Branch    string   `json:"branch,omitempty"`
+	Snapshot  string   `json:"snapshot,omitempty"`
+	Head      string   `json:"head,omitempty"`
+	State     string   `json:"state"`
+	Conflicts []string `json:"conflicts,omitempty"`
+	Error     string   `json:"error,omitempty"`
 }
 
 // FindingFile is one judge finding on the severity ladder.
@@ -138,6 +166,8 @@ type FindingFile struct {
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Unverified: the cited file or line did not exist in the judged tree.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // CommandFile is one command judge's outcome.
@@ -186,6 +216,12 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	if p, ok := m.params(); ok {
 		v.Params = &p
 	}
+	var rep struct {
+		Isolation *IsolationFile `json:"isolation"`
+	}
+	if err := readJSON(filepath.Join(dir, "report.json"), &rep); err == nil {
+		v.Isolation = rep.Isolation
+	}
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {
 		if r, err := rubric.Parse(m.Rubric); err == nil {
@@ -222,6 +258,15 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	}
 	if data, err := store.ReadRegular(filepath.Join(dir, "actor.md"), maxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
+	}
+	var files []worktree.FileChange
+	if err := readJSON(filepath.Join(dir, store.FilesChangedFile), &files); err == nil {
+		it.Files = files
+	} else {
+		note(err, true)
+	}
+	if _, err := os.Stat(filepath.Join(dir, store.DiffSnapshotFile)); err == nil {
+		it.HasDiff = true
 	}
 	// gate.json and meta.json may be absent only when the iteration ended
 	// early, which shows as both being absent.
@@ -360,6 +405,10 @@ func judgeView(s Seat, rv rawVerdict) JudgeView {
 	if cs, ok := v.Reports(); ok {
 		j.CriterionScores = cs
 	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(rv.raw, &obj) == nil {
+		j.Findings, _ = severity.FromVerdictJSON(obj)
+	}
 	return j
 }
 
@@ -436,4 +485,32 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 		}
 	}
 	return v, nil
+}
+
+// RecordedOutput is one model call's recorded output file.
+type RecordedOutput struct {
+	// Name says whose output it is ("judge standard", "meta-judge").
+	Name string
+	Path string
+	Raw  json.RawMessage
+}
+
+// Recorded lists the iteration's recorded model outputs that were read:
+// each seat's verdict file, in seat order, then meta.json.
+func (it IterationView) Recorded() []RecordedOutput {
+	var out []RecordedOutput
+	for i, rv := range it.Raw {
+		if rv.raw == nil {
+			continue
+		}
+		name := "judge"
+		if i < len(it.Judges) && it.Judges[i].Type != "" {
+			name = "judge " + it.Judges[i].Type
+		}
+		out = append(out, RecordedOutput{Name: name, Path: rv.path, Raw: rv.raw})
+	}
+	if it.MetaRaw != nil {
+		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, "meta.json"), Raw: it.MetaRaw})
+	}
+	return out
 }

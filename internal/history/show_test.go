@@ -276,3 +276,113 @@ func TestShowTaskRendersAdditionalChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveLastAndRuns(t *testing.T) {
+	dir := t.TempDir()
+	older := ulidAt(base.Add(-time.Hour), 1)
+	newer := ulidAt(base, 2)
+	writeTask(t, dir, older, "", "", nil)
+	writeTask(t, dir, newer, "", "", nil)
+	ref, err := Resolve(dir, "last")
+	if err != nil || ref.TaskID != newer {
+		t.Errorf("last = %+v, %v; want %s", ref, err, newer)
+	}
+	// An advisory verdict written after the newest task is the last record.
+	stopFile(t, dir, "s-late", id("01HZ3", 1), "accepted", 0.9, base.Add(time.Minute).Format(time.RFC3339))
+	ref, err = Resolve(dir, "LAST")
+	if err != nil || ref.Kind != KindAdvisory || filepath.Base(ref.StopPath) != "stop-s-late.json" {
+		t.Errorf("last = %+v, %v; want the advisory verdict", ref, err)
+	}
+	if _, err := Resolve(t.TempDir(), "last"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("last of an empty project: %v", err)
+	}
+
+	runs := filepath.Join(t.TempDir(), "runs")
+	for _, r := range []string{older, newer, "not-a-run"} {
+		write(t, filepath.Join(runs, r, "pid"), "1")
+	}
+	cases := []struct {
+		in, want string
+		err      error
+	}{
+		{"last", newer, nil},
+		{newer, newer, nil},
+		{strings.ToLower(older[:12]), older, nil},
+		{older[:5], "", ErrAmbiguous},
+		{"not-a-run", "", nil},
+		{"../../etc", "", nil},
+		{"", "", ErrNotFound},
+	}
+	for _, c := range cases {
+		got, err := ResolveRun(runs, c.in)
+		switch {
+		case c.want != "" && (err != nil || got != c.want):
+			t.Errorf("ResolveRun(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		case c.want == "" && (err == nil || c.err != nil && !errors.Is(err, c.err)):
+			t.Errorf("ResolveRun(%q) = %q, %v; want an error %v", c.in, got, err, c.err)
+		}
+	}
+	if _, err := ResolveRun(filepath.Join(t.TempDir(), "none"), "last"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("last without runs: %v", err)
+	}
+}
+
+func TestShortIDs(t *testing.T) {
+	a, b := "01HZAAAAAA0000000000000001", "01HZAAAAAB0000000000000002"
+	c := "01HZAAAAAB0000000000000003"
+	got := ShortIDs([]string{a, b, c, "stop-3f2a9c1b-aaaa", "stop-3f2a9c1b-bbbb", "stop-x"})
+	want := map[string]string{
+		a: "01HZAAAAAA", b: "01HZAAAAAB0000000000000002", c: "01HZAAAAAB0000000000000003",
+		"stop-3f2a9c1b-aaaa": "3f2a9c1b-a", "stop-3f2a9c1b-bbbb": "3f2a9c1b-b", "stop-x": "x",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("short id of %s = %q, want %q", k, got[k], w)
+		}
+	}
+	// Every short id resolves to its record and to nothing else.
+	dir := t.TempDir()
+	for _, id := range []string{a, b, c} {
+		writeTask(t, dir, id, "", "", nil)
+	}
+	for _, id := range []string{a, b, c} {
+		if ref, err := Resolve(dir, got[id]); err != nil || ref.TaskID != id {
+			t.Errorf("Resolve(%q) = %+v, %v; want %s", got[id], ref, err, id)
+		}
+	}
+}
+
+func TestJudgementRecordsResolveByShortID(t *testing.T) {
+	dir := t.TempDir()
+	rec1 := ulidAt(base.Add(-time.Hour), 7)
+	rec2 := ulidAt(base, 8)
+	for _, r := range []struct{ id, outcome string }{{rec1, "rejected"}, {rec2, "failed"}} {
+		verdict := `,"verdict":{"score":0.4,"passed":false,"judge_type":"standard","feedback_summary":"fb"}`
+		if r.outcome == "failed" {
+			verdict = `,"error":"judge timed out"`
+		}
+		write(t, filepath.Join(dir, "stop-sess-1", r.id+".json"), `{"task_id":"`+r.id+`","session_id":"sess-1","outcome":"`+
+			r.outcome+`"`+verdict+`,"mode":"stop-advisory","fingerprint":"f","written_at":"`+ulidTime(r.id).Format(time.RFC3339)+`"}`)
+	}
+	res := Log(dir, "", LogOptions{})
+	if len(res.Problems) != 0 || len(res.Entries) != 2 {
+		t.Fatalf("log %+v problems %s", res.Entries, problemText(res.Problems))
+	}
+	for _, e := range res.Entries {
+		if e.ShortID == "" || len(e.ShortID) >= len(e.ID) {
+			t.Errorf("record %s: short id %q", e.ID, e.ShortID)
+		}
+		ref, err := Resolve(dir, e.ShortID)
+		if err != nil || ref.Kind != KindAdvisory || ref.StopPath != e.Ref(dir).StopPath ||
+			filepath.Base(ref.StopPath) != e.ID+".json" {
+			t.Errorf("Resolve(%q) = %+v, %v; want the record %s", e.ShortID, ref, err, e.ID)
+		}
+	}
+	if ref, err := Resolve(dir, "last"); err != nil || filepath.Base(ref.StopPath) != rec2+".json" {
+		t.Errorf("last = %+v, %v", ref, err)
+	}
+	failed := Log(dir, "", LogOptions{Outcomes: []string{"failed"}})
+	if len(failed.Entries) != 1 || failed.Entries[0].ID != rec2 {
+		t.Errorf("--outcome failed: %+v", failed.Entries)
+	}
+}

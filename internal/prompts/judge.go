@@ -18,6 +18,14 @@ type JudgeInput struct {
 	// example `git diff --stat` plus untracked paths). Judges must read the
 	// changed files; naming them saves the read-only judges a blind search.
 	DiffStat string
+	// Diff is the Actor's change as a (bounded) unified diff against the
+	// snapshot the task started from: exactly the work under review, and
+	// none of the user's own earlier edits.
+	Diff string
+	// Isolated says the Actor worked in a task worktree started from a
+	// snapshot of the user's tree, so anything the diff does not show was
+	// there before the task.
+	Isolated bool
 }
 
 // JudgePrompt builds the user-turn prompt for one judge seat. The agent
@@ -28,7 +36,11 @@ func JudgePrompt(in JudgeInput) string {
 	names := criterionNames(in.Criteria)
 	// Every variable text goes into the token derivation, not only the
 	// fenced ones, so the token occurs nowhere in the prompt but its markers.
-	f := newFencer(append([]string{in.Task, in.ActorOutput, in.DiffStat, in.JudgeType}, names...)...)
+	texts := []string{in.Task, in.ActorOutput, in.DiffStat, in.JudgeType}
+	if in.Diff != "" {
+		texts = append(texts, in.Diff)
+	}
+	f := newFencer(append(texts, names...)...)
 	judgeType := in.JudgeType
 	if judgeType == "" {
 		judgeType = "standard"
@@ -56,6 +68,17 @@ func JudgePrompt(in JudgeInput) string {
 	if strings.TrimSpace(in.DiffStat) != "" {
 		b.WriteString("\n## What changed in the working tree\n\n")
 		f.wrap(&b, "DIFF STAT", in.DiffStat)
+	}
+	if in.Isolated {
+		b.WriteString("\n## The Actor's change\n\n")
+		if strings.TrimSpace(in.Diff) == "" {
+			b.WriteString("The Actor changed no file relative to the snapshot the task started from.\n")
+		} else {
+			b.WriteString("This is the Actor's whole change so far, as a unified diff against the snapshot of the working tree the task started from. " +
+				"Anything in the working tree that this diff does not show was there before the task and is not the Actor's work. " +
+				"Long diffs are shortened; read the files for what is omitted.\n\n")
+			f.wrap(&b, "DIFF", in.Diff)
+		}
 	}
 
 	b.WriteString("\n## The Actor's final message\n\n")

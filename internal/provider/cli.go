@@ -54,7 +54,7 @@ func (c *cliCall) run(ctx context.Context, call claude.Call, dir string, args, e
 		Program: c.program, Path: c.path, Args: args, Env: env,
 		Dir: dir, Stdin: stdin, Timeout: call.Timeout,
 	})
-	res.Duration, res.ExitCode, res.Stderr = pr.Duration, pr.ExitCode, pr.Stderr
+	res.Duration, res.ExitCode, res.Stderr, res.Raw = pr.Duration, pr.ExitCode, pr.Stderr, string(pr.Stdout)
 	var exit *claude.ExitError
 	switch {
 	case errors.Is(err, claude.ErrNotFound):

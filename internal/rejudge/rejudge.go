@@ -24,10 +24,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
-// diffFile is the change each iteration's judges reviewed, stored beside
-// its verdicts since tasks ran in their own worktree (store.DiffSnapshotFile).
-const diffFile = "diff-snapshot.patch"
-
 // maxDiff bounds how much of a recorded diff is read.
 const maxDiff = 16 << 20
 
@@ -224,7 +220,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	}
 	withDiff := 0
 	for _, it := range view.Iterations {
-		if _, err := os.Stat(filepath.Join(it.Dir, diffFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(it.Dir, store.DiffSnapshotFile)); err == nil {
 			withDiff++
 		}
 	}
@@ -282,7 +278,7 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 			out.Recorded.Aggregate = &a
 		}
 	}
-	diff, ok := readDiff(filepath.Join(it.Dir, diffFile))
+	diff, ok := readDiff(filepath.Join(it.Dir, store.DiffSnapshotFile))
 	switch {
 	case !ok:
 		out.Skipped = "no recorded diff (recorded before diffs were stored, or unreadable)"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 const (
@@ -41,7 +42,7 @@ func iteration(t *testing.T, taskDir, id, gate, diff string) {
 		writeFile(t, filepath.Join(d, "gate.json"), gate)
 	}
 	if diff != "" {
-		writeFile(t, filepath.Join(d, diffFile), diff)
+		writeFile(t, filepath.Join(d, store.DiffSnapshotFile), diff)
 	}
 }
 

@@ -1,7 +1,10 @@
 // Package rules is the gate's vocabulary, each word defined once: gate policies, block reasons, the checks that can block after the gate, aggregation methods, the built-in thresholds and the comparison tolerance.
 package rules
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Policy is a gate policy: how many approving judges the gate needs
 // (spec §6.3).
@@ -111,3 +114,11 @@ func AtLeast(a, b float64) bool { return a >= b-Tolerance }
 
 // Above reports a > b by more than Tolerance.
 func Above(a, b float64) bool { return a-b > Tolerance }
+
+// Round rounds a computed score (an aggregate, a disagreement, α, a
+// spread) to Tolerance's step before it is recorded or compared: the sums
+// and products behind it leave binary noise (0.9000000000000002) far below
+// any meaningful digit, which would otherwise reach every record, report
+// and JSON output. It divides by the exact integer 1e9, so the result is
+// the float nearest the rounded decimal (0.3, not 0.30000000000000004).
+func Round(f float64) float64 { return math.Round(f*1e9) / 1e9 }

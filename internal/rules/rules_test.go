@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	for s, want := range map[string]bool{"strict": true, "majority": true, "unanimous": true, "meta_override": true, "Majority": false, "democracy": false, "": false} {
@@ -49,5 +52,16 @@ func TestEveryReasonHasAMeaning(t *testing.T) {
 	}
 	if Reason("flaky").Meaning() != "flaky" {
 		t.Error("an unknown reason must read as itself")
+	}
+}
+
+func TestRoundLeavesNoBinaryNoise(t *testing.T) {
+	for in, want := range map[float64]string{
+		0.8925000000000002: "0.8925", 0.9000000000000002: "0.9", 0.7499999999999999: "0.75",
+		0.1 + 0.2: "0.3", 0.123456789012: "0.123456789", 0: "0", 1: "1",
+	} {
+		if got := strconv.FormatFloat(Round(in), 'g', -1, 64); got != want {
+			t.Errorf("Round(%v) = %s, want %s", in, got, want)
+		}
 	}
 }

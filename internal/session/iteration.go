@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -40,6 +41,11 @@ type iterationState struct {
 	dissent     float64
 	recorded    bool // dissent.recorded was emitted
 	actorOutput string
+	// diff is the task's change relative to the starting snapshot after
+	// this iteration's actor pass ("" in place, or when nothing changed).
+	diff string
+	// calls numbers this iteration's model calls for their records.
+	calls int
 	// Beyond the contract (docs/adr/007).
 	trustItems []trust.Item
 	trust      *trust.Result
@@ -97,6 +103,15 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 		return err
 	}
 	it.verdicts = verdicts
+	// Failure is not a verdict: with no usable score from any seat there
+	// is nothing to aggregate, nothing for the meta-judge to review and no
+	// critique to retry with. The task stops here rather than reading as
+	// "your change is bad".
+	if err := noVerdict(verdicts); err != nil {
+		it.report.Gate = GateReport{Reason: "no_usable_verdict"}
+		r.progress("%s %v; aborting (no actor retry, no meta-judge)", label, err)
+		return err
+	}
 
 	// Consensus and dissent.
 	var warns []string
@@ -161,7 +176,10 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 	r.emit(events.ActorStart{TaskID: r.taskID, IterationID: iterID, IterationNumber: events.Ptr(n), ActorModelID: r.params.ActorModel})
 	agent, _ := prompts.Agent(prompts.ActorAgent)
 	prompt := prompts.ActorPrompt(prompts.ActorInput{Task: r.opts.Task, Criteria: r.criteria(), Digest: r.digest()})
-	before := r.treeFingerprint(ctx)
+	before := ""
+	if r.task == nil {
+		before = r.treeFingerprint(ctx)
+	}
 	start := r.Now()
 	var (
 		res     claude.Result
@@ -173,13 +191,18 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 			break
 		}
 		r.progress("%s actor working (%s)…", label, modelName(r.params.ActorModel))
-		res, lastErr = r.Claude.Run(ctx, claude.Call{
+		stop := r.longPhase(label, "waiting for the actor")
+		call := claude.Call{
 			Role: "actor", Prompt: prompt, SystemPrompt: agent.Body,
 			SystemPromptMode: claude.AppendSystemPrompt, Model: r.params.ActorModel,
 			Tools: agent.Tools, AllowedTools: agent.Tools, PermissionMode: "acceptEdits",
 			MaxTurns: actorMaxTurns, MaxOutputTokens: r.params.ActorMaxTokens,
-			Dir: r.repo.WorktreeRoot, Timeout: r.params.ActorTimeout,
-		})
+			Dir: r.workDir, Timeout: r.params.ActorTimeout,
+		}
+		seq := it.nextCall()
+		res, lastErr = r.Claude.Run(ctx, call)
+		stop()
+		r.recordCall(dir, seq, "actor", provider.Spec{}, callMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
 		r.addCost("actor", res)
 		if lastErr == nil && strings.TrimSpace(res.Text) == "" {
 			lastErr = errors.New("the actor returned no final message")
@@ -207,7 +230,19 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		return "", fmt.Errorf("the actor failed twice: %w", lastErr)
 	}
 	done.ArtifactKind = "message"
-	if after := r.treeFingerprint(ctx); before != "" && after != "" && before != after {
+	if r.task != nil {
+		diff, changed, err := r.recordChange(ctx, it, dir)
+		if err != nil {
+			it.report.Actor.Error = err.Error()
+			r.emit(events.ActorComplete{TaskID: r.taskID, Success: false, DurationMS: events.Ptr(duration),
+				IterationID: iterID, IterationNumber: events.Ptr(n), ActorModelID: r.params.ActorModel}, costOpts(res)...)
+			return "", fmt.Errorf("recording the actor's change: %w", err)
+		}
+		it.diff = diff
+		if changed {
+			done.ArtifactKind = "patch"
+		}
+	} else if after := r.treeFingerprint(ctx); before != "" && after != "" && before != after {
 		done.ArtifactKind = "patch"
 	}
 	it.report.Actor.ArtifactKind = done.ArtifactKind

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -106,19 +107,15 @@ func (j *Jury) Fingerprint(w Work) string {
 	for _, s := range seats {
 		put(prompts.JudgePrompt(prompts.JudgeInput{
 			Task: w.Task, Criteria: r.criteria(), ActorOutput: w.ActorOutput,
-			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, DiffStat: shadowDiff(w.Files),
+			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, Diff: shadowDiff(w.Files), Isolated: true,
 		}))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// shadowDiffBytes bounds the change in a shadow judge's prompt: the
-// judges can read the files in their directory; the diff tells them where
-// to look and what changed.
-const shadowDiffBytes = 24000
-
-// shadowDiff renders a Work's change for the judges' prompt.
-func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, shadowDiffBytes) }
+// shadowDiff renders a Work's change for the judges' prompt, bounded
+// exactly as an isolated task's diff is (judgeDiffBytes).
+func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, judgeDiffBytes) }
 
 // Work is one finished piece of work to judge.
 type Work struct {
@@ -158,7 +155,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 		shadow: true, shadowDiff: shadowDiff(w.Files),
 	}
 	r.opts.Task = w.Task
-	r.repo.WorktreeRoot = w.Dir
+	r.repo.WorktreeRoot, r.workDir = w.Dir, w.Dir
 	r.start = r.Now()
 	iterID, err := r.newID()
 	if err != nil {
@@ -167,6 +164,11 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 	it := &iterationState{report: IterationReport{Number: w.Iteration, IterationID: iterID}, actorOutput: w.ActorOutput}
 	label := fmt.Sprintf("[%d]", w.Iteration+1)
 	err = r.judge(ctx, it, "", label, w.Iteration)
+	if errors.Is(err, ErrNoVerdict) {
+		// A run aborts the task here; for a shadow jury it is a result:
+		// Usable 0 says the jury never judged w.
+		err = nil
+	}
 	it.report.DurationMS = r.elapsedMS()
 	out := Judgement{Iteration: it.report, Verdicts: it.verdicts}
 	for _, v := range it.verdicts {

@@ -26,6 +26,7 @@ type repCall struct {
 	seat  int
 	rep   int
 	model string
+	seq   int
 	call  claude.Call
 	res   claude.Result
 	err   error
@@ -57,9 +58,18 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	if err := r.budgetAllows("judge", total); err != nil {
 		return nil, err
 	}
-	diff := r.shadowDiff
-	if !r.shadow {
-		diff, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
+	// Isolated, the judges see the task's own change (bounded); in place,
+	// today's diff stat of the whole tree. A shadow jury (JudgeDiff) sees
+	// the work's change the way an isolated task's judges do.
+	var diffStat, diff string
+	isolated := r.task != nil || r.shadow
+	switch {
+	case r.shadow:
+		diff = r.shadowDiff
+	case r.task != nil:
+		diff = boundedDiff(it.diff)
+	default:
+		diffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
 	}
 	schema := prompts.VerdictSchema(r.criterionNames())
 	seatErr := make([]error, len(seats))
@@ -75,18 +85,18 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		prompt := prompts.JudgePrompt(prompts.JudgeInput{
 			Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
-			Iteration: it.report.Number, DiffStat: diff,
+			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: isolated,
 		})
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model
 			if reps[i] > 1 || k > 0 {
 				model = r.repModel(s.JudgeType, k)
 			}
-			calls = append(calls, &repCall{seat: i, rep: k, model: model, call: claude.Call{
+			calls = append(calls, &repCall{seat: i, rep: k, model: model, seq: it.nextCall(), call: claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
 				JSONSchema: schema, Tools: agent.Tools, AllowedTools: agent.Tools, StrictMCP: true,
 				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
-				Dir: r.repo.WorktreeRoot, Timeout: r.params.JudgeTimeout,
+				Dir: r.workDir, Timeout: r.params.JudgeTimeout,
 			}})
 		}
 	}
@@ -97,10 +107,18 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			defer wg.Done()
 			c.res, c.err = r.judgeRunner(seats[c.seat].JudgeType).Run(ctx, c.call)
 			r.addCost("judge", c.res)
+			s := seats[c.seat]
+			label, rep := "judge-"+s.JudgeType, (*int)(nil)
+			if reps[c.seat] > 1 {
+				label += "-rep" + strconv.Itoa(c.rep)
+				rep = &c.rep
+			}
+			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], callMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
 		}(c)
 	}
 	commands := make([]commandRun, len(r.commands))
 	for i, cj := range r.commands {
+		cj.Spec.Dir = r.workDir
 		commands[i].judge = cj
 		wg.Add(1)
 		go func(i int) {
@@ -110,7 +128,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		types = append(types, "command:"+cj.Spec.Name)
 	}
 	r.progress("%s %d judge(s) reviewing in parallel: %s", label, len(types), strings.Join(types, ", "))
+	stop := r.longPhase(label, "waiting for the jury")
 	wg.Wait()
+	stop()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w while the jury deliberated", ErrInterrupted)
 	}
@@ -119,6 +139,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	repVerdicts := make([][]verdict.Verdict, len(seats))
 	for _, c := range calls {
 		v, findings := r.judgeVerdict(c.res, c.err)
+		findings = severity.MarkUnverified(findings, locator(r.workDir))
 		v.JudgeType, v.JudgeModelID = seats[c.seat].JudgeType, c.model
 		repVerdicts[c.seat] = append(repVerdicts[c.seat], v)
 		it.findings = append(it.findings, findings...)
@@ -194,6 +215,11 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			state = "failed"
 		}
 		notes = append(notes, "command:"+cr.Name+" "+state)
+	}
+	for _, f := range it.findings {
+		if f.Unverified {
+			it.report.UnverifiedFindings++
+		}
 	}
 	if worst, ok := severity.WorstOf(it.findings); ok {
 		it.worst = worst

@@ -42,7 +42,7 @@ func (r *runner) loop(ctx context.Context) error {
 			break
 		}
 	}
-	r.finish(outcome, runErr)
+	r.finish(ctx, outcome, runErr)
 	return runErr
 }
 
@@ -144,8 +144,9 @@ func (r *runner) writeManifests() {
 
 // finish emits session.complete, writes session-complete.json and fills the
 // report's totals.
-func (r *runner) finish(outcome string, runErr error) {
+func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	r.report.Outcome = outcome
+	r.finishIsolation(ctx, outcome)
 	if runErr != nil {
 		r.report.Error = runErr.Error()
 	}

@@ -50,13 +50,18 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		in.PriorIterations = append(in.PriorIterations, pi)
 	}
 	r.progress("%s meta-judge reviewing the jury (%s)…", label, modelName(r.params.MetaModel))
-	res, err := r.metaRunner().Run(ctx, claude.Call{
+	stop := r.longPhase(label, "waiting for the meta-judge")
+	call := claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
 		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns, StrictMCP: true,
-		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.repo.WorktreeRoot,
+		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.workDir,
 		Timeout: r.params.MetaTimeout,
-	})
+	}
+	seq := it.nextCall()
+	res, err := r.metaRunner().Run(ctx, call)
+	stop()
+	r.recordCall(dir, seq, "meta", r.prov.meta, callMeta{Role: "meta"}, call, res, err)
 	r.addCost("meta", res)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)

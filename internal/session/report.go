@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/trust"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // Report is everything a person or a program needs to know about a task.
@@ -30,6 +31,9 @@ type Report struct {
 	StartedAt   string   `json:"started_at,omitempty"`
 	ArtifactDir string   `json:"artifact_dir,omitempty"`
 	Error       string   `json:"error,omitempty"`
+	// Isolation says where the actor worked and whether the change reached
+	// the user's working tree.
+	Isolation *IsolationReport `json:"isolation,omitempty"`
 }
 
 // IterationReport is one pass of the loop.
@@ -45,6 +49,13 @@ type IterationReport struct {
 	// Beyond the contract: command judges, the worst finding severity.
 	Commands      []CommandReport `json:"command_judges,omitempty"`
 	WorstSeverity string          `json:"worst_severity,omitempty"`
+	// Commit is the task branch's commit after this iteration's actor;
+	// Files are the files changed relative to the starting snapshot.
+	// UnverifiedFindings counts findings whose cited file or line does not
+	// exist in the judged tree: shown, never blocking.
+	UnverifiedFindings int                   `json:"unverified_findings,omitempty"`
+	Commit             string                `json:"commit,omitempty"`
+	Files              []worktree.FileChange `json:"files_changed,omitempty"`
 }
 
 // CommandReport is one command judge's result.
@@ -180,6 +191,8 @@ func Summary(r *Report) string {
 				gate = GateSentence(it.Gate, it.Consensus.Aggregate)
 			} else if it.Actor.Error != "" {
 				gate = "actor failed"
+			} else if it.Gate.Reason == "no_usable_verdict" {
+				gate = "no usable verdict: aborted"
 			}
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
 		}
@@ -206,6 +219,9 @@ func Summary(r *Report) string {
 		if it.WorstSeverity != "" {
 			parts = append(parts, "worst finding: "+it.WorstSeverity)
 		}
+		if it.UnverifiedFindings > 0 {
+			parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
+		}
 		for _, c := range it.Commands {
 			if !c.Passed {
 				parts = append(parts, "command "+c.Name+" failed")
@@ -214,7 +230,7 @@ func Summary(r *Report) string {
 		if t := it.Gate.Trust; t != nil && !t.Trustworthy {
 			parts = append(parts, "trust: "+firstLine(strings.Join(t.Reasons, "; "), 500))
 		}
-		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
+		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
 			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
 		}
 	}
@@ -232,6 +248,20 @@ func Summary(r *Report) string {
 		if len(fb) > 0 {
 			b.WriteString("**Last feedback**\n\n" + strings.Join(fb, "\n") + "\n\n")
 		}
+	}
+	if files := changedFiles(r); len(files) > 0 {
+		b.WriteString("**Files changed by the task**\n\n")
+		for i, f := range files {
+			if i == maxSummaryFiles {
+				fmt.Fprintf(&b, "- … and %d more (see files.json of the last iteration)\n", len(files)-maxSummaryFiles)
+				break
+			}
+			b.WriteString("- " + fileLine(f) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if lines := isolationLines(r); len(lines) > 0 {
+		b.WriteString(strings.Join(lines, "\n") + "\n\n")
 	}
 	cost := "not reported"
 	if r.CostUSD != nil {

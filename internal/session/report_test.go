@@ -62,3 +62,45 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestIsolationLines(t *testing.T) {
+	id := "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+	branch := "tribunal/" + id
+	for _, tc := range []struct {
+		name    string
+		outcome string
+		iso     *IsolationReport
+		want    []string
+		not     []string
+	}{
+		{"in place says nothing", Accepted, &IsolationReport{Mode: "in_place", State: "in_place"}, nil, []string{"working tree"}},
+		{"applied", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, State: "applied"},
+			[]string{"the accepted change was applied as uncommitted changes"}, []string{"apply " + id}},
+		{"accepted but overlapping", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, Snapshot: "0123456789abcdef", State: "kept", Conflicts: []string{"a.go", "b.go"}},
+			[]string{"does not apply cleanly beside your edits (a.go, b.go)", "kept on branch `" + branch + "`", "tribunal-session apply " + id, "git diff 0123456789ab " + branch, "tribunal-session discard " + id}, nil},
+		{"accepted, apply failed", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept", Error: "the change could not be applied: disk full"},
+			[]string{"the accepted change could not be applied (the change could not be applied: disk full)", "kept on branch"}, []string{"cleanly"}},
+		{"not accepted", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept"},
+			[]string{"unchanged — the change was not accepted", "applies it anyway"}, []string{"cleanly"}},
+		{"nothing changed", Aborted, &IsolationReport{Mode: "worktree", Branch: branch, State: "unchanged"},
+			[]string{"the actor changed no file"}, []string{branch}},
+		{"applied later", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "applied"},
+			[]string{"not accepted by the gate, was applied later"}, nil},
+		{"discarded", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "discarded"},
+			[]string{"the change was discarded"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(isolationLines(&Report{TaskID: id, Outcome: tc.outcome, Isolation: tc.iso}), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpectedly contains %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}

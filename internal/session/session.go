@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // Outcomes of a task (§7.8).
@@ -43,28 +45,44 @@ type Options struct {
 	// TaskID fixes the task id (a detached run is told its id by the
 	// command that started it); "" mints one.
 	TaskID string
+	// InPlace lets the actor edit the user's working tree directly, as
+	// before isolation existed; by default the task runs in its own git
+	// worktree and only an accepted change reaches the user's tree.
+	InPlace bool
 }
 
 // Deps is everything the loop touches outside memory.
 type Deps struct {
 	Getenv func(string) string
 	Home   string
-	// Progress receives one line per step, for a person watching.
+	// Progress receives one line per step, for a person watching, each
+	// with the time since the task started.
 	Progress io.Writer
-	Warn     func(string)
-	Now      func() time.Time
-	Rand     io.Reader
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
+	// Heartbeat is how often a long phase (the actor, the jury, the
+	// meta-judge) says it is still going: 0 means every 30 seconds, a
+	// negative value never.
+	Heartbeat time.Duration
+	Warn      func(string)
+	Now       func() time.Time
+	Rand      io.Reader
+	Claude    claude.Runner
+	Git       projectkey.GitRunner
 	// Environ is the environment of command judges (their PATH comes
 	// from here, never from the repository).
 	Environ []string
+	// PID is this process's id, recorded as the owner of a task worktree
+	// so that the next run can tell a crashed run's leftovers.
+	PID int
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
 // invocation (a bad rubric, an invalid setting, an empty panel, no
-// repository): the run is aborted before any model call.
-type ConfigError struct{ Err error }
+// repository): the run is aborted before any model call. Hint, when set,
+// says what to do instead of the generic "fix the setting".
+type ConfigError struct {
+	Err  error
+	Hint string
+}
 
 func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
@@ -87,10 +105,16 @@ type runner struct {
 	start    time.Time
 	report   *Report
 	costMu   sync.Mutex
+	fileMu   sync.Mutex
 	costSeen bool
 	cost     float64
 	maxCost  map[string]float64 // largest single call per role, for the budget
 	history  []iterationState
+	// Isolation: the task worktree (nil with --in-place) and the
+	// directory every model call and command judge runs in.
+	wt       *worktree.Manager
+	task     *worktree.Task
+	workDir  string
 	commands []config.CommandJudge
 	failAt   severity.Level
 	prov     providers
@@ -102,6 +126,8 @@ type runner struct {
 	// the end.
 	lostEvents, lostFiles       int
 	firstEventErr, firstFileErr error
+	// progressMu keeps a heartbeat's line and a step's line whole.
+	progressMu sync.Mutex
 }
 
 // Run executes the task and returns its report. The error is non-nil when
@@ -119,6 +145,9 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	}
 	if d.Progress == nil {
 		d.Progress = io.Discard
+	}
+	if d.PID == 0 {
+		d.PID = os.Getpid()
 	}
 	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
 	r.report = &Report{Task: opts.Task}
@@ -143,9 +172,46 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
 			TotalDurationMS: events.Ptr(r.elapsedMS()),
 		})
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return r.report, ce
+		}
 		return r.report, &ConfigError{Err: err}
 	}
+	if err := r.isolate(ctx); err != nil {
+		r.report.Outcome = Aborted
+		r.report.Error = err.Error()
+		r.emit(events.SessionComplete{
+			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
+			TotalDurationMS: events.Ptr(r.elapsedMS()),
+		})
+		return r.report, err
+	}
 	return r.report, r.loop(ctx)
+}
+
+// Validate checks a task exactly as Run does before its first model call
+// (repository, settings, rubric, panel, and whether a task worktree can be
+// made) without running, recording or creating anything. `run --detach`
+// calls it so that a bad rubric fails before anything starts.
+func Validate(ctx context.Context, opts Options, d Deps) error {
+	if d.Warn == nil {
+		d.Warn = func(string) {}
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	r := &runner{Deps: d, opts: opts, maxCost: map[string]float64{}, report: &Report{Task: opts.Task}}
+	r.taskID = "validate"
+	onlookerDir, _ := events.ResolvePaths(d.Getenv, d.Home)
+	if err := r.setup(ctx, onlookerDir); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return ce
+		}
+		return &ConfigError{Err: err}
+	}
+	return nil
 }
 
 func (r *runner) newID() (string, error) {
@@ -161,7 +227,57 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	safetext.WriteLine(r.Progress, "tribunal: "+fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("tribunal: [%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	r.progressMu.Lock()
+	defer r.progressMu.Unlock()
+	safetext.WriteLine(r.Progress, line)
+}
+
+// clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).
+func clockTime(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// defaultHeartbeat is how often a long phase reports that it is alive.
+const defaultHeartbeat = 30 * time.Second
+
+// longPhase prints "still <what>" every Heartbeat until the returned stop
+// is called: a judge may think for minutes, and a person (or a detached
+// run's wait) should see that the run is alive and how long the phase
+// has taken.
+func (r *runner) longPhase(label, what string) (stop func()) {
+	every := r.Heartbeat
+	if every == 0 {
+		every = defaultHeartbeat
+	}
+	if every < 0 {
+		return func() {}
+	}
+	begun := r.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				r.progress("%s still %s (%s so far)", label, what, clockTime(r.Now().Sub(begun)))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
 }
 
 // emit records an event; a failure is a warning and never stops the loop
@@ -193,6 +309,9 @@ func (r *runner) storeErr(err error) {
 	if err == nil {
 		return
 	}
+	// Judges' call records are written from their goroutines.
+	r.fileMu.Lock()
+	defer r.fileMu.Unlock()
 	r.lostFiles++
 	if r.lostFiles == 1 {
 		r.firstFileErr = err
@@ -207,7 +326,7 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	}
 	repo, err := projectkey.Resolve(ctx, r.opts.Dir, r.Git)
 	if err != nil {
-		return fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err)
+		return &ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
 	}
 	if repo.Key == "" {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
@@ -220,6 +339,14 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		return err
 	}
 	r.project = store.ForKey(onlookerDir, repo.Key)
+	r.workDir = repo.WorktreeRoot
+	if !r.opts.InPlace {
+		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
+			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key)}
+		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
+			return &ConfigError{Err: err, Hint: isolationHint}
+		}
+	}
 	r.taskDir = r.project.TaskDir(r.taskID)
 	r.report.ArtifactDir = r.taskDir
 	return nil

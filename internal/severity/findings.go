@@ -32,6 +32,10 @@ type Finding struct {
 	File     string `json:"file,omitempty"`
 	// Line is 1-based; 0 means no line was given.
 	Line int `json:"line,omitempty"`
+	// Unverified marks a finding whose file or line does not exist where
+	// the judged work is: a hallucinated location is not evidence, so such
+	// a finding is shown but never blocks.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // Level returns the finding's rung, None when Severity is not a rung name.
@@ -40,14 +44,29 @@ func (f Finding) Level() Level {
 	return l
 }
 
-// WorstOf returns the most serious severity among findings; ok is false
-// when there are none.
+// WorstOf returns the most serious severity among the verified findings;
+// ok is false when there are none. Unverified findings never count: the
+// fail_at_or_above policy blocks on evidence only.
 func WorstOf(findings []Finding) (Level, bool) {
-	levels := make([]Level, len(findings))
-	for i, f := range findings {
-		levels[i] = f.Level()
+	levels := make([]Level, 0, len(findings))
+	for _, f := range findings {
+		if !f.Unverified {
+			levels = append(levels, f.Level())
+		}
 	}
 	return Worst(levels...)
+}
+
+// MarkUnverified marks every finding that cites a file (and line) for
+// which exists reports false. Findings without a file are about the work
+// as a whole and stay verified.
+func MarkUnverified(findings []Finding, exists func(file string, line int) bool) []Finding {
+	for i, f := range findings {
+		if f.File != "" && !exists(f.File, f.Line) {
+			findings[i].Unverified = true
+		}
+	}
+	return findings
 }
 
 // FromVerdictJSON reads the optional "findings" array from a judge's raw

@@ -131,6 +131,10 @@ func TestWorstOf(t *testing.T) {
 		{[]Finding{{Severity: "low"}, {Severity: "critical"}, {Severity: "minor"}}, Critical, true},
 		{[]Finding{{Severity: "bogus"}}, None, false},
 		{[]Finding{{Severity: "MAJOR"}}, Major, true},
+		// An unverified finding (its file or line does not exist) is shown
+		// but never counts toward the policy.
+		{[]Finding{{Severity: "blocker", File: "nope.go", Unverified: true}, {Severity: "minor"}}, Minor, true},
+		{[]Finding{{Severity: "critical", Unverified: true}}, None, false},
 	}
 	for _, c := range cases {
 		got, ok := WorstOf(c.in)
@@ -201,5 +205,25 @@ func TestFindingsSchema(t *testing.T) {
 	a["type"] = "object"
 	if FindingsSchema()["type"] != "array" {
 		t.Error("FindingsSchema shares state between calls")
+	}
+}
+
+func TestMarkUnverified(t *testing.T) {
+	exists := func(file string, line int) bool { return file == "a.go" && line <= 10 }
+	in := []Finding{
+		{Severity: "major", Message: "whole change"},
+		{Severity: "major", File: "a.go", Line: 3},
+		{Severity: "major", File: "a.go", Line: 11},
+		{Severity: "major", File: "ghost.go"},
+	}
+	got := MarkUnverified(in, exists)
+	want := []bool{false, false, true, true}
+	for i := range want {
+		if got[i].Unverified != want[i] {
+			t.Errorf("finding %d (%+v): unverified = %v, want %v", i, got[i], got[i].Unverified, want[i])
+		}
+	}
+	if level, _ := WorstOf(got); level != Major {
+		t.Errorf("the verified findings still count: worst %v", level)
 	}
 }

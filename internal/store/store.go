@@ -40,6 +40,25 @@ func (p Project) VerdictsDir(sessionID string) string {
 // TaskDir is the artifact directory of one /tribunal task.
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 
+// WorktreesDir holds the task worktrees of isolated /tribunal runs and
+// their records (internal/worktree).
+func (p Project) WorktreesDir() string { return filepath.Join(p.Dir, "worktrees") }
+
+// The evidence of one iteration, inside <task>/iteration-<id>/. Other
+// tools (show, view, rejudge) read them by these names.
+const (
+	// DiffSnapshotFile is the task's change so far: the starting snapshot
+	// to this iteration's commit, as a unified diff.
+	DiffSnapshotFile = "diff-snapshot.patch"
+	// DiffPreviousFile is this iteration's own change: the previous
+	// iteration's commit (the snapshot for the first) to this one.
+	DiffPreviousFile = "diff-previous.patch"
+	// FilesChangedFile lists the files changed relative to the snapshot.
+	FilesChangedFile = "files.json"
+	// CallsDir holds one <nn>-<role>.json record per model call.
+	CallsDir = "calls"
+)
+
 // maxSIDName bounds the sanitised id inside a file name: names are limited
 // to 255 bytes on common filesystems, and a hostile or buggy caller could
 // hand us a session id of any length.

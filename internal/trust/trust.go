@@ -171,6 +171,8 @@ func Check(current, all []Item, th Thresholds) Result {
 				it.ID, n, n+it.Failed, th.MinSurvivors))
 		}
 		s, key := spreadOf(it)
+		// Recorded rounded like every computed score (gate.json, report).
+		s = rules.Round(s)
 		res.Spread[it.ID] = s
 		if rules.Above(s, th.SpreadCeiling) {
 			spreadReasons = append(spreadReasons, fmt.Sprintf(
@@ -181,6 +183,7 @@ func Check(current, all []Item, th Thresholds) Result {
 	res.Reasons = append(survivorReasons, spreadReasons...)
 
 	res.Alpha, res.AlphaMeasured = Alpha(all)
+	res.Alpha = rules.Round(res.Alpha)
 	switch {
 	case !res.AlphaMeasured:
 		res.Notes = append(res.Notes,

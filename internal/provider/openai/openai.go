@@ -234,6 +234,7 @@ func (o *openAI) post(ctx context.Context, url, key string, body []byte, res *cl
 	if err != nil {
 		return "", 0, &netError{err: err}
 	}
+	res.Raw = string(data) // the evidence of what the endpoint answered
 	if resp.StatusCode/100 != 2 {
 		msg := gjson.GetBytes(data, "error.message").String()
 		if msg == "" {

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
+)
+
+// exitNotApplied: apply found the change conflicting with the working
+// tree; nothing was changed.
+const exitNotApplied = 1
+
+// keptTask finds a kept task of the current repository's project. A
+// non-zero code means the error was printed.
+func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktree.Manager, *worktree.Task, int) {
+	if len(args) != 1 {
+		c.errorf("usage: tribunal-session %s TASK_ID", name)
+		return nil, nil, exitUsage
+	}
+	id := args[0]
+	if !events.ValidULID(id) {
+		c.errorf("%s: %q is not a task id (26 characters, as the summary prints it)", name, id)
+		return nil, nil, exitUsage
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		c.errorf("%s: cannot determine the current directory: %v", name, err)
+		return nil, nil, exitUsage
+	}
+	project, err := c.projectDir(ctx, dir)
+	if err != nil {
+		c.errorf("%s: %v", name, err)
+		c.hint("run it inside the repository the task ran in")
+		return nil, nil, exitUsage
+	}
+	m := c.worktrees(project)
+	t, err := m.Load(id)
+	if err != nil {
+		c.errorf("%s: %v", name, err)
+		c.hint("only a task whose change was not applied is kept; 'tribunal-session log' lists tasks, 'git branch --list tribunal/*' their branches")
+		return nil, nil, exitUsage
+	}
+	// The change lands in the work tree apply runs in, which may be another
+	// worktree of the same repository than the task started from: the
+	// three-way merge takes whatever tree it finds there.
+	if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
+		t.UserRoot = root
+	}
+	if t.State != worktree.Kept && t.PID > 0 && worktree.ProcessAlive(t.PID) {
+		c.errorf("%s: task %s is still running", name, id)
+		c.hint("wait for it: tribunal-session wait %s", id)
+		return nil, nil, exitUsage
+	}
+	return m, t, 0
+}
+
+// applyCmd applies a kept task's change to the working tree as
+// uncommitted changes, or changes nothing and says why.
+func (c *cli) applyCmd(ctx context.Context, args []string) int {
+	m, t, code := c.keptTask(ctx, "apply", args)
+	if code != 0 {
+		return code
+	}
+	res, err := m.Apply(ctx, t)
+	if err != nil {
+		c.errorf("apply: task %s: %v", t.ID, err)
+		c.hint("nothing was changed; 'git diff %s %s' shows the change", shortID(t.Snapshot), t.Branch)
+		return exitAborted
+	}
+	if len(res.Conflicts) > 0 {
+		c.errorf("apply: task %s's change does not apply cleanly beside your edits; nothing was changed", t.ID)
+		for _, f := range res.Conflicts {
+			fmt.Fprintf(c.stderr, "tribunal:   %s\n", safetext.OneLine(f, 300))
+		}
+		c.hint("resolve the overlap (or stash your edits) and run 'tribunal-session apply %s' again; 'git diff %s %s' shows the change", t.ID, shortID(t.Snapshot), t.Branch)
+		return exitNotApplied
+	}
+	if res.NoChange {
+		fmt.Fprintf(c.stdout, "task %s: nothing to apply (your working tree already has this change, or it is empty)\n", t.ID)
+	} else {
+		fmt.Fprintf(c.stdout, "task %s: applied to your working tree as uncommitted changes (%d file(s)):\n", t.ID, len(res.Files))
+		for _, f := range res.Files {
+			fmt.Fprintf(c.stdout, "  %s %s\n", f.Status, safetext.OneLine(f.Path, 300))
+		}
+	}
+	if err := m.Discard(context.WithoutCancel(ctx), t); err != nil {
+		c.warn(fmt.Sprintf("tribunal: warning: branch %s not removed: %v", t.Branch, err))
+	}
+	c.recordFate(ctx, t.ID, "applied")
+	return 0
+}
+
+// recordFate notes in the task's report what became of its kept change.
+func (c *cli) recordFate(ctx context.Context, id, state string) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return
+	}
+	project, err := c.projectDir(ctx, dir)
+	if err != nil {
+		return
+	}
+	if err := session.UpdateIsolation(project.TaskDir(id), state); err != nil {
+		c.warn(fmt.Sprintf("tribunal: warning: the task's report does not say it was %s: %v", state, err))
+	}
+}
+
+// discardCmd drops a kept task's branch and record; the working tree is
+// not touched.
+func (c *cli) discardCmd(ctx context.Context, args []string) int {
+	m, t, code := c.keptTask(ctx, "discard", args)
+	if code != 0 {
+		return code
+	}
+	if err := m.Discard(ctx, t); err != nil {
+		c.errorf("discard: task %s: %v", t.ID, err)
+		return exitAborted
+	}
+	fmt.Fprintf(c.stdout, "task %s: discarded branch %s; your working tree was not touched\n", t.ID, t.Branch)
+	c.recordFate(ctx, t.ID, "discarded")
+	return 0
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// worktrees is the task-worktree manager of a project: its worktrees
+// directory, and the per-user fallback that runs use when $ONLOOKER_DIR
+// cannot hold them.
+func (c *cli) worktrees(project store.Project) *worktree.Manager {
+	m := &worktree.Manager{Git: c.git(os.Environ()), Dir: project.WorktreesDir(), PID: os.Getpid(), Now: time.Now}
+	m.Fallback = worktree.FallbackDir(c.getenv("TMPDIR"), os.Getuid(), filepath.Base(project.Dir))
+	return m
+}

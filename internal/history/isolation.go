@@ -1,0 +1,67 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/surface"
+)
+
+// IterationDiff returns a stored diff of iteration n (1-based; 0 means the
+// last one) of a task: the task's change since its starting snapshot, or,
+// with previous, that iteration's own change since the one before.
+func IterationDiff(projectDir, taskID string, n int, previous bool) (string, error) {
+	dirs, err := iterationDirs(filepath.Join(projectDir, taskID))
+	if err != nil {
+		return "", err
+	}
+	if len(dirs) == 0 {
+		return "", fmt.Errorf("task %s has no iterations", taskID)
+	}
+	if n == 0 {
+		n = len(dirs)
+	}
+	if n < 1 || n > len(dirs) {
+		return "", fmt.Errorf("task %s has %d iteration(s); there is no iteration %d", taskID, len(dirs), n)
+	}
+	name := store.DiffSnapshotFile
+	if previous {
+		name = store.DiffPreviousFile
+	}
+	path := filepath.Join(dirs[n-1], name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "", fmt.Errorf("iteration %d of task %s has no stored diff (a run with --in-place, or one from before diffs were kept)", n, taskID)
+		}
+		return "", &Problem{Path: path, Err: unwrapPath(err)}
+	}
+	return string(data), nil
+}
+
+// isolationLine says where the task's actor worked and what became of its
+// change.
+func isolationLine(iso *IsolationFile, id string) string {
+	if iso.Mode != "worktree" {
+		return "**Working tree:** the actor edited it directly (--in-place)."
+	}
+	branch := surface.OneLine(iso.Branch, 200)
+	switch iso.State {
+	case "applied":
+		return "**Working tree:** the change was applied as uncommitted changes."
+	case "unchanged":
+		return "**Working tree:** unchanged; the actor changed no file."
+	case "discarded":
+		return "**Working tree:** unchanged; the change was discarded."
+	case "kept":
+		why := ""
+		if len(iso.Conflicts) > 0 {
+			why = " (it overlaps your edits: " + surface.OneLine(strings.Join(iso.Conflicts, ", "), 300) + ")"
+		}
+		return fmt.Sprintf("**Working tree:** unchanged; the change is kept on branch %s%s — `tribunal-session apply %s` or `discard %s`.", branch, why, id, id)
+	}
+	return "**Working tree:** unchanged (the run did not finish: its change, if any, is on branch " + branch + ")."
+}

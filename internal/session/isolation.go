@@ -1,0 +1,252 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
+)
+
+// repoHint is said when there is no work tree to run a task in.
+const repoHint = "run tribunal inside the git work tree the task is about (not a bare repository)"
+
+// isolationHint is said when a work tree exists but a task worktree cannot
+// be made from it.
+const isolationHint = repoHint + ", or pass --in-place to let the actor edit the work tree directly"
+
+// cleanupTimeout bounds the git work of finishing a task after a signal
+// cancelled the run's context.
+const cleanupTimeout = 2 * time.Minute
+
+// IsolationReport says where the task ran and what became of its change.
+type IsolationReport struct {
+	// Mode is "worktree" or "in_place".
+	Mode     string `json:"mode"`
+	Branch   string `json:"branch,omitempty"`
+	Worktree string `json:"worktree,omitempty"`
+	Snapshot string `json:"snapshot,omitempty"`
+	Head     string `json:"head,omitempty"`
+	// State: applied (in the user's working tree, uncommitted), kept (on
+	// the branch, not applied), unchanged (the actor changed nothing), or
+	// in_place.
+	State      string                `json:"state"`
+	Conflicts  []string              `json:"conflicts,omitempty"`
+	Files      []worktree.FileChange `json:"files,omitempty"`
+	Submodules []string              `json:"submodules,omitempty"`
+	Error      string                `json:"error,omitempty"`
+}
+
+// isolate creates the task's worktree after cleaning what crashed runs
+// left. A failure stops the task before any model call.
+func (r *runner) isolate(ctx context.Context) error {
+	if r.opts.InPlace {
+		r.report.Isolation = &IsolationReport{Mode: "in_place", State: "in_place"}
+		return nil
+	}
+	for _, id := range r.wt.Cleanup(ctx, r.repo.WorktreeRoot) {
+		r.Warn("tribunal: removed the worktree and branch left by an interrupted task " + id)
+	}
+	t, err := r.wt.Create(ctx, r.repo.WorktreeRoot, r.taskID)
+	if err != nil {
+		return &ConfigError{Err: fmt.Errorf("cannot create the task's worktree: %w", err), Hint: isolationHint}
+	}
+	r.task, r.workDir = t, t.Path
+	r.report.Isolation = &IsolationReport{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules}
+	if len(t.Submodules) > 0 {
+		r.Warn(fmt.Sprintf("tribunal: warning: submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
+	}
+	r.progress("task %s: working in %s (branch %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
+	return nil
+}
+
+// recordChange commits the actor's pass in the task worktree and stores
+// its diffs against the previous iteration and against the snapshot. It
+// returns the snapshot diff (what the judges review) and whether this pass
+// changed anything.
+func (r *runner) recordChange(ctx context.Context, it *iterationState, dir string) (string, bool, error) {
+	prev := r.task.Head
+	head, err := r.wt.Commit(ctx, r.task, fmt.Sprintf("tribunal: task %s, iteration %d", r.taskID, it.report.Number+1))
+	if err != nil {
+		return "", false, err
+	}
+	r.report.Isolation.Head = head
+	previous, _, err := r.wt.Diff(ctx, r.task.Path, prev, head)
+	if err != nil {
+		return "", false, err
+	}
+	cumulative, files, err := r.wt.Diff(ctx, r.task.Path, r.task.Snapshot, head)
+	if err != nil {
+		return "", false, err
+	}
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffPreviousFile), previous))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffSnapshotFile), cumulative))
+	r.write(filepath.Join(dir, store.FilesChangedFile), files)
+	it.report.Commit = head
+	it.report.Files = files
+	r.report.Isolation.Files = files
+	return cumulative, previous != "", nil
+}
+
+// finishIsolation decides the fate of the task's change: an accepted one is
+// applied to the user's working tree (or kept on its branch when it cannot
+// be applied cleanly); any other outcome leaves the user's tree alone and
+// keeps the branch when the actor changed something. The worktree is
+// removed either way.
+func (r *runner) finishIsolation(ctx context.Context, outcome string) {
+	if r.task == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	iso := r.report.Isolation
+	changed := r.wt.Changed(ctx, r.task)
+	keep := changed
+	switch {
+	case !changed:
+		iso.State = "unchanged"
+	case outcome == Accepted:
+		res, err := r.wt.Apply(ctx, r.task)
+		switch {
+		case err != nil:
+			iso.State, iso.Error = "kept", "the change could not be applied: "+err.Error()
+		case res.Applied:
+			iso.State, keep = "applied", false
+		case res.NoChange:
+			iso.State, keep = "unchanged", false
+		default:
+			iso.State, iso.Conflicts = "kept", res.Conflicts
+		}
+	default:
+		iso.State = "kept"
+	}
+	if err := r.wt.Finish(ctx, r.task, keep); err != nil {
+		r.Warn(fmt.Sprintf("tribunal: warning: cleaning up the task worktree: %v", err))
+	}
+	iso.Worktree = ""
+	switch iso.State {
+	case "applied":
+		r.progress("task %s: the accepted change is in your working tree (uncommitted, %d file(s))", r.taskID, len(iso.Files))
+	case "kept":
+		switch {
+		case outcome != Accepted:
+		case iso.Error != "":
+			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied (%s); it is kept on branch %s", firstLine(iso.Error, 500), iso.Branch))
+		default:
+			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied: it conflicts with your edits (%s); it is kept on branch %s",
+				firstLine(strings.Join(iso.Conflicts, ", "), 300), iso.Branch))
+		}
+	}
+}
+
+// isolationLines is the summary's account of the user's working tree.
+func isolationLines(r *Report) []string {
+	iso := r.Isolation
+	if iso == nil || iso.Mode != "worktree" {
+		return nil
+	}
+	id := r.TaskID
+	switch iso.State {
+	case "applied":
+		if r.Outcome != Accepted {
+			return []string{"**Your working tree:** the change, not accepted by the gate, was applied later with `tribunal-session apply`, as uncommitted changes."}
+		}
+		return []string{"**Your working tree:** the accepted change was applied as uncommitted changes (review with `git diff`; nothing was staged or committed)."}
+	case "discarded":
+		return []string{"**Your working tree:** unchanged — the change was discarded (`tribunal-session discard`)."}
+	case "unchanged":
+		return []string{"**Your working tree:** unchanged — the actor changed no file."}
+	case "kept":
+		var lines []string
+		if r.Outcome == Accepted {
+			if iso.Error != "" {
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change could not be applied (%s).", firstLine(iso.Error, 500)))
+			} else {
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", firstLine(strings.Join(iso.Conflicts, ", "), 500)))
+			}
+			lines = append(lines, fmt.Sprintf("It is kept on branch `%s`: resolve the overlap and run `tribunal-session apply %s`, or inspect it with `git diff %s %s`; `tribunal-session discard %s` drops it.",
+				iso.Branch, id, shortCommit(iso.Snapshot), iso.Branch, id))
+			return lines
+		}
+		return []string{
+			"**Your working tree:** unchanged — the change was not accepted.",
+			fmt.Sprintf("It is kept on branch `%s`: `tribunal-session apply %s` applies it anyway, `tribunal-session discard %s` drops it.", iso.Branch, id, id),
+		}
+	}
+	return []string{"**Your working tree:** unchanged."}
+}
+
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// judgeDiffBytes bounds the diff in a judge's prompt exactly as the Stop
+// hook's judge is bounded. Judges can read the files themselves; the diff
+// tells them where to look and what changed.
+const judgeDiffBytes = prompts.StopDiffBudget
+
+// boundedDiff renders the task's change for the judges within
+// judgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
+func boundedDiff(patch string) string {
+	if patch == "" {
+		return ""
+	}
+	return unidiff.Render(unidiff.Parse([]byte(patch)), judgeDiffBytes)
+}
+
+// maxSummaryFiles bounds the summary's file list; files.json has them all.
+const maxSummaryFiles = 30
+
+// changedFiles is the task's change as the summary lists it: the last
+// iteration's files relative to the snapshot.
+func changedFiles(r *Report) []worktree.FileChange {
+	if r.Isolation == nil || len(r.Isolation.Files) == 0 {
+		return nil
+	}
+	return r.Isolation.Files
+}
+
+// fileLine is one summary line for a changed file: status, path, counts.
+func fileLine(f worktree.FileChange) string {
+	name := firstLine(f.Path, 300)
+	if f.OldPath != "" {
+		name = firstLine(f.OldPath, 300) + " → " + name
+	}
+	counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
+	if f.Binary {
+		counts = "binary"
+	}
+	return fmt.Sprintf("`%s` %s (%s)", name, f.Status, counts)
+}
+
+// UpdateIsolation records what became of a kept task's change after the
+// run ("applied" or "discarded" by `tribunal-session apply`/`discard`) in
+// its report.json and summary.md, so that show tells the current story.
+func UpdateIsolation(taskDir, state string) error {
+	path := filepath.Join(taskDir, "report.json")
+	data, ok := store.ReadOptional(path, 64<<20, func(string) {})
+	if !ok {
+		return fmt.Errorf("no report.json in %q", taskDir)
+	}
+	var rep Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("read %q: %w", path, err)
+	}
+	if rep.Isolation == nil {
+		return fmt.Errorf("%q records no task worktree", path)
+	}
+	rep.Isolation.State, rep.Isolation.Conflicts, rep.Isolation.Error = state, nil, ""
+	if err := store.WriteJSON(path, &rep); err != nil {
+		return err
+	}
+	return storeWriteText(taskDir, "summary.md", Summary(&rep))
+}

@@ -1,0 +1,279 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// FileChange is one file a change touches.
+type FileChange struct {
+	Path    string `json:"path"`
+	OldPath string `json:"old_path,omitempty"`
+	// Status is added, modified, deleted, renamed, copied or type_changed.
+	Status  string `json:"status"`
+	Added   int    `json:"added,omitempty"`
+	Deleted int    `json:"deleted,omitempty"`
+	Binary  bool   `json:"binary,omitempty"`
+}
+
+// diffArgs compare two trees with the plumbing diff-tree: it never reads
+// or refreshes an index, runs no external diff or textconv program, and
+// ignores the user's diff configuration; the a/ b/ prefixes `git apply`
+// expects are given explicitly all the same.
+var diffArgs = []string{"diff-tree", "-r", "-M", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}
+
+// Diff returns the unified diff from one commit (or tree) to another, as
+// text (binary files are named, not encoded), and the files it touches.
+func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []FileChange, error) {
+	args := append(append([]string{}, diffArgs...), "-p")
+	patch, err := m.git(ctx, dir, append(args, from, to, "--")...)
+	if err != nil {
+		return "", nil, fmt.Errorf("diff %s..%s: %w", short(from), short(to), err)
+	}
+	files, err := m.Files(ctx, dir, from, to)
+	return string(patch), files, err
+}
+
+// Files lists the files changed from one commit (or tree) to another.
+func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange, error) {
+	status, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--name-status", "-z", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list the changed files: %w", err)
+	}
+	num, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--numstat", "-z", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("count the changed lines: %w", err)
+	}
+	files := parseNameStatus(string(status))
+	counts := parseNumstat(string(num))
+	for i := range files {
+		if c, ok := counts[files[i].Path]; ok {
+			files[i].Added, files[i].Deleted, files[i].Binary = c.Added, c.Deleted, c.Binary
+		}
+	}
+	return files, nil
+}
+
+// parseNameStatus reads `diff --name-status -z`: a status field, then one
+// path (two for renames and copies), each NUL-terminated.
+func parseNameStatus(s string) []FileChange {
+	fields := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
+	var out []FileChange
+	for i := 0; i < len(fields); i++ {
+		st := fields[i]
+		if st == "" || i+1 >= len(fields) {
+			continue
+		}
+		f := FileChange{}
+		switch st[0] {
+		case 'A':
+			f.Status = "added"
+		case 'D':
+			f.Status = "deleted"
+		case 'T':
+			f.Status = "type_changed"
+		case 'R', 'C':
+			f.Status = map[byte]string{'R': "renamed", 'C': "copied"}[st[0]]
+			if i+2 >= len(fields) {
+				return out
+			}
+			f.OldPath = fields[i+1]
+			i++
+		default:
+			f.Status = "modified"
+		}
+		f.Path = fields[i+1]
+		i++
+		out = append(out, f)
+	}
+	return out
+}
+
+// parseNumstat reads `diff --numstat -z`: "added\tdeleted\tpath\0", or for
+// a rename "added\tdeleted\t\0old\0new\0"; binary files count "-".
+func parseNumstat(s string) map[string]FileChange {
+	out := map[string]FileChange{}
+	fields := strings.Split(s, "\x00")
+	for i := 0; i < len(fields); i++ {
+		parts := strings.SplitN(fields[i], "\t", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		path := parts[2]
+		if path == "" && i+2 < len(fields) {
+			path = fields[i+2]
+			i += 2
+		}
+		c := FileChange{Binary: parts[0] == "-"}
+		c.Added, _ = strconv.Atoi(parts[0])
+		c.Deleted, _ = strconv.Atoi(parts[1])
+		out[path] = c
+	}
+	return out
+}
+
+// ApplyResult says what Apply did.
+type ApplyResult struct {
+	// Applied: the change is now in the user's working tree (uncommitted).
+	Applied bool `json:"applied"`
+	// NoChange: the task changed nothing relative to its snapshot, or the
+	// user's tree already has exactly its result.
+	NoChange bool `json:"no_change,omitempty"`
+	// Conflicts names what stopped the change from applying cleanly;
+	// nothing was written to the user's working tree.
+	Conflicts []string     `json:"conflicts,omitempty"`
+	Files     []FileChange `json:"files,omitempty"`
+}
+
+// Apply brings the task's change (its branch tip relative to the starting
+// snapshot) into the user's working tree as uncommitted changes, leaving
+// the index and branches alone. The user may have edited the tree since the
+// task started: a three-way merge in object space (snapshot as base, the
+// user's current tree, the task's tip) decides first, so a conflict leaves
+// the working tree exactly as it was. Only then is the difference between
+// the user's tree and the merge result applied, with `git apply`, which
+// writes all files or none.
+func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
+	tip, err := m.gitLine(ctx, t.UserRoot, "rev-parse", "--verify", "--quiet", "refs/heads/"+t.Branch+"^{commit}")
+	if err != nil || tip == "" {
+		return ApplyResult{}, fmt.Errorf("branch %s no longer exists", t.Branch)
+	}
+	snapTree, err := m.treeOf(ctx, t.UserRoot, t.Snapshot)
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	tipTree, err := m.treeOf(ctx, t.UserRoot, tip)
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	files, err := m.Files(ctx, t.UserRoot, t.Snapshot, tip)
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	res := ApplyResult{Files: files}
+	if snapTree == tipTree {
+		res.NoChange = true
+		return res, nil
+	}
+	userTree, err := m.userTree(ctx, t)
+	if err != nil {
+		return res, err
+	}
+	result := tipTree
+	if userTree != snapTree {
+		u, err := m.commit(ctx, t.UserRoot, userTree, t.Snapshot, "tribunal: the working tree of "+t.UserRoot+" at apply time")
+		if err != nil {
+			return res, err
+		}
+		out, err := m.git(ctx, t.UserRoot, "merge-tree", "--write-tree", "--name-only", "--no-messages", u, tip)
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		var exit *exec.ExitError
+		switch {
+		case err == nil && len(lines) > 0:
+			result = strings.TrimSpace(lines[0])
+		case errors.As(err, &exit) && exit.ExitCode() == 1 && len(lines) > 0:
+			for _, l := range lines[1:] {
+				if l == "" {
+					break
+				}
+				res.Conflicts = appendUnique(res.Conflicts, l)
+			}
+			if len(res.Conflicts) == 0 {
+				res.Conflicts = []string{"the merge with your current working tree conflicts"}
+			}
+			return res, nil
+		default:
+			return res, fmt.Errorf("merge the task's change with your working tree: %w", err)
+		}
+	}
+	if result == userTree {
+		res.NoChange = true
+		return res, nil
+	}
+	args := append(append([]string{}, diffArgs...), "-p", "--binary", "--full-index")
+	patch, err := m.git(ctx, t.UserRoot, append(args, userTree, result, "--")...)
+	if err != nil {
+		return res, fmt.Errorf("diff for apply: %w", err)
+	}
+	patchFile := filepath.Join(m.taskDir(t), t.ID+".patch")
+	if err := os.WriteFile(patchFile, patch, 0o600); err != nil {
+		return res, fmt.Errorf("write the patch: %w", err)
+	}
+	defer os.Remove(patchFile)
+	// --check first: git apply is atomic on its own, but a refusal found
+	// here is reported as a conflict rather than an error.
+	if _, err := m.git(ctx, t.UserRoot, "apply", "--check", "--whitespace=nowarn", patchFile); err != nil {
+		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
+		return res, nil
+	}
+	if _, err := m.git(ctx, t.UserRoot, "apply", "--whitespace=nowarn", patchFile); err != nil {
+		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
+		return res, nil
+	}
+	res.Applied = true
+	return res, nil
+}
+
+// userTree snapshots the user's working tree as it is now, through a
+// scratch worktree's index (never the user's own), and returns the tree.
+func (m *Manager) userTree(ctx context.Context, t *Task) (string, error) {
+	scratch := filepath.Join(m.taskDir(t), t.ID+".apply")
+	os.RemoveAll(scratch)
+	m.git(ctx, t.UserRoot, "worktree", "prune")
+	if _, err := m.git(ctx, t.UserRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
+		return "", fmt.Errorf("prepare a scratch index: %w", err)
+	}
+	defer func() {
+		wctx := context.WithoutCancel(ctx)
+		if _, err := m.git(wctx, t.UserRoot, "worktree", "remove", "--force", "--force", scratch); err != nil {
+			os.RemoveAll(scratch)
+			m.git(wctx, t.UserRoot, "worktree", "prune")
+		}
+	}()
+	return m.capture(ctx, scratch, t.UserRoot, t.Snapshot)
+}
+
+func (m *Manager) treeOf(ctx context.Context, dir, commit string) (string, error) {
+	tree, err := m.gitLine(ctx, dir, "rev-parse", "--verify", "--quiet", commit+"^{tree}")
+	if err != nil || tree == "" {
+		return "", fmt.Errorf("commit %s is missing from the repository", short(commit))
+	}
+	return tree, nil
+}
+
+// Changed reports whether the task's branch differs from its snapshot.
+func (m *Manager) Changed(ctx context.Context, t *Task) bool {
+	a, err1 := m.treeOf(ctx, t.UserRoot, t.Snapshot)
+	b, err2 := m.treeOf(ctx, t.UserRoot, t.Head)
+	return err1 == nil && err2 == nil && a != b
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// taskDir is the directory holding t's record (and its worktree).
+func (m *Manager) taskDir(t *Task) string {
+	if t.dir != "" {
+		return t.dir
+	}
+	return m.Dir
+}

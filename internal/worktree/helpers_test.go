@@ -1,0 +1,128 @@
+package worktree
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+)
+
+type fixture struct {
+	t   testing.TB
+	env []string
+	m   *Manager
+}
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	f := &fixture{t: t, env: env}
+	f.m = &Manager{Git: projectkey.ExecGit("git", env), Dir: filepath.Join(t.TempDir(), "worktrees"), PID: os.Getpid()}
+	return f
+}
+
+func (f *fixture) git(dir string, args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = f.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		f.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// repo makes a repository with a commit, then a dirty state: a staged
+// edit, an unstaged edit, an untracked file and an ignored file.
+func (f *fixture) repo() string {
+	dir := filepath.Join(f.t.TempDir(), "repo")
+	f.git(f.t.TempDir(), "init", "-q", "-b", "main", dir)
+	write(f.t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	write(f.t, filepath.Join(dir, "b.txt"), "b\n")
+	write(f.t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	f.git(dir, "add", "-A")
+	f.git(dir, "commit", "-q", "-m", "init")
+	write(f.t, filepath.Join(dir, "b.txt"), "b staged\n")
+	f.git(dir, "add", "b.txt")
+	write(f.t, filepath.Join(dir, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	write(f.t, filepath.Join(dir, "new.txt"), "untracked\n")
+	write(f.t, filepath.Join(dir, "ignored", "x"), "secret\n")
+	return dir
+}
+
+// state is everything of the user's repository that must not change: the
+// status, the index file's bytes, HEAD, the branch list, the stash, and
+// every file's content.
+func (f *fixture) state(dir string) string {
+	f.t.Helper()
+	var b strings.Builder
+	b.WriteString(f.git(dir, "--no-optional-locks", "status", "--porcelain=v2", "--branch", "--untracked-files=all") + "\n")
+	idx, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	b.Write(idx)
+	b.WriteString(f.git(dir, "rev-parse", "HEAD") + "\n")
+	b.WriteString(strings.Join(userRefs(f.git(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/stash")), "\n") + "\n")
+	var paths []string
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.IsDir() && info.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if err == nil && !info.IsDir() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.WriteString(p + "\n" + read(f.t, p))
+	}
+	return b.String()
+}
+
+// userRefs drops the task branches, which are ours to create.
+func userRefs(list string) []string {
+	var out []string
+	for _, l := range strings.Split(list, "\n") {
+		if !strings.HasPrefix(l, "refs/heads/"+BranchPrefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,358 @@
+// Package worktree isolates a /tribunal task in its own git worktree: a snapshot of the user's HEAD plus uncommitted changes, one commit per iteration, and the task's change applied back to the user's working tree only on accept.
+//
+// Every git command runs through the caller's git runner (projectkey.ExecGit:
+// the user's git hooks never run) and never writes the user's
+// index, working tree, HEAD or branches: the snapshot is taken through the
+// task worktree's own index (`git --work-tree=<user root> add -A` run in
+// the task worktree), and applying is `git apply` without --index on a
+// patch that a three-way merge in object space has already proven clean.
+package worktree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+)
+
+// BranchPrefix names every task branch: tribunal/<task-id>.
+const BranchPrefix = "tribunal/"
+
+// States of a task's isolation record.
+const (
+	// Creating: the record was written before `git worktree add`, so a
+	// crash in between still leaves something to clean.
+	Creating = "creating"
+	// Running: a live run owns the worktree.
+	Running = "running"
+	// Kept: the run ended; its branch holds a change that was not applied
+	// (rejected, aborted, or a conflicting accept). apply/discard act on it.
+	Kept = "kept"
+)
+
+// gitBase adds to projectkey.GitArgs (hooks off, no fsmonitor, no
+// optional locks) what only task worktrees need: submodules are never
+// recursed into (we do not check them out), our commits need no identity
+// or signing setup from the user, and checking a snapshot out writes files
+// in parallel (checkout.workers=0: one worker per CPU), since writing every
+// file of the tree is most of what isolating a task costs (measured 1.0-1.4 s
+// against 2.3-2.5 s sequentially for 3000 files on a loaded 2-CPU machine).
+var gitBase = []string{
+	"-c", "checkout.workers=0",
+	"-c", "submodule.recurse=false",
+	"-c", "user.name=tribunal",
+	"-c", "user.email=tribunal@localhost",
+}
+
+// Manager creates, records, applies and removes task worktrees of one
+// project.
+type Manager struct {
+	// Git runs git: projectkey.ExecGit, which builds every git child's
+	// argv and environment (hooks off, recursion guard).
+	Git projectkey.GitRunner
+	// Dir holds the task worktrees (<Dir>/<task-id>/) and their records
+	// (<Dir>/<task-id>.json): <project store>/worktrees.
+	Dir string
+	// Fallback, when set, is used instead of Dir when nothing can be
+	// written there (a read-only, full or broken $ONLOOKER_DIR): see
+	// FallbackDir. Load, Cleanup and KeptTasks look in both.
+	Fallback string
+	// Warn receives a note when Create falls back.
+	Warn func(string)
+	// PID is this process's id, recorded as the owner of a running task.
+	PID int
+	// Alive reports whether a recorded owner still runs; nil means
+	// ProcessAlive.
+	Alive func(pid int) bool
+	Now   func() time.Time
+}
+
+// Task is one task's isolation record, kept at <Dir>/<id>.json.
+type Task struct {
+	ID string `json:"task_id"`
+	// UserRoot is the user's work tree root, where an accepted change lands.
+	UserRoot string `json:"user_root"`
+	// Path is the task worktree; Branch is checked out there.
+	Path   string `json:"worktree"`
+	Branch string `json:"branch"`
+	// Base is the commit the snapshot sits on: the user's HEAD, or an empty
+	// root commit in a repository without commits.
+	Base string `json:"base"`
+	// Snapshot is HEAD plus the user's uncommitted changes (tracked and
+	// untracked, not ignored) when the task started.
+	Snapshot string `json:"snapshot"`
+	// Head is the latest iteration commit (Snapshot before the first).
+	Head      string `json:"head"`
+	State     string `json:"state"`
+	PID       int    `json:"pid,omitempty"`
+	CreatedAt string `json:"created_at"`
+	// Submodules lists submodule paths, which are not checked out in the
+	// task worktree.
+	Submodules []string `json:"submodules,omitempty"`
+	// dir is where this record lives (Manager.Dir or Manager.Fallback).
+	dir string
+}
+
+func (m *Manager) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	full := make([]string, 0, len(gitBase)+len(args))
+	full = append(full, gitBase...)
+	full = append(full, args...)
+	return m.Git(ctx, dir, full...)
+}
+
+func (m *Manager) gitLine(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := m.git(ctx, dir, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// Check refuses a directory where a task worktree cannot be made, before
+// anything runs: no git, no work tree (a bare repository), or a git too old
+// for `merge-tree --write-tree` (2.38).
+func (m *Manager) Check(ctx context.Context, userRoot string) error {
+	out, err := m.gitLine(ctx, userRoot, "rev-parse", "--is-inside-work-tree", "--is-bare-repository")
+	if err != nil {
+		return fmt.Errorf("git cannot read the repository at %q: %w", userRoot, err)
+	}
+	if fields := strings.Fields(out); len(fields) != 2 || fields[0] != "true" || fields[1] != "false" {
+		return fmt.Errorf("%q is not a git work tree (a bare repository has no files for the actor to edit)", userRoot)
+	}
+	v, err := m.gitLine(ctx, userRoot, "version")
+	if err != nil {
+		return fmt.Errorf("git version: %w", err)
+	}
+	if !versionAtLeast(v, 2, 38) {
+		return fmt.Errorf("%s is too old for isolated tasks (needs git 2.38 or later for merge-tree --write-tree)", v)
+	}
+	return nil
+}
+
+// Create makes task id's worktree at <Dir>/<id> on branch tribunal/<id>,
+// checked out at a snapshot of the user's work tree, and records it as
+// running. The user's index, working tree, HEAD and branches are only read.
+func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
+	t := &Task{ID: id, UserRoot: userRoot, Branch: BranchPrefix + id,
+		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
+	err := m.begin(t, m.Dir)
+	if err != nil && m.Fallback != "" && m.Fallback != m.Dir {
+		ferr := privateRoot(m.Fallback, true)
+		if ferr == nil {
+			ferr = m.begin(t, m.Fallback)
+		}
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; and in %q: %w", err, m.Fallback, ferr)
+		}
+		if m.Warn != nil {
+			m.Warn(fmt.Sprintf("tribunal: warning: cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
+		}
+		err = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Task, error) {
+		m.remove(context.WithoutCancel(ctx), t, false)
+		return nil, err
+	}
+	base, err := m.baseCommit(ctx, userRoot)
+	if err != nil {
+		return fail(err)
+	}
+	t.Base = base
+	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "-b", t.Branch, t.Path, base); err != nil {
+		return fail(fmt.Errorf("create the task worktree: %w", err))
+	}
+	tree, err := m.capture(ctx, t.Path, userRoot, base)
+	if err != nil {
+		return fail(err)
+	}
+	snap, err := m.commit(ctx, t.Path, tree, base, "tribunal: snapshot of "+userRoot+" for task "+id)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := m.git(ctx, t.Path, "update-ref", "refs/heads/"+t.Branch, snap); err != nil {
+		return fail(fmt.Errorf("point %s at the snapshot: %w", t.Branch, err))
+	}
+	// Check the snapshot out into the task worktree (and reset its index,
+	// which capture filled with the user's stat data).
+	if _, err := m.git(ctx, t.Path, "reset", "--hard", "--quiet"); err != nil {
+		return fail(fmt.Errorf("check out the snapshot: %w", err))
+	}
+	t.Snapshot, t.Head = snap, snap
+	t.Submodules, _ = m.submodules(ctx, t.Path)
+	t.State = Running
+	if err := m.save(t); err != nil {
+		return fail(fmt.Errorf("record task worktree: %w", err))
+	}
+	return t, nil
+}
+
+// baseCommit is the user's HEAD commit, or, on an unborn branch, a root
+// commit of the empty tree (worktree add needs a commit).
+func (m *Manager) baseCommit(ctx context.Context, userRoot string) (string, error) {
+	if head, err := m.gitLine(ctx, userRoot, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err == nil && head != "" {
+		return head, nil
+	}
+	// mktree reads an empty stdin: it writes and prints the empty tree.
+	empty, err := m.gitLine(ctx, userRoot, "mktree")
+	if err != nil {
+		return "", fmt.Errorf("write the empty tree: %w", err)
+	}
+	c, err := m.gitLine(ctx, userRoot, "commit-tree", "--no-gpg-sign", "-m", "tribunal: empty base (the repository has no commits yet)", empty)
+	if err != nil {
+		return "", fmt.Errorf("create an empty base commit: %w", err)
+	}
+	return c, nil
+}
+
+// capture records the user's work tree (tracked and untracked files, not
+// ignored ones) in the index of worktree wt and returns its tree. The
+// index starts as a copy of the user's, whose stat data lets `add -A`
+// skip unchanged files; when that copy cannot be used (no index yet, a
+// split index) it starts from base's tree instead.
+func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (string, error) {
+	copied := false
+	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
+		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
+			copied = copyIndex(src, dst) == nil
+		}
+	}
+	// ":/" is the whole work tree whatever the current directory; our own
+	// directory is left out when it lies inside the user's tree (a
+	// repository at $HOME holds $ONLOOKER_DIR).
+	spec := []string{"--work-tree=" + userRoot, "add", "--all", "--", ":/"}
+	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		spec = append(spec, ":(top,exclude)"+filepath.ToSlash(rel))
+	}
+	add := func() error {
+		_, err := m.git(ctx, wt, spec...)
+		return err
+	}
+	err := errors.New("no index")
+	if copied {
+		err = add()
+	}
+	if err != nil {
+		if _, rerr := m.git(ctx, wt, "read-tree", base); rerr != nil {
+			return "", fmt.Errorf("prepare the snapshot index: %w", rerr)
+		}
+		if err = add(); err != nil {
+			return "", fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
+		}
+	}
+	tree, err := m.gitLine(ctx, wt, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("write the snapshot tree: %w", err)
+	}
+	return tree, nil
+}
+
+func (m *Manager) commit(ctx context.Context, dir, tree, parent, msg string) (string, error) {
+	c, err := m.gitLine(ctx, dir, "commit-tree", "--no-gpg-sign", "-p", parent, "-m", msg, tree)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	return c, nil
+}
+
+// submodules lists the gitlinks of the task worktree's index.
+func (m *Manager) submodules(ctx context.Context, wt string) ([]string, error) {
+	out, err := m.git(ctx, wt, "ls-files", "--stage", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if strings.HasPrefix(rec, "160000 ") {
+			if _, p, ok := strings.Cut(rec, "\t"); ok {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// Commit records the task worktree's current state (whatever the actor
+// left, including its own commits and untracked files) as a commit on the
+// task branch whose parent is the previous iteration's, and returns it.
+func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, error) {
+	if _, err := m.git(ctx, t.Path, "add", "--all", "--", ":/"); err != nil {
+		return "", fmt.Errorf("record the actor's changes: %w", err)
+	}
+	tree, err := m.gitLine(ctx, t.Path, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("record the actor's changes: %w", err)
+	}
+	c, err := m.commit(ctx, t.Path, tree, t.Head, msg)
+	if err != nil {
+		return "", err
+	}
+	if _, err := m.git(ctx, t.Path, "update-ref", "refs/heads/"+t.Branch, c); err != nil {
+		return "", fmt.Errorf("advance %s: %w", t.Branch, err)
+	}
+	t.Head = c
+	return c, m.save(t)
+}
+
+// Finish removes the task worktree of a run that ended. With keep the
+// branch stays and the record says Kept (apply and discard act on it);
+// otherwise branch and record go too.
+func (m *Manager) Finish(ctx context.Context, t *Task, keep bool) error {
+	if keep {
+		if err := m.removeWorktree(ctx, t); err != nil {
+			return err
+		}
+		t.State, t.PID = Kept, 0
+		return m.save(t)
+	}
+	return m.remove(ctx, t, true)
+}
+
+// Discard drops a kept task: worktree (if any), branch and record.
+func (m *Manager) Discard(ctx context.Context, t *Task) error { return m.remove(ctx, t, true) }
+
+// remove deletes the worktree, the branch (when dropBranch or the task
+// never got past creation) and the record.
+func (m *Manager) remove(ctx context.Context, t *Task, dropBranch bool) error {
+	err := m.removeWorktree(ctx, t)
+	if dropBranch || t.State == Creating {
+		ref := "refs/heads/" + t.Branch
+		if _, verr := m.git(ctx, t.UserRoot, "rev-parse", "--verify", "--quiet", ref); verr == nil {
+			if _, derr := m.git(ctx, t.UserRoot, "update-ref", "-d", ref); derr != nil {
+				err = errors.Join(err, fmt.Errorf("delete branch %s: %w", t.Branch, derr))
+			}
+		}
+	}
+	if rerr := os.Remove(recordPath(m.taskDir(t), t.ID)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		err = errors.Join(err, rerr)
+	}
+	return err
+}
+
+func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
+	if _, err := os.Stat(t.Path); err == nil {
+		if _, err := m.git(ctx, t.UserRoot, "worktree", "remove", "--force", "--force", t.Path); err != nil {
+			// A damaged worktree: delete the directory (only ever one of
+			// ours) and let prune drop git's administrative entry.
+			if t.dir == "" || filepath.Dir(t.Path) != t.dir {
+				return fmt.Errorf("remove the task worktree %q: %w", t.Path, err)
+			}
+			if rerr := os.RemoveAll(t.Path); rerr != nil {
+				return fmt.Errorf("remove the task worktree %q: %w", t.Path, errors.Join(err, rerr))
+			}
+		}
+	}
+	m.git(ctx, t.UserRoot, "worktree", "prune")
+	return nil
+}
+
+func (m *Manager) now() time.Time {
+	if m.Now == nil {
+		return time.Now()
+	}
+	return m.Now()
+}
