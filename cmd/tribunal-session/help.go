@@ -8,12 +8,14 @@ const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations)
   1   replay: a recorded decision would differ under the current rules;
+      rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
   3   aborted: the actor failed twice, no judge produced a usable verdict,
       a signal, the budget, or another error;
-      show/replay/view: a record was damaged (what could be read was printed)
+      show/replay/view: a record was damaged (what could be read was printed);
+      calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key

@@ -307,7 +307,11 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		return 0
 	}
 	v := history.ShowTask(project.Dir, logPath, ref.TaskID)
+	v.Jurors = history.ProjectJurors(project.Dir, v)
 	c.reportProblems(v.Problems)
+	if v.Jurors != nil && v.Jurors.Warning != "" {
+		c.warn(v.Jurors.Warning)
+	}
 	if asJSON {
 		c.printJSON(struct {
 			Kind     string            `json:"kind"`

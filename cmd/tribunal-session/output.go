@@ -76,7 +76,7 @@ func (c *cli) usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("tribunal-session — the /tribunal loop and its records\n\nCommands:\n")
 	for _, cmd := range commands {
-		fmt.Fprintf(&b, "  %-8s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(&b, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
 	b.WriteString("\n'tribunal-session COMMAND -h' prints a command's usage, flags and exit status.\n\n")
 	b.WriteString(exitText)

@@ -227,3 +227,19 @@ func loadTask(projectDir, id string) (*Manifest, *Complete, []Problem) {
 	}
 	return m, c, problems
 }
+
+// TasksSince lists the project's task ids created at or after t, newest
+// first (a task id is a ULID: it carries its creation time).
+func TasksSince(projectDir string, t time.Time) ([]string, error) {
+	ids, err := taskIDs(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range ids {
+		if !ulidTime(id).Before(t) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -145,6 +146,18 @@ func RenderTask(v *TaskView) string {
 	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
 		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
 			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
+	}
+	if j := v.Jurors; j != nil && j.Panel > 1 {
+		if j.Effective != nil {
+			fmt.Fprintf(&b, "effective jurors: %.2f of %d (mean pairwise score correlation ρ̄ %.2f over %d recorded iteration(s) of this project)\n\n",
+				*j.Effective, j.Panel, *j.MeanCorrelation, j.Iterations)
+		} else {
+			fmt.Fprintf(&b, "effective jurors: not yet measurable (%d recorded iteration(s) of this project with two or more of these judges' scores; at least %d with some spread are needed)\n\n",
+				j.Iterations, judgestats.MinCommon)
+		}
+		if j.Warning != "" {
+			fmt.Fprintf(&b, "**Warning:** %s\n\n", strings.TrimPrefix(j.Warning, "tribunal: warning: "))
+		}
 	}
 	if iso := v.Isolation; iso != nil {
 		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")

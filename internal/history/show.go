@@ -28,6 +28,9 @@ type TaskView struct {
 	// CompleteSource is "session-complete.json", "events log" or "".
 	CompleteSource string          `json:"complete_source,omitempty"`
 	Iterations     []IterationView `json:"iterations"`
+	// Jurors is the panel's effective number of independent jurors over
+	// the project's record (set by the caller: ProjectJurors).
+	Jurors *Jurors `json:"effective_jurors,omitempty"`
 	// Isolation is report.json's account of where the task ran and what
 	// became of its change (nil for runs before task worktrees).
 	Isolation *IsolationFile `json:"isolation,omitempty"`

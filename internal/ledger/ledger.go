@@ -30,6 +30,10 @@ const (
 	// KindRewake is fix mode handing a failing advisory verdict back to
 	// the model.
 	KindRewake = "rewake"
+	// KindRejudge is a shadow re-judging of a recorded task under another
+	// configuration (tribunal-session rejudge); it never replaces the
+	// task's own gate entries.
+	KindRejudge = "rejudge"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:

@@ -78,11 +78,18 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 		return it, err
 	}
 	it.actorOutput = output
+	return it, r.judge(ctx, it, dir, label, n)
+}
 
-	// Jury.
+// judge is §7.4 steps 3–7 for one iteration whose work is done: jury,
+// consensus, dissent, meta-judge and gate. The loop calls it after the
+// actor; JudgeDiff calls it on recorded or labelled work with no actor.
+func (r *runner) judge(ctx context.Context, it *iterationState, dir, label string, n int) error {
+	iterID := it.report.IterationID
+	output := it.actorOutput
 	seats, err := jury.Empanel(r.params.JudgeTypes, r.seatModel, r.newID, func(string) {})
 	if err != nil {
-		return it, err
+		return err
 	}
 	r.write(filepath.Join(dir, "jury.json"), seats)
 	members := make([]events.JuryMember, len(seats))
@@ -93,7 +100,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 
 	verdicts, err := r.runJudges(ctx, it, dir, label, seats, output)
 	if err != nil {
-		return it, err
+		return err
 	}
 	it.verdicts = verdicts
 	// Failure is not a verdict: with no usable score from any seat there
@@ -103,7 +110,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	if err := noVerdict(verdicts); err != nil {
 		it.report.Gate = GateReport{Reason: "no_usable_verdict"}
 		r.progress("%s %v; aborting (no actor retry, no meta-judge)", label, err)
-		return it, err
+		return err
 	}
 
 	// Consensus and dissent.
@@ -141,7 +148,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 
 	// Meta-Judge.
 	if err := r.runMeta(ctx, it, dir, label); err != nil {
-		return it, err
+		return err
 	}
 
 	// Gate.
@@ -153,7 +160,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	r.warnAll(res.Warnings)
 	it.gate = res
 	r.recordGate(it, dir, n)
-	return it, nil
+	return nil
 }
 
 func (r *runner) warnAll(ws []string) {

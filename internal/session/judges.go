@@ -59,11 +59,16 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		return nil, err
 	}
 	// Isolated, the judges see the task's own change (bounded); in place,
-	// today's diff stat of the whole tree.
+	// today's diff stat of the whole tree. A shadow jury (JudgeDiff) sees
+	// the work's change the way an isolated task's judges do.
 	var diffStat, diff string
-	if r.task != nil {
+	isolated := r.task != nil || r.shadow
+	switch {
+	case r.shadow:
+		diff = r.shadowDiff
+	case r.task != nil:
 		diff = boundedDiff(it.diff)
-	} else {
+	default:
 		diffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
 	}
 	schema := prompts.VerdictSchema(r.criterionNames())
@@ -80,7 +85,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		prompt := prompts.JudgePrompt(prompts.JudgeInput{
 			Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
-			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: r.task != nil,
+			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: isolated,
 		})
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model

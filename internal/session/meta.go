@@ -202,6 +202,9 @@ type ledgerMeta struct {
 // failure is a warning: the decision stands and is in the events and
 // artifacts; `tribunal-session verify` will say what is wrong.
 func (r *runner) ledger(it *iterationState, n int) {
+	if r.shadow {
+		return
+	}
 	rec := ledgerRecord{
 		IterationNumber: n, Passed: it.gate.Passed, Reason: it.gate.Reason,
 		FailedCriterion: it.gate.FailedCriterion, BlockedBy: it.gate.BlockedBy,

@@ -118,6 +118,10 @@ type runner struct {
 	commands []config.CommandJudge
 	failAt   severity.Level
 	prov     providers
+	// shadow judges work outside a task (JudgeDiff): no events, no
+	// artifacts, no ledger entry; shadowDiff is the change the judges see.
+	shadow     bool
+	shadowDiff string
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -280,6 +284,9 @@ func (r *runner) longPhase(label, what string) (stop func()) {
 // (§7.5). A broken log or disk fails every write the same way, so only the
 // first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
+	if r.shadow {
+		return
+	}
 	if err := r.emitter.Emit(p, opts...); err != nil {
 		r.lostEvents++
 		if r.lostEvents == 1 {
@@ -292,6 +299,9 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 // write stores an artifact; a failure is a warning (§12.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
+	if r.shadow {
+		return
+	}
 	r.storeErr(store.WriteJSON(filepath.Join(r.taskDir, rel), v))
 }
 
@@ -322,13 +332,38 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
 	}
 	r.repo = repo
+	if err := r.configure(repo.WorktreeRoot); err != nil {
+		return err
+	}
+	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, r.params.JudgeTimeout); err != nil {
+		return err
+	}
+	r.project = store.ForKey(onlookerDir, repo.Key)
+	r.workDir = repo.WorktreeRoot
+	if !r.opts.InPlace {
+		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
+			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key)}
+		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
+			return &ConfigError{Err: err, Hint: isolationHint}
+		}
+	}
+	r.taskDir = r.project.TaskDir(r.taskID)
+	r.report.ArtifactDir = r.taskDir
+	return nil
+}
+
+// configure loads the configuration layers of worktreeRoot ("" outside a
+// repository: plugin and user layers only), the rubric, the effective
+// parameters and the panel: everything a jury needs, nothing the actor
+// or the artifacts need.
+func (r *runner) configure(worktreeRoot string) error {
 	r.cfg = config.Load(config.Sources{
 		PluginRoot:   r.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         r.Home,
-		WorktreeRoot: repo.WorktreeRoot,
+		WorktreeRoot: worktreeRoot,
 		Warn:         r.Warn,
 	})
-	rubrics := rubric.OverlayPaths(r.Home, repo.WorktreeRoot)
+	rubrics := rubric.OverlayPaths(r.Home, worktreeRoot)
 	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
 	rubrics.Warn = r.Warn
 	set := rubric.LoadSet(rubrics)
@@ -369,20 +404,6 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
 		return err
 	}
-	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, params.JudgeTimeout); err != nil {
-		return err
-	}
-	r.project = store.ForKey(onlookerDir, repo.Key)
-	r.workDir = repo.WorktreeRoot
-	if !r.opts.InPlace {
-		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
-			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key)}
-		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
-			return &ConfigError{Err: err, Hint: isolationHint}
-		}
-	}
-	r.taskDir = r.project.TaskDir(r.taskID)
-	r.report.ArtifactDir = r.taskDir
 	r.report.Seats = len(seats)
 	r.report.Families = r.panelFamilies(seatTypes(seats))
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -40,7 +41,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	} else if runner == nil {
 		runner = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
 	}
-	prompt, err := evidence(ctx, d, j)
+	in, err := evidence(ctx, d, j)
 	if err != nil {
 		return advisory{}, claude.Result{}, err
 	}
@@ -52,22 +53,38 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if timeout <= 0 {
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
+	settings := j.Settings
+	settings.Model = model
+	return Judge(ctx, runner, settings, in, j.Worktree, timeout)
+}
+
+// Advisory is a validated advisory verdict (§8.6).
+type Advisory = advisory
+
+// Judge asks the advisory judge about one turn and validates its answer:
+// the prompt is in with the settings' threshold and read tools, the call
+// runs in dir within timeout with s.Model (provider-qualified for another
+// family's client, which run then is). It is the hook's own call and calibrate's for
+// --stop. The error says why there is no verdict (the call failed, or the
+// answer is invalid); the Result carries the call's cost either way.
+func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration) (Advisory, claude.Result, error) {
+	in.Threshold, in.ReadTools = s.ScoreThreshold, s.ReadTools
 	call := claude.Call{
 		Role:            "stop",
-		Prompt:          prompt,
-		Model:           model,
+		Prompt:          prompts.StopPrompt(in),
+		Model:           s.Model,
 		JSONSchema:      prompts.StopVerdictSchema(),
 		Tools:           []string{},
 		StrictMCP:       true,
 		MaxTurns:        2,
-		MaxOutputTokens: j.Settings.MaxOutputTokens,
-		Dir:             j.Worktree,
+		MaxOutputTokens: s.MaxOutputTokens,
+		Dir:             dir,
 		Timeout:         timeout,
 	}
-	if j.Settings.ReadTools {
+	if s.ReadTools {
 		call = call.WithReadOnlyTools(claude.ReadOnlyJudgeTurns)
 	}
-	res, err := runner.Run(ctx, call)
+	res, err := run.Run(ctx, call)
 	if err != nil {
 		return advisory{}, res, err
 	}
@@ -75,19 +92,19 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if err != nil {
 		return advisory{}, res, err
 	}
-	adv, err := validate(obj, j.Settings.ScoreThreshold)
+	adv, err := validate(obj, s.ScoreThreshold)
 	if err != nil {
 		return advisory{}, res, fmt.Errorf("the judge's response is invalid: %w", err)
 	}
 	return adv, res, nil
 }
 
-// evidence builds the grounded judge prompt from the state of the tree and
-// the turn: the unified diff against HEAD, the user's last request and the
-// final message. It is read when the judge runs, not when the hook ran; the
+// evidence gathers the grounded judge prompt's material from the state of
+// the tree and the turn: the unified diff against HEAD, the user's last
+// request and the final message. It is read when the judge runs, not when the hook ran; the
 // few milliseconds between them cannot change what the fingerprint named
 // without a newer Stop superseding this judge.
-func evidence(ctx context.Context, d Deps, j job) (string, error) {
+func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
 	var turn transcript.Exchange
 	var tail []byte
 	if hookio.IsRegularFile(j.TranscriptPath) {
@@ -95,7 +112,7 @@ func evidence(ctx context.Context, d Deps, j job) (string, error) {
 		turn, _ = transcript.Read(j.TranscriptPath)
 	}
 	if len(tail) == 0 && j.LastAssistantMessage == "" {
-		return "", errNothingToJudge
+		return prompts.StopInput{}, errNothingToJudge
 	}
 	reply := j.LastAssistantMessage
 	if reply == "" {
@@ -115,13 +132,11 @@ func evidence(ctx context.Context, d Deps, j job) (string, error) {
 		// nothing of it, but the prompt has no changes section then.
 		changes = nil
 	}
-	return prompts.StopPrompt(prompts.StopInput{
-		Threshold:            j.Settings.ScoreThreshold,
+	return prompts.StopInput{
 		Changes:              changes,
 		UserRequest:          turn.Request,
 		LastAssistantMessage: reply,
-		ReadTools:            j.Settings.ReadTools,
-	}), nil
+	}, nil
 }
 
 // responseObject picks the verdict object out of a result: the structured

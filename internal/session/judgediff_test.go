@@ -1,0 +1,95 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+)
+
+// TestJudgeDiffJudgesWithoutSideEffects: a Work goes through the same
+// jury, meta-judge and gate as an iteration, the judges see its diff and
+// run in its directory, and nothing is written or emitted anywhere.
+func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
+	home := t.TempDir()
+	repo := newRepo(t, `{"tribunal":{"session":{"judge_types":["standard","adversarial"],"score_threshold":0.7}}}`)
+	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	var mu sync.Mutex
+	var calls []claude.Call
+	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
+		mu.Lock()
+		calls = append(calls, c)
+		mu.Unlock()
+		cost := 0.25
+		switch roleOf(c) {
+		case "meta-judge":
+			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+		case "adversarial":
+			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.4,"passed":false}`)}, nil
+		default:
+			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		}
+	})
+	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Params().ScoreThreshold; got != 0.7 {
+		t.Fatalf("threshold from the repository layer = %v", got)
+	}
+	work := t.TempDir()
+	w := Work{Task: "fix the bound", Files: unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n")), ActorOutput: "done", Iteration: 2, Dir: work}
+	got, err := j.JudgeDiff(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Usable != 2 || len(got.Verdicts) != 2 || got.Iteration.Consensus == nil {
+		t.Fatalf("judgement = %+v", got)
+	}
+	if a := got.Iteration.Consensus.Aggregate; a < 0.64 || a > 0.66 {
+		t.Errorf("aggregate = %v, want the mean 0.65", a)
+	}
+	if got.Iteration.Gate.Passed {
+		t.Errorf("gate passed at 0.65 < 0.7")
+	}
+	if got.CostUSD == nil || *got.CostUSD != 0.75 {
+		t.Errorf("cost = %v, want 0.75 (two judges and the meta-judge)", got.CostUSD)
+	}
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 2 judges + meta", len(calls))
+	}
+	for _, c := range calls {
+		if c.Dir != work {
+			t.Errorf("%s ran in %q, want the work's directory", roleOf(c), c.Dir)
+		}
+		if c.Role == "judge" && (!strings.Contains(c.Prompt, "+b") || !strings.Contains(c.Prompt, "iteration 2")) {
+			t.Errorf("judge prompt lacks the diff or the iteration:\n%s", c.Prompt)
+		}
+	}
+	if _, err := os.Stat(env["ONLOOKER_DIR"]); !os.IsNotExist(err) {
+		t.Errorf("JudgeDiff wrote under ONLOOKER_DIR: %v", err)
+	}
+	// The fingerprint moves with the work and the configuration, not with
+	// the call.
+	if j.Fingerprint(w) != j.Fingerprint(w) {
+		t.Error("fingerprint is not stable")
+	}
+	w2 := w
+	w2.Files = unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+c\n"))
+	if j.Fingerprint(w) == j.Fingerprint(w2) {
+		t.Error("fingerprint ignores the diff")
+	}
+	j2, err := LoadJury(JuryOptions{}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Fingerprint(w) == j2.Fingerprint(w) {
+		t.Error("fingerprint ignores the configuration (threshold 0.7 vs default)")
+	}
+}

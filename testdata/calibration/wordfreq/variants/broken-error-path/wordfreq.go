@@ -1,0 +1,35 @@
+// Package wordfreq counts words.
+package wordfreq
+
+import (
+	"sort"
+	"strings"
+)
+
+// Count returns how often each whitespace-separated word occurs in text,
+// lower-cased.
+func Count(text string) map[string]int {
+	counts := map[string]int{}
+	for _, w := range strings.Fields(text) {
+		counts[strings.ToLower(w)]++
+	}
+	return counts
+}
+
+// Top returns the n most frequent words, ties broken alphabetically.
+func Top(counts map[string]int, n int) ([]string, error) {
+	words := make([]string, 0, len(counts))
+	for w := range counts {
+		words = append(words, w)
+	}
+	sort.Slice(words, func(i, j int) bool {
+		if counts[words[i]] != counts[words[j]] {
+			return counts[words[i]] > counts[words[j]]
+		}
+		return words[i] < words[j]
+	})
+	if n >= 0 && n < len(words) {
+		words = words[:n]
+	}
+	return words, nil
+}
