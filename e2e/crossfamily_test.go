@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -131,6 +133,19 @@ func (w *crossWorld) environ() []string {
 // standard seat is the real CLI.
 func (w *crossWorld) run() *session.Report {
 	w.t.Helper()
+	rep, err := w.runErr()
+	if err != nil {
+		w.t.Fatalf("run: %v", err)
+	}
+	if len(rep.Iterations) != 1 || len(rep.Iterations[0].Judges) != 1 {
+		w.t.Fatalf("report: %+v", rep)
+	}
+	return rep
+}
+
+// runErr runs the task and returns what the loop returned.
+func (w *crossWorld) runErr() (*session.Report, error) {
+	w.t.Helper()
 	fake := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
 		switch c.Role {
 		case "actor":
@@ -148,12 +163,9 @@ func (w *crossWorld) run() *session.Report {
 		Git: projectkey.ExecGit("git", w.environ()), Environ: w.environ(),
 	})
 	if err != nil {
-		w.t.Fatalf("run: %v (warnings %q)", err, warnings)
+		err = fmt.Errorf("%w (warnings %q)", err, warnings)
 	}
-	if len(rep.Iterations) != 1 || len(rep.Iterations[0].Judges) != 1 {
-		w.t.Fatalf("report: %+v", rep)
-	}
-	return rep
+	return rep, err
 }
 
 func TestCrossFamilyCLIs(t *testing.T) {
@@ -202,13 +214,20 @@ func TestCrossFamilyCLIs(t *testing.T) {
 		t.Run(c.program+"/API error is a judge failure", func(t *testing.T) {
 			w := newCrossWorld(t, c.program, c.model)
 			w.api.Add(fakellm.Rule{API: c.api, Reply: fakellm.Fail(http.StatusBadRequest, "E2E-REJECTED: model not found")})
-			rep := w.run()
-			j := rep.Iterations[0].Judges[0]
-			if !j.Failed || j.Passed || j.Score != nil || rep.Iterations[0].Gate.Passed {
-				t.Fatalf("want a failed seat and a closed gate; judge %+v gate %+v", j, rep.Iterations[0].Gate)
+			// The only seat failed: no usable verdict, so the task aborts
+			// (a failure is not a verdict) naming the CLI's error.
+			rep, err := w.runErr()
+			if !errors.Is(err, session.ErrNoVerdict) {
+				t.Fatalf("want the task aborted for want of a verdict, got %v", err)
 			}
-			if !strings.Contains(j.Error, c.program) {
-				t.Errorf("the failure does not name the CLI: %q", j.Error)
+			if !strings.Contains(err.Error(), c.program+" reported an error") || !strings.Contains(err.Error(), "E2E-REJECTED") {
+				t.Errorf("the abort does not name the CLI and its error: %v", err)
+			}
+			if rep != nil && len(rep.Iterations) == 1 {
+				j := rep.Iterations[0].Judges[0]
+				if !j.Failed || j.Passed || j.Score != nil {
+					t.Errorf("want a failed seat; judge %+v", j)
+				}
 			}
 		})
 	}
