@@ -120,8 +120,8 @@ func section(t *testing.T, num string) string {
 	return rest
 }
 
-// TestSpecVocabulary: §6.1 names every word of the gate's vocabulary and
-// §2.4 every built-in default, as internal/rules defines them.
+// TestSpecVocabulary: spec §6.1 names every word of the gate's vocabulary and
+// spec §2.4 every built-in default, as internal/rules defines them.
 func TestSpecVocabulary(t *testing.T) {
 	vocabulary := section(t, "6.1")
 	var words []string

@@ -105,7 +105,7 @@ stop_input "$off" >"$work/in-stop.json"
 now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 sha256() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 256; fi; }
 # The key is sha256("root:" + physical repo path), first 12 hex digits
-# (contract §9.3; the repository has no remote).
+# (spec §9.3; the repository has no remote).
 physical=$(cd "$seen" && pwd -P)
 key=$(printf 'root:%s' "$physical" | sha256 | cut -c1-12)
 proj=$ONLOOKER_DIR/tribunal/$key

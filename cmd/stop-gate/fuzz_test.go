@@ -45,7 +45,7 @@ var fenceToken = regexp.MustCompile("Only lines carrying the token `([0-9a-f]{16
 // against a dirty repository whose settings enable the hook. Whatever the
 // input, the hook returns 0, writes nothing to stdout, writes only whole
 // "tribunal: " lines to stderr, calls the judge only when the skip rules of
-// §8.3 allow it and with a prompt in which no content repeats a section
+// spec §8.3 allow it and with a prompt in which no content repeats a section
 // marker, and records either nothing or the complete six-event chain plus a
 // stop file that parses and names the raw session id.
 func FuzzStopHook(f *testing.F) {

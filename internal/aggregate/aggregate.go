@@ -1,4 +1,4 @@
-// Package aggregate combines a jury's usable scores into one aggregate and a dissent score (§5).
+// Package aggregate combines a jury's usable scores into one aggregate and a dissent score (spec §5).
 package aggregate
 
 import (
@@ -12,7 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// Score aggregates the usable verdicts' scores with method (§5); any
+// Score aggregates the usable verdicts' scores with method (spec §5); any
 // method other than rules.Methods falls back to rules.Mean with a warning. An empty
 // panel, or one with no usable verdict, scores 0, which is below every
 // threshold so the gate blocks. Unusable verdicts, failed judges included,
@@ -48,7 +48,7 @@ func score(method rules.Method, vs []verdict.Verdict, r *rubric.Rubric, minCover
 }
 
 // Disagreement is the dissent score: max − min over usable scores, or 0 with
-// fewer than two of them (§5.4), rounded (rules.Round).
+// fewer than two of them (spec §5.4), rounded (rules.Round).
 func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	if len(vs) == 0 {
 		return 0, nil
@@ -60,7 +60,7 @@ func Disagreement(vs []verdict.Verdict) (float64, []string) {
 	return rules.Round(slices.Max(scores) - slices.Min(scores)), warnings
 }
 
-// filter keeps the usable verdicts in panel order (§5.1) and describes the
+// filter keeps the usable verdicts in panel order (spec §5.1) and describes the
 // dropped ones in a single warning.
 func filter(vs []verdict.Verdict) ([]verdict.Verdict, []float64, []string) {
 	var (
@@ -86,7 +86,7 @@ func filter(vs []verdict.Verdict) ([]verdict.Verdict, []float64, []string) {
 	}
 }
 
-// mean sums in panel order, as the reference did, so results match it to
+// mean sums in panel order, as tribunal 1.2.7 did, so results match it to
 // the last bit.
 func mean(xs []float64) float64 {
 	var sum float64
@@ -106,7 +106,7 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// weightedMean implements §5.3. It falls back to the plain mean whenever the
+// weightedMean implements spec §5.3. It falls back to the plain mean whenever the
 // rubric weighting would rest on too little evidence, including a floored
 // criterion that no usable judge scored; degrading is silent.
 func weightedMean(usable []verdict.Verdict, scores []float64, r *rubric.Rubric, minCoverage float64) float64 {
@@ -130,7 +130,7 @@ func weightedMean(usable []verdict.Verdict, scores []float64, r *rubric.Rubric, 
 		sc := criterionScores(usable, c.Name)
 		if len(sc) == 0 {
 			if c.MinPass != nil {
-				// A floor nobody scored forces the degrade (§5.3 step 3).
+				// A floor nobody scored forces the degrade (spec §5.3 step 3).
 				return mean(scores)
 			}
 			continue

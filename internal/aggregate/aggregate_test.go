@@ -21,7 +21,7 @@ func crit(name string, w, min *float64) rubric.Criterion {
 	return rubric.Criterion{Name: name, Weight: w, MinPass: min}
 }
 
-// rd is the built-in default rubric's criteria (§2.8).
+// rd is the built-in default rubric's criteria (spec §2.8).
 var rd = &rubric.Rubric{ID: "default", Criteria: []rubric.Criterion{
 	crit("correctness", f(0.4), f(0.7)),
 	crit("completeness", f(0.3), f(0.7)),
@@ -29,7 +29,7 @@ var rd = &rubric.Rubric{ID: "default", Criteria: []rubric.Criterion{
 	crit("clarity", f(0.1), f(0.5)),
 }}
 
-// ru is §5.5's RU: correctness w .9 min .7, clarity w .1 with no floor.
+// ru is spec §5.5's RU: correctness w .9 min .7, clarity w .1 with no floor.
 var ru = &rubric.Rubric{ID: "ru", Criteria: []rubric.Criterion{
 	crit("correctness", f(0.9), f(0.7)),
 	crit("clarity", f(0.1), nil),

@@ -271,7 +271,7 @@ func isExit(err error) bool {
 // score, any other end the command reached fails with the fail score and
 // the tail of its output as feedback, and a run that could not finish (not
 // found, timed out, interrupted) is a failed judge, which keeps its seat
-// and cannot vote pass (§4.1). The judge type is the spec's name; the
+// and cannot vote pass (spec §4.1). The judge type is the spec's name; the
 // caller sets the ids.
 func (o Outcome) Verdict(spec Spec) verdict.Verdict {
 	spec = spec.withDefaults()

@@ -1,4 +1,4 @@
-// Package config resolves tribunal's layered configuration (§2.1–2.5): embedded defaults, the plugin's config.json and four Claude Code settings files.
+// Package config resolves tribunal's layered configuration (spec §2.1–2.5): embedded defaults, the plugin's config.json and four Claude Code settings files.
 package config
 
 import (
@@ -12,7 +12,7 @@ import (
 )
 
 // defaultsJSON is the plugin's config.json, compiled in so that the
-// configuration can never resolve to empty (§2.2 rule 6, §11.2). The
+// configuration can never resolve to empty (spec §2.2 rule 6, spec §A.2). The
 // repository's top-level config.json must stay a byte-identical copy.
 //
 //go:embed defaults.json
@@ -37,7 +37,7 @@ type Sources struct {
 	// Home is the user's home directory, for ~/.claude/settings*.json
 	// (layers 2–3). Empty means those layers are absent.
 	Home string
-	// WorktreeRoot is the git worktree root (§9.2), for
+	// WorktreeRoot is the git worktree root (spec §9.2), for
 	// <repo>/.claude/settings*.json (layers 4–5). Empty means no
 	// repository: those layers are absent.
 	WorktreeRoot string
@@ -63,7 +63,7 @@ type layer struct {
 	repo bool
 }
 
-// Load merges the configuration layers of §2.2. It never fails: a layer
+// Load merges the configuration layers of spec §2.2. It never fails: a layer
 // that is missing is skipped silently, and one that cannot be used is
 // skipped with a warning naming the file, the other layers still applying.
 func Load(src Sources) *Config {
@@ -192,7 +192,7 @@ var userOnlyKeys = []struct{ parent, key, why string }{
 }
 
 // parseTop parses a layer and checks that its top level is an object; it
-// returns nil, after a warning, when the file is unusable (§2.2 rules 2, 5).
+// returns nil, after a warning, when the file is unusable (spec §2.2 rules 2, 5).
 func parseTop(data []byte, path string, warn func(string)) *node {
 	// The tree below is built recursively: bound its depth first.
 	if err := nesting.JSON(data); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
-// TestShippedDefaults transcribes §2.1 plus the Go additions, reading the
+// TestShippedDefaults transcribes spec §2.1 plus the Go additions, reading the
 // embedded file itself rather than the accessors.
 func TestShippedDefaults(t *testing.T) {
 	root, err := parseNode(defaultsJSON, "defaults.json")

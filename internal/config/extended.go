@@ -13,7 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
-// Settings beyond the reference contract: judge reps, the trust gate over
+// Settings beyond tribunal 1.2.7: judge reps, the trust gate over
 // reps, the severity policy and command judges (docs/adr/007).
 
 // Reps returns how many independent calls a judge seat of type t makes:
@@ -26,7 +26,7 @@ func (c *Config) Reps(t string) int {
 }
 
 // RepModel is the model of rep i of a type-t seat: judges.<t>.models[i mod
-// len] when that list has non-empty strings, else the type's model (§2.5).
+// len] when that list has non-empty strings, else the type's model (spec §2.5).
 func (c *Config) RepModel(t string, i int) string {
 	var models []string
 	if n := c.tree.at("judges", t, "models"); !n.isNull() && !n.isObject() {
@@ -87,7 +87,7 @@ func (c *Config) LedgerKey() string {
 
 // SeverityFailAt returns the severity.fail_at_or_above policy; severity.None
 // means off. An unknown level is an error naming the key, like any other
-// invalid effective value (§2.3).
+// invalid effective value (spec §2.3).
 func (c *Config) SeverityFailAt() (severity.Level, error) {
 	n := c.tree.at("severity", "fail_at_or_above")
 	s, ok := str(n)

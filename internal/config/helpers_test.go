@@ -31,7 +31,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-// path returns the file of layer 1–5 (§2.2).
+// path returns the file of layer 1–5 (spec §2.2).
 func (e *env) path(layer int) string {
 	switch layer {
 	case 1:
@@ -91,7 +91,7 @@ func (e *env) noWarnings() {
 }
 
 // shippedRubric returns the built-in "default" rubric as the embedded
-// defaults ship it (§2.8): id and criteria only.
+// defaults ship it (spec §2.8): id and criteria only.
 func shippedRubric() *rubric.Rubric {
 	set := rubric.LoadSet(rubric.LoadOptions{Builtins: Load(Sources{}).BuiltinRubrics()})
 	r, ok := set.Lookup("default")

@@ -87,7 +87,7 @@ func TestLayersDeepMerge(t *testing.T) {
 	}
 }
 
-// TestPluginLayerIsWholeFile covers §2.2 rule 6: the plugin's config.json
+// TestPluginLayerIsWholeFile covers spec §2.2 rule 6: the plugin's config.json
 // is merged over the embedded defaults, not instead of them.
 func TestPluginLayerIsWholeFile(t *testing.T) {
 	e := newEnv(t)
@@ -163,7 +163,7 @@ var layerMarkers = []struct {
 	5: {`{"judges":{"security":{"model":"L5"}}}`, func(c *Config) string { return c.JudgeModel("security") }, "L3"},
 }
 
-// TestMalformedLayers covers §2.2 rules 2 and 5 and §11.22: each kind of
+// TestMalformedLayers covers spec §2.2 rules 2 and 5 and spec §A.22: each kind of
 // broken file, at each layer, is skipped with one warning naming it while
 // every other layer still applies.
 func TestMalformedLayers(t *testing.T) {

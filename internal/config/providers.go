@@ -38,7 +38,7 @@ func (c *Config) MetaProvider() provider.Spec {
 
 // StopProvider returns the Stop-hook judge's provider: stop_hook.* when
 // stop_hook.provider is set, else that of the standard judge, whose model
-// the hook already uses (§2.5).
+// the hook already uses (spec §2.5).
 func (c *Config) StopProvider() provider.Spec {
 	if s, ok := str(c.tree.at("stop_hook", "provider")); ok && s != "" {
 		return c.providerAt("tribunal.stop_hook", "stop_hook")

@@ -34,18 +34,18 @@ const (
 	defaultSessionJudgeTypesJSON = `["standard","adversarial"]`
 )
 
-// StopHookSettings is what the Stop-hook advisory judge reads (§8).
+// StopHookSettings is what the Stop-hook advisory judge reads (spec §8).
 type StopHookSettings struct {
-	// Enabled is true only for a JSON true (§11.1).
+	// Enabled is true only for a JSON true (spec §A.1).
 	Enabled bool
 	// ReadTools lets the judge use the read-only tools in the worktree
 	// (tribunal.stop_hook.tools "read"; see StopHookTools).
 	ReadTools           bool
 	SkipIfNoFileChanges bool
 	// ScoreThreshold is tribunal.session.score_threshold; an invalid value
-	// falls back to 0.75 with a warning (§2.3).
+	// falls back to 0.75 with a warning (spec §2.3).
 	ScoreThreshold float64
-	// Model is the judge model for "standard" (§2.5).
+	// Model is the judge model for "standard" (spec §2.5).
 	Model           string
 	MaxOutputTokens int
 	Timeout         time.Duration
@@ -65,7 +65,7 @@ const (
 // DefaultMaxFixRounds is tribunal.stop_hook.max_fix_rounds' default.
 const DefaultMaxFixRounds = 1
 
-// SessionStartSettings is what the SessionStart reader reads (§8.10).
+// SessionStartSettings is what the SessionStart reader reads (spec §8.10).
 type SessionStartSettings struct {
 	// Enabled follows tribunal.stop_hook.enabled unless
 	// tribunal.session_start.enabled is a boolean.
@@ -120,7 +120,7 @@ func (c *Config) stopHookTimeout() time.Duration {
 	return d
 }
 
-// stopHookThreshold applies §2.3's rule for the hook: it has no run to
+// stopHookThreshold applies spec §2.3's rule for the hook: it has no run to
 // abort, so a bad threshold degrades to the default with a warning.
 func (c *Config) stopHookThreshold() float64 {
 	n := c.tree.at("session", "score_threshold")
@@ -148,7 +148,7 @@ func (c *Config) SessionStart() SessionStartSettings {
 	}
 }
 
-// JudgeModel returns the model for an effective judge type (§2.5):
+// JudgeModel returns the model for an effective judge type (spec §2.5):
 // tribunal.judges.<t>.model, else tribunal.judges.model, else the built-in
 // default. An empty string counts as unset at every step.
 func (c *Config) JudgeModel(t string) string {

@@ -10,7 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/jury"
 )
 
-// TestStopHookEnabled covers §11.1: only a JSON true enables the hook.
+// TestStopHookEnabled covers spec §A.1: only a JSON true enables the hook.
 func TestStopHookEnabled(t *testing.T) {
 	tests := []struct {
 		value string
@@ -53,7 +53,7 @@ func TestStopHookSettings(t *testing.T) {
 	}
 }
 
-// TestStopHookThreshold covers §2.3's Stop-hook rule: an invalid threshold
+// TestStopHookThreshold covers spec §2.3's Stop-hook rule: an invalid threshold
 // falls back to 0.75 with a warning naming the key and the file.
 func TestStopHookThreshold(t *testing.T) {
 	tests := []struct {
@@ -110,7 +110,7 @@ func TestSessionStart(t *testing.T) {
 	}
 }
 
-// TestJudgeModel transcribes §2.5: per-type model, else judges.model, else
+// TestJudgeModel transcribes spec §2.5: per-type model, else judges.model, else
 // the built-in default, an empty string counting as unset at each step.
 func TestJudgeModel(t *testing.T) {
 	tests := []struct {
@@ -140,7 +140,7 @@ func TestJudgeModel(t *testing.T) {
 }
 
 // TestDegradedSeatUsesStandardModel: a maintainability seat degrades to
-// standard and so consults judges.standard.model (§2.5, §3.1).
+// standard and so consults judges.standard.model (spec §2.5, spec §3.1).
 func TestDegradedSeatUsesStandardModel(t *testing.T) {
 	e := newEnv(t)
 	e.tribunal(2, `{"judges":{"standard":{"model":"S"},"maintainability":{"model":"never"},"security":{"model":"X"}}}`)

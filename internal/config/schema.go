@@ -9,7 +9,7 @@ import (
 )
 
 // kind is the JSON type a configuration key must have. Range rules that
-// the contract makes fatal for a run (§2.3) are not kinds: a number out of
+// the spec makes fatal for a run (spec §2.3) are not kinds: a number out of
 // [0,1] is well-typed here and rejected later, where its effect is known.
 type kind uint8
 

@@ -10,14 +10,14 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
-// Params are the effective parameters of one /tribunal run (§2.4, §2.5).
+// Params are the effective parameters of one /tribunal run (spec §2.4, spec §2.5).
 type Params struct {
 	ScoreThreshold    float64
 	MaxIterations     int
 	GatePolicy        rules.Policy
 	AggregationMethod rules.Method
 	// JudgeTypes are the entries of the effective judge_types, as given:
-	// they may be null or non-strings, which jury.Empanel handles (§3.2).
+	// they may be null or non-strings, which jury.Empanel handles (spec §3.2).
 	// A non-array value yields no entries and so an empty panel.
 	JudgeTypes           []json.RawMessage
 	DissentThreshold     float64
@@ -70,7 +70,7 @@ func (p Params) MarshalJSON() ([]byte, error) {
 
 // Session resolves the effective parameters for rubric r with the
 // precedence explicit rubric field > tribunal.session.* > built-in default
-// (§2.4), then validates them (§2.3). r is validated first (§2.7), so the
+// (spec §2.4), then validates them (spec §2.3). r is validated first (spec §2.7), so the
 // error for a bad rubric is the rubric's own message. An invalid config
 // value that takes effect is an error naming its key; one that a rubric
 // field overrides is not looked at. An invalid min_criterion_coverage only
@@ -130,7 +130,7 @@ func pick[T any](c *Config, explicit json.RawMessage, key string, def T, decode 
 	return v, nil
 }
 
-// judgeTypes resolves judge_types. It is not validated (§2.7): entries
+// judgeTypes resolves judge_types. It is not validated (spec §2.7): entries
 // degrade at empanel time, and a non-array value empties the panel, which
 // the caller refuses; the warning says why the panel came out empty.
 func (c *Config) judgeTypes(r *rubric.Rubric) []json.RawMessage {
@@ -158,7 +158,7 @@ func isArray(raw json.RawMessage) bool {
 	return false
 }
 
-// minCoverage reads tribunal.rubric.min_criterion_coverage, which §2.3
+// minCoverage reads tribunal.rubric.min_criterion_coverage, which spec §2.3
 // makes a warning, not an abort, when invalid.
 func (c *Config) minCoverage() float64 {
 	n := c.tree.at("rubric", "min_criterion_coverage")

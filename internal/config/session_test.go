@@ -24,7 +24,7 @@ func withFields(t *testing.T, fields string) *rubric.Rubric {
 	return &r
 }
 
-// TestSessionPrecedence transcribes §2.4 row by row: an explicit rubric
+// TestSessionPrecedence transcribes spec §2.4 row by row: an explicit rubric
 // field wins over tribunal.session.*, which wins over the built-in default.
 func TestSessionPrecedence(t *testing.T) {
 	type row struct {
@@ -85,7 +85,7 @@ func TestSessionPrecedence(t *testing.T) {
 	}
 }
 
-// TestShippedRubricDoesNotPinPolicy covers §11.8: the built-in rubric
+// TestShippedRubricDoesNotPinPolicy covers spec §A.8: the built-in rubric
 // carries only id and criteria, so session config takes effect with it.
 func TestShippedRubricDoesNotPinPolicy(t *testing.T) {
 	r := shippedRubric()
@@ -132,7 +132,7 @@ func TestSessionDefaults(t *testing.T) {
 	}
 }
 
-// TestSessionModelsTokensTimeouts covers §11.7: every model, output cap
+// TestSessionModelsTokensTimeouts covers spec §A.7: every model, output cap
 // and timeout key takes effect.
 func TestSessionModelsTokensTimeouts(t *testing.T) {
 	e := newEnv(t)
@@ -164,7 +164,7 @@ func TestSessionEmptyModelIsUnset(t *testing.T) {
 	}
 }
 
-// TestSessionInvalidEffectiveValues covers §2.3: an invalid value that
+// TestSessionInvalidEffectiveValues covers spec §2.3: an invalid value that
 // takes effect is an error naming its key; the same value overridden by an
 // explicit rubric field is never looked at.
 func TestSessionInvalidEffectiveValues(t *testing.T) {
@@ -201,7 +201,7 @@ func TestSessionInvalidEffectiveValues(t *testing.T) {
 	}
 }
 
-// TestSessionRejectsInvalidRubric: the rubric's own §2.7 message comes
+// TestSessionRejectsInvalidRubric: the rubric's own spec §2.7 message comes
 // back, before any config value is considered.
 func TestSessionRejectsInvalidRubric(t *testing.T) {
 	c := Load(Sources{})
@@ -217,7 +217,7 @@ func TestSessionRejectsInvalidRubric(t *testing.T) {
 	}
 }
 
-// TestMinCoverageFallback covers §2.3: an invalid min_criterion_coverage
+// TestMinCoverageFallback covers spec §2.3: an invalid min_criterion_coverage
 // warns and falls back to 0.6 instead of aborting.
 func TestMinCoverageFallback(t *testing.T) {
 	tests := []struct {

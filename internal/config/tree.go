@@ -123,7 +123,7 @@ func (n *node) del(key string) {
 	}
 }
 
-// merge lays b over a with the semantics of §2.2 rule 3: two objects merge
+// merge lays b over a with the semantics of spec §2.2 rule 3: two objects merge
 // key by key; a null or absent b keeps a; anything else in b replaces a
 // whole, so arrays are never concatenated and false and 0 survive. a may
 // be modified and is returned.

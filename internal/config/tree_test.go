@@ -21,7 +21,7 @@ func render(n *node) string {
 	return buf.String()
 }
 
-// TestMerge transcribes the deep-merge rules of §2.2 rule 3.
+// TestMerge transcribes the deep-merge rules of spec §2.2 rule 3.
 func TestMerge(t *testing.T) {
 	tests := []struct {
 		name, base, overlay, want string

@@ -65,7 +65,7 @@ func TestGolden(t *testing.T) {
 			want: `{"aggregated_score":0.9,"disagreement":0.05,"passed":true,"warnings":[]}`,
 		},
 		{
-			name: "replay of §6.4 row 9 with the recorded binary dissent",
+			name: "replay of spec §6.4 row 9 with the recorded binary dissent",
 			in: `{"score_threshold":0.5,"aggregated_score":0.555,"disagreement":0.25000000000000006,` +
 				`"verdicts":[{"judge_id":"a","score":0.68,"passed":true},{"judge_id":"b","score":0.43,"passed":true}]}`,
 			want: `{"aggregated_score":0.555,"disagreement":0.25000000000000006,"passed":true,"warnings":[]}`,
@@ -83,7 +83,7 @@ func TestGolden(t *testing.T) {
 			want: `{"aggregated_score":0.375,"disagreement":0.25,"passed":true,"warnings":[]}`,
 		},
 		{
-			name: "bogus override is unset and cannot suppress dissent (§6.4 row 20)",
+			name: "bogus override is unset and cannot suppress dissent (spec §6.4 row 20)",
 			in: `{"policy":"meta_override","meta":{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"bogus"},` +
 				`"aggregated_score":0.775,"disagreement":0.35,` +
 				`"verdicts":[{"judge_id":"a","score":0.95,"passed":true},{"judge_id":"b","score":0.6,"passed":true}]}`,
@@ -91,7 +91,7 @@ func TestGolden(t *testing.T) {
 				`"tribunal-meta: ignoring override_recommendation \"bogus\" (expected accept, reject or re-evaluate); treating it as unset"]}`,
 		},
 		{
-			// §4.6, exactly as the loop: a bias_detected that is not a JSON
+			// spec §4.6, exactly as the loop: a bias_detected that is not a JSON
 			// boolean is the meta failure default (no bias, no override).
 			name: "string true bias with reject is the meta failure default",
 			in: `{"meta":{"verdict_quality":"biased","bias_detected":"true","override_recommendation":"reject"},` +

@@ -14,7 +14,7 @@ import (
 type fields map[string]json.RawMessage
 
 // present reports whether key holds a value other than null; null means
-// unset, as everywhere in the contract (§2.2).
+// unset, as everywhere in the spec (spec §2.2).
 func (f fields) present(key string) bool {
 	raw, ok := f[key]
 	return ok && !isNull(raw)
@@ -67,7 +67,7 @@ func (f fields) numOr(key string, def float64) (float64, error) {
 }
 
 // verdicts reads the panel. A non-object entry is not an input error: it
-// becomes an unusable verdict that keeps its seat (§5.1), exactly as a
+// becomes an unusable verdict that keeps its seat (spec §5.1), exactly as a
 // garbled verdict file would.
 func (f fields) verdicts() ([]verdict.Verdict, error) {
 	if !f.present("verdicts") {

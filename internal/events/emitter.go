@@ -1,5 +1,5 @@
 // Package events writes tribunal.* events to the shared Onlooker JSONL log:
-// the §10 envelope, ULID/UUIDv4 ids, the machine id, the locked sequence
+// the spec §10 envelope, ULID/UUIDv4 ids, the machine id, the locked sequence
 // counter and the 14 typed payloads.
 package events
 
@@ -19,7 +19,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
-// Envelope constants fixed by §10.
+// Envelope constants fixed by spec §10.
 const (
 	schemaVersion = "1.0"
 	runtimeName   = "claude-code"
@@ -64,7 +64,7 @@ const defaultLockWait = 10 * time.Second
 // ErrOutOfTime is returned by Emit when the Emitter's Deadline has passed.
 var ErrOutOfTime = errors.New("out of time: the hook's budget is spent")
 
-// ResolvePaths applies the §10 path rules: dir is $ONLOOKER_DIR, else
+// ResolvePaths applies the spec §10 path rules: dir is $ONLOOKER_DIR, else
 // home/.onlooker; logPath is $ONLOOKER_EVENTS_LOG, else
 // dir/logs/onlooker-events.jsonl. Empty variables count as unset, as with the
 // reference's ${VAR:-default}.
@@ -99,7 +99,7 @@ func WithCost(usd float64) Option { return func(o *options) { o.costUSD = &usd }
 // WithTokens sets the envelope's token_count.
 func WithTokens(n int) Option { return func(o *options) { o.tokenCount = &n } }
 
-// envelope is the §10 line; field order here is the order on disk.
+// envelope is the spec §10 line; field order here is the order on disk.
 type envelope struct {
 	ID            string          `json:"id"`
 	SchemaVersion string          `json:"schema_version"`
@@ -117,7 +117,7 @@ type envelope struct {
 }
 
 // Emit validates p and appends one envelope line to the log. A payload that
-// fails its schema is refused, not written (§12.11). Errors are returned so
+// fails its schema is refused, not written (spec §B.11). Errors are returned so
 // the caller can warn; Emit never panics on bad input.
 func (e *Emitter) Emit(p Payload, opts ...Option) error {
 	if e == nil {
@@ -186,7 +186,7 @@ func (e *Emitter) Emit(p Payload, opts ...Option) error {
 
 // appendLocked assigns sequence and timestamp and appends the line while
 // holding the sequence lock, so that among Go writers sequence order equals
-// line order (§10, §11.6).
+// line order (spec §10, spec §A.6).
 func (e *Emitter) appendLocked(env *envelope) error {
 	if err := os.MkdirAll(filepath.Dir(e.LogPath), 0o700); err != nil {
 		return fmt.Errorf("create log directory: %w", err)

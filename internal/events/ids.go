@@ -14,7 +14,7 @@ import (
 // are t in Unix milliseconds and whose last 80 bits are read from r.
 //
 // Callers pass crypto/rand.Reader. A failed or short read is returned as an
-// error: the reference fell back to a weak PRNG here (§11.15) and the Go
+// error: tribunal 1.2.7 fell back to a weak PRNG here (spec §A.15) and the Go
 // implementation must never do so.
 func NewULID(r io.Reader, t time.Time) (string, error) {
 	if r == nil {

@@ -21,7 +21,7 @@ const machineIDWait = time.Second
 
 // loadMachineID returns the trimmed contents of dir/machine_id, creating it
 // with a fresh UUIDv4 when missing. Creation is exclusive (O_EXCL) so
-// concurrent first runs converge on one id (§10). A file that exists but
+// concurrent first runs converge on one id (spec §10). A file that exists but
 // does not hold a UUID is an error rather than something to overwrite:
 // every Onlooker tool on the machine shares it. wait bounds how long an
 // empty file is given to be filled.

@@ -2,8 +2,8 @@ package events
 
 import "github.com/tribunal-cc/tribunal/internal/rules"
 
-// MetaStart is the tribunal.meta.start payload (§7.5 row 10). It is the only
-// payload that carries verdicts_reviewed (§11.9).
+// MetaStart is the tribunal.meta.start payload (spec §7.5 row 10). It is the only
+// payload that carries verdicts_reviewed (spec §A.9).
 type MetaStart struct {
 	TaskID           string `json:"task_id"`
 	IterationID      string `json:"iteration_id"`
@@ -23,7 +23,7 @@ func (p MetaStart) Validate() error {
 	return c.err
 }
 
-// MetaComplete is the tribunal.meta.complete payload (§7.5 row 11).
+// MetaComplete is the tribunal.meta.complete payload (spec §7.5 row 11).
 type MetaComplete struct {
 	TaskID                 string   `json:"task_id"`
 	VerdictQuality         string   `json:"verdict_quality"`
@@ -49,7 +49,7 @@ func (p MetaComplete) Validate() error {
 	return c.err
 }
 
-// GatePassed is the tribunal.gate.passed payload (§7.5 row 12a).
+// GatePassed is the tribunal.gate.passed payload (spec §7.5 row 12a).
 type GatePassed struct {
 	TaskID          string  `json:"task_id"`
 	IterationID     string  `json:"iteration_id"`
@@ -72,7 +72,7 @@ func (p GatePassed) Validate() error {
 	return c.err
 }
 
-// GateBlocked is the tribunal.gate.blocked payload (§7.5 row 12b).
+// GateBlocked is the tribunal.gate.blocked payload (spec §7.5 row 12b).
 type GateBlocked struct {
 	TaskID               string       `json:"task_id"`
 	IterationID          string       `json:"iteration_id"`

@@ -13,7 +13,7 @@ type JuryMember struct {
 	ModelID   string `json:"model_id,omitempty"`
 }
 
-// JuryEmpaneled is the tribunal.jury.empaneled payload (§7.5 row 5).
+// JuryEmpaneled is the tribunal.jury.empaneled payload (spec §7.5 row 5).
 type JuryEmpaneled struct {
 	TaskID      string       `json:"task_id"`
 	IterationID string       `json:"iteration_id"`
@@ -47,7 +47,7 @@ func (p JuryEmpaneled) MarshalJSON() ([]byte, error) {
 	return marshalCompact(plain(p))
 }
 
-// JudgeStart is the tribunal.judge.start payload (§7.5 row 6).
+// JudgeStart is the tribunal.judge.start payload (spec §7.5 row 6).
 type JudgeStart struct {
 	TaskID       string `json:"task_id"`
 	IterationID  string `json:"iteration_id"`
@@ -69,9 +69,9 @@ func (p JudgeStart) Validate() error {
 	return c.err
 }
 
-// Verdict is the tribunal.verdict payload (§4.1, §7.5 row 7, §8.7 row 4).
+// Verdict is the tribunal.verdict payload (spec §4.1, spec §7.5 row 7, spec §8.6 row 4).
 // Only keys the schema lists exist here, so judge-supplied extras are
-// stripped by construction (§11.9).
+// stripped by construction (spec §A.9).
 type Verdict struct {
 	TaskID            string             `json:"task_id"`
 	Score             float64            `json:"score"`
@@ -113,7 +113,7 @@ type ConsensusJudge struct {
 	Score   float64 `json:"score"`
 }
 
-// ConsensusReached is the tribunal.consensus.reached payload (§7.5 row 8).
+// ConsensusReached is the tribunal.consensus.reached payload (spec §7.5 row 8).
 type ConsensusReached struct {
 	TaskID            string           `json:"task_id"`
 	IterationID       string           `json:"iteration_id"`
@@ -158,9 +158,9 @@ type DissentJudge struct {
 	Passed  bool    `json:"passed"`
 }
 
-// DissentRecorded is the tribunal.dissent.recorded payload (§7.5 row 9).
-// It deliberately has no resolution field: the reference emitted
-// resolution: null, which the schema rejects (§11.9).
+// DissentRecorded is the tribunal.dissent.recorded payload (spec §7.5 row 9).
+// It deliberately has no resolution field: tribunal 1.2.7 emitted
+// resolution: null, which the schema rejects (spec §A.9).
 type DissentRecorded struct {
 	TaskID            string         `json:"task_id"`
 	IterationID       string         `json:"iteration_id"`

@@ -2,7 +2,7 @@ package events
 
 import "github.com/tribunal-cc/tribunal/internal/rules"
 
-// SessionStart is the tribunal.session.start payload (§7.5 row 1, §8.7 row 1).
+// SessionStart is the tribunal.session.start payload (spec §7.5 row 1, spec §8.6 row 1).
 type SessionStart struct {
 	TaskID         string       `json:"task_id"`
 	JudgeTypes     []string     `json:"judge_types,omitempty"`
@@ -28,7 +28,7 @@ func (p SessionStart) Validate() error {
 	return c.err
 }
 
-// SessionComplete is the tribunal.session.complete payload (§7.5 row 13).
+// SessionComplete is the tribunal.session.complete payload (spec §7.5 row 13).
 type SessionComplete struct {
 	TaskID          string   `json:"task_id"`
 	Outcome         string   `json:"outcome"`
@@ -53,7 +53,7 @@ func (p SessionComplete) Validate() error {
 	return c.err
 }
 
-// IterationStart is the tribunal.iteration.start payload (§7.5 row 2).
+// IterationStart is the tribunal.iteration.start payload (spec §7.5 row 2).
 type IterationStart struct {
 	TaskID          string `json:"task_id"`
 	IterationID     string `json:"iteration_id"`
@@ -74,7 +74,7 @@ func (p IterationStart) Validate() error {
 	return c.err
 }
 
-// ActorStart is the tribunal.actor.start payload (§7.5 row 3).
+// ActorStart is the tribunal.actor.start payload (spec §7.5 row 3).
 type ActorStart struct {
 	TaskID          string `json:"task_id"`
 	IterationID     string `json:"iteration_id"`
@@ -94,7 +94,7 @@ func (p ActorStart) Validate() error {
 	return c.err
 }
 
-// ActorComplete is the tribunal.actor.complete payload (§7.5 row 4).
+// ActorComplete is the tribunal.actor.complete payload (spec §7.5 row 4).
 // SkepticismRounds exists because the schema lists it; the loop never sets
 // it.
 type ActorComplete struct {

@@ -54,7 +54,7 @@ func nextSequence(dir string) (int64, error) {
 }
 
 // readSequence parses the counter as a trimmed base-10 integer. A missing,
-// empty, negative or otherwise unparseable counter counts as 0 (§10); only
+// empty, negative or otherwise unparseable counter counts as 0 (spec §10); only
 // I/O failures are errors.
 func readSequence(path string) (int64, error) {
 	f, err := store.OpenRegular(path)

@@ -229,7 +229,7 @@ func TestEmitConcurrentGoroutines(t *testing.T) {
 	checkPerWriterOrder(t, checkOrderedLog(t, e.LogPath, writers*each), writers, each)
 }
 
-// TestEmitConcurrentProcesses is the §11.6 regression: separate processes
+// TestEmitConcurrentProcesses is the spec §A.6 regression: separate processes
 // sharing one ONLOOKER_DIR must neither duplicate nor lose sequence numbers,
 // nor tear lines, and line order must equal sequence order.
 func TestEmitConcurrentProcesses(t *testing.T) {

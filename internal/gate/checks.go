@@ -6,10 +6,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
-// Checks are tribunal's additions to the reference gate (docs/adr/007):
+// Checks are tribunal's additions to the core gate (docs/adr/007):
 // required command judges, the severity policy and the trust gate over a
 // seat's reps. Their zero value checks nothing, so Decide with zero Checks
-// is exactly the contract's gate.
+// is exactly the core gate.
 type Checks struct {
 	// Commands are the required command judges' results.
 	Commands []CommandResult
@@ -29,7 +29,7 @@ type CommandResult struct {
 	Passed bool
 }
 
-// DecideWithChecks runs the contract's gate and then, only if it passed,
+// DecideWithChecks runs the core gate and then, only if it passed,
 // the additional checks in a fixed order: a failed required command (the
 // project's tests failing means the work is not done, whatever the judges
 // think), a finding at or above the severity policy, an untrustworthy

@@ -32,7 +32,7 @@ func TestDecideWithChecks(t *testing.T) {
 		fc      string
 		blocker rules.Check
 	}{
-		{"zero checks = contract gate", passing(), Checks{}, true, "", "", ""},
+		{"zero checks = core gate", passing(), Checks{}, true, "", "", ""},
 		{"passing command", passing(), Checks{Commands: []CommandResult{{"tests", true}}}, true, "", "", ""},
 		{"failed command", passing(), Checks{Commands: []CommandResult{{"lint", true}, {"tests", false}}}, false, "criterion_floor", "command:tests", rules.ByCommand},
 		{"severity below policy", passing(), Checks{Worst: severity.Major, FailAt: severity.Critical}, true, "", "", ""},
@@ -42,7 +42,7 @@ func TestDecideWithChecks(t *testing.T) {
 		{"untrusted, blocking", passing(), Checks{Trust: untrusted, TrustBlocks: true}, false, "dissent_unresolved", "", rules.ByTrust},
 		{"trusted, blocking", passing(), Checks{Trust: trusted, TrustBlocks: true}, true, "", "", ""},
 		{"command before severity", passing(), Checks{Commands: []CommandResult{{"tests", false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", rules.ByCommand},
-		{"contract block wins", blocked, Checks{Commands: []CommandResult{{"tests", false}}}, false, "low_score", "", ""},
+		{"core gate block wins", blocked, Checks{Commands: []CommandResult{{"tests", false}}}, false, "low_score", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := DecideWithChecks(tc.in, tc.c)

@@ -5,7 +5,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// floors holds the §6.2 floor computation for one panel.
+// floors holds the spec §6.2 floor computation for one panel.
 type floors struct {
 	// failed is F, the first violated floored criterion in rubric order, or
 	// "" when no floor failed.

@@ -1,4 +1,4 @@
-// Package gate makes the pass-or-block decision for one iteration (§6); it is the only copy of those rules.
+// Package gate makes the pass-or-block decision for one iteration (spec §6); it is the only copy of those rules.
 package gate
 
 import (
@@ -24,7 +24,7 @@ func ConsensusPassed(a, t float64) bool {
 	return rules.AtLeast(a, t)
 }
 
-// Input is everything the gate decides on (§6.1).
+// Input is everything the gate decides on (spec §6.1).
 type Input struct {
 	// Policy is judged as rules.Majority, with a warning, when it is not
 	// one of rules.Policies.
@@ -53,7 +53,7 @@ type Result struct {
 	Warnings  []string    `json:"-"`
 }
 
-// Decide applies §6.3 in order. Every blocking result carries the first
+// Decide applies spec §6.3 in order. Every blocking result carries the first
 // failed floor, when there is one, whatever the reason reported.
 func Decide(in Input) Result {
 	t := count(in.Verdicts)
@@ -81,7 +81,7 @@ func Decide(in Input) Result {
 	if in.Meta.BiasDetected && override == verdict.OverrideReject {
 		return block(rules.ReasonBiasDetected)
 	}
-	// §11.20: only accept suppresses the dissent check.
+	// spec §A.20: only accept suppresses the dissent check.
 	if DissentExceeds(in.Dissent, in.DissentThreshold) && override != verdict.OverrideAccept {
 		return block(rules.ReasonDissentUnresolved)
 	}
@@ -113,7 +113,7 @@ func Decide(in Input) Result {
 // tally is what the vote needs to know about a panel.
 type tally struct {
 	n, usable, approvals int
-	// allFailed is the warning when every seat failed (§4.1), so the user
+	// allFailed is the warning when every seat failed (spec §4.1), so the user
 	// is not left with a bare low_score; "" otherwise.
 	allFailed string
 }
@@ -142,8 +142,8 @@ func count(vs []verdict.Verdict) tally {
 
 // actingOverride returns the meta-judge's override when it may act, else
 // "". Only the enum may act: a Meta built without NormaliseMeta may carry
-// anything (§11.21). An accept over a panel with no usable verdict would
-// pass work nobody scored (§11.14).
+// anything (spec §A.21). An accept over a panel with no usable verdict would
+// pass work nobody scored (spec §A.14).
 func actingOverride(o string, usable int) string {
 	switch o {
 	case verdict.OverrideAccept:

@@ -15,13 +15,13 @@ import (
 
 func f(x float64) *float64 { return &x }
 
-// rf is §6.4's RF: correctness w .5 min .7; safety w .5 min .8.
+// rf is spec §6.4's RF: correctness w .5 min .7; safety w .5 min .8.
 var rf = &rubric.Rubric{ID: "rf", Criteria: []rubric.Criterion{
 	{Name: "correctness", Weight: f(0.5), MinPass: f(0.7)},
 	{Name: "safety", Weight: f(0.5), MinPass: f(0.8)},
 }}
 
-// jury builds a panel from §6.4's notation: ".85✓", "—✗" (no score key),
+// jury builds a panel from spec §6.4's notation: ".85✓", "—✗" (no score key),
 // "100✓", ".85✓{.9,.3}" (correctness, safety), or a mark followed by a raw
 // criterion_scores object such as `.85✓{"correctness":0.9}` or `.85✓{}`. An entry that
 // starts with "{" is taken as a whole verdict object.
@@ -109,7 +109,7 @@ const (
 	unknownWarning = "tribunal-gate: unknown policy "
 )
 
-// dissent9 is §6.4 row 9's D, computed at run time in float64 so it carries
+// dissent9 is spec §6.4 row 9's D, computed at run time in float64 so it carries
 // the binary artefact 0.25000000000000006 (a constant expression would not).
 var dissent9 = func(hi, lo float64) float64 { return hi - lo }(0.68, 0.43)
 
@@ -203,7 +203,7 @@ func TestCaseTable(t *testing.T) {
 		t.Run(r.id, func(t *testing.T) {
 			in := r.input(t)
 			if r.id == "46" {
-				// Row 46 gives A and D as "computed": they come from §5.
+				// Row 46 gives A and D as "computed": they come from spec §5.
 				var aw, dw []string
 				in.Aggregate, aw = aggregate.Score(rules.WeightedMean, in.Verdicts, in.Rubric, 0.6)
 				in.Dissent, dw = aggregate.Disagreement(in.Verdicts)

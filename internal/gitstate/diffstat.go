@@ -20,9 +20,9 @@ const maxUntrackedListed = 50
 // tree on an unborn branch), computed by the read-only `git diff-index` as
 // Diff does, then one line per untracked
 // file, ` <path> (new, untracked)`, for up to 50 of them and a closing
-// ` … and N more untracked files`. §8.4 shows unstaged changes only; §12.18
+// ` … and N more untracked files`. spec §8.4 shows unstaged changes only; spec §B.18
 // leaves the scope open, and a turn that staged or created files deserves to
-// show them. Only the last maxBytes bytes are returned (§8.4 keeps 4000),
+// show them. Only the last maxBytes bytes are returned (spec §8.4 keeps 4000),
 // starting on a UTF-8 boundary; maxBytes <= 0 means no limit. A clean tree
 // yields "".
 func DiffStat(ctx context.Context, git projectkey.GitRunner, root string, maxBytes int) (string, error) {

@@ -30,7 +30,7 @@ const fingerprintVersion = "tribunal-fp-v2"
 const untrackedHashCap = 8 << 20
 
 // Fingerprint condenses the state of a work tree, plus caller-supplied extra
-// blobs, into a SHA-256 hex string (§11.16; ADR-009). It covers the tree
+// blobs, into a SHA-256 hex string (spec §A.16; ADR-009). It covers the tree
 // only: HEAD, the staged and the unstaged side of every changed tracked
 // path, and every untracked, non-ignored path with its content. It is stable
 // while none of these changes and differs when HEAD moves, a path is staged

@@ -1,4 +1,4 @@
-// Package gitstate reads a work tree's change state through one `git status` call and derives from it, without ever writing to .git, the Stop hook's tree fingerprint, the diff stat and the unified diff a judge is shown (contract §8.3, §11.16, §11.19; ADR-009).
+// Package gitstate reads a work tree's change state through one `git status` call and derives from it, without ever writing to .git, the Stop hook's tree fingerprint, the diff stat and the unified diff a judge is shown (spec §8.3, spec §A.16, spec §A.19; ADR-009).
 package gitstate
 
 import (
@@ -63,7 +63,7 @@ type Change struct {
 }
 
 // Dirty reports whether anything differs from HEAD: a tracked change or an
-// untracked, non-ignored file (§8.3 row 6, §11.19).
+// untracked, non-ignored file (spec §8.3 row 6, spec §A.19).
 func (s State) Dirty() bool {
 	return len(s.Changed) > 0 || len(s.Untracked) > 0
 }

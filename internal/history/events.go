@@ -11,7 +11,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
-// event is the part of an Onlooker envelope (§10) history uses.
+// event is the part of an Onlooker envelope (spec §10) history uses.
 type event struct {
 	Type       string          `json:"event_type"`
 	SessionID  string          `json:"session_id"`

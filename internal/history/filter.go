@@ -11,7 +11,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
-// Outcomes are the outcomes a record can have: a task's (§7.10, plus
+// Outcomes are the outcomes a record can have: a task's (spec §7.10, plus
 // OutcomeIncomplete) and an advisory verdict's (accepted, rejected).
 // An advisory judgement that produced no verdict is failed or cancelled.
 var Outcomes = []string{"accepted", "rejected", "exhausted_iterations", "aborted", OutcomeIncomplete,

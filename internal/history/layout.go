@@ -1,4 +1,4 @@
-// Package history reads a project's recorded tasks and advisory verdicts back from the on-disk layout (§7.6, §9.4) for the log, show and replay commands.
+// Package history reads a project's recorded tasks and advisory verdicts back from the on-disk layout (spec §7.6, spec §9.4) for the log, show and replay commands.
 package history
 
 import (
@@ -104,7 +104,7 @@ func asProblem(err error) Problem {
 	return Problem{Err: err}
 }
 
-// Manifest is a task's manifest.json (§7.6 plus the Go "effective" block).
+// Manifest is a task's manifest.json (spec §7.6 plus the Go "effective" block).
 type Manifest struct {
 	TaskID      string          `json:"task_id"`
 	TaskSummary string          `json:"task_summary"`
@@ -174,7 +174,7 @@ func ulidTime(id string) time.Time {
 }
 
 // iterationDirs lists a task's iteration directories in order. Their names
-// carry ULIDs, so name order is creation order (§7.6).
+// carry ULIDs, so name order is creation order (spec §7.6).
 func iterationDirs(taskDir string) ([]string, error) {
 	entries, err := os.ReadDir(taskDir)
 	if err != nil {

@@ -20,7 +20,7 @@ const timeLayout = "2006-01-02 15:04Z"
 // maxSummaryCell bounds the summary column of the log table.
 const maxSummaryCell = 72
 
-// Glyph marks an outcome (§7.10).
+// Glyph marks an outcome (spec §7.10).
 func Glyph(outcome string) string {
 	switch outcome {
 	case "accepted":

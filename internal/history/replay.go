@@ -39,9 +39,9 @@ type Decision struct {
 	// dissent was recorded (dissent.json holds it).
 	Disagreement    *float64 `json:"disagreement,omitempty"`
 	DissentRecorded bool     `json:"dissent_recorded"`
-	// BlockedBy is set on a recording whose contract gate passed and which
+	// BlockedBy is set on a recording whose core gate passed and which
 	// one of tribunal's additional checks (command, severity, trust) then
-	// blocked; Passed is then the contract gate's true.
+	// blocked; Passed is then the core gate's true.
 	BlockedBy string `json:"blocked_by,omitempty"`
 }
 
@@ -188,9 +188,9 @@ func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.R
 	}
 	rec := &Decision{Passed: it.Gate.Passed, Reason: it.Gate.Reason, FailedCriterion: it.Gate.FailedCriterion}
 	if it.Gate.BlockedBy != "" {
-		// The additional checks run only after the contract's gate passed,
+		// The additional checks run only after the core gate passed,
 		// and their inputs (command exits, findings, trust) and policies
-		// are not decide's: replay compares the contract's gate, which
+		// are not decide's: replay compares the core gate, which
 		// passed.
 		rec = &Decision{Passed: true, BlockedBy: it.Gate.BlockedBy}
 	}

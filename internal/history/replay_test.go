@@ -19,8 +19,8 @@ func gateJSON(decision string) string {
 	return fmt.Sprintf(`{"passed":false,"reason":%q}`, reason)
 }
 
-// The rows of contract §6.4 where the reference decided differently from
-// the Go rules. Recorded with the reference's decision, a replay must
+// The rows of spec §6.4 where tribunal 1.2.7 decided differently from
+// the Go rules. Recorded with tribunal 1.2.7's decision, a replay must
 // report the Go decision as a change; recorded with the Go decision, it
 // must report "same".
 func TestReplayDetectsTheReferenceRuleChanges(t *testing.T) {
@@ -227,7 +227,7 @@ func TestRenderReplay(t *testing.T) {
 }
 
 // tribunal's additional checks (command judges, severity, trust) block
-// only after the contract's gate passed; replay recomputes the contract's
+// only after the core gate passed; replay recomputes the spec's
 // gate and says that the later block is not recomputed.
 func TestReplayAdditionalChecks(t *testing.T) {
 	meta := `{"verdict_quality":"sound","bias_detected":false}`
@@ -236,9 +236,9 @@ func TestReplayAdditionalChecks(t *testing.T) {
 		verdicts []string
 		want     string
 	}{
-		{"contract gate still passes", []string{`{"score":0.9,"passed":true}`},
+		{"core gate still passes", []string{`{"score":0.9,"passed":true}`},
 			"same — passed (then blocked by the command check, which replay does not recompute) at 0.9"},
-		{"contract gate now blocks", []string{`{"score":0.5,"passed":false}`},
+		{"core gate now blocks", []string{`{"score":0.5,"passed":false}`},
 			"differs — gate: recorded passed (then blocked by the command check, which replay does not recompute), now blocked (low_score)"},
 	}
 	for _, c := range cases {

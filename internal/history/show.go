@@ -120,7 +120,7 @@ type MetaFile struct {
 
 // GateFile is gate.json: the gate event payload plus passed, and
 // tribunal's additional checks (docs/adr/007): which check blocked after
-// the contract's gate passed, the trust result, findings and command
+// the core gate passed, the trust result, findings and command
 // judges.
 type GateFile struct {
 	Passed          bool          `json:"passed"`
@@ -180,7 +180,7 @@ type CommandFile struct {
 	Feedback string `json:"feedback,omitempty"`
 }
 
-// FloorFacts say concretely why a criterion failed its floor (§7.9): the
+// FloorFacts say concretely why a criterion failed its floor (spec §7.9): the
 // lowest readable score any verdict gave it (nil when only unreadable
 // values were reported) and the rubric's min_pass.
 type FloorFacts struct {

@@ -44,7 +44,7 @@ func Nested(getenv func(string) string) bool {
 	return getenv(GuardEnv) != ""
 }
 
-// Read parses hook stdin. It never fails: the contract treats bad input as
+// Read parses hook stdin. It never fails: the spec treats bad input as
 // empty input, and a hook must exit cleanly either way.
 func Read(r io.Reader) Input {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))

@@ -1,4 +1,4 @@
-// Package jury turns the effective judge_types list into a panel of judge seats (§3).
+// Package jury turns the effective judge_types list into a panel of judge seats (spec §3).
 package jury
 
 import (
@@ -25,11 +25,11 @@ type Seat struct {
 	RequestedType string
 	// Agent is the agent that plays the seat, "tribunal-judge-<JudgeType>".
 	Agent string
-	// Model is the model for JudgeType (§2.5); "" when none is configured.
+	// Model is the model for JudgeType (spec §2.5); "" when none is configured.
 	Model string
 }
 
-// MarshalJSON renders the seat as the reference's jury.json entry, which
+// MarshalJSON renders the seat as tribunal 1.2.7's jury.json entry, which
 // names the agent "subagent" and writes an empty model as null.
 func (s Seat) MarshalJSON() ([]byte, error) {
 	var model *string
@@ -45,7 +45,7 @@ func (s Seat) MarshalJSON() ([]byte, error) {
 }
 
 // Types returns the entries of a judge_types value. Anything but a JSON
-// array yields no entries, and so an empty panel (§3.2).
+// array yields no entries, and so an empty panel (spec §3.2).
 func Types(raw json.RawMessage) []json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	var entries []json.RawMessage
@@ -55,8 +55,8 @@ func Types(raw json.RawMessage) []json.RawMessage {
 	return entries
 }
 
-// Empanel seats one judge per judge_types entry, in order, following §3.1
-// and §3.2: null, "" and "null" entries are skipped silently, "meta" is
+// Empanel seats one judge per judge_types entry, in order, following spec §3.1
+// and spec §3.2: null, "" and "null" entries are skipped silently, "meta" is
 // refused, and every other type that has no agent of its own sits as a
 // standard judge, with a warning. Duplicates are kept. model is asked for
 // the effective type's model and newID for each seat's id; warn gets each
@@ -99,10 +99,10 @@ func Empanel(types []json.RawMessage, model func(effectiveType string) string,
 }
 
 // requestedType extracts the type name of one entry. It reports false for
-// the entries the reference skipped without a word: null, "" and the
+// the entries tribunal 1.2.7 skipped without a word: null, "" and the
 // string "null" (an artefact of its jq pipeline, kept for compatibility).
 // A non-string entry is named by its JSON text and will degrade as an
-// unknown type, as `jq -r` printed it in the reference.
+// unknown type, as `jq -r` printed it in tribunal 1.2.7.
 func requestedType(entry json.RawMessage) (string, bool) {
 	entry = bytes.TrimSpace(entry)
 	if len(entry) == 0 || string(entry) == "null" {
@@ -122,7 +122,7 @@ func requestedType(entry json.RawMessage) (string, bool) {
 	return buf.String(), true
 }
 
-// effectiveType maps a requested type per §3.1; false means the seat is
+// effectiveType maps a requested type per spec §3.1; false means the seat is
 // refused. Matching is case-sensitive: "Standard" is an unknown type.
 func effectiveType(t string, warn func(string)) (string, bool) {
 	switch t {

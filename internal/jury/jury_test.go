@@ -27,7 +27,7 @@ func panel(t *testing.T, judgeTypes string) ([]Seat, []string, []string) {
 	return seats, warnings, asked
 }
 
-// TestJudgeTypeTable transcribes §3.1 row by row.
+// TestJudgeTypeTable transcribes spec §3.1 row by row.
 func TestJudgeTypeTable(t *testing.T) {
 	tests := []struct {
 		requested string
@@ -66,7 +66,7 @@ func TestJudgeTypeTable(t *testing.T) {
 			if len(seats) != 1 || seats[0] != want {
 				t.Errorf("seats = %+v, want [%+v]", seats, want)
 			}
-			// §2.5: the model lookup uses the type after degradation.
+			// spec §2.5: the model lookup uses the type after degradation.
 			if !slices.Equal(asked, []string{tt.effective}) {
 				t.Errorf("model asked for %q, want %q", asked, tt.effective)
 			}
@@ -74,7 +74,7 @@ func TestJudgeTypeTable(t *testing.T) {
 	}
 }
 
-// TestEmpanel covers the §3.2 rules.
+// TestEmpanel covers the spec §3.2 rules.
 func TestEmpanel(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -7,7 +7,7 @@ import (
 	"sort"
 )
 
-// Band is the reference Meta-Judge's suspicious band: every judge inside
+// Band is the Meta-Judge prompt's suspicious band: every judge inside
 // 0.7–0.8 despite diverse criteria suggests sycophancy or refusal.
 const (
 	BandLow  = 0.7

@@ -1,4 +1,4 @@
-// Package projectkey locates a directory's git work tree and main repository and derives the project key that names its storage (contract §9).
+// Package projectkey locates a directory's git work tree and main repository and derives the project key that names its storage (spec §9).
 package projectkey
 
 import (
@@ -10,20 +10,20 @@ import (
 )
 
 // keyHexLen is the number of hex characters of the SHA-256 kept in a key
-// (§9.3); sibling plugins derive the same 12, so it must not change.
+// (spec §9.3); sibling plugins derive the same 12, so it must not change.
 const keyHexLen = 12
 
 // Repo describes where a directory sits in git terms.
 type Repo struct {
 	// WorktreeRoot is the physical top level of the work tree containing the
-	// directory; config layers, diffs and fingerprints use it (§9.2).
+	// directory; config layers, diffs and fingerprints use it (spec §9.2).
 	WorktreeRoot string
 	// MainRoot is the physical top level of the main repository: linked
 	// worktrees map to their main work tree, submodules to themselves.
 	MainRoot string
 	// RemoteURL is the `origin` URL exactly as git prints it, or "".
 	RemoteURL string
-	// Key is the 12-hex project key of §9.3; never empty for a resolved Repo.
+	// Key is the 12-hex project key of spec §9.3; never empty for a resolved Repo.
 	Key string
 }
 
@@ -34,7 +34,7 @@ type GitRunner func(ctx context.Context, dir string, args ...string) (stdout []b
 // Resolve finds the work tree, main root, origin URL and key for dir. The
 // roots come from the pure-Go walk; git runs once, for `remote get-url
 // origin`, because the URL must be exactly what git prints (insteadOf rules,
-// includes) for keys to match the reference and sibling plugins (§9.1). A
+// includes) for keys to match tribunal 1.2.7 and sibling plugins (spec §9.1). A
 // failing remote lookup means "no remote". dir outside a work tree yields an
 // error wrapping ErrNotRepo.
 func Resolve(ctx context.Context, dir string, git GitRunner) (Repo, error) {
@@ -56,11 +56,11 @@ func Resolve(ctx context.Context, dir string, git GitRunner) (Repo, error) {
 	return r, nil
 }
 
-// MainRoot applies the Go rule of §9.2: the parent of the common git
+// MainRoot applies the Go rule of spec §9.2: the parent of the common git
 // directory when that directory is named `.git` (a main work tree or one of
-// its linked worktrees), otherwise the work tree itself. The reference took
+// its linked worktrees), otherwise the work tree itself. tribunal 1.2.7 took
 // the parent unconditionally and so named `<super>/.git/modules` for a
-// submodule (§11.17).
+// submodule (spec §A.17).
 func MainRoot(worktreeRoot, commonDir string) string {
 	if filepath.Base(commonDir) == ".git" {
 		return filepath.Dir(commonDir)
@@ -68,7 +68,7 @@ func MainRoot(worktreeRoot, commonDir string) string {
 	return worktreeRoot
 }
 
-// Key derives the project key of §9.3 from the origin URL, falling back to
+// Key derives the project key of spec §9.3 from the origin URL, falling back to
 // the main root; with neither it is "".
 func Key(remoteURL, mainRoot string) string {
 	var src string

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// sha12 is an independent restatement of §9.3 used to check Key.
+// sha12 is an independent restatement of spec §9.3 used to check Key.
 func sha12(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])[:12]
@@ -44,7 +44,7 @@ func TestKey(t *testing.T) {
 }
 
 func TestKeyDistinguishesURLForms(t *testing.T) {
-	// §9.1: no normalisation, so the two spellings of one repository differ.
+	// spec §9.1: no normalisation, so the two spellings of one repository differ.
 	if Key("https://github.com/o/r", "") == Key("git@github.com:o/r.git", "") {
 		t.Error("https and ssh URLs gave the same key")
 	}
@@ -56,7 +56,7 @@ func TestMainRoot(t *testing.T) {
 	}{
 		{"main work tree", "/src/r", "/src/r/.git", "/src/r"},
 		{"linked worktree", "/wt/feature", "/src/r/.git", "/src/r"},
-		{"submodule (§11.17)", "/src/super/vendor/lib", "/src/super/.git/modules/vendor/lib", "/src/super/vendor/lib"},
+		{"submodule (spec §A.17)", "/src/super/vendor/lib", "/src/super/.git/modules/vendor/lib", "/src/super/vendor/lib"},
 		{"separate git dir", "/src/r", "/store/r.git", "/src/r"},
 	}
 	for _, tt := range tests {
@@ -118,9 +118,9 @@ func TestResolveSubmoduleIsNotModulesDir(t *testing.T) {
 	}
 	modules := filepath.Join(f.super, ".git", "modules", "vendor", "lib")
 	if got.MainRoot == modules || got.Key == sha12("root:"+modules) {
-		t.Errorf("submodule resolved to the reference's broken root %q", modules)
+		t.Errorf("submodule resolved to tribunal 1.2.7's broken root %q", modules)
 	}
-	// The reference's own derivation, reproduced to show this case is real.
+	// tribunal 1.2.7's own derivation, reproduced to show this case is real.
 	if ref := filepath.Dir(g.commonDir(f.sub)); ref != filepath.Join(f.super, ".git", "modules", "vendor") {
 		t.Errorf("fixture is not a modules-dir submodule: parent of common = %q", ref)
 	}

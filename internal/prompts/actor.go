@@ -2,7 +2,7 @@ package prompts
 
 import "strings"
 
-// ActorInput is everything the Actor is shown in its user turn (§4.2).
+// ActorInput is everything the Actor is shown in its user turn (spec §4.2).
 type ActorInput struct {
 	Task     string
 	Criteria []Criterion

@@ -11,7 +11,7 @@ import (
 )
 
 // Agent names. Other Onlooker plugins dispatch the judges by these names
-// (§4), so they are part of the public contract and must not change.
+// (spec §4), so they are part of the public contract and must not change.
 const (
 	ActorAgent            = "tribunal-actor"
 	StandardJudgeAgent    = "tribunal-judge-standard"

@@ -37,7 +37,7 @@ func TestEmbeddedAgentsMatchRepositoryCopies(t *testing.T) {
 	}
 }
 
-// TestAgentFrontMatter transcribes the §4 table: names, tools and default models.
+// TestAgentFrontMatter transcribes the spec §4 table: names, tools and default models.
 func TestAgentFrontMatter(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -160,7 +160,7 @@ func bodyOf(t *testing.T, name string) string {
 }
 
 // TestJudgePromptsCarryTheSharedRules checks that each judge prompt states
-// every rule §4.3–4.5 require of all judges.
+// every rule spec §4.3–4.5 require of all judges.
 func TestJudgePromptsCarryTheSharedRules(t *testing.T) {
 	shared := []string{
 		"The rubric in your input\ngoverns",             // governing note
@@ -246,7 +246,7 @@ func TestRoleSpecificRules(t *testing.T) {
 }
 
 // The adversarial prompt must not give a starting value for its deductions
-// (§4.5), and the Meta-Judge prompt must not prime "accept" (§4.6).
+// (spec §4.5), and the Meta-Judge prompt must not prime "accept" (spec §4.6).
 func TestPromptsAvoidPriming(t *testing.T) {
 	adv := bodyOf(t, AdversarialJudgeAgent)
 	for _, bad := range []string{"start at", "start from 1", "starting score", "begin at"} {

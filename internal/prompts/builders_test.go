@@ -90,7 +90,7 @@ func TestMetaPromptContents(t *testing.T) {
 			t.Errorf("meta prompt lacks %q", w)
 		}
 	}
-	// §4.6: the prompt must not prime an override value.
+	// spec §4.6: the prompt must not prime an override value.
 	for _, v := range []string{"accept", "reject", "re-evaluate"} {
 		if strings.Contains(p, v) {
 			t.Errorf("meta prompt mentions override value %q", v)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// DigestBudget is the size cap, in bytes, of a retry digest (§7.7, §12
+// DigestBudget is the size cap, in bytes, of a retry digest (spec §7.7, spec Appendix B
 // item 6). Only the judges' feedback is cut to meet it: the gate reason, the
 // criteria table, the Meta-Judge line and one line per judge are always
 // kept whole, because each carries a fact the Actor needs. The feedback gets
@@ -64,7 +64,7 @@ type DigestInput struct {
 	Dissent   *float64 // the disagreement score, set only when dissent was recorded
 }
 
-// Digest renders the retry digest of §7.7: the gate reason and failed
+// Digest renders the retry digest of spec §7.7: the gate reason and failed
 // criterion with its lowest score and floor; every criterion's mean and
 // minimum with weight and min_pass, lowest mean first; every judge's type,
 // score, vote and feedback, passing judges included; the Meta-Judge's
@@ -148,7 +148,7 @@ func renderDigest(in DigestInput, shown, original []string) string {
 	return b.String()
 }
 
-// reasonSentence states the block concretely (§7.9): for a floor block it
+// reasonSentence states the block concretely (spec §7.9): for a floor block it
 // names the criterion, its lowest score, its floor and the overall score
 // that cleared the threshold.
 func reasonSentence(in DigestInput) string {

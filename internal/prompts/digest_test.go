@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// TestDigestRequiredParts checks the five parts §7.7 requires.
+// TestDigestRequiredParts checks the five parts spec §7.7 requires.
 func TestDigestRequiredParts(t *testing.T) {
 	in := sampleDigestInput()
 	in.Reason = "dissent_unresolved"
@@ -34,7 +34,7 @@ func TestDigestReasonSentences(t *testing.T) {
 		mutate func(*DigestInput)
 		want   string
 	}{
-		{"criterion_floor reads concretely (§7.9)", func(in *DigestInput) {}, "Blocked on `safety` (0.30 < 0.80) despite an overall 0.82."},
+		{"criterion_floor reads concretely (spec §7.9)", func(in *DigestInput) {}, "Blocked on `safety` (0.30 < 0.80) despite an overall 0.82."},
 		{"criterion_floor with an unreadable report", func(in *DigestInput) { in.FailedLowest = nil },
 			"Blocked on `safety` (a judge reported an unreadable score; floor 0.80) despite an overall 0.82."},
 		{"low_score with threshold", func(in *DigestInput) { in.Reason, in.Aggregate, in.FailedCriterion = "low_score", 0.62, "" },

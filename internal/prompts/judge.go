@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// JudgeInput is everything a loop judge is shown in its user turn (§4.3–4.5,
-// §7.4 step 4).
+// JudgeInput is everything a loop judge is shown in its user turn (spec §4.3–4.5,
+// spec §7.4 step 4).
 type JudgeInput struct {
 	Task        string
 	Criteria    []Criterion

@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// MetaVerdict is one jury verdict as the Meta-Judge sees it: the fields §4.6
+// MetaVerdict is one jury verdict as the Meta-Judge sees it: the fields spec §4.6
 // lists, plus whether the seat failed outright.
 type MetaVerdict struct {
 	JudgeID           string
 	JudgeType         string
 	Score             *float64 // nil when the verdict has no usable score
 	Passed            bool
-	Failed            bool // the judge crashed or its output did not parse (§4.1)
+	Failed            bool // the judge crashed or its output did not parse (spec §4.1)
 	CriteriaEvaluated []string
 	Feedback          string
 	Confidence        *float64
@@ -41,7 +41,7 @@ type MetaInput struct {
 
 // MetaPrompt builds the Meta-Judge's user-turn prompt. It deliberately says
 // nothing that favours any override value: leaving the override unset is
-// the expected answer whenever the jury can stand (§4.6).
+// the expected answer whenever the jury can stand (spec §4.6).
 func MetaPrompt(in MetaInput) string {
 	// Every variable text goes into the token derivation, not only the
 	// fenced ones, so the token occurs nowhere in the prompt but its markers.

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 )
 
-// biasTypes are the six bias names the Meta-Judge may report (§4.6), in the
+// biasTypes are the six bias names the Meta-Judge may report (spec §4.6), in the
 // contract's order.
 var biasTypes = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
 
@@ -71,7 +71,7 @@ func stringEnum(values ...string) object {
 // VerdictSchema returns the JSON Schema (compact JSON) that a loop judge's
 // structured output must satisfy. The properties of criterion_scores are
 // exactly the given rubric criterion names and nothing else, but none is
-// required individually: an omitted criterion means "not assessed" (§4.1),
+// required individually: an omitted criterion means "not assessed" (spec §4.1),
 // which the aggregation and the gate treat differently from a 0. Empty and
 // repeated names are skipped, since a JSON object can hold a key only once.
 func VerdictSchema(criteria []string) string {
@@ -110,7 +110,7 @@ func VerdictSchema(criteria []string) string {
 }
 
 // StopVerdictSchema returns the JSON Schema (compact JSON) of the Stop
-// hook's five-key advisory verdict (§8.4).
+// hook's five-key advisory verdict (spec §8.4).
 func StopVerdictSchema() string {
 	schema := object{
 		{"type", "object"},
@@ -128,7 +128,7 @@ func StopVerdictSchema() string {
 }
 
 // MetaSchema returns the JSON Schema (compact JSON) of the Meta-Judge's
-// structured output (§4.6). override_recommendation is optional on purpose:
+// structured output (spec §4.6). override_recommendation is optional on purpose:
 // absent is the normal answer when the jury can stand.
 func MetaSchema() string {
 	schema := object{

@@ -161,7 +161,7 @@ func jsonExamples(t *testing.T, body string) []string {
 
 // TestPromptExamplesMatchTheirSchemas keeps the examples shown to the models
 // valid under the schemas the orchestrator enforces, and checks the values
-// §4.3–4.5 prescribe for them.
+// spec §4.3–4.5 prescribe for them.
 func TestPromptExamplesMatchTheirSchemas(t *testing.T) {
 	verdict := compile(t, VerdictSchema(defaultCriteria))
 	cases := []struct {

@@ -43,7 +43,7 @@ type StopInput struct {
 }
 
 // StopPrompt builds the Stop hook's advisory-judge prompt: role line,
-// five-key schema (§8.4), task with the threshold, advisory note, what the
+// five-key schema (spec §8.4), task with the threshold, advisory note, what the
 // judge may use, then the quoted material: the unified diff of the working
 // tree (bounded by StopDiffBudget), the user's request and the assistant's
 // final message. Every section is fenced with a token that occurs in none

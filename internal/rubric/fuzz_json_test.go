@@ -11,8 +11,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 )
 
-// builtinDefault is the shipped built-in rubric (§2.8), the one an overlay
-// must never be able to wipe out by being malformed (§11.22).
+// builtinDefault is the shipped built-in rubric (spec §2.8), the one an overlay
+// must never be able to wipe out by being malformed (spec §A.22).
 const builtinDefault = `[{"id":"default","criteria":[{"name":"correctness","weight":0.4,"min_pass":0.7},{"name":"completeness","weight":0.3,"min_pass":0.7},{"name":"safety","weight":0.2,"min_pass":0.8},{"name":"clarity","weight":0.1,"min_pass":0.5}]}]`
 
 // FuzzRubricJSON feeds arbitrary bytes to the JSON side of the rubric

@@ -13,7 +13,7 @@ import (
 )
 
 // Criterion is one rubric criterion. Weight and MinPass are nil when the
-// field is absent or not a JSON number, so callers can apply the contract's
+// field is absent or not a JSON number, so callers can apply the spec's
 // "numeric weight" and "numeric min_pass" rules without re-parsing.
 type Criterion struct {
 	Name    string   // "" when absent or not a string
@@ -65,7 +65,7 @@ var errNotObject = errors.New("rubric is not a JSON object")
 
 // Parse decodes one rubric object. It never rejects a rubric for bad field
 // values: a non-string id becomes "", non-numeric weights become nil, and so
-// on, so that Validate can report them in the contract's order (§2.7). It
+// on, so that Validate can report them in the spec's order (spec §2.7). It
 // fails only when raw is not a JSON object.
 func Parse(raw json.RawMessage) (Rubric, error) {
 	// A map, not a struct, because encoding/json matches struct fields
@@ -170,7 +170,7 @@ func unknownKeys(obj json.RawMessage, known []string, prefix string) []string {
 }
 
 // present maps an absent field and an explicit JSON null to nil, which is
-// what "not explicitly set in the rubric" means for the precedence of §2.4.
+// what "not explicitly set in the rubric" means for the precedence of spec §2.4.
 func present(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -195,8 +195,8 @@ func stringValue(raw json.RawMessage) string {
 }
 
 // numberValue reports the value of raw when it is a JSON number. Strings
-// holding digits are not numbers: the reference accepted "3" for
-// max_iterations and Go must not (§2.7).
+// holding digits are not numbers: tribunal 1.2.7 accepted "3" for
+// max_iterations and Go must not (spec §2.7).
 func numberValue(raw json.RawMessage) (float64, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {

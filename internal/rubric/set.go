@@ -19,7 +19,7 @@ import (
 // an unbounded read of a wrong path must not exhaust memory.
 const maxFileSize = 1 << 20
 
-// LoadOptions names the sources of the rubric set (§2.6). File paths that
+// LoadOptions names the sources of the rubric set (spec §2.6). File paths that
 // are empty count as absent.
 type LoadOptions struct {
 	// Builtins is the merged tribunal.rubric.builtins value; nil or null
@@ -27,7 +27,7 @@ type LoadOptions struct {
 	// (for messages); empty means the configuration in general.
 	Builtins       json.RawMessage
 	BuiltinsOrigin string
-	// UserJSON is $HOME/.onlooker/tribunal.json (the reference path, §12.19);
+	// UserJSON is $HOME/.onlooker/tribunal.json (tribunal 1.2.7's path, spec §B.19);
 	// UserTOML is $HOME/.onlooker/tribunal.toml.
 	UserJSON, UserTOML string
 	// RepoJSON is <worktree>/.claude/tribunal.json; RepoTOML is
@@ -46,7 +46,7 @@ type Set struct {
 
 // LoadSet builds the rubric set from the built-ins and then the user JSON,
 // user TOML, repository JSON and repository TOML overlays, each rubric
-// replacing any earlier one with the same id whole (§2.6). Bad files and
+// replacing any earlier one with the same id whole (spec §2.6). Bad files and
 // bad entries are skipped with a warning; loading never fails.
 func LoadSet(o LoadOptions) Set {
 	warn := o.Warn

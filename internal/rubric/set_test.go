@@ -146,7 +146,7 @@ func TestLoadSetSameIDTwiceInOneFile(t *testing.T) {
 	}
 }
 
-// TestLoadSetBadEntries covers §11.22: a bad entry is skipped alone, with
+// TestLoadSetBadEntries covers spec §A.22: a bad entry is skipped alone, with
 // a warning naming the file, and neither the built-ins nor the file's good
 // entries are lost.
 func TestLoadSetBadEntries(t *testing.T) {

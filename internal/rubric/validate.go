@@ -125,7 +125,7 @@ func unitProblem(raw json.RawMessage) string {
 }
 
 // ScoreThreshold decodes a score threshold: a JSON number in [0,1]. Config
-// values go through the same check as rubric fields (§2.3).
+// values go through the same check as rubric fields (spec §2.3).
 func ScoreThreshold(raw []byte) (float64, error) {
 	return Unit(raw)
 }
@@ -155,7 +155,7 @@ func AggregationMethod(raw []byte) (rules.Method, error) {
 
 // MaxIterations decodes max_iterations: a JSON number with an integral value
 // of at least 1. Values above 2^31-1 are clamped rather than rejected, since
-// the contract sets no upper bound.
+// the spec sets no upper bound.
 func MaxIterations(raw []byte) (int, error) {
 	f, ok := numberValue(raw)
 	if !ok || f < 1 || f != math.Trunc(f) {
@@ -179,7 +179,7 @@ func enum[T ~string](raw []byte, allowed []T) (string, error) {
 	return s, nil
 }
 
-// show prints an enum value the way the reference's `jq -r` did: strings
+// show prints an enum value the way tribunal 1.2.7's `jq -r` did: strings
 // without quotes, anything else as compact JSON.
 func show(raw []byte) string {
 	if isKind(raw, '"') {
@@ -189,7 +189,7 @@ func show(raw []byte) string {
 }
 
 // compact prints a value as compact JSON. Numeric fields use it rather than
-// show, so that a string "0.8", which Go rejects (§2.7), is visibly a string.
+// show, so that a string "0.8", which Go rejects (spec §2.7), is visibly a string.
 func compact(raw []byte) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// defaultRubric is the built-in rubric of §2.8, as shipped (id and
+// defaultRubric is the built-in rubric of spec §2.8, as shipped (id and
 // criteria only).
 const defaultRubric = `{"id":"default","criteria":[
 	{"name":"correctness","weight":0.4,"min_pass":0.7},
@@ -22,7 +22,7 @@ func TestValidate(t *testing.T) {
 		in   string
 		want string // "" means valid
 	}{
-		// §2.7 check 2.
+		// spec §2.7 check 2.
 		{"no id", `{` + one + `}`, "rubric missing .id"},
 		{"null id", `{"id":null,` + one + `}`, "rubric missing .id"},
 		{"empty id", `{"id":"",` + one + `}`, "rubric missing .id"},
@@ -102,7 +102,7 @@ func TestValidate(t *testing.T) {
 		{"threshold before gate", `{"id":"r",` + one + `,"score_threshold":9,"gate_policy":"x"}`, "rubric r: score_threshold 9 out of [0,1]"},
 		{"gate before aggregation", `{"id":"r",` + one + `,"gate_policy":"x","aggregation_method":"y"}`, "rubric r: invalid gate_policy x (must be one of strict, majority, unanimous, meta_override)"},
 		{"aggregation before iterations", `{"id":"r",` + one + `,"aggregation_method":"y","max_iterations":0}`, "rubric r: invalid aggregation_method y (must be one of mean, median, min, weighted_mean)"},
-		// §2.8.
+		// spec §2.8.
 		{"built-in default rubric", defaultRubric, ""},
 	}
 	for _, tt := range tests {
@@ -130,7 +130,7 @@ func TestValidateNil(t *testing.T) {
 	}
 }
 
-// TestBuiltinWeightSum pins the float artefact §2.7 quotes: the built-in
+// TestBuiltinWeightSum pins the float artefact spec §2.7 quotes: the built-in
 // weights do not sum to exactly 1, and the rubric must still be valid.
 func TestBuiltinWeightSum(t *testing.T) {
 	r, err := Parse(json.RawMessage(defaultRubric))

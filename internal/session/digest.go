@@ -8,7 +8,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// digest builds the retry digest (§7.7) from the previous iteration; "" on
+// digest builds the retry digest (spec §7.7) from the previous iteration; "" on
 // the first pass.
 func (r *runner) digest() string {
 	if len(r.history) == 0 {
@@ -73,7 +73,7 @@ func (r *runner) digest() string {
 }
 
 // floorFacts returns the lowest readable report of criterion name across
-// all verdicts (the floor uses the minimum, §6.2) and its min_pass, for
+// all verdicts (the floor uses the minimum, spec §6.2) and its min_pass, for
 // reports such as "safety (0.30 < 0.80)". A criterion violated only by an
 // unreadable report has no lowest score.
 func (r *runner) floorFacts(vs []verdict.Verdict, name string) (lowest, floor *float64) {

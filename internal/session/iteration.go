@@ -46,7 +46,7 @@ type iterationState struct {
 	diff string
 	// calls numbers this iteration's model calls for their records.
 	calls int
-	// Beyond the contract (docs/adr/007).
+	// Beyond tribunal 1.2.7 (docs/adr/007).
 	trustItems []trust.Item
 	trust      *trust.Result
 	findings   []severity.Finding
@@ -54,7 +54,7 @@ type iterationState struct {
 	commands   []CommandReport
 }
 
-// iteration runs §7.4 for iteration n. A returned error aborts the task;
+// iteration runs spec §7.4 for iteration n. A returned error aborts the task;
 // a nil error with a blocked gate means "retry or exhaust".
 func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) {
 	iterID, err := r.newID()
@@ -81,7 +81,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	return it, r.judge(ctx, it, dir, label, n)
 }
 
-// judge is §7.4 steps 3–7 for one iteration whose work is done: jury,
+// judge is spec §7.4 steps 3–7 for one iteration whose work is done: jury,
 // consensus, dissent, meta-judge and gate. The loop calls it after the
 // actor; JudgeDiff calls it on recorded or labelled work with no actor.
 func (r *runner) judge(ctx context.Context, it *iterationState, dir, label string, n int) error {
@@ -169,7 +169,7 @@ func (r *runner) warnAll(ws []string) {
 	}
 }
 
-// runActor runs the Actor, retrying a failed attempt once (§7.8).
+// runActor runs the Actor, retrying a failed attempt once (spec §7.8).
 func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label string) (string, error) {
 	iterID := it.report.IterationID
 	n := it.report.Number

@@ -143,7 +143,7 @@ type Judgement struct {
 	Usable int `json:"usable_verdicts"`
 }
 
-// JudgeDiff runs §7.4 steps 3–7 on w exactly as an iteration of `run`
+// JudgeDiff runs spec §7.4 steps 3–7 on w exactly as an iteration of `run`
 // would, with no actor, no events, no artifacts and no ledger entry.
 // Command judges do not sit: they test the repository's working tree, not
 // w. It is safe to call from several goroutines at once.

@@ -40,7 +40,7 @@ type commandRun struct {
 
 // runJudges runs every seat's reps and every command judge in parallel.
 // Events are ordered deterministically whatever order the calls finish in
-// (§12.2): every judge.start in panel order as the judges launch, then
+// (spec §B.2): every judge.start in panel order as the judges launch, then
 // every verdict in panel order once the whole panel has answered. A seat
 // with several reps is one seat: its reps are reduced by the mean over
 // survivors (internal/trust) and only the reduced verdict is an event.
@@ -237,7 +237,7 @@ func repSuffix(n int) string {
 }
 
 // judgeVerdict turns one judge call into a verdict and its findings: a
-// failed call is a failed judge (§4.1), never a zero.
+// failed call is a failed judge (spec §4.1), never a zero.
 func (r *runner) judgeVerdict(res claude.Result, err error) (verdict.Verdict, []severity.Finding) {
 	if err != nil {
 		return verdict.Failed(err.Error()), nil

@@ -12,11 +12,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
-// maxTaskSummary bounds task_summary in the manifest (§12.10): the full
+// maxTaskSummary bounds task_summary in the manifest (spec §B.10): the full
 // task is in the report and the prompts; the manifest is for listings.
 const maxTaskSummary = 500
 
-// loop runs §7.3–§7.4 and finishes the task.
+// loop runs spec §7.3–spec §7.4 and finishes the task.
 func (r *runner) loop(ctx context.Context) error {
 	r.writeManifests()
 	start := r.sessionStart()
@@ -65,7 +65,7 @@ func (r *runner) sessionStart() events.SessionStart {
 	return start
 }
 
-// projectManifest is §7.6's project manifest.
+// projectManifest is spec §7.6's project manifest.
 type projectManifest struct {
 	ProjectKey string  `json:"project_key"`
 	RemoteURL  *string `json:"remote_url"`
@@ -74,7 +74,7 @@ type projectManifest struct {
 	Source     string  `json:"source"`
 }
 
-// taskManifest is §7.6's task manifest plus the Go "effective" snapshot.
+// taskManifest is spec §7.6's task manifest plus the Go "effective" snapshot.
 type taskManifest struct {
 	TaskID      string    `json:"task_id"`
 	TaskSummary string    `json:"task_summary"`

@@ -18,7 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// runMeta is §7.4 step 6. A failed Meta-Judge never aborts: it becomes the
+// runMeta is spec §7.4 step 6. A failed Meta-Judge never aborts: it becomes the
 // failure default (questionable, no bias, no override), so the gate falls
 // back to score-based logic.
 func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label string) error {
@@ -128,7 +128,7 @@ func gateWord(g gate.Result) string {
 	return "blocked (" + string(g.Reason) + ")"
 }
 
-// recordGate writes gate.json and emits the gate event (§7.4 step 7).
+// recordGate writes gate.json and emits the gate event (spec §7.4 step 7).
 func (r *runner) recordGate(it *iterationState, dir string, n int) {
 	iterID := it.report.IterationID
 	res := it.gate

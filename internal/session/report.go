@@ -46,7 +46,7 @@ type IterationReport struct {
 	Consensus   *ConsensusReport `json:"consensus,omitempty"`
 	Meta        MetaReport       `json:"meta"`
 	Gate        GateReport       `json:"gate"`
-	// Beyond the contract: command judges, the worst finding severity.
+	// Beyond tribunal 1.2.7: command judges, the worst finding severity.
 	Commands      []CommandReport `json:"command_judges,omitempty"`
 	WorstSeverity string          `json:"worst_severity,omitempty"`
 	// Commit is the task branch's commit after this iteration's actor;
@@ -116,7 +116,7 @@ type MetaReport struct {
 }
 
 // GateReport is the gate's decision with the facts a person needs to read
-// it (§7.9: a floor block names the score and the floor).
+// it (spec §7.9: a floor block names the score and the floor).
 type GateReport struct {
 	Passed          bool         `json:"passed"`
 	Reason          rules.Reason `json:"reason,omitempty"`
@@ -130,7 +130,7 @@ type GateReport struct {
 	Trust     *trust.Result `json:"trust,omitempty"`
 }
 
-// Glyph is the outcome's mark in summaries (§7.10).
+// Glyph is the outcome's mark in summaries (spec §7.10).
 func Glyph(outcome string) string {
 	switch outcome {
 	case Accepted:
@@ -154,7 +154,7 @@ func GateSentence(g GateReport, aggregate float64) string {
 		FailedCriterion: firstLine(g.FailedCriterion, 200), BlockedBy: g.BlockedBy}, f)
 }
 
-// Summary renders the terse Markdown summary of §7.10.
+// Summary renders the terse Markdown summary of spec §7.10.
 func Summary(r *Report) string {
 	var b strings.Builder
 	score := "—"

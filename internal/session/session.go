@@ -25,7 +25,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
-// Outcomes of a task (§7.8).
+// Outcomes of a task (spec §7.8).
 const (
 	Accepted  = "accepted"
 	Exhausted = "exhausted_iterations"
@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	r.report.TaskID = r.taskID
 
 	if err := r.setup(ctx, onlookerDir); err != nil {
-		// §7.2 step 6: one session.complete aborted, no artifacts.
+		// spec §7.2 step 6: one session.complete aborted, no artifacts.
 		r.report.Outcome = Aborted
 		r.report.Error = err.Error()
 		r.emit(events.SessionComplete{
@@ -281,7 +281,7 @@ func (r *runner) longPhase(label, what string) (stop func()) {
 }
 
 // emit records an event; a failure is a warning and never stops the loop
-// (§7.5). A broken log or disk fails every write the same way, so only the
+// (spec §7.5). A broken log or disk fails every write the same way, so only the
 // first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
 	if r.shadow {
@@ -296,7 +296,7 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 	}
 }
 
-// write stores an artifact; a failure is a warning (§12.8: the verdict
+// write stores an artifact; a failure is a warning (spec §B.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
 	if r.shadow {
@@ -319,7 +319,7 @@ func (r *runner) storeErr(err error) {
 	}
 }
 
-// setup is §7.2: repository, configuration, rubric, parameters, panel.
+// setup is spec §7.2: repository, configuration, rubric, parameters, panel.
 func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if r.opts.Task == "" {
 		return errors.New("the task is empty")
@@ -389,7 +389,7 @@ func (r *runner) configure(worktreeRoot string) error {
 	r.rub = rub
 	r.params = params
 	// A dry empanelling: the real one mints fresh ids every iteration, but
-	// an empty panel must stop the run before the Actor (§3.2). Its
+	// an empty panel must stop the run before the Actor (spec §3.2). Its
 	// warnings (degraded or refused types) are printed here, once per run.
 	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Warn)
 	if err != nil {

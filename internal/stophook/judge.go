@@ -58,7 +58,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	return Judge(ctx, runner, settings, in, j.Worktree, timeout)
 }
 
-// Advisory is a validated advisory verdict (§8.6).
+// Advisory is a validated advisory verdict (spec §8.5).
 type Advisory = advisory
 
 // Judge asks the advisory judge about one turn and validates its answer:

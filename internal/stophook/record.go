@@ -18,7 +18,7 @@ import (
 // Mode marks a stop file as an advisory verdict.
 const Mode = "stop-advisory"
 
-// File is the content of stop-<sid>.json (§8.8 plus the Go additions): the
+// File is the content of stop-<sid>.json (spec §8.8 plus the Go additions): the
 // session's latest advisory verdict, which SessionStart reads and whose
 // fingerprint saves the next turn a model call.
 type File struct {
@@ -59,7 +59,7 @@ func (r *recorder) entropy() interface{ Read([]byte) (int, error) } {
 	return rand.Reader
 }
 
-// verdict emits the six events (§8.7), each best-effort, then writes the
+// verdict emits the six events (spec §8.6), each best-effort, then writes the
 // stop file, the session's history record and the ledger entry: events
 // first, so a reader that sees the file can find its chain. With rw (fix
 // mode hands the verdict back) the gate event says the model will retry and

@@ -225,7 +225,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	}
 	claudePath, err := h.locateClaude()
 	if err != nil && spec.IsClaude() {
-		// The reference skips silently when claude is missing; one line on
+		// tribunal 1.2.7 skips silently when claude is missing; one line on
 		// stderr costs nothing and explains an empty history.
 		h.warn("no advisory verdict: %v", err)
 		return job{}, false

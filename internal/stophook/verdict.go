@@ -11,10 +11,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// defaultConfidence is the reference's value for a judge that gives none.
+// defaultConfidence is tribunal 1.2.7's value for a judge that gives none.
 const defaultConfidence = 0.6
 
-// advisory is the validated advisory verdict (§8.6).
+// advisory is the validated advisory verdict (spec §8.5).
 type advisory struct {
 	Score      float64
 	Passed     bool
@@ -22,8 +22,8 @@ type advisory struct {
 	Confidence float64
 }
 
-// validate applies §8.6 to one JSON object: the score must be a number in
-// [0,1]; a boolean passed is kept as given (the reference coerced false to
+// validate applies spec §8.5 to one JSON object: the score must be a number in
+// [0,1]; a boolean passed is kept as given (tribunal 1.2.7 coerced false to
 // true when the score cleared the bar); an absent or null passed is derived
 // from the score; any other passed makes the response invalid; judge_type
 // must be present and non-null; confidence defaults to 0.6.

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestSanitizeSessionID transcribes §8.8: every byte outside [A-Za-z0-9-]
+// TestSanitizeSessionID transcribes spec §8.8: every byte outside [A-Za-z0-9-]
 // becomes "_", a multi-byte character several of them, and an empty result
 // "unknown"; the Go cap keeps long ids distinct.
 func TestSanitizeSessionID(t *testing.T) {

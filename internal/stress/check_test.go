@@ -55,7 +55,7 @@ func readLog(t *testing.T, path string) []logLine {
 }
 
 // checkSequences asserts that sequence numbers are unique and rise in line
-// order (§10: among Go writers sequence order is line order) and returns
+// order (spec §10: among Go writers sequence order is line order) and returns
 // how many numbers are missing between the first and the last; contiguous
 // demands none.
 func checkSequences(t *testing.T, log []logLine, contiguous bool) (gaps int64) {

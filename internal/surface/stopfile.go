@@ -22,7 +22,7 @@ import (
 // not something the Stop hook wrote.
 const maxStopFile = 1 << 20
 
-// Stop-file naming (§8.8): stop-<sanitised session id>.json.
+// Stop-file naming (spec §8.8): stop-<sanitised session id>.json.
 const (
 	stopPrefix = "stop-"
 	stopSuffix = ".json"
@@ -54,7 +54,7 @@ type Advisory struct {
 	CostUSD    *float64 `json:"cost_usd,omitempty"`
 	JudgeType  string   `json:"judge_type,omitempty"`
 	Model      string   `json:"judge_model_id,omitempty"`
-	// Fingerprint is the change fingerprint the Stop hook stored (§11.16).
+	// Fingerprint is the change fingerprint the Stop hook stored (spec §A.16).
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// WrittenAt is written_at, or the file's modification time when that
 	// field is missing or unparseable (TimeFromMtime tells which).

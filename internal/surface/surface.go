@@ -36,7 +36,7 @@ type Deps struct {
 }
 
 // Run executes the hook and returns its exit status, which is always 0: a
-// SessionStart hook must never fail or block the session (§8.10). Its
+// SessionStart hook must never fail or block the session (spec §8.10). Its
 // stdout is either empty or exactly one hookSpecificOutput JSON object;
 // every diagnostic is one stderr line.
 func Run(ctx context.Context, d Deps) int {
@@ -209,7 +209,7 @@ func (h *hook) claimAll(projectDir string, fresh []Advisory, now time.Time) []Ad
 	return shown
 }
 
-// output is the SessionStart hook's JSON (claude-code.md §7.4).
+// output is the SessionStart hook's JSON.
 type output struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`

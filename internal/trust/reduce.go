@@ -24,7 +24,7 @@ const MaxFeedbackBytes = 2000
 //   - One rep is returned unchanged: judge_reps = 1 behaves exactly as a
 //     panel without reps.
 //   - Every rep failed (or there were none) → a failed verdict whose error
-//     lists each rep's: the seat is kept and cannot vote pass (§4.1).
+//     lists each rep's: the seat is kept and cannot vote pass (spec §4.1).
 //   - Otherwise the survivors, the reps with a usable score, decide: the
 //     score is their mean and passed is a strict majority of their own
 //     calls (a tie does not pass). Without survivors the first non-failed
@@ -32,7 +32,7 @@ const MaxFeedbackBytes = 2000
 //     repaired into a number.
 //   - Criterion scores are the mean of the readable values each criterion
 //     got from the non-failed reps, because the gate's floors look at every
-//     verdict's criterion scores, usable or not (§6.2). A criterion that
+//     verdict's criterion scores, usable or not (spec §6.2). A criterion that
 //     only unreadable values reported keeps the first of them raw, so its
 //     floor still trips as it would without reps.
 //   - Feedback is the reps' distinct summaries in rep order, bounded.

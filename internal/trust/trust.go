@@ -41,7 +41,7 @@ type Item struct {
 
 // RatingFrom turns a rep's verdict into a rating: its usable overall score
 // and its readable criterion scores. ok is false when the rep did not
-// survive (failed, or no usable score), matching the §5.1 usable filter.
+// survive (failed, or no usable score), matching the spec §5.1 usable filter.
 func RatingFrom(rater string, v verdict.Verdict) (Rating, bool) {
 	score, ok := v.UsableScore()
 	if !ok {

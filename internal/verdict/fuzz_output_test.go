@@ -13,7 +13,7 @@ import (
 )
 
 // FuzzParseOutput checks the first normalisation step of every model reply
-// (§4.1 step 1, §8.6 step 1) against encoding/json: the reply, trimmed and
+// (spec §4.1 step 1, spec §8.5 step 1) against encoding/json: the reply, trimmed and
 // with one complete ``` or ```json fence removed, must be exactly one JSON
 // object (nested no deeper than nesting.Max), and then its members are exactly encoding/json's; anything else is
 // one of the three documented errors. A judge can never pre-fill the ids
@@ -76,7 +76,7 @@ func unfence(s string) string {
 	return strings.TrimSpace(rest[:len(rest)-3])
 }
 
-// FuzzNormaliseMeta checks §4.6 on arbitrary meta-judge replies: the
+// FuzzNormaliseMeta checks spec §4.6 on arbitrary meta-judge replies: the
 // failure default applies exactly when the reply is not an object or its
 // verdict_quality or bias_detected is out of its type; bias counts only
 // for a JSON true (never the string "true"); override, bias types and

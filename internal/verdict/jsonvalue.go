@@ -14,7 +14,7 @@ import (
 )
 
 // Usable reports whether raw is a JSON number x with 0 ≤ x ≤ 1 and returns
-// it. This is the contract's "usable score" and "readable criterion score"
+// it. This is the spec's "usable score" and "readable criterion score"
 // rule: null, strings, booleans and out-of-range numbers such as 95 or -5 are
 // all unusable, and nothing is ever repaired into range.
 func Usable(raw json.RawMessage) (float64, bool) {

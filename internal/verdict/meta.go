@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// Override recommendations a meta-judge may make (§4.6). The empty string
+// Override recommendations a meta-judge may make (spec §4.6). The empty string
 // means unset.
 const (
 	OverrideAccept     = "accept"
@@ -22,7 +22,7 @@ const (
 	QualityBiased       = "biased"
 )
 
-// BiasTypes is the §4.6 bias taxonomy, in the contract's order.
+// BiasTypes is the spec §4.6 bias taxonomy, in the spec's order.
 var BiasTypes = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
 
 var qualities = []string{QualitySound, QualityQuestionable, QualityBiased}
@@ -40,7 +40,7 @@ type Meta struct {
 	// Override is "", OverrideAccept, OverrideReject or OverrideReEvaluate.
 	Override string
 
-	// Failed marks the meta failure default (§4.6 step 1), with the reason.
+	// Failed marks the meta failure default (spec §4.6 step 1), with the reason.
 	Failed bool
 	Error  string
 }
@@ -52,7 +52,7 @@ func FailedMeta(reason string) Meta {
 }
 
 // NormaliseMeta converts a meta-judge's raw final message into a Meta
-// (§4.6). Unparseable output, a verdict_quality outside its enum or a
+// (spec §4.6). Unparseable output, a verdict_quality outside its enum or a
 // bias_detected that is not a JSON boolean give the failure default; the
 // string "true" in particular is not bias. Warnings are for the caller.
 func NormaliseMeta(text string) (Meta, []string) {
@@ -63,7 +63,7 @@ func NormaliseMeta(text string) (Meta, []string) {
 	return normaliseMeta(obj, "meta-judge")
 }
 
-// normaliseMeta is §4.6 on a meta verdict's members, the one copy of it
+// normaliseMeta is spec §4.6 on a meta verdict's members, the one copy of it
 // that the loop (through NormaliseMeta) and decide (through MetaFromJSON)
 // share, so that the same verdict can never gate differently in run,
 // decide and replay. who names the verdict's origin in failure reasons.
@@ -85,7 +85,7 @@ func normaliseMeta(obj map[string]json.RawMessage, who string) (Meta, []string) 
 // MetaFromJSON reads a meta verdict given as JSON: the decide command's
 // "meta" input, or a meta.json file replayed through decide. Absent, null
 // or {} mean no meta verdict; any other object is normalised exactly as
-// the loop normalises the meta-judge's output (§4.6), the failure default
+// the loop normalises the meta-judge's output (spec §4.6), the failure default
 // included, and a failure default comes with a warning saying why. A
 // value that is not an object is an error.
 func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
@@ -109,7 +109,7 @@ func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	return meta, warnings, nil
 }
 
-// readOptional applies §4.6 steps 2–4 to the optional fields.
+// readOptional applies spec §4.6 steps 2–4 to the optional fields.
 func (m *Meta) readOptional(obj map[string]json.RawMessage) []string {
 	var warnings []string
 	if raw, present := obj["override_recommendation"]; present {

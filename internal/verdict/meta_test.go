@@ -33,7 +33,7 @@ func TestNormaliseMeta(t *testing.T) {
 			want: Meta{VerdictQuality: "sound", Override: "accept"}},
 		{name: "override re-evaluate", text: `{"verdict_quality":"questionable","bias_detected":false,"override_recommendation":"re-evaluate"}`,
 			want: Meta{VerdictQuality: "questionable", Override: "re-evaluate"}},
-		// §4.6 step 1: failure defaults.
+		// spec §4.6 step 1: failure defaults.
 		{name: "not JSON", text: "The jury looks fine.", failed: true},
 		{name: "prose around JSON", text: `Result: {"verdict_quality":"sound","bias_detected":false}`, failed: true},
 		{name: "array", text: `[{"verdict_quality":"sound","bias_detected":false}]`, failed: true},
@@ -45,7 +45,7 @@ func TestNormaliseMeta(t *testing.T) {
 		{name: "bias missing", text: `{"verdict_quality":"sound"}`, failed: true},
 		{name: "bias null", text: `{"verdict_quality":"sound","bias_detected":null}`, failed: true},
 		{name: "bias number", text: `{"verdict_quality":"sound","bias_detected":1}`, failed: true},
-		// §4.6 step 2: override outside the enum is unset with a warning.
+		// spec §4.6 step 2: override outside the enum is unset with a warning.
 		{name: "bogus override", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"bogus"}`,
 			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `"bogus"`}},
 		{name: "empty override", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":""}`,
@@ -56,7 +56,7 @@ func TestNormaliseMeta(t *testing.T) {
 			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `"Accept"`}},
 		{name: "override array", text: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":["reject"]}`,
 			want: Meta{VerdictQuality: "sound"}, warnings: []string{overrideWarning + `["reject"]`}},
-		// §4.6 step 3: bias_types keeps enum values only; non-array omitted.
+		// spec §4.6 step 3: bias_types keeps enum values only; non-array omitted.
 		{name: "bias_types filtered", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":["position","halo",3,"refusal"]}`,
 			want: Meta{VerdictQuality: "biased", BiasDetected: true, BiasTypes: []string{"position", "refusal"}}},
 		{name: "bias_types none valid", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":["halo"]}`,
@@ -65,7 +65,7 @@ func TestNormaliseMeta(t *testing.T) {
 			want: Meta{VerdictQuality: "biased", BiasDetected: true}},
 		{name: "bias_types null", text: `{"verdict_quality":"biased","bias_detected":true,"bias_types":null}`,
 			want: Meta{VerdictQuality: "biased", BiasDetected: true}},
-		// §4.6 step 4: confidence only in [0,1].
+		// spec §4.6 step 4: confidence only in [0,1].
 		{name: "confidence 1.5", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":1.5}`,
 			want: Meta{VerdictQuality: "sound"}},
 		{name: "confidence string", text: `{"verdict_quality":"sound","bias_detected":false,"confidence":"0.5"}`,
@@ -123,7 +123,7 @@ func TestMetaFromJSON(t *testing.T) {
 		{name: "null", in: "null", want: Meta{}},
 		{name: "empty object", in: "{}", want: Meta{}},
 		// Any other object is the meta-judge's output as the loop sees it
-		// (§4.6): without a valid verdict_quality and a boolean
+		// (spec §4.6): without a valid verdict_quality and a boolean
 		// bias_detected, the failure default, whatever else it says.
 		{name: "accept without quality", in: `{"override_recommendation":"accept"}`,
 			want: FailedMeta("meta verdict_quality is missing, not sound, questionable or biased"), warnings: 1},
@@ -134,7 +134,7 @@ func TestMetaFromJSON(t *testing.T) {
 		{name: "bias string true", in: `{"verdict_quality":"biased","bias_detected":"true","override_recommendation":"reject"}`,
 			want: FailedMeta(`meta bias_detected is "true", not a JSON boolean`), warnings: 1},
 		{name: "bias false", in: `{"verdict_quality":"sound","bias_detected":false}`, want: Meta{VerdictQuality: "sound"}},
-		// §6.4 case 20.
+		// spec §6.4 case 20.
 		{name: "bogus override", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"bogus"}`,
 			want: Meta{VerdictQuality: "sound"}, warnings: 1},
 		{name: "null override", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":null}`,

@@ -2,7 +2,7 @@ package verdict
 
 import "fmt"
 
-// NormaliseJudge converts a judge's raw final message into a verdict (§4.1
+// NormaliseJudge converts a judge's raw final message into a verdict (spec §4.1
 // steps 1–6). Output that is not exactly one JSON object, possibly inside
 // one Markdown fence, yields a failed verdict rather than a zero score, so a
 // crash cannot drag the aggregate down or trip floors. Keys outside the

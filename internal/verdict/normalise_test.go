@@ -132,7 +132,7 @@ func TestNormaliseJudgePassed(t *testing.T) {
 		want     bool
 		warnings int
 	}{
-		// §11.4: the judge's false survives a score that clears the bar.
+		// spec §A.4: the judge's false survives a score that clears the bar.
 		{"false kept above threshold", `{"score":0.95,"passed":false}`, false, 0},
 		{"true kept below threshold", `{"score":0.2,"passed":true}`, true, 0},
 		{"true kept with unusable score", `{"score":100,"passed":true}`, true, 0},

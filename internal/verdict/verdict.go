@@ -1,4 +1,4 @@
-// Package verdict holds judge and meta-judge verdicts and turns raw model output into them (§4.1, §4.6).
+// Package verdict holds judge and meta-judge verdicts and turns raw model output into them (spec §4.1, spec §4.6).
 package verdict
 
 import (
@@ -11,7 +11,7 @@ import (
 
 // Verdict is one judge's normalised verdict, exactly as aggregation and the
 // gate see it. Score and criterion scores stay raw JSON: an unusable value
-// (100, "n/a", null) is never repaired, so §5 can drop it and §6 can let it
+// (100, "n/a", null) is never repaired, so spec §5 can drop it and spec §6 can let it
 // violate a floor.
 type Verdict struct {
 	JudgeID      string
@@ -46,7 +46,7 @@ type Verdict struct {
 	FilePath string
 
 	// Failed marks a judge whose process failed or whose output did not
-	// parse as an object (§4.1): it keeps its seat but has no score, no
+	// parse as an object (spec §4.1): it keeps its seat but has no score, no
 	// criterion scores and cannot vote pass.
 	Failed bool
 	Error  string
@@ -58,7 +58,7 @@ func Failed(reason string) Verdict {
 	return Verdict{Failed: true, Error: reason}
 }
 
-// UsableScore returns the score when the verdict is usable (§Conventions). A
+// UsableScore returns the score when the verdict is usable (see the terms at the top of docs/spec.md). A
 // failed verdict is never usable, whatever it carries.
 func (v Verdict) UsableScore() (float64, bool) {
 	if v.Failed {
@@ -78,7 +78,7 @@ func (v Verdict) Reports() (map[string]json.RawMessage, bool) {
 }
 
 // Emittable reports whether the verdict can be rendered as a schema-valid
-// tribunal.verdict event. Decision for §12.5: a verdict without a usable
+// tribunal.verdict event. Decision for spec §B.5: a verdict without a usable
 // score (a failed judge included) is not emitted at all, because the only
 // schema-valid rendering would be a fabricated score; its judge.start
 // without a matching verdict event, and the verdict file with the raw
@@ -89,7 +89,7 @@ func (v Verdict) Emittable() bool {
 }
 
 // ReadableCriterionScores returns the criterion scores that can appear in a
-// tribunal.verdict event: unreadable entries are dropped (§12.5), while the
+// tribunal.verdict event: unreadable entries are dropped (spec §B.5), while the
 // verdict file keeps them raw. It returns nil when nothing readable is
 // reported.
 func (v Verdict) ReadableCriterionScores() map[string]float64 {
@@ -110,7 +110,7 @@ func (v Verdict) ReadableCriterionScores() map[string]float64 {
 }
 
 // Label names the verdict in diagnostics: its judge_id, else its judge_type,
-// else "unidentified" (§5.1).
+// else "unidentified" (spec §5.1).
 func (v Verdict) Label() string {
 	switch {
 	case v.JudgeID != "":
@@ -122,8 +122,8 @@ func (v Verdict) Label() string {
 	}
 }
 
-// file is the on-disk form of a verdict (§7.6). Field order is the order of
-// the verdict table in §4.1, with the orchestrator fields first.
+// file is the on-disk form of a verdict (spec §7.6). Field order is the order of
+// the verdict table in spec §4.1, with the orchestrator fields first.
 type file struct {
 	JudgeID           string                     `json:"judge_id,omitempty"`
 	JudgeType         string                     `json:"judge_type,omitempty"`
@@ -195,7 +195,7 @@ var ErrVerdictNotObject = errors.New("verdict is not a JSON object")
 // FromJSON reads an already-normalised verdict: a verdict file or an entry
 // of the decide command's input. It is lenient about informational fields
 // but strict about votes: passed counts only when it is exactly JSON true
-// (§6.4 case 49), and a verdict marked failed carries no score or criterion
+// (spec §6.4 case 49), and a verdict marked failed carries no score or criterion
 // scores whatever else the object holds.
 func FromJSON(obj json.RawMessage) (Verdict, error) {
 	if err := nesting.JSON(obj); err != nil {

@@ -139,7 +139,7 @@ func TestFromJSON(t *testing.T) {
 		check func(Verdict) bool
 	}{
 		{"passed true", `{"score":0.9,"passed":true}`, func(v Verdict) bool { return v.Passed }},
-		// §6.4 case 49: only JSON true votes.
+		// spec §6.4 case 49: only JSON true votes.
 		{"passed string true", `{"score":0.9,"passed":"true"}`, func(v Verdict) bool { return !v.Passed }},
 		{"passed 1", `{"score":0.9,"passed":1}`, func(v Verdict) bool { return !v.Passed }},
 		// Unlike NormaliseJudge, an already-normalised verdict is never derived.
