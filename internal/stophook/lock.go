@@ -146,6 +146,11 @@ func acquire(path string, me lockInfo, until time.Time, now func() time.Time) (*
 				return nil, errDuplicate
 			case info.Queued.After(me.Queued):
 				return nil, errSuperseded
+			case !signalable(info.PID):
+				// A damaged description (pid 0 would signal our own process
+				// group, -1 every process we may signal) or this very
+				// process: never signal it; wait for the kernel to release
+				// the lock, up to until.
 			case termAt.IsZero():
 				termAt = t
 				_ = syscall.Kill(info.PID, syscall.SIGTERM)
@@ -159,4 +164,11 @@ func acquire(path string, me lockInfo, until time.Time, now func() time.Time) (*
 		time.Sleep(delay)
 		delay = min(delay*2, 50*time.Millisecond)
 	}
+}
+
+// signalable reports whether pid names another single process: kill(2)
+// reads 0 as the caller's process group and negative numbers as groups or
+// every process, and a lock holder's description comes from a file.
+func signalable(pid int) bool {
+	return pid > 1 && pid != os.Getpid()
 }

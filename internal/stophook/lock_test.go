@@ -131,3 +131,38 @@ func TestTryLockRefusesASymlink(t *testing.T) {
 		t.Fatal("a symlinked lock was followed")
 	}
 }
+
+func TestSignalable(t *testing.T) {
+	for _, c := range []struct {
+		pid  int
+		want bool
+	}{
+		{0, false}, // kill(0) is the caller's own process group
+		{-1, false},
+		{-4242, false}, // a process group
+		{1, false},
+		{os.Getpid(), false},
+		{os.Getpid() + 100000, true},
+	} {
+		if got := signalable(c.pid); got != c.want {
+			t.Errorf("signalable(%d) = %v, want %v", c.pid, got, c.want)
+		}
+	}
+}
+
+// A holder whose description names pid 0 (a damaged or hostile lock file)
+// is waited for, never signalled: kill(0, SIGTERM) would end this
+// process's whole group — the hook and Claude Code with it.
+func TestAcquireNeverSignalsADamagedHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.lock")
+	cmd := holder(t, path, func(int) lockInfo {
+		return lockInfo{PID: 0, Deadline: time.Now().Add(-time.Hour), Fingerprint: "old"}
+	})
+	_, err := acquire(path, lockInfo{PID: os.Getpid(), Fingerprint: "new", Queued: time.Now()}, time.Now().Add(300*time.Millisecond), time.Now)
+	if err == nil {
+		t.Fatal("acquire took a lock another process holds")
+	}
+	if !alive(cmd.Process.Pid) {
+		t.Fatal("the holder was signalled")
+	}
+}
