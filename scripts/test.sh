@@ -25,8 +25,12 @@ fi
 echo "== go vet"
 go vet ./...
 
+# go test's default per-package limit is 10 minutes; the slowest packages
+# (the session runner's scripts, the stress suite) run close to that under
+# -race on a 2-CPU runner, and their scripts are then stopped mid-command
+# with SIGQUIT. The limits below are for the whole package binary.
 echo "== go test -race"
-go test -race -count=1 ./...
+go test -race -count=1 -timeout=30m ./...
 
 # The same suite again, three times, with every CPU kept busy by a plain
 # shell loop: a test that synchronises by sleeping, or assumes a deadline
@@ -51,7 +55,7 @@ if [ "$LOAD_COUNT" -gt 0 ]; then
 		(while :; do :; done) &
 		load_pids+=($!)
 	done
-	go test -race -count="$LOAD_COUNT" ./...
+	go test -race -count="$LOAD_COUNT" -timeout=$((LOAD_COUNT * 20))m ./...
 	stop_load
 	trap - EXIT INT TERM
 fi
