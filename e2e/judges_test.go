@@ -2,13 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"sort"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testcmds"
 )
 
 // The Stop hook's judge runs detached in advisory mode: a turn ends before
@@ -21,44 +22,14 @@ func (w *world) judgeLocks() []string {
 	return locks
 }
 
-// lockHeld reports whether someone holds the flock on path.
-func lockHeld(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		return false
-	}
-	return errors.Is(err, syscall.EWOULDBLOCK)
-}
-
-// judgesBusy reports whether a detached judge is queued (a job file) or
-// running (a held session lock).
-func (w *world) judgesBusy() bool { return judgesBusyIn(w.onlooker) }
-
-// judgesBusyIn is judgesBusy for any Onlooker directory.
-func judgesBusyIn(onlooker string) bool {
-	if jobs, _ := filepath.Glob(filepath.Join(onlooker, "tribunal", "*", "judges", "*.job")); len(jobs) > 0 {
-		return true
-	}
-	locks, _ := filepath.Glob(filepath.Join(onlooker, "tribunal", "*", "judges", "*.lock"))
-	for _, l := range locks {
-		if lockHeld(l) {
-			return true
-		}
-	}
-	return false
-}
+// judgesBusy reports whether a detached judge is queued or running.
+func (w *world) judgesBusy() bool { return testcmds.BusyJudge(w.onlooker) != "" }
 
 // awaitJudgesIn polls until every detached judge under onlooker is done.
 func awaitJudgesIn(t testing.TB, onlooker string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
-	for judgesBusyIn(onlooker) {
+	for testcmds.BusyJudge(onlooker) != "" {
 		if time.Now().After(deadline) {
 			t.Fatalf("a detached judge is still running after %v", within)
 		}
@@ -83,7 +54,7 @@ func (w *world) awaitJudges(within time.Duration) {
 // claude child dies with it.
 func (w *world) killJudges() {
 	for _, l := range w.judgeLocks() {
-		if !lockHeld(l) {
+		if !testcmds.LockHeld(l) {
 			continue
 		}
 		data, err := os.ReadFile(l)

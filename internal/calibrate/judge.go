@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -107,7 +108,7 @@ func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *wor
 			s.Failed, s.Error = true, "no usable score"
 		}
 		if s.Failed {
-			errs = append(errs, key+": "+firstLine(s.Error))
+			errs = append(errs, key+": "+safetext.FirstLine(s.Error, 200))
 		}
 		out.Judges = append(out.Judges, s)
 	}

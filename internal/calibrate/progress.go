@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"io"
 	"strings"
 	"sync"
@@ -57,7 +58,7 @@ func (p *progress) step(id string, swapped bool, o outcome) {
 		what += fmt.Sprintf(" (score %.2f)", *o.Score)
 	}
 	if o.Error != "" {
-		what += ": " + firstLine(o.Error)
+		what += ": " + safetext.FirstLine(o.Error, 200)
 	}
 	if o.cached {
 		what += ", cached"

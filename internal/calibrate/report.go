@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"math"
 	"strings"
 	"time"
@@ -242,7 +243,7 @@ func (r *Report) Text() string {
 				line += fmt.Sprintf(" (score %.2f)", *res.Score)
 			}
 			if res.Error != "" {
-				line += " — " + firstLine(res.Error)
+				line += " — " + safetext.FirstLine(res.Error, 200)
 			}
 			if res.Flipped {
 				line += fmt.Sprintf("; swapped: %s", res.Swapped.Decision)

@@ -3,9 +3,9 @@ package calibrate
 import (
 	"context"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
@@ -61,20 +61,9 @@ func materialise(ctx context.Context, git projectkey.GitRunner, tmp string, c Ca
 		return fail(fmt.Errorf("case %q: %w", c.ID, err))
 	}
 	if _, err := git(ctx, w.Dir, "apply", "--whitespace=nowarn", patch); err != nil {
-		w.Note = "the diff does not apply to the case's files (" + firstLine(err.Error()) + "); the judges see the files unchanged"
+		w.Note = "the diff does not apply to the case's files (" + safetext.FirstLine(err.Error(), 200) + "); the judges see the files unchanged"
 	}
 	return w, nil
 }
 
 func (w *workdir) remove() { os.RemoveAll(w.root) }
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}

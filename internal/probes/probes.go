@@ -3,6 +3,7 @@ package probes
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"math"
 	"sort"
 )
@@ -68,7 +69,7 @@ func Run(its []Iteration) []Finding {
 			xs = append(xs, float64(it.OutputBytes))
 			ys = append(ys, it.Aggregate)
 		}
-		if r, ok := pearson(xs, ys); ok && r > VerbosityR {
+		if r, ok := judgestats.Pearson(xs, ys); ok && r > VerbosityR {
 			out = append(out, Finding{Probe: "verbosity", Bias: "verbosity",
 				Detail: fmt.Sprintf("aggregate score tracks actor output length across %d iterations (r = %.2f)", len(its), r)})
 		}
@@ -113,28 +114,4 @@ func refusal(its []Iteration) []Finding {
 		}
 	}
 	return out
-}
-
-// pearson is the correlation coefficient; false when either series is
-// constant.
-func pearson(xs, ys []float64) (float64, bool) {
-	n := float64(len(xs))
-	var mx, my float64
-	for i := range xs {
-		mx += xs[i]
-		my += ys[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range xs {
-		dx, dy := xs[i]-mx, ys[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return 0, false
-	}
-	return sxy / math.Sqrt(sxx*syy), true
 }

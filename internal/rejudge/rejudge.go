@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"io"
 	"os"
 	"path/filepath"
@@ -353,22 +354,11 @@ func Line(it Iteration) string {
 	case it.Skipped != "":
 		return "skipped: " + it.Skipped
 	case it.Failed:
-		return "recorded " + word(it.Recorded) + "; new: no decision (" + oneLine(it.Error) + ")"
+		return "recorded " + word(it.Recorded) + "; new: no decision (" + safetext.FirstLine(it.Error, 200) + ")"
 	}
 	s := "recorded " + word(it.Recorded) + "; new " + word(it.New)
 	if it.Flipped {
 		s += " — FLIPPED"
-	}
-	return s
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
 	}
 	return s
 }

@@ -47,6 +47,16 @@ func OneLine(s string, max int) string {
 	return strings.TrimRight(out[:cut], " ") + "…"
 }
 
+// FirstLine is OneLine of s's first non-blank line: a short form of a
+// message whose later lines are detail (a git error, a model's answer).
+func FirstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return OneLine(s, max)
+}
+
 // WriteLine writes s to w as one safe line (OneLine without a length
 // limit) and a newline. Every diagnostic tribunal prints (warnings,
 // errors, hints, progress) goes through it: their text quotes repository

@@ -40,3 +40,20 @@ func TestWriteLine(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestFirstLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"", 10, ""},
+		{"\n\n  exit status 1\nfatal: detail", 0, "exit status 1"},
+		{"error: patch failed\x1b]52;c;aGk=\x07 here\nmore", 0, "error: patch failed ]52;c;aGk= here"},
+		{"ééééé", 7, "éé…"},
+	} {
+		if got := FirstLine(c.in, c.max); got != c.want {
+			t.Errorf("FirstLine(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}

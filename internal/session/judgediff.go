@@ -2,15 +2,12 @@ package session
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/jury"
@@ -38,18 +35,7 @@ type JuryOptions struct {
 // LoadJury loads the configuration the way a run's setup does. Its error
 // is a *ConfigError.
 func LoadJury(opts JuryOptions, d Deps) (*Jury, error) {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Rand == nil {
-		d.Rand = rand.Reader
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = io.Discard
-	}
+	d = d.withDefaults()
 	r := &runner{Deps: d, opts: Options{RubricID: opts.RubricID}, report: &Report{}}
 	if err := r.configure(opts.WorktreeRoot); err != nil {
 		return nil, &ConfigError{Err: err}

@@ -130,10 +130,9 @@ type runner struct {
 	progressMu sync.Mutex
 }
 
-// Run executes the task and returns its report. The error is non-nil when
-// the outcome is aborted: a *ConfigError for setup failures, wrapping
-// ErrInterrupted after a signal, or the Actor's failure.
-func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+// withDefaults fills the clock, entropy, warning sink and progress
+// writer a caller left unset.
+func (d Deps) withDefaults() Deps {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -146,6 +145,14 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if d.Progress == nil {
 		d.Progress = io.Discard
 	}
+	return d
+}
+
+// Run executes the task and returns its report. The error is non-nil when
+// the outcome is aborted: a *ConfigError for setup failures, wrapping
+// ErrInterrupted after a signal, or the Actor's failure.
+func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+	d = d.withDefaults()
 	if d.PID == 0 {
 		d.PID = os.Getpid()
 	}

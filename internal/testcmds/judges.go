@@ -39,20 +39,9 @@ func judgesIdle(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		limit = d
 	}
-	root := filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal")
 	deadline := time.Now().Add(limit)
 	for {
-		busy := ""
-		jobs, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.job"))
-		if len(jobs) > 0 {
-			busy = jobs[0]
-		}
-		locks, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.lock"))
-		for _, l := range locks {
-			if busy == "" && held(l) {
-				busy = l
-			}
-		}
+		busy := BusyJudge(ts.Getenv("ONLOOKER_DIR"))
 		if (busy == "") != neg {
 			return
 		}
@@ -66,8 +55,24 @@ func judgesIdle(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// held reports whether someone holds the flock on path.
-func held(path string) bool {
+// BusyJudge names a detached Stop-hook judge still queued (its job file)
+// or running (its held session lock) under the Onlooker directory, or "".
+func BusyJudge(onlooker string) string {
+	root := filepath.Join(onlooker, "tribunal")
+	if jobs, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.job")); len(jobs) > 0 {
+		return jobs[0]
+	}
+	locks, _ := filepath.Glob(filepath.Join(root, "*", "judges", "*.lock"))
+	for _, l := range locks {
+		if LockHeld(l) {
+			return l
+		}
+	}
+	return ""
+}
+
+// LockHeld reports whether someone holds the flock on path.
+func LockHeld(path string) bool {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return false
