@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,7 +27,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return nil, nil, exitUsage
 	}
 	id := args[0]
-	if !events.ValidULID(id) {
+	if !records.ValidID(id) {
 		c.errorf("%s: %q is not a task id (26 characters, as the summary prints it)", name, id)
 		return nil, nil, exitUsage
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -67,15 +66,4 @@ func isUUID(s string) bool {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// ValidULID reports whether id is a ULID as tribunal writes them: 26
-// characters of Crockford base32, upper case. Ids reach paths, so nothing
-// else may pass for one.
-func ValidULID(id string) bool {
-	if len(id) != 26 || strings.ToUpper(id) != id {
-		return false
-	}
-	_, err := ulid.ParseStrict(id)
-	return err == nil
 }

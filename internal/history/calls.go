@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Call is the part of one model call's record (calls/<nn>-<label>.json)
@@ -24,14 +24,14 @@ type Call struct {
 // Calls reads an iteration's model call records in call order; a record
 // that cannot be read is a Problem and the others are still returned.
 func (it IterationView) Calls() ([]Call, []Problem) {
-	dir := filepath.Join(it.Dir, store.CallsDir)
+	dir := filepath.Join(it.Dir, records.CallsDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil
 	}
 	var names []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && filepath.Ext(e.Name()) == ".json" {
+		if e.Type().IsRegular() && filepath.Ext(e.Name()) == records.JSONExt {
 			names = append(names, e.Name())
 		}
 	}
@@ -58,7 +58,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 // OwnDiff is the iteration's own change (the previous iteration's commit
 // to this one), "" when none is stored.
 func (it IterationView) OwnDiff() string {
-	data, err := os.ReadFile(filepath.Join(it.Dir, store.DiffPreviousFile))
+	data, err := os.ReadFile(filepath.Join(it.Dir, records.DiffPreviousFile))
 	if err != nil {
 		return ""
 	}

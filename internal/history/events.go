@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -71,12 +72,12 @@ func scanEvents(logPath string, taskIDs []string) (map[string][]event, error) {
 }
 
 // completeFromEvents finds a task's session.complete event.
-func completeFromEvents(evs []event) (*Complete, bool) {
+func completeFromEvents(evs []event) (*records.Complete, bool) {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Type != "tribunal.session.complete" {
 			continue
 		}
-		var c Complete
+		var c records.Complete
 		if json.Unmarshal(evs[i].Payload, &c) == nil && c.Outcome != "" {
 			return &c, true
 		}

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Outcomes are the outcomes a record can have: a task's (spec §7.10, plus
 // OutcomeIncomplete) and an advisory verdict's (accepted, rejected).
 // An advisory judgement that produced no verdict is failed or cancelled.
 var Outcomes = []string{"accepted", "rejected", "exhausted_iterations", "aborted", OutcomeIncomplete,
-	surface.OutcomeFailed, surface.OutcomeCancelled}
+	records.OutcomeFailed, records.OutcomeCancelled}
 
 // ParseOutcomes reads a comma-separated list of outcomes.
 func ParseOutcomes(s string) ([]string, error) {

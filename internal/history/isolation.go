@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -27,9 +27,9 @@ func IterationDiff(projectDir, taskID string, n int, previous bool) (string, err
 	if n < 1 || n > len(dirs) {
 		return "", fmt.Errorf("task %s has %d iteration(s); there is no iteration %d", taskID, len(dirs), n)
 	}
-	name := store.DiffSnapshotFile
+	name := records.DiffSnapshotFile
 	if previous {
-		name = store.DiffPreviousFile
+		name = records.DiffPreviousFile
 	}
 	path := filepath.Join(dirs[n-1], name)
 	data, err := os.ReadFile(path)
@@ -44,7 +44,7 @@ func IterationDiff(projectDir, taskID string, n int, previous bool) (string, err
 
 // isolationLine says where the task's actor worked and what became of its
 // change.
-func isolationLine(iso *IsolationFile, id string) string {
+func isolationLine(iso *records.Isolation, id string) string {
 	if iso.Mode != "worktree" {
 		return "**Working tree:** the actor edited it directly (--in-place)."
 	}

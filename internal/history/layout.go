@@ -16,8 +16,8 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // maxArtifact caps how much of one artifact is read. Verdicts and
@@ -104,45 +104,6 @@ func asProblem(err error) Problem {
 	return Problem{Err: err}
 }
 
-// Manifest is a task's manifest.json (spec §7.6 plus the Go "effective" block).
-type Manifest struct {
-	TaskID      string          `json:"task_id"`
-	TaskSummary string          `json:"task_summary"`
-	RubricID    string          `json:"rubric_id"`
-	Rubric      json.RawMessage `json:"rubric"`
-	StartedAt   string          `json:"started_at"`
-	SessionID   string          `json:"session_id"`
-	Effective   struct {
-		Params       json.RawMessage `json:"params"`
-		ActorModel   string          `json:"actor_model_id"`
-		JudgeModels  []string        `json:"judge_model_ids"`
-		MetaModel    string          `json:"meta_model_id"`
-		WorktreeRoot string          `json:"worktree_root"`
-	} `json:"effective"`
-}
-
-// Params are the effective parameters replay and show need, from the
-// manifest's effective.params.
-type Params struct {
-	GatePolicy           string   `json:"gate_policy"`
-	AggregationMethod    string   `json:"aggregation_method"`
-	ScoreThreshold       *float64 `json:"score_threshold"`
-	DissentThreshold     *float64 `json:"dissent_threshold"`
-	MinCriterionCoverage *float64 `json:"min_criterion_coverage"`
-	MaxIterations        int      `json:"max_iterations"`
-}
-
-// Complete is session-complete.json, or the session.complete event when
-// the file is missing.
-type Complete struct {
-	Outcome         string   `json:"outcome"`
-	FinalScore      *float64 `json:"final_score,omitempty"`
-	IterationsUsed  *int     `json:"iterations_used,omitempty"`
-	TotalCostUSD    *float64 `json:"total_cost_usd,omitempty"`
-	TotalDurationMS *int     `json:"total_duration_ms,omitempty"`
-	Error           string   `json:"error,omitempty"`
-}
-
 // taskIDs lists the task directories of a project, newest first: the
 // subdirectories whose name is a ULID. Other entries (stop files, runs/,
 // surfaced/, the project manifest) are not tasks.
@@ -156,7 +117,7 @@ func taskIDs(projectDir string) ([]string, error) {
 	}
 	var ids []string
 	for _, e := range entries {
-		if e.IsDir() && surface.ValidTaskID(e.Name()) {
+		if e.IsDir() && records.ValidID(e.Name()) {
 			ids = append(ids, e.Name())
 		}
 	}
@@ -182,8 +143,8 @@ func iterationDirs(taskDir string) ([]string, error) {
 	}
 	var dirs []string
 	for _, e := range entries {
-		id, ok := strings.CutPrefix(e.Name(), "iteration-")
-		if ok && e.IsDir() && surface.ValidTaskID(id) {
+		id, ok := strings.CutPrefix(e.Name(), records.IterationPrefix)
+		if ok && e.IsDir() && records.ValidID(id) {
 			dirs = append(dirs, filepath.Join(taskDir, e.Name()))
 		}
 	}
@@ -191,31 +152,21 @@ func iterationDirs(taskDir string) ([]string, error) {
 	return dirs, nil
 }
 
-// params decodes the manifest's effective parameters; ok is false when the
-// manifest has none usable.
-func (m *Manifest) params() (Params, bool) {
-	var p Params
-	if m == nil || len(m.Effective.Params) == 0 || json.Unmarshal(m.Effective.Params, &p) != nil {
-		return Params{}, false
-	}
-	return p, p.GatePolicy != "" && p.ScoreThreshold != nil
-}
-
 // loadTask reads a task's manifest and completion record. Problems are
 // returned, never fatal: a task with a corrupt manifest still lists.
-func loadTask(projectDir, id string) (*Manifest, *Complete, []Problem) {
+func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []Problem) {
 	dir := filepath.Join(projectDir, id)
 	var problems []Problem
-	var m *Manifest
-	var mf Manifest
-	if err := readJSON(filepath.Join(dir, "manifest.json"), &mf); err != nil {
+	var m *records.Manifest
+	var mf records.Manifest
+	if err := readJSON(filepath.Join(dir, records.ManifestFile), &mf); err != nil {
 		problems = append(problems, asProblem(err))
 	} else {
 		m = &mf
 	}
-	var c *Complete
-	var cf Complete
-	path := filepath.Join(dir, "session-complete.json")
+	var c *records.Complete
+	var cf records.Complete
+	path := filepath.Join(dir, records.SessionCompleteFile)
 	if err := readJSON(path, &cf); err != nil {
 		// A missing file is the normal state of a task still running;
 		// the caller consults the events log. Anything else is reported.

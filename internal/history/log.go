@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -97,9 +98,9 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	// Every judgement of a session is a record of its own; a stop file
 	// (the session's latest verdict) is listed only when no record holds
 	// its verdict, as for sessions judged before records were kept.
-	records, _ := surface.ListRecords(projectDir)
+	judgements, _ := surface.ListRecords(projectDir)
 	listed := map[string]bool{}
-	for _, p := range records {
+	for _, p := range judgements {
 		a, err := surface.ReadRecord(p)
 		if err != nil {
 			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
@@ -183,7 +184,7 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 		e := &res.Entries[i]
 		e.ShortID = shorts[e.ID]
 		if e.Kind == KindAdvisory && !surface.IsRecordPath(e.path) {
-			e.ShortID = shorts["stop-"+e.ID]
+			e.ShortID = shorts[records.StopPrefix+e.ID]
 		}
 	}
 	if len(opts.Outcomes) > 0 {
@@ -244,7 +245,7 @@ func recID(taskID string, a *surface.Advisory) string {
 	return taskID
 }
 
-func fillComplete(e *Entry, c *Complete) {
+func fillComplete(e *Entry, c *records.Complete) {
 	e.Outcome = c.Outcome
 	e.FinalScore = c.FinalScore
 	e.CostUSD = c.TotalCostUSD
@@ -267,7 +268,7 @@ func advisoryEntry(a surface.Advisory) Entry {
 	if surface.IsRecordPath(a.Path) {
 		e.ID = a.TaskID
 	}
-	if a.Outcome == surface.OutcomeFailed || a.Outcome == surface.OutcomeCancelled {
+	if a.Outcome == records.OutcomeFailed || a.Outcome == records.OutcomeCancelled {
 		e.FinalScore, e.Summary = nil, "no verdict: "+a.Error
 	}
 	if a.Rewake {

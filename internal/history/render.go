@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"sort"
 	"strings"
@@ -112,13 +113,13 @@ func RenderTask(v *TaskView) string {
 		}
 	}
 	if p := v.Params; p != nil {
-		facts = append(facts, "policy "+p.GatePolicy)
+		facts = append(facts, "policy "+string(p.GatePolicy))
 		facts = append(facts, "threshold "+num(*p.ScoreThreshold))
 		if p.DissentThreshold != nil {
 			facts = append(facts, "dissent threshold "+num(*p.DissentThreshold))
 		}
 		if p.AggregationMethod != "" {
-			facts = append(facts, "aggregation "+p.AggregationMethod)
+			facts = append(facts, "aggregation "+string(p.AggregationMethod))
 		}
 	}
 	b.WriteString(strings.Join(facts, " · ") + "\n\n")
@@ -222,7 +223,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	}
 	var facts []string
 	if c := it.Consensus; c != nil {
-		facts = append(facts, fmt.Sprintf("**Consensus:** aggregate %.2f (%s)", c.AggregatedScore, c.Method))
+		facts = append(facts, fmt.Sprintf("**Consensus:** aggregate %.2f (%s)", c.AggregatedScore, c.AggregationMethod))
 	}
 	if d := it.Dissent; d != nil {
 		facts = append(facts, fmt.Sprintf("**Dissent:** recorded, disagreement %.2f", d.DisagreementScore))
@@ -290,7 +291,7 @@ func renderJudge(b *strings.Builder, j JudgeView) {
 	}
 }
 
-func metaWords(m *MetaFile) string {
+func metaWords(m *records.Meta) string {
 	if m.Failed {
 		return "failed (" + surface.OneLine(m.Error, 200) + "); treated as questionable with no bias"
 	}
@@ -301,8 +302,8 @@ func metaWords(m *MetaFile) string {
 	} else {
 		parts = append(parts, "no bias")
 	}
-	if m.Override != "" {
-		parts = append(parts, "recommended "+m.Override)
+	if m.OverrideRecommendation != "" {
+		parts = append(parts, "recommended "+m.OverrideRecommendation)
 	}
 	if m.Confidence != nil {
 		parts = append(parts, fmt.Sprintf("confidence %.2f", *m.Confidence))
@@ -315,7 +316,7 @@ func metaWords(m *MetaFile) string {
 
 // checkFacts renders tribunal's additional checks recorded in gate.json:
 // command judges, findings and the trust gate.
-func checkFacts(g *GateFile) []string {
+func checkFacts(g *records.Gate) []string {
 	var out []string
 	for _, c := range g.Commands {
 		state := "passed"
@@ -389,7 +390,7 @@ func GateWords(it IterationView) string {
 // RenderAdvisory renders one advisory verdict as Markdown.
 func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	var b strings.Builder
-	failed := v.Outcome == surface.OutcomeFailed || v.Outcome == surface.OutcomeCancelled
+	failed := v.Outcome == records.OutcomeFailed || v.Outcome == records.OutcomeCancelled
 	if failed {
 		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", Glyph(v.Outcome), v.Outcome)
 	} else {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/decide"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -66,7 +67,7 @@ type ReplayIteration struct {
 // ReplayResult is the replay of a whole task.
 type ReplayResult struct {
 	TaskID     string            `json:"task_id"`
-	Params     *Params           `json:"params,omitempty"`
+	Params     *records.Params   `json:"params,omitempty"`
 	Iterations []ReplayIteration `json:"iterations"`
 	Problems   []Problem         `json:"-"`
 }
@@ -104,8 +105,8 @@ func (r *ReplayResult) Complete() bool {
 func Replay(projectDir, taskID string) *ReplayResult {
 	view := ShowTask(projectDir, "", taskID)
 	res := &ReplayResult{TaskID: taskID, Problems: view.Problems}
-	manifest := filepath.Join(projectDir, taskID, "manifest.json")
-	params, ok := view.Manifest.params()
+	manifest := filepath.Join(projectDir, taskID, records.ManifestFile)
+	params, ok := view.Manifest.Params()
 	if ok {
 		res.Params = &params
 	} else if view.Manifest != nil {
@@ -147,11 +148,11 @@ func missingVerdict(it IterationView) string {
 
 // replayIteration decides a recorded iteration again with decide.Decide,
 // the typed function behind `tribunal-session decide` and the loop's gate.
-func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.RawMessage) {
+func replayIteration(ri *ReplayIteration, it IterationView, p records.Params, rub json.RawMessage) {
 	in := decide.Defaults()
-	in.Policy = rules.Policy(p.GatePolicy)
+	in.Policy = p.GatePolicy
 	if p.AggregationMethod != "" {
-		in.Method = rules.Method(p.AggregationMethod)
+		in.Method = p.AggregationMethod
 	}
 	override(&in.ScoreThreshold, p.ScoreThreshold)
 	override(&in.DissentThreshold, p.DissentThreshold)
@@ -186,13 +187,13 @@ func replayIteration(ri *ReplayIteration, it IterationView, p Params, rub json.R
 		Aggregate: &d.Aggregate, Disagreement: &d.Dissent,
 		DissentRecorded: gate.DissentExceeds(d.Dissent, dt),
 	}
-	rec := &Decision{Passed: it.Gate.Passed, Reason: it.Gate.Reason, FailedCriterion: it.Gate.FailedCriterion}
+	rec := &Decision{Passed: it.Gate.Passed, Reason: string(it.Gate.Reason), FailedCriterion: it.Gate.FailedCriterion}
 	if it.Gate.BlockedBy != "" {
 		// The additional checks run only after the core gate passed,
 		// and their inputs (command exits, findings, trust) and policies
 		// are not decide's: replay compares the core gate, which
 		// passed.
-		rec = &Decision{Passed: true, BlockedBy: it.Gate.BlockedBy}
+		rec = &Decision{Passed: true, BlockedBy: string(it.Gate.BlockedBy)}
 	}
 	switch {
 	case it.Consensus != nil:

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -63,14 +63,14 @@ func Resolve(projectDir, id string) (Ref, error) {
 		}
 	}
 	// A judgement record is named by its task id.
-	records, _ := surface.ListRecords(projectDir)
-	recordID := func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".json") }
-	for _, r := range records {
+	recs, _ := surface.ListRecords(projectDir)
+	recordID := func(p string) string { return strings.TrimSuffix(filepath.Base(p), records.JSONExt) }
+	for _, r := range recs {
 		if recordID(r) == upper {
 			return Ref{Kind: KindAdvisory, StopPath: r}, nil
 		}
 	}
-	stop := filepath.Join(projectDir, "stop-"+store.SanitizeSessionID(id)+".json")
+	stop := records.StopPath(projectDir, id)
 	stops, err := surface.ListStopFiles(projectDir)
 	if err != nil {
 		return Ref{}, err
@@ -88,17 +88,17 @@ func Resolve(projectDir, id string) (Ref, error) {
 			names = append(names, "task "+t)
 		}
 	}
-	for _, r := range records {
+	for _, r := range recs {
 		if matchesName(recordID(r), id) {
 			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: r})
 			names = append(names, "verdict "+recordID(r))
 		}
 	}
 	for _, s := range stops {
-		base := strings.TrimSuffix(filepath.Base(s), ".json")
+		base := strings.TrimSuffix(filepath.Base(s), records.JSONExt)
 		if matchesName(base, id) {
 			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: s})
-			names = append(names, "session "+strings.TrimPrefix(base, "stop-"))
+			names = append(names, "session "+strings.TrimPrefix(base, records.StopPrefix))
 		}
 	}
 	switch len(matches) {
@@ -118,7 +118,7 @@ func (e Entry) Ref(projectDir string) Ref {
 		return Ref{Kind: KindAdvisory, StopPath: e.path}
 	}
 	if e.Kind == KindAdvisory {
-		return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, "stop-"+e.ID+".json")}
+		return Ref{Kind: KindAdvisory, StopPath: filepath.Join(projectDir, records.StopPrefix+e.ID+records.JSONExt)}
 	}
 	return Ref{Kind: KindTask, TaskID: e.TaskID}
 }
@@ -129,7 +129,7 @@ func (e Entry) Ref(projectDir string) Ref {
 // (compared with the prefix sanitised as typed: sanitising an
 // empty-looking prefix would turn it into "unknown").
 func matchesName(name, prefix string) bool {
-	if session, ok := strings.CutPrefix(name, "stop-"); ok {
+	if session, ok := strings.CutPrefix(name, records.StopPrefix); ok {
 		return strings.HasPrefix(session, sanitizePrefix(prefix))
 	}
 	return strings.HasPrefix(name, strings.ToUpper(prefix))
@@ -142,7 +142,7 @@ func matchesName(name, prefix string) bool {
 func ShortIDs(names []string) map[string]string {
 	out := make(map[string]string, len(names))
 	for _, n := range names {
-		id := strings.TrimPrefix(n, "stop-")
+		id := strings.TrimPrefix(n, records.StopPrefix)
 		short := id
 		for l := min(minShortID, len(id)); l < len(id); l++ {
 			p := id[:l]
@@ -187,7 +187,7 @@ func ResolveRun(runsDir, id string) (string, error) {
 	}
 	var runs []string
 	for _, e := range entries {
-		if e.IsDir() && surface.ValidTaskID(e.Name()) {
+		if e.IsDir() && records.ValidID(e.Name()) {
 			runs = append(runs, e.Name())
 		}
 	}

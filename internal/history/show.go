@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -22,9 +23,9 @@ type TaskView struct {
 	TaskID   string    `json:"task_id"`
 	Dir      string    `json:"artifact_dir"`
 	Started  time.Time `json:"started"`
-	Manifest *Manifest `json:"manifest,omitempty"`
-	Params   *Params   `json:"params,omitempty"`
-	Complete *Complete `json:"complete,omitempty"`
+	Manifest *records.Manifest `json:"manifest,omitempty"`
+	Params   *records.Params   `json:"params,omitempty"`
+	Complete *records.Complete `json:"complete,omitempty"`
 	// CompleteSource is "session-complete.json", "events log" or "".
 	CompleteSource string          `json:"complete_source,omitempty"`
 	Iterations     []IterationView `json:"iterations"`
@@ -33,7 +34,7 @@ type TaskView struct {
 	Jurors *Jurors `json:"effective_jurors,omitempty"`
 	// Isolation is report.json's account of where the task ran and what
 	// became of its change (nil for runs before task worktrees).
-	Isolation *IsolationFile `json:"isolation,omitempty"`
+	Isolation *records.Isolation `json:"isolation,omitempty"`
 	Problems  []Problem      `json:"-"`
 }
 
@@ -44,10 +45,10 @@ type IterationView struct {
 	Dir       string         `json:"dir"`
 	ActorText string         `json:"actor_output,omitempty"`
 	Judges    []JudgeView    `json:"judges"`
-	Consensus *ConsensusFile `json:"consensus,omitempty"`
-	Dissent   *DissentFile   `json:"dissent,omitempty"`
-	Meta      *MetaFile      `json:"meta,omitempty"`
-	Gate      *GateFile      `json:"gate,omitempty"`
+	Consensus *records.Consensus `json:"consensus,omitempty"`
+	Dissent   *records.Dissent   `json:"dissent,omitempty"`
+	Meta      *records.Meta      `json:"meta,omitempty"`
+	Gate      *records.Gate      `json:"gate,omitempty"`
 	Floor     *FloorFacts    `json:"failed_criterion_facts,omitempty"`
 	// Files are the files changed relative to the task's starting
 	// snapshot after this iteration (isolated runs only); HasDiff says
@@ -58,18 +59,11 @@ type IterationView struct {
 	// gate (an abort or an interruption): neither file exists.
 	Ended   bool            `json:"ended_before_gate,omitempty"`
 	Raw     []rawVerdict    `json:"-"`
-	Seats   []Seat          `json:"-"`
+	Seats   []records.Seat  `json:"-"`
 	MetaRaw json.RawMessage `json:"-"`
 	// juryRead is set when jury.json was read; without it the panel is
 	// whatever verdict files exist.
 	juryRead bool
-}
-
-// Seat is one entry of jury.json.
-type Seat struct {
-	JudgeID   string `json:"judge_id"`
-	JudgeType string `json:"judge_type"`
-	Model     string `json:"model"`
 }
 
 // JudgeView is one seat's verdict file, read the way the gate reads it.
@@ -91,93 +85,6 @@ type JudgeView struct {
 	Findings []severity.Finding `json:"findings,omitempty"`
 	// Missing is set when the seat's verdict file could not be read.
 	Missing bool `json:"missing,omitempty"`
-}
-
-// ConsensusFile is consensus.json (the consensus.reached payload).
-type ConsensusFile struct {
-	AggregatedScore float64 `json:"aggregated_score"`
-	Passed          bool    `json:"passed"`
-	Method          string  `json:"aggregation_method"`
-}
-
-// DissentFile is dissent.json (the dissent.recorded payload).
-type DissentFile struct {
-	DisagreementScore float64 `json:"disagreement_score"`
-}
-
-// MetaFile is meta.json (the meta.complete payload plus the Go fields).
-type MetaFile struct {
-	VerdictQuality string   `json:"verdict_quality"`
-	BiasDetected   bool     `json:"bias_detected"`
-	BiasTypes      []string `json:"bias_types,omitempty"`
-	Override       string   `json:"override_recommendation,omitempty"`
-	Confidence     *float64 `json:"confidence,omitempty"`
-	Model          string   `json:"meta_model_id,omitempty"`
-	Failed         bool     `json:"failed,omitempty"`
-	Error          string   `json:"error,omitempty"`
-	Probes         []string `json:"bias_probes,omitempty"`
-}
-
-// GateFile is gate.json: the gate event payload plus passed, and
-// tribunal's additional checks (docs/adr/007): which check blocked after
-// the core gate passed, the trust result, findings and command
-// judges.
-type GateFile struct {
-	Passed          bool          `json:"passed"`
-	Reason          string        `json:"reason,omitempty"`
-	FailedCriterion string        `json:"failed_criterion,omitempty"`
-	FinalScore      *float64      `json:"final_score,omitempty"`
-	WillRetry       *bool         `json:"will_retry,omitempty"`
-	BlockedBy       string        `json:"blocked_by,omitempty"`
-	Trust           *TrustFile    `json:"trust,omitempty"`
-	WorstSeverity   string        `json:"worst_severity,omitempty"`
-	Findings        []FindingFile `json:"findings,omitempty"`
-	Commands        []CommandFile `json:"command_judges,omitempty"`
-}
-
-// TrustFile is the trust gate's result as gate.json records it.
-type TrustFile struct {
-	Trustworthy   bool     `json:"trustworthy"`
-	Reasons       []string `json:"reasons,omitempty"`
-	Notes         []string `json:"notes,omitempty"`
-	Alpha         float64  `json:"alpha"`
-	AlphaMeasured bool     `json:"alpha_measured"`
-	// Spread and Survivors are per rated item (criterion), as the trust
-	// gate measured them over the seats' reps.
-	Spread    map[string]float64 `json:"spread,omitempty"`
-	Survivors map[string]int     `json:"survivors,omitempty"`
-}
-
-// IsolationFile is report.json's "isolation": where the actor worked and
-// whether its change reached the user's working tree.
-type IsolationFile struct {
-	Mode      string   `json:"mode"`
-	Branch    string   `json:"branch,omitempty"`
-	Snapshot  string   `json:"snapshot,omitempty"`
-	Head      string   `json:"head,omitempty"`
-	State     string   `json:"state"`
-	Conflicts []string `json:"conflicts,omitempty"`
-	Error     string   `json:"error,omitempty"`
-}
-
-// FindingFile is one judge finding on the severity ladder.
-type FindingFile struct {
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	// Unverified: the cited file or line did not exist in the judged tree.
-	Unverified bool `json:"unverified,omitempty"`
-}
-
-// CommandFile is one command judge's outcome.
-type CommandFile struct {
-	Name     string `json:"name"`
-	Required bool   `json:"required"`
-	Passed   bool   `json:"passed"`
-	Failed   bool   `json:"failed,omitempty"`
-	Error    string `json:"error,omitempty"`
-	Feedback string `json:"feedback,omitempty"`
 }
 
 // FloorFacts say concretely why a criterion failed its floor (spec §7.9): the
@@ -203,7 +110,7 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	v.Problems = append(v.Problems, problems...)
 	v.Manifest, v.Complete = m, c
 	if c != nil {
-		v.CompleteSource = "session-complete.json"
+		v.CompleteSource = records.SessionCompleteFile
 	} else {
 		evs, err := scanEvents(logPath, []string{taskID})
 		if err != nil {
@@ -213,13 +120,13 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 			v.Complete, v.CompleteSource = c, "events log"
 		}
 	}
-	if p, ok := m.params(); ok {
+	if p, ok := m.Params(); ok {
 		v.Params = &p
 	}
 	var rep struct {
-		Isolation *IsolationFile `json:"isolation"`
+		Isolation *records.Isolation `json:"isolation"`
 	}
-	if err := readJSON(filepath.Join(dir, "report.json"), &rep); err == nil {
+	if err := readJSON(filepath.Join(dir, records.ReportFile), &rep); err == nil {
 		v.Isolation = rep.Isolation
 	}
 	var rub *rubric.Rubric
@@ -249,33 +156,33 @@ const maxActorText = 4000
 // read; files an interrupted iteration never reached (gate.json after an
 // abort, dissent.json when no dissent was recorded) are not problems.
 func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Problem) {
-	it := IterationView{Number: n, ID: strings.TrimPrefix(filepath.Base(dir), "iteration-"), Dir: dir}
+	it := IterationView{Number: n, ID: strings.TrimPrefix(filepath.Base(dir), records.IterationPrefix), Dir: dir}
 	var problems []Problem
 	note := func(err error, optional bool) {
 		if p := asProblem(err); !(optional && errors.Is(p.Err, ErrMissing)) {
 			problems = append(problems, p)
 		}
 	}
-	if data, err := store.ReadRegular(filepath.Join(dir, "actor.md"), maxArtifact); err == nil {
+	if data, err := store.ReadRegular(filepath.Join(dir, records.ActorFile), maxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
 	}
 	var files []worktree.FileChange
-	if err := readJSON(filepath.Join(dir, store.FilesChangedFile), &files); err == nil {
+	if err := readJSON(filepath.Join(dir, records.FilesChangedFile), &files); err == nil {
 		it.Files = files
 	} else {
 		note(err, true)
 	}
-	if _, err := os.Stat(filepath.Join(dir, store.DiffSnapshotFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, records.DiffSnapshotFile)); err == nil {
 		it.HasDiff = true
 	}
 	// gate.json and meta.json may be absent only when the iteration ended
 	// early, which shows as both being absent.
-	var gate GateFile
-	gateErr := readJSON(filepath.Join(dir, "gate.json"), &gate)
+	var gate records.Gate
+	gateErr := readJSON(filepath.Join(dir, records.GateFile), &gate)
 	if gateErr == nil {
 		it.Gate = &gate
 	}
-	metaRaw, metaErr := readRaw(filepath.Join(dir, "meta.json"))
+	metaRaw, metaErr := readRaw(filepath.Join(dir, records.MetaFile))
 	ended := gateErr != nil && metaErr != nil && errors.Is(asProblem(gateErr).Err, ErrMissing) &&
 		errors.Is(asProblem(metaErr).Err, ErrMissing)
 	it.Ended = ended
@@ -286,21 +193,21 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 		note(metaErr, ended)
 	} else {
 		it.MetaRaw = metaRaw
-		var mf MetaFile
+		var mf records.Meta
 		if err := json.Unmarshal(metaRaw, &mf); err != nil {
-			problems = append(problems, Problem{Path: filepath.Join(dir, "meta.json"), Err: err})
+			problems = append(problems, Problem{Path: filepath.Join(dir, records.MetaFile), Err: err})
 		} else {
 			it.Meta = &mf
 		}
 	}
-	var cons ConsensusFile
-	if err := readJSON(filepath.Join(dir, "consensus.json"), &cons); err != nil {
+	var cons records.Consensus
+	if err := readJSON(filepath.Join(dir, records.ConsensusFile), &cons); err != nil {
 		note(err, ended)
 	} else {
 		it.Consensus = &cons
 	}
-	var dis DissentFile
-	if err := readJSON(filepath.Join(dir, "dissent.json"), &dis); err != nil {
+	var dis records.Dissent
+	if err := readJSON(filepath.Join(dir, records.DissentFile), &dis); err != nil {
 		note(err, true)
 	} else {
 		it.Dissent = &dis
@@ -329,28 +236,28 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 // Without a readable jury.json the verdict files are taken in name order,
 // which is what a replay can still use; a seat whose file is missing is
 // kept with a nil raw verdict.
-func readPanel(dir string) ([]Seat, []rawVerdict, bool, []Problem) {
+func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []Problem) {
 	var problems []Problem
-	var seats []Seat
-	juryPath := filepath.Join(dir, "jury.json")
+	var seats []records.Seat
+	juryPath := filepath.Join(dir, records.JuryFile)
 	juryRead := true
 	if err := readJSON(juryPath, &seats); err != nil {
 		juryRead = false
 		problems = append(problems, asProblem(err))
 		seats = nil
-		entries, _ := os.ReadDir(filepath.Join(dir, "verdicts"))
+		entries, _ := os.ReadDir(filepath.Join(dir, records.VerdictsDir))
 		for _, e := range entries {
 			// Seat verdicts are named by their ULID judge id; command
 			// judges' files (command-<name>.json) and rep directories
 			// are not seats.
-			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && surface.ValidTaskID(id) {
-				seats = append(seats, Seat{JudgeID: id})
+			if id, ok := strings.CutSuffix(e.Name(), records.JSONExt); ok && !e.IsDir() && records.ValidID(id) {
+				seats = append(seats, records.Seat{JudgeID: id})
 			}
 		}
 	}
 	vs := make([]rawVerdict, len(seats))
 	for i, s := range seats {
-		p := filepath.Join(dir, "verdicts", s.JudgeID+".json")
+		p := records.VerdictPath(dir, s.JudgeID)
 		vs[i].path = p
 		if s.JudgeID == "" || strings.ContainsAny(s.JudgeID, `/\`) || s.JudgeID == "." || s.JudgeID == ".." {
 			problems = append(problems, Problem{Path: juryPath, Err: errors.New("a seat has an unusable judge_id")})
@@ -378,8 +285,11 @@ func truncateUTF8(s string, n int) string {
 	return s[:n] + " …"
 }
 
-func judgeView(s Seat, rv rawVerdict) JudgeView {
-	j := JudgeView{JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model}
+func judgeView(s records.Seat, rv rawVerdict) JudgeView {
+	j := JudgeView{JudgeID: s.JudgeID, Type: s.JudgeType}
+	if s.Model != nil {
+		j.Model = *s.Model
+	}
 	if rv.raw == nil {
 		j.Missing = true
 		return j
@@ -476,7 +386,7 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 	for _, e := range evs[a.TaskID] {
 		switch e.Type {
 		case "tribunal.session.complete":
-			var c Complete
+			var c records.Complete
 			if json.Unmarshal(e.Payload, &c) == nil && c.TotalDurationMS != nil {
 				v.DurationMS = c.TotalDurationMS
 			}
@@ -510,7 +420,7 @@ func (it IterationView) Recorded() []RecordedOutput {
 		out = append(out, RecordedOutput{Name: name, Path: rv.path, Raw: rv.raw})
 	}
 	if it.MetaRaw != nil {
-		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, "meta.json"), Raw: it.MetaRaw})
+		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, records.MetaFile), Raw: it.MetaRaw})
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -21,7 +21,7 @@ func TestResolve(t *testing.T) {
 	stopFile(t, dir, "3f2a9c1b-aaaa", id("01HZ3", 1), "accepted", 0.9, "")
 	stopFile(t, dir, "3f2a9c1b-bbbb", id("01HZ3", 2), "accepted", 0.9, "")
 	// The Stop hook sanitises "a/b c" to "a_b_c".
-	odd := store.ForKey(dir, "").StopFile("a/b c")
+	odd := records.StopPath(store.ForKey(dir, "").Dir, "a/b c")
 	write(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
 	cases := []struct {
 		in      string
@@ -120,7 +120,7 @@ func TestShowTaskReadsEveryArtifact(t *testing.T) {
 	if f := it.Floor; f == nil || f.Criterion != "safety" || *f.Lowest != 0.3 || *f.Floor != 0.8 {
 		t.Errorf("floor facts %+v", it.Floor)
 	}
-	if it.Meta.Override != "reject" || it.Meta.BiasTypes[0] != "length" || it.Dissent != nil {
+	if it.Meta.OverrideRecommendation != "reject" || it.Meta.BiasTypes[0] != "length" || it.Dissent != nil {
 		t.Errorf("meta %+v dissent %+v", it.Meta, it.Dissent)
 	}
 	if v.Iterations[1].Dissent.DisagreementScore != 0.6 || !v.Iterations[1].Meta.Failed {
@@ -201,13 +201,13 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 	dir := t.TempDir()
 	taskID := id("01HZ3", 7)
 	cost := 0.02
-	f := stophook.File{
-		TaskID: taskID, SessionID: "sess/9", Outcome: "rejected", Mode: stophook.Mode,
+	f := records.StopFile{
+		TaskID: taskID, SessionID: "sess/9", Outcome: "rejected", Mode: records.Mode,
 		Verdict: events.Verdict{TaskID: taskID, Score: 0.3, JudgeType: "standard", FeedbackSummary: "Too risky.",
 			Confidence: events.Ptr(0.6), JudgeModelID: "claude-opus-4-7"},
 		Fingerprint: "fp", WrittenAt: base.Format(time.RFC3339), CostUSD: &cost,
 	}
-	p := filepath.Join(dir, filepath.Base(store.ForKey(dir, "").StopFile(f.SessionID)))
+	p := filepath.Join(dir, records.StopFileName(f.SessionID))
 	if err := store.WriteJSON(p, f); err != nil {
 		t.Fatal(err)
 	}

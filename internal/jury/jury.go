@@ -2,6 +2,8 @@
 package jury
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/records"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -29,19 +31,19 @@ type Seat struct {
 	Model string
 }
 
-// MarshalJSON renders the seat as tribunal 1.2.7's jury.json entry, which
-// names the agent "subagent" and writes an empty model as null.
+// MarshalJSON renders the seat as its jury.json entry (records.Seat).
 func (s Seat) MarshalJSON() ([]byte, error) {
+	return json.Marshal(s.Record())
+}
+
+// Record is the seat as jury.json keeps it: the agent is "subagent" and an
+// unconfigured model is null.
+func (s Seat) Record() records.Seat {
 	var model *string
 	if s.Model != "" {
 		model = &s.Model
 	}
-	return json.Marshal(struct {
-		JudgeID   string  `json:"judge_id"`
-		JudgeType string  `json:"judge_type"`
-		Subagent  string  `json:"subagent"`
-		Model     *string `json:"model"`
-	}{s.JudgeID, s.JudgeType, s.Agent, model})
+	return records.Seat{JudgeID: s.JudgeID, JudgeType: s.JudgeType, Subagent: s.Agent, Model: model}
 }
 
 // Types returns the entries of a judge_types value. Anything but a JSON

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Provider names, as written in settings (judges.<type>.provider).
@@ -155,12 +156,9 @@ func ModelFamily(model string) string {
 	return m
 }
 
-// Info is what a verdict records about who gave it.
-type Info struct {
-	Provider string `json:"provider"`
-	Model    string `json:"model,omitempty"`
-	Family   string `json:"family"`
-}
+// Info is what a verdict records about who gave it (the record's type is
+// internal/records').
+type Info = records.JudgeInfo
 
 // Info returns the record of a seat with the given model.
 func (s Spec) Info(model string) Info {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"io"
 	"os"
@@ -210,7 +211,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 		t.Summary = view.Manifest.TaskSummary
 		t.RubricID = view.Manifest.RubricID
 	}
-	taskText := readText(filepath.Join(view.Dir, "task.md"))
+	taskText := readText(filepath.Join(view.Dir, records.TaskTextFile))
 	if taskText == "" {
 		taskText = t.Summary
 	}
@@ -221,7 +222,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	}
 	withDiff := 0
 	for _, it := range view.Iterations {
-		if _, err := os.Stat(filepath.Join(it.Dir, store.DiffSnapshotFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(it.Dir, records.DiffSnapshotFile)); err == nil {
 			withDiff++
 		}
 	}
@@ -270,16 +271,16 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
 	out := Iteration{Number: it.Number, ID: it.ID}
 	if it.Gate != nil {
-		out.Recorded = &Decision{Passed: it.Gate.Passed && it.Gate.BlockedBy == "", Reason: it.Gate.Reason}
+		out.Recorded = &Decision{Passed: it.Gate.Passed && it.Gate.BlockedBy == "", Reason: string(it.Gate.Reason)}
 		if it.Gate.BlockedBy != "" {
-			out.Recorded.Reason = strings.TrimSpace(it.Gate.Reason + " blocked by " + it.Gate.BlockedBy)
+			out.Recorded.Reason = strings.TrimSpace(string(it.Gate.Reason) + " blocked by " + string(it.Gate.BlockedBy))
 		}
 		if it.Consensus != nil {
 			a := it.Consensus.AggregatedScore
 			out.Recorded.Aggregate = &a
 		}
 	}
-	diff, ok := readDiff(filepath.Join(it.Dir, store.DiffSnapshotFile))
+	diff, ok := readDiff(filepath.Join(it.Dir, records.DiffSnapshotFile))
 	switch {
 	case !ok:
 		out.Skipped = "no recorded diff (recorded before diffs were stored, or unreadable)"
@@ -320,7 +321,7 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 			out.New.Aggregate = &a
 		}
 		out.Flipped = out.New.Passed != out.Recorded.Passed
-		if out.Flipped && it.Gate.BlockedBy == string(rules.ByCommand) {
+		if out.Flipped && it.Gate.BlockedBy == rules.ByCommand {
 			// Command judges test the repository's tree, not a recorded
 			// diff, so they do not sit here: a pass over a command block is
 			// the judges agreeing, not a changed decision.
@@ -388,20 +389,15 @@ func readDiff(path string) (string, bool) {
 // each iteration's actor, from report.json.
 func recordedCommits(taskDir string) map[string]string {
 	out := map[string]string{}
-	data, ok := store.ReadOptional(filepath.Join(taskDir, "report.json"), 64<<20, func(string) {})
+	data, ok := store.ReadOptional(filepath.Join(taskDir, records.ReportFile), 64<<20, func(string) {})
 	if !ok {
 		return out
 	}
-	var rep struct {
-		Iterations []struct {
-			ID     string `json:"iteration_id"`
-			Commit string `json:"commit"`
-		} `json:"iterations"`
-	}
+	var rep session.Report
 	if json.Unmarshal(data, &rep) == nil {
 		for _, it := range rep.Iterations {
 			if it.Commit != "" {
-				out[it.ID] = it.Commit
+				out[it.IterationID] = it.Commit
 			}
 		}
 	}
@@ -431,7 +427,7 @@ func save(opts Options, d Deps, t *Task) {
 	t.RejudgeID = id
 	t.At = d.Now().UTC().Format(time.RFC3339)
 	rec := record{RejudgeID: id, At: t.At, RubricID: t.RubricID, Judge: t.Judge, Iterations: t.Iterations, Flips: t.Flips}
-	path := filepath.Join(opts.ProjectDir, t.TaskID, "rejudge-"+id+".json")
+	path := filepath.Join(opts.ProjectDir, t.TaskID, records.RejudgePrefix+id+records.JSONExt)
 	if err := store.WriteJSON(path, rec); err != nil {
 		d.Warn(fmt.Sprintf("tribunal: warning: task %s: re-judging not stored: %v", t.TaskID, err))
 	} else {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 const (
@@ -42,7 +42,7 @@ func iteration(t *testing.T, taskDir, id, gate, diff string) {
 		writeFile(t, filepath.Join(d, "gate.json"), gate)
 	}
 	if diff != "" {
-		writeFile(t, filepath.Join(d, store.DiffSnapshotFile), diff)
+		writeFile(t, filepath.Join(d, records.DiffSnapshotFile), diff)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 type indexPage struct {
@@ -186,7 +186,7 @@ func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) adv
 			p.Facts = append(p.Facts, fact{l, val})
 		}
 	}
-	if v.Outcome == surface.OutcomeFailed || v.Outcome == surface.OutcomeCancelled {
+	if v.Outcome == records.OutcomeFailed || v.Outcome == records.OutcomeCancelled {
 		p.Score, p.Feedback = "—", "No verdict: "+strings.TrimSpace(v.Error)
 	}
 	if v.Rewake {

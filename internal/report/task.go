@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -47,7 +49,7 @@ type iterPage struct {
 	Trust      *trustPage
 	Findings   []findingRow
 	Worst      string
-	Commands   []history.CommandFile
+	Commands   []records.Command
 	Actor      string
 	DiffFiles  []diffFile
 	Message    []diffLine
@@ -228,12 +230,12 @@ func taskFacts(v *history.TaskView) []fact {
 		add("meta-judge", m.Effective.MetaModel)
 	}
 	if p := v.Params; p != nil {
-		add("policy", p.GatePolicy)
+		add("policy", string(p.GatePolicy))
 		add("threshold", history.Num(*p.ScoreThreshold))
 		if p.DissentThreshold != nil {
 			add("dissent threshold", history.Num(*p.DissentThreshold))
 		}
-		add("aggregation", p.AggregationMethod)
+		add("aggregation", string(p.AggregationMethod))
 	}
 	add("artifacts", v.Dir)
 	return out
@@ -260,7 +262,7 @@ func buildIteration(it history.IterationView, rub *rubric.Rubric) iterPage {
 		p.GateClass, p.GateText = "none", "no gate recorded"
 	}
 	if c := it.Consensus; c != nil {
-		p.Aggregate, p.Method = fmt.Sprintf("%.2f", c.AggregatedScore), c.Method
+		p.Aggregate, p.Method = fmt.Sprintf("%.2f", c.AggregatedScore), string(c.AggregationMethod)
 	}
 	if d := it.Dissent; d != nil {
 		p.Dissent = fmt.Sprintf("%.2f", d.DisagreementScore)
@@ -431,9 +433,9 @@ func distanceClass(s float64, floor *float64) (string, string) {
 	return "clear", fmt.Sprintf("%.2f above min_pass %s", d, history.Num(*floor))
 }
 
-func buildMeta(m *history.MetaFile) *metaPage {
-	p := &metaPage{Quality: m.VerdictQuality, BiasDetected: m.BiasDetected, Override: m.Override,
-		Model: m.Model, Failed: m.Failed, Error: m.Error, Probes: m.Probes}
+func buildMeta(m *records.Meta) *metaPage {
+	p := &metaPage{Quality: m.VerdictQuality, BiasDetected: m.BiasDetected, Override: m.OverrideRecommendation,
+		Model: m.MetaModelID, Failed: m.Failed, Error: m.Error, Probes: m.Probes}
 	if m.BiasDetected {
 		p.Bias = strings.Join(m.BiasTypes, ", ")
 	}
@@ -443,7 +445,7 @@ func buildMeta(m *history.MetaFile) *metaPage {
 	return p
 }
 
-func buildTrust(t *history.TrustFile) *trustPage {
+func buildTrust(t *trust.Result) *trustPage {
 	p := &trustPage{Trustworthy: t.Trustworthy, Reasons: t.Reasons, Notes: t.Notes, Alpha: "not measured"}
 	if t.AlphaMeasured {
 		p.Alpha = fmt.Sprintf("%.2f", t.Alpha)

@@ -1,15 +1,13 @@
 package session
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -32,48 +30,6 @@ func noVerdict(verdicts []verdict.Verdict) error {
 		why = append(why, v.JudgeType+": "+reason)
 	}
 	return fmt.Errorf("%w (%s)", ErrNoVerdict, strings.Join(why, "; "))
-}
-
-// callMeta says which seat and attempt a model call belongs to.
-type callMeta struct {
-	Role string `json:"role"`
-	// Provider is the client that made the call (claude, codex, gemini,
-	// openai); Endpoint the base URL of an HTTP one.
-	Provider  string `json:"provider"`
-	Endpoint  string `json:"endpoint,omitempty"`
-	JudgeID   string `json:"judge_id,omitempty"`
-	JudgeType string `json:"judge_type,omitempty"`
-	Rep       *int   `json:"rep,omitempty"`
-	Attempt   int    `json:"attempt,omitempty"`
-}
-
-// callRecord is the evidence of one model call: what was asked, of whom,
-// how, and what came back, verbatim.
-type callRecord struct {
-	callMeta
-	Model string `json:"model,omitempty"`
-	// Argv is the child's command line (the prompt goes on stdin; a
-	// temporary file the client makes is shown as <…>); none for an HTTP
-	// provider. The environment is not recorded: it may hold credentials;
-	// tribunal adds only the variables named in EnvAdded.
-	Argv       []string        `json:"argv"`
-	EnvAdded   []string        `json:"env_added"`
-	Dir        string          `json:"dir"`
-	Prompt     string          `json:"prompt"`
-	RawOutput  string          `json:"raw_output"`
-	Text       string          `json:"result_text,omitempty"`
-	Structured json.RawMessage `json:"structured_output,omitempty"`
-	Usage      callUsage       `json:"usage"`
-	CostUSD    *float64        `json:"cost_usd,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	Stderr     string          `json:"stderr_tail,omitempty"`
-}
-
-type callUsage struct {
-	Tokens     *int  `json:"tokens,omitempty"`
-	NumTurns   int   `json:"num_turns,omitempty"`
-	DurationMS int64 `json:"duration_ms"`
-	ExitCode   int   `json:"exit_code"`
 }
 
 // secretFlag marks command-line flags whose value must not be stored.
@@ -112,25 +68,20 @@ func (it *iterationState) nextCall() int {
 	return it.calls
 }
 
-// callFile names a call's record: calls/<nn>-<label>.json.
-func callFile(dir string, seq int, label string) string {
-	return filepath.Join(dir, store.CallsDir, fmt.Sprintf("%02d-%s.json", seq, label))
-}
-
 // recordCall stores one model call's evidence beside the iteration's
 // artifacts. A write failure is a warning like any artifact's.
-func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spec, meta callMeta, call claude.Call, res claude.Result, err error) {
+func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spec, meta records.CallMeta, call claude.Call, res claude.Result, err error) {
 	meta.Provider = spec.Name()
 	if spec.Name() == provider.OpenAI {
 		meta.Endpoint = spec.BaseURL
 	}
-	rec := callRecord{
-		callMeta: meta, Model: call.Model,
+	rec := records.Call{
+		CallMeta: meta, Model: call.Model,
 		Argv:     redactArgv(callArgv(spec, call)),
 		EnvAdded: []string{claude.GuardEnv + "=1"},
 		Dir:      call.Dir, Prompt: call.Prompt, RawOutput: res.Raw, Text: res.Text,
 		Structured: res.Structured, CostUSD: res.CostUSD, Stderr: res.Stderr,
-		Usage: callUsage{Tokens: res.Tokens, NumTurns: res.NumTurns, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode},
+		Usage: records.CallUsage{Tokens: res.Tokens, NumTurns: res.NumTurns, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode},
 	}
 	if call.MaxOutputTokens > 0 {
 		rec.EnvAdded = append(rec.EnvAdded, fmt.Sprintf("CLAUDE_CODE_MAX_OUTPUT_TOKENS=%d", call.MaxOutputTokens))
@@ -138,7 +89,7 @@ func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spe
 	if err != nil {
 		rec.Error = err.Error()
 	}
-	r.write(callFile(dir, seq, label), rec)
+	r.write(records.CallPath(dir, seq, label), rec)
 }
 
 // callArgv is the command line a provider runs for call (nil for an HTTP

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -25,29 +26,11 @@ const isolationHint = repoHint + ", or pass --in-place to let the actor edit the
 // cancelled the run's context.
 const cleanupTimeout = 2 * time.Minute
 
-// IsolationReport says where the task ran and what became of its change.
-type IsolationReport struct {
-	// Mode is "worktree" or "in_place".
-	Mode     string `json:"mode"`
-	Branch   string `json:"branch,omitempty"`
-	Worktree string `json:"worktree,omitempty"`
-	Snapshot string `json:"snapshot,omitempty"`
-	Head     string `json:"head,omitempty"`
-	// State: applied (in the user's working tree, uncommitted), kept (on
-	// the branch, not applied), unchanged (the actor changed nothing), or
-	// in_place.
-	State      string                `json:"state"`
-	Conflicts  []string              `json:"conflicts,omitempty"`
-	Files      []worktree.FileChange `json:"files,omitempty"`
-	Submodules []string              `json:"submodules,omitempty"`
-	Error      string                `json:"error,omitempty"`
-}
-
 // isolate creates the task's worktree after cleaning what crashed runs
 // left. A failure stops the task before any model call.
 func (r *runner) isolate(ctx context.Context) error {
 	if r.opts.InPlace {
-		r.report.Isolation = &IsolationReport{Mode: "in_place", State: "in_place"}
+		r.report.Isolation = &records.Isolation{Mode: "in_place", State: "in_place"}
 		return nil
 	}
 	for _, id := range r.wt.Cleanup(ctx, r.repo.WorktreeRoot) {
@@ -58,7 +41,7 @@ func (r *runner) isolate(ctx context.Context) error {
 		return &ConfigError{Err: fmt.Errorf("cannot create the task's worktree: %w", err), Hint: isolationHint}
 	}
 	r.task, r.workDir = t, t.Path
-	r.report.Isolation = &IsolationReport{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules}
+	r.report.Isolation = &records.Isolation{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules}
 	if len(t.Submodules) > 0 {
 		r.Warn(fmt.Sprintf("tribunal: warning: submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}
@@ -85,9 +68,9 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	if err != nil {
 		return "", false, err
 	}
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffPreviousFile), previous))
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, store.DiffSnapshotFile), cumulative))
-	r.write(filepath.Join(dir, store.FilesChangedFile), files)
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), previous))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), cumulative))
+	r.write(filepath.Join(dir, records.FilesChangedFile), files)
 	it.report.Commit = head
 	it.report.Files = files
 	r.report.Isolation.Files = files
@@ -232,7 +215,7 @@ func fileLine(f worktree.FileChange) string {
 // run ("applied" or "discarded" by `tribunal-session apply`/`discard`) in
 // its report.json and summary.md, so that show tells the current story.
 func UpdateIsolation(taskDir, state string) error {
-	path := filepath.Join(taskDir, "report.json")
+	path := filepath.Join(taskDir, records.ReportFile)
 	data, ok := store.ReadOptional(path, 64<<20, func(string) {})
 	if !ok {
 		return fmt.Errorf("no report.json in %q", taskDir)
@@ -248,5 +231,5 @@ func UpdateIsolation(taskDir, state string) error {
 	if err := store.WriteJSON(path, &rep); err != nil {
 		return err
 	}
-	return storeWriteText(taskDir, "summary.md", Summary(&rep))
+	return storeWriteText(taskDir, records.SummaryFile, Summary(&rep))
 }

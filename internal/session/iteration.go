@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -51,7 +52,7 @@ type iterationState struct {
 	trust      *trust.Result
 	findings   []severity.Finding
 	worst      severity.Level
-	commands   []CommandReport
+	commands   []records.Command
 }
 
 // iteration runs spec §7.4 for iteration n. A returned error aborts the task;
@@ -64,7 +65,7 @@ func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) 
 	it := &iterationState{report: IterationReport{Number: n, IterationID: iterID}}
 	start := r.Now()
 	defer func() { it.report.DurationMS = int(r.Now().Sub(start) / time.Millisecond) }()
-	dir := "iteration-" + iterID
+	dir := records.IterationDir(iterID)
 	trigger := "initial"
 	if n > 0 {
 		trigger = "gate_blocked"
@@ -91,7 +92,7 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	if err != nil {
 		return err
 	}
-	r.write(filepath.Join(dir, "jury.json"), seats)
+	r.write(filepath.Join(dir, records.JuryFile), seats)
 	members := make([]events.JuryMember, len(seats))
 	for i, s := range seats {
 		members[i] = events.JuryMember{JudgeID: s.JudgeID, JudgeType: s.JudgeType, ModelID: s.Model}
@@ -131,7 +132,7 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 		}
 	}
 	r.emit(consensus)
-	r.write(filepath.Join(dir, "consensus.json"), consensus)
+	r.write(filepath.Join(dir, records.ConsensusFile), consensus)
 	it.report.Consensus = &ConsensusReport{Aggregate: it.aggregate, Dissent: it.dissent, Method: r.params.AggregationMethod}
 	if gate.DissentExceeds(it.dissent, r.params.DissentThreshold) {
 		it.recorded = true
@@ -143,7 +144,7 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 			}
 		}
 		r.emit(dissent)
-		r.write(filepath.Join(dir, "dissent.json"), dissent)
+		r.write(filepath.Join(dir, records.DissentFile), dissent)
 	}
 
 	// Meta-Judge.
@@ -202,7 +203,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		seq := it.nextCall()
 		res, lastErr = r.Claude.Run(ctx, call)
 		stop()
-		r.recordCall(dir, seq, "actor", provider.Spec{}, callMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
+		r.recordCall(dir, seq, "actor", provider.Spec{}, records.CallMeta{Role: "actor", Attempt: attempt}, call, res, lastErr)
 		r.addCost("actor", res)
 		if lastErr == nil && strings.TrimSpace(res.Text) == "" {
 			lastErr = errors.New("the actor returned no final message")
@@ -246,7 +247,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		done.ArtifactKind = "patch"
 	}
 	it.report.Actor.ArtifactKind = done.ArtifactKind
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, "actor.md"), res.Text+"\n"))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.ActorFile), res.Text+"\n"))
 	r.emit(done, costOpts(res)...)
 	r.progress("%s actor done in %s (%s)", label, time.Duration(duration)*time.Millisecond, done.ArtifactKind)
 	return res.Text, nil

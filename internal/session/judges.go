@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
@@ -113,7 +114,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 				label += "-rep" + strconv.Itoa(c.rep)
 				rep = &c.rep
 			}
-			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], callMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
+			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], records.CallMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
 		}(c)
 	}
 	commands := make([]commandRun, len(r.commands))
@@ -145,7 +146,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		it.findings = append(it.findings, findings...)
 		if reps[c.seat] > 1 {
 			v.JudgeID, v.TaskID, v.IterationID = seats[c.seat].JudgeID, r.taskID, iterID
-			r.write(filepath.Join(dir, "verdicts", seats[c.seat].JudgeID+".reps", strconv.Itoa(c.rep)+".json"), v)
+			r.write(filepath.Join(dir, records.VerdictsDir, seats[c.seat].JudgeID+records.RepsSuffix, strconv.Itoa(c.rep)+records.JSONExt), v)
 		}
 	}
 	verdicts := make([]verdict.Verdict, len(seats))
@@ -189,7 +190,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			}
 			r.emit(ev, opts...)
 		}
-		r.write(filepath.Join(dir, "verdicts", s.JudgeID+".json"), v)
+		r.write(records.VerdictPath(dir, s.JudgeID), v)
 		jr := JudgeReport{
 			JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 			Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
@@ -206,8 +207,8 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	}
 	for _, c := range commands {
 		v := c.verdict
-		r.write(filepath.Join(dir, "verdicts", "command-"+c.judge.Spec.Name+".json"), v)
-		cr := CommandReport{Name: c.judge.Spec.Name, Required: c.judge.Required, Passed: v.Passed && !v.Failed, Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary}
+		r.write(filepath.Join(dir, records.VerdictsDir, records.CommandVerdictPrefix+c.judge.Spec.Name+records.JSONExt), v)
+		cr := records.Command{Name: c.judge.Spec.Name, Required: c.judge.Required, Passed: v.Passed && !v.Failed, Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary}
 		it.report.Commands = append(it.report.Commands, cr)
 		it.commands = append(it.commands, cr)
 		state := "passed"

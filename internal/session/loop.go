@@ -2,13 +2,16 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -21,7 +24,7 @@ func (r *runner) loop(ctx context.Context) error {
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
-	r.write("session-start.json", start)
+	r.write(records.SessionStartFile, start)
 	r.progress("task %s: rubric %q, %d judge(s), up to %d iteration(s), policy %s",
 		r.taskID, r.report.RubricID, r.report.Seats, r.params.MaxIterations, r.params.GatePolicy)
 
@@ -65,36 +68,6 @@ func (r *runner) sessionStart() events.SessionStart {
 	return start
 }
 
-// projectManifest is spec §7.6's project manifest.
-type projectManifest struct {
-	ProjectKey string  `json:"project_key"`
-	RemoteURL  *string `json:"remote_url"`
-	RepoRoot   *string `json:"repo_root"`
-	LastTaskAt string  `json:"last_task_at"`
-	Source     string  `json:"source"`
-}
-
-// taskManifest is spec §7.6's task manifest plus the Go "effective" snapshot.
-type taskManifest struct {
-	TaskID      string    `json:"task_id"`
-	TaskSummary string    `json:"task_summary"`
-	RubricID    string    `json:"rubric_id"`
-	Rubric      any       `json:"rubric"`
-	StartedAt   string    `json:"started_at"`
-	Effective   effective `json:"effective"`
-	SessionID   string    `json:"session_id,omitempty"`
-}
-
-type effective struct {
-	Params       any      `json:"params"`
-	ActorModel   string   `json:"actor_model_id"`
-	JudgeModels  []string `json:"judge_model_ids"`
-	MetaModel    string   `json:"meta_model_id"`
-	WorktreeRoot string   `json:"worktree_root"`
-	// Families are the model families on the panel (internal/provider).
-	Families []string `json:"panel_families,omitempty"`
-}
-
 func nullable(s string) *string {
 	if s == "" {
 		return nil
@@ -105,16 +78,16 @@ func nullable(s string) *string {
 func (r *runner) writeManifests() {
 	now := r.Now().UTC().Format(time.RFC3339)
 	r.report.StartedAt = now
-	pm := projectManifest{
+	pm := records.ProjectManifest{
 		ProjectKey: r.repo.Key,
 		RemoteURL:  nullable(r.repo.RemoteURL),
 		RepoRoot:   nullable(r.repo.MainRoot),
 		LastTaskAt: now,
 		Source:     "local",
 	}
-	r.storeErr(storeWrite(r.project.Dir, "manifest.json", pm))
+	r.storeErr(storeWrite(r.project.Dir, records.ManifestFile, pm))
 	store.SweepTemp(r.project.Dir, time.Hour, r.Now())
-	var rub any
+	var rub json.RawMessage
 	if r.rub != nil && len(r.rub.Raw) > 0 {
 		rub = r.rub.Raw
 	}
@@ -123,23 +96,30 @@ func (r *runner) writeManifests() {
 		summary = truncateUTF8(summary, maxTaskSummary) + "…"
 	}
 	start := r.sessionStart()
-	r.write("manifest.json", taskManifest{
-		TaskID:      r.taskID,
-		TaskSummary: summary,
-		RubricID:    r.report.RubricID,
-		Rubric:      rub,
-		StartedAt:   now,
-		SessionID:   r.opts.SessionID,
-		Effective: effective{
-			Params:       r.params,
-			ActorModel:   r.params.ActorModel,
-			JudgeModels:  start.JudgeModelIDs,
-			MetaModel:    r.params.MetaModel,
-			WorktreeRoot: r.repo.WorktreeRoot,
-			Families:     r.report.Families,
-		},
-	})
-	r.storeErr(storeWriteText(r.taskDir, "task.md", r.opts.Task+"\n"))
+	// The manifest records the parameters as config renders them; a value
+	// that cannot be encoded loses the manifest, as any failed write does.
+	params, err := store.Marshal(r.params)
+	if err != nil {
+		r.storeErr(fmt.Errorf("encode %q: %w", filepath.Join(r.taskDir, records.ManifestFile), err))
+	} else {
+		r.write(records.ManifestFile, records.Manifest{
+			TaskID:      r.taskID,
+			TaskSummary: summary,
+			RubricID:    r.report.RubricID,
+			Rubric:      rub,
+			StartedAt:   now,
+			SessionID:   r.opts.SessionID,
+			Effective: records.Effective{
+				Params:       params,
+				ActorModel:   r.params.ActorModel,
+				JudgeModels:  start.JudgeModelIDs,
+				MetaModel:    r.params.MetaModel,
+				WorktreeRoot: r.repo.WorktreeRoot,
+				Families:     r.report.Families,
+			},
+		})
+	}
+	r.storeErr(storeWriteText(r.taskDir, records.TaskTextFile, r.opts.Task+"\n"))
 }
 
 // finish emits session.complete, writes session-complete.json and fills the
@@ -172,13 +152,9 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	r.costMu.Unlock()
 	r.report.DurationMS = int64(r.elapsedMS())
 	r.emit(complete)
-	type completeFile struct {
-		events.SessionComplete
-		Error string `json:"error,omitempty"`
-	}
-	r.write("session-complete.json", completeFile{SessionComplete: complete, Error: r.report.Error})
-	r.write("report.json", r.report)
-	r.storeErr(storeWriteText(r.taskDir, "summary.md", Summary(r.report)))
+	r.write(records.SessionCompleteFile, records.Complete{SessionComplete: complete, Error: r.report.Error})
+	r.write(records.ReportFile, r.report)
+	r.storeErr(storeWriteText(r.taskDir, records.SummaryFile, Summary(r.report)))
 	if r.lostEvents > 1 {
 		r.Warn(fmt.Sprintf("tribunal: warning: %d events in all were not recorded; the first failed with: %v", r.lostEvents, r.firstEventErr))
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"path/filepath"
 	"strings"
@@ -12,9 +13,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -61,7 +59,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 	seq := it.nextCall()
 	res, err := r.metaRunner().Run(ctx, call)
 	stop()
-	r.recordCall(dir, seq, "meta", r.prov.meta, callMeta{Role: "meta"}, call, res, err)
+	r.recordCall(dir, seq, "meta", r.prov.meta, records.CallMeta{Role: "meta"}, call, res, err)
 	r.addCost("meta", res)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)
@@ -85,16 +83,8 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 		BiasTypes: meta.BiasTypes, Confidence: meta.Confidence, MetaModelID: r.params.MetaModel,
 	}
 	r.emit(complete, costOpts(res)...)
-	type metaFile struct {
-		events.MetaComplete
-		Failed bool     `json:"failed,omitempty"`
-		Error  string   `json:"error,omitempty"`
-		Probes []string `json:"bias_probes,omitempty"`
-		// Judge says which client and model family reviewed the jury.
-		Judge provider.Info `json:"judge"`
-	}
 	info := r.prov.meta.Info(r.params.MetaModel)
-	r.write(filepath.Join(dir, "meta.json"), metaFile{MetaComplete: complete, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes, Judge: info})
+	r.write(filepath.Join(dir, records.MetaFile), records.Meta{MetaComplete: complete, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes, Judge: info})
 	it.report.Meta = MetaReport{
 		Quality: meta.VerdictQuality, Bias: meta.BiasDetected, BiasTypes: meta.BiasTypes,
 		Override: meta.Override, Failed: meta.Failed, Error: meta.Error, Probes: in.Probes,
@@ -135,17 +125,13 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 	gr := GateReport{Passed: res.Passed, Reason: res.Reason, FailedCriterion: res.FailedCriterion, BlockedBy: res.BlockedBy, Trust: it.trust}
 	// gate.json carries the event payload plus what only tribunal reads:
 	// which extra check blocked, the trust result, findings and commands.
-	extra := gateExtra{BlockedBy: res.BlockedBy, Trust: it.trust, WorstSeverity: it.report.WorstSeverity, Findings: it.findings, Commands: it.commands}
+	extra := records.GateChecks{BlockedBy: res.BlockedBy, Trust: it.trust, WorstSeverity: it.report.WorstSeverity, Findings: it.findings, Commands: it.commands}
 	label := fmt.Sprintf("[%d/%d]", n+1, r.params.MaxIterations)
 	if res.Passed {
 		p := events.GatePassed{TaskID: r.taskID, IterationID: iterID, FinalScore: it.aggregate,
 			IterationNumber: events.Ptr(n), JudgesConsulted: events.Ptr(len(it.verdicts))}
 		r.emit(p)
-		r.write(filepath.Join(dir, "gate.json"), struct {
-			events.GatePassed
-			Passed bool `json:"passed"`
-			gateExtra
-		}{p, true, extra})
+		r.write(filepath.Join(dir, records.GateFile), records.GatePassed{GatePassed: p, Passed: true, GateChecks: extra})
 		r.progress("%s gate passed at %.2f", label, it.aggregate)
 	} else {
 		willRetry := n+1 < r.params.MaxIterations
@@ -160,11 +146,7 @@ func (r *runner) recordGate(it *iterationState, dir string, n int) {
 		if res.FailedCriterion != "" {
 			gr.FloorScore, gr.Floor = r.floorFacts(it.verdicts, res.FailedCriterion)
 		}
-		r.write(filepath.Join(dir, "gate.json"), struct {
-			events.GateBlocked
-			Passed bool `json:"passed"`
-			gateExtra
-		}{b, false, extra})
+		r.write(filepath.Join(dir, records.GateFile), records.GateBlocked{GateBlocked: b, Passed: false, GateChecks: extra})
 		r.progress("%s gate %s%s", label, GateSentence(gr, it.aggregate), map[bool]string{true: "; retrying with the jury's critique", false: ""}[willRetry])
 	}
 	it.report.Gate = gr
@@ -188,7 +170,7 @@ type ledgerRecord struct {
 	Verdicts        []verdict.Verdict `json:"verdicts"`
 	Meta            ledgerMeta        `json:"meta"`
 	WorstSeverity   string            `json:"worst_severity,omitempty"`
-	Commands        []CommandReport   `json:"command_judges,omitempty"`
+	Commands        []records.Command `json:"command_judges,omitempty"`
 	Trustworthy     *bool             `json:"trustworthy,omitempty"`
 }
 
@@ -221,14 +203,4 @@ func (r *runner) ledger(it *iterationState, n int) {
 	if err != nil {
 		r.Warn(fmt.Sprintf("tribunal: warning: gate decision not added to the ledger: %v", err))
 	}
-}
-
-// gateExtra is tribunal's own part of gate.json (never in the events,
-// whose payloads allow no extra keys).
-type gateExtra struct {
-	BlockedBy     rules.Check        `json:"blocked_by,omitempty"`
-	Trust         *trust.Result      `json:"trust,omitempty"`
-	WorstSeverity string             `json:"worst_severity,omitempty"`
-	Findings      []severity.Finding `json:"findings,omitempty"`
-	Commands      []CommandReport    `json:"command_judges,omitempty"`
 }

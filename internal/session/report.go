@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"strings"
 
@@ -33,7 +34,7 @@ type Report struct {
 	Error       string   `json:"error,omitempty"`
 	// Isolation says where the actor worked and whether the change reached
 	// the user's working tree.
-	Isolation *IsolationReport `json:"isolation,omitempty"`
+	Isolation *records.Isolation `json:"isolation,omitempty"`
 }
 
 // IterationReport is one pass of the loop.
@@ -47,8 +48,8 @@ type IterationReport struct {
 	Meta        MetaReport       `json:"meta"`
 	Gate        GateReport       `json:"gate"`
 	// Beyond tribunal 1.2.7: command judges, the worst finding severity.
-	Commands      []CommandReport `json:"command_judges,omitempty"`
-	WorstSeverity string          `json:"worst_severity,omitempty"`
+	Commands      []records.Command `json:"command_judges,omitempty"`
+	WorstSeverity string            `json:"worst_severity,omitempty"`
 	// Commit is the task branch's commit after this iteration's actor;
 	// Files are the files changed relative to the starting snapshot.
 	// UnverifiedFindings counts findings whose cited file or line does not
@@ -56,16 +57,6 @@ type IterationReport struct {
 	UnverifiedFindings int                   `json:"unverified_findings,omitempty"`
 	Commit             string                `json:"commit,omitempty"`
 	Files              []worktree.FileChange `json:"files_changed,omitempty"`
-}
-
-// CommandReport is one command judge's result.
-type CommandReport struct {
-	Name     string `json:"name"`
-	Required bool   `json:"required"`
-	Passed   bool   `json:"passed"`
-	Failed   bool   `json:"failed,omitempty"`
-	Error    string `json:"error,omitempty"`
-	Feedback string `json:"feedback,omitempty"`
 }
 
 // ActorReport describes the Actor's pass.

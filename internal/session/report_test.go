@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"strings"
 	"testing"
@@ -69,24 +70,24 @@ func TestIsolationLines(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		outcome string
-		iso     *IsolationReport
+		iso     *records.Isolation
 		want    []string
 		not     []string
 	}{
-		{"in place says nothing", Accepted, &IsolationReport{Mode: "in_place", State: "in_place"}, nil, []string{"working tree"}},
-		{"applied", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, State: "applied"},
+		{"in place says nothing", Accepted, &records.Isolation{Mode: "in_place", State: "in_place"}, nil, []string{"working tree"}},
+		{"applied", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, State: "applied"},
 			[]string{"the accepted change was applied as uncommitted changes"}, []string{"apply " + id}},
-		{"accepted but overlapping", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, Snapshot: "0123456789abcdef", State: "kept", Conflicts: []string{"a.go", "b.go"}},
+		{"accepted but overlapping", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, Snapshot: "0123456789abcdef", State: "kept", Conflicts: []string{"a.go", "b.go"}},
 			[]string{"does not apply cleanly beside your edits (a.go, b.go)", "kept on branch `" + branch + "`", "tribunal-session apply " + id, "git diff 0123456789ab " + branch, "tribunal-session discard " + id}, nil},
-		{"accepted, apply failed", Accepted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept", Error: "the change could not be applied: disk full"},
+		{"accepted, apply failed", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, State: "kept", Error: "the change could not be applied: disk full"},
 			[]string{"the accepted change could not be applied (the change could not be applied: disk full)", "kept on branch"}, []string{"cleanly"}},
-		{"not accepted", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "kept"},
+		{"not accepted", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "kept"},
 			[]string{"unchanged — the change was not accepted", "applies it anyway"}, []string{"cleanly"}},
-		{"nothing changed", Aborted, &IsolationReport{Mode: "worktree", Branch: branch, State: "unchanged"},
+		{"nothing changed", Aborted, &records.Isolation{Mode: "worktree", Branch: branch, State: "unchanged"},
 			[]string{"the actor changed no file"}, []string{branch}},
-		{"applied later", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "applied"},
+		{"applied later", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "applied"},
 			[]string{"not accepted by the gate, was applied later"}, nil},
-		{"discarded", Exhausted, &IsolationReport{Mode: "worktree", Branch: branch, State: "discarded"},
+		{"discarded", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "discarded"},
 			[]string{"the change was discarded"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

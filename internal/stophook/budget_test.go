@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -98,7 +99,7 @@ func TestHookBudgetBoundsEveryWait(t *testing.T) {
 		!strings.Contains(problems[0], "not handed back to the model") {
 		t.Errorf("want one out-of-time line naming what was kept and lost, got:\n%s", stderr.String())
 	}
-	if _, err := os.Stat(project.StopFile("b")); err != nil {
+	if _, err := os.Stat(records.StopPath(project.Dir, "b")); err != nil {
 		t.Errorf("the stop file was not kept: %v", err)
 	}
 	_, logPath := events.ResolvePaths(getenv, home)

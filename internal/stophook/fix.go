@@ -13,6 +13,7 @@ import (
 	"context"
 
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
@@ -154,7 +155,7 @@ func (r *recorder) markShown() {
 	if r.taskID == "" {
 		return
 	}
-	a := surface.Advisory{Name: strings.TrimSuffix(filepath.Base(r.stopFile), ".json"), TaskID: r.taskID}
+	a := surface.Advisory{Name: strings.TrimSuffix(filepath.Base(r.stopFile), records.JSONExt), TaskID: r.taskID}
 	if _, err := surface.MarkShown(r.j.ProjectDir, a, surface.Mark{SurfacedAt: r.now().UTC().Truncate(time.Second), SessionID: r.j.SessionID}); err != nil {
 		r.warn("cannot mark the verdict as shown: %v", err)
 	}

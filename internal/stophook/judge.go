@@ -14,7 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -160,19 +160,19 @@ func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
 // turn, or the hook killed) from a failed one (an error, a timeout).
 func statusOf(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return surface.OutcomeCancelled
+		return records.OutcomeCancelled
 	}
-	return surface.OutcomeFailed
+	return records.OutcomeFailed
 }
 
 // failure describes a judgement that produced no verdict, with what it
 // cost as far as it is known (a killed call reports no cost).
-func failure(ctx context.Context, res claude.Result, err error, took time.Duration) attempt {
+func failure(ctx context.Context, res claude.Result, err error, took time.Duration) records.Judgement {
 	msg := err.Error()
 	if errors.Is(ctx.Err(), context.Canceled) {
 		msg = "stopped before the judge answered (superseded by a newer turn, or the judge was terminated)"
 	}
-	a := attempt{Error: msg, CostUSD: res.CostUSD}
+	a := records.Judgement{Error: msg, CostUSD: res.CostUSD}
 	ms := int(took / time.Millisecond)
 	a.DurationMS = &ms
 	return a

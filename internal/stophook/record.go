@@ -9,30 +9,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
-
-// Mode marks a stop file as an advisory verdict.
-const Mode = "stop-advisory"
-
-// File is the content of stop-<sid>.json (spec §8.8 plus the Go additions): the
-// session's latest advisory verdict, which SessionStart reads and whose
-// fingerprint saves the next turn a model call.
-type File struct {
-	TaskID      string         `json:"task_id"`
-	SessionID   string         `json:"session_id"`
-	Outcome     string         `json:"outcome"`
-	Verdict     events.Verdict `json:"verdict"`
-	Mode        string         `json:"mode"`
-	Fingerprint string         `json:"fingerprint"`
-	WrittenAt   string         `json:"written_at"`
-	CostUSD     *float64       `json:"cost_usd,omitempty"`
-	// Judge says which client and model family gave the verdict.
-	Judge *provider.Info `json:"judge,omitempty"`
-}
 
 // recorder writes what came of one job. Every write draws its waits from
 // the deadline; what could not be written is reported in one line.
@@ -92,7 +73,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		Confidence:      events.Ptr(a.Confidence),
 		JudgeModelID:    model,
 	}
-	outcome := "rejected"
+	outcome := records.OutcomeRejected
 	blocked := events.GateBlocked{
 		TaskID: taskID, IterationID: iterID, Reason: rules.ReasonLowScore,
 		FinalScore: events.Ptr(a.Score), IterationNumber: events.Ptr(0),
@@ -103,7 +84,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	}
 	var gateEvent events.Payload = blocked
 	if a.Passed {
-		outcome = "accepted"
+		outcome = records.OutcomeAccepted
 		gateEvent = events.GatePassed{
 			TaskID: taskID, IterationID: iterID, FinalScore: a.Score,
 			IterationNumber: events.Ptr(0), JudgesConsulted: events.Ptr(1),
@@ -142,21 +123,21 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		{p: gateEvent},
 		{p: complete},
 	})
-	file := File{
+	file := records.StopFile{
 		TaskID:      taskID,
 		SessionID:   r.j.SessionID,
 		Outcome:     outcome,
 		Verdict:     v,
-		Mode:        Mode,
+		Mode:        records.Mode,
 		Fingerprint: r.j.Fingerprint,
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
 		Judge:       &r.j.Judge,
 	}
-	stopPath := store.Project{Dir: r.j.ProjectDir}.StopFile(r.j.SessionID)
+	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
 	fileErr := store.WriteJSON(stopPath, file)
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
-	histErr := r.history(attempt{
+	histErr := r.history(records.Judgement{
 		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
 		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake,
 	})
@@ -242,11 +223,11 @@ func (r *recorder) emit(chain []chainEvent) (failed int, firstErr error) {
 
 // fail records a judgement that produced no verdict in the session's
 // history, where `log` and `show` list it with its reason.
-func (w *worker) fail(a attempt, outcome string) {
+func (w *worker) fail(a records.Judgement, outcome string) {
 	newRecorder(w.Deps, w.j, w.warn).failure(a, outcome)
 }
 
-func (r *recorder) failure(a attempt, outcome string) {
+func (r *recorder) failure(a records.Judgement, outcome string) {
 	id, err := events.NewULID(r.entropy(), r.now())
 	if err != nil {
 		r.warn("cannot mint ids: %v", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -27,7 +28,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 	cost := 0.02
 	r.verdict(advisory{Score: 0.4, Passed: false, Feedback: "No test.", Confidence: 0.7},
 		claude.Result{CostUSD: &cost, Duration: 1500 * time.Millisecond}, nil)
-	r.failure(attempt{Error: "claude did not finish within 1s and was killed"}, surface.OutcomeFailed)
+	r.failure(records.Judgement{Error: "claude did not finish within 1s and was killed"}, records.OutcomeFailed)
 	if len(warned) != 0 {
 		t.Fatalf("warnings: %v", warned)
 	}
@@ -51,7 +52,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 		v.DurationMS == nil || *v.DurationMS != 1500 || v.Model != "m" {
 		t.Errorf("verdict record: %+v", v)
 	}
-	f := byOutcome[surface.OutcomeFailed]
+	f := byOutcome[records.OutcomeFailed]
 	if f.Error != "claude did not finish within 1s and was killed" || f.WrittenAt.IsZero() {
 		t.Errorf("failure record: %+v", f)
 	}

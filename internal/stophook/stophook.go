@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -210,7 +211,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	}
 	onlookerDir, logPath := events.ResolvePaths(h.Getenv, h.Home)
 	project := store.ForKey(onlookerDir, repo.Key)
-	if previousFingerprint(project.StopFile(h.in.SessionID)) == fp {
+	if previousFingerprint(records.StopPath(project.Dir, h.in.SessionID)) == fp {
 		return job{}, false
 	}
 	spec := h.cfg.StopProvider()

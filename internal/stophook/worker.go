@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
@@ -59,7 +60,7 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 			return 0
 		}
 		if err != nil {
-			w.fail(attempt{Error: err.Error()}, "failed")
+			w.fail(records.Judgement{Error: err.Error()}, records.OutcomeFailed)
 			return 0
 		}
 	}

@@ -1,4 +1,4 @@
-// Package store owns tribunal's on-disk layout under $ONLOOKER_DIR/tribunal/<key>/ and writes its files atomically.
+// Package store owns where tribunal's project directories are ($ONLOOKER_DIR/tribunal/<key>/) and writes and opens their files safely (the names and types inside are internal/records').
 package store
 
 import (
@@ -25,39 +25,12 @@ func ForKey(onlookerDir, key string) Project {
 	return Project{Dir: filepath.Join(onlookerDir, "tribunal", key)}
 }
 
-// StopFile is the advisory verdict file of one Claude Code session.
-func (p Project) StopFile(sessionID string) string {
-	return filepath.Join(p.Dir, "stop-"+SanitizeSessionID(sessionID)+".json")
-}
-
-// VerdictsDir holds every judgement of one Claude Code session, one file
-// per judge call (verdicts and failures alike), named by its task id: the
-// stop file keeps only the latest verdict.
-func (p Project) VerdictsDir(sessionID string) string {
-	return filepath.Join(p.Dir, "stop-"+SanitizeSessionID(sessionID))
-}
-
 // TaskDir is the artifact directory of one /tribunal task.
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 
 // WorktreesDir holds the task worktrees of isolated /tribunal runs and
 // their records (internal/worktree).
 func (p Project) WorktreesDir() string { return filepath.Join(p.Dir, "worktrees") }
-
-// The evidence of one iteration, inside <task>/iteration-<id>/. Other
-// tools (show, view, rejudge) read them by these names.
-const (
-	// DiffSnapshotFile is the task's change so far: the starting snapshot
-	// to this iteration's commit, as a unified diff.
-	DiffSnapshotFile = "diff-snapshot.patch"
-	// DiffPreviousFile is this iteration's own change: the previous
-	// iteration's commit (the snapshot for the first) to this one.
-	DiffPreviousFile = "diff-previous.patch"
-	// FilesChangedFile lists the files changed relative to the snapshot.
-	FilesChangedFile = "files.json"
-	// CallsDir holds one <nn>-<role>.json record per model call.
-	CallsDir = "calls"
-)
 
 // maxSIDName bounds the sanitised id inside a file name: names are limited
 // to 255 bytes on common filesystems, and a hostile or buggy caller could

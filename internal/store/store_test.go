@@ -57,9 +57,9 @@ func FuzzSanitizeSessionID(f *testing.F) {
 		if SanitizeSessionID(sid) != name {
 			t.Fatal("not deterministic")
 		}
-		path := p.StopFile(sid)
-		if filepath.Dir(path) != p.Dir || !strings.HasPrefix(filepath.Base(path), "stop-") {
-			t.Fatalf("StopFile(%q) = %q escapes %q", sid, path, p.Dir)
+		path := filepath.Join(p.Dir, name)
+		if filepath.Dir(path) != p.Dir || filepath.Base(path) != name {
+			t.Fatalf("SanitizeSessionID(%q) = %q escapes %q", sid, name, p.Dir)
 		}
 		if sid != "" && len(sid) <= 128 && len(name) != len(sid) {
 			t.Fatalf("short id %q changed length: %q", sid, name)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -97,7 +98,7 @@ func retain(projectDir string, stops []string, own string, retention time.Durati
 			problems = append(problems, fmt.Sprintf("cannot delete old advisory verdict %q: %v", p, err))
 		}
 	}
-	problems = append(problems, retainRecords(projectDir, strings.TrimSuffix(own, stopSuffix), retention, now)...)
+	problems = append(problems, retainRecords(projectDir, strings.TrimSuffix(own, records.JSONExt), retention, now)...)
 	dir := filepath.Join(projectDir, MarkerDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -106,10 +107,10 @@ func retain(projectDir string, stops []string, own string, retention time.Durati
 	for _, e := range entries {
 		name := e.Name()
 		i := strings.LastIndexByte(name, '.')
-		if i <= 0 || !IsStopFileName(name[:i]+stopSuffix) {
+		if i <= 0 || !IsStopFileName(name[:i]+records.JSONExt) {
 			continue
 		}
-		stop := filepath.Join(projectDir, name[:i]+stopSuffix)
+		stop := filepath.Join(projectDir, name[:i]+records.JSONExt)
 		if _, err := os.Lstat(stop); !errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -59,7 +60,7 @@ func checkPending(onlookerDir string, p Pending) error {
 	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !IsStopFileName(filepath.Base(p.StopFile)) {
 		return fmt.Errorf("stop file %q is not in %q", p.StopFile, proj)
 	}
-	if !ValidTaskID(p.TaskID) {
+	if !records.ValidID(p.TaskID) {
 		return errors.New("task id is not a ULID")
 	}
 	return nil

@@ -1,34 +1,15 @@
 package surface
 
 import (
-	"bytes"
-	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/records"
+
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 )
-
-// Outcomes of a judgement that produced no verdict (a record only).
-const (
-	OutcomeFailed    = "failed"
-	OutcomeCancelled = "cancelled"
-)
-
-// recordFile mirrors the fields of a judgement record (the Stop hook's
-// per-session history, store.Project.VerdictsDir) beyond the stop file's.
-type recordFile struct {
-	TaskID     *string `json:"task_id"`
-	SessionID  string  `json:"session_id"`
-	Outcome    string  `json:"outcome"`
-	WrittenAt  string  `json:"written_at"`
-	DurationMS *int    `json:"duration_ms"`
-	Error      string  `json:"error"`
-	Rewake     bool    `json:"rewake"`
-}
 
 // ListRecords returns the judgement records of every session in
 // projectDir (stop-<sid>/<task_id>.json), sorted by path. Like
@@ -44,7 +25,7 @@ func ListRecords(projectDir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), stopPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), records.StopPrefix) {
 			continue
 		}
 		dir := filepath.Join(projectDir, e.Name())
@@ -53,8 +34,8 @@ func ListRecords(projectDir string) ([]string, error) {
 			continue
 		}
 		for _, f := range files {
-			id, ok := strings.CutSuffix(f.Name(), stopSuffix)
-			if ok && f.Type().IsRegular() && ValidTaskID(id) {
+			id, ok := strings.CutSuffix(f.Name(), records.JSONExt)
+			if ok && f.Type().IsRegular() && records.ValidID(id) {
 				out = append(out, filepath.Join(dir, f.Name()))
 			}
 		}
@@ -73,35 +54,18 @@ func ReadRecord(path string) (Advisory, error) {
 	if err != nil {
 		return a, err
 	}
-	var rf recordFile
-	if err := json.Unmarshal(bytes.TrimSpace(data), &rf); err != nil {
-		return a, fmt.Errorf("%w: cannot decode it: %w", ErrCorrupt, err)
+	j, err := records.DecodeJudgement(data)
+	if err != nil {
+		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	a.DurationMS, a.Rewake = rf.DurationMS, rf.Rewake
-	switch rf.Outcome {
-	case OutcomeFailed, OutcomeCancelled:
-		if rf.TaskID == nil || !ValidTaskID(*rf.TaskID) {
-			return a, fmt.Errorf("%w: task_id is missing or not a ULID", ErrCorrupt)
-		}
-		a.TaskID, a.SessionID, a.Outcome, a.Error = *rf.TaskID, rf.SessionID, rf.Outcome, rf.Error
-		if a.Error == "" {
-			a.Error = "(no reason recorded)"
-		}
-		var withCost struct {
-			CostUSD     *float64 `json:"cost_usd"`
-			Fingerprint string   `json:"fingerprint"`
-		}
-		json.Unmarshal(data, &withCost)
-		a.CostUSD, a.Fingerprint = withCost.CostUSD, withCost.Fingerprint
-		if t, err := time.Parse(time.RFC3339, rf.WrittenAt); err == nil {
-			a.WrittenAt = t
-		} else {
-			a.WrittenAt, a.TimeFromMtime = a.ModTime, true
-		}
+	a.DurationMS, a.Rewake = j.DurationMS, j.Rewake
+	if j.Outcome != records.OutcomeFailed && j.Outcome != records.OutcomeCancelled {
+		a.fill(j.TaskID, j.SessionID, j.Outcome, j.Fingerprint, j.WrittenAt, j.CostUSD, j.Verdict)
 		return a, nil
 	}
-	if err := a.parse(data); err != nil {
-		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	a.fill(j.TaskID, j.SessionID, j.Outcome, j.Fingerprint, j.WrittenAt, j.CostUSD, nil)
+	if a.Error = j.Error; a.Error == "" {
+		a.Error = "(no reason recorded)"
 	}
 	return a, nil
 }
@@ -109,5 +73,5 @@ func ReadRecord(path string) (Advisory, error) {
 // IsRecordPath reports whether path names a judgement record rather than a
 // stop file.
 func IsRecordPath(path string) bool {
-	return strings.HasPrefix(filepath.Base(filepath.Dir(path)), stopPrefix)
+	return strings.HasPrefix(filepath.Base(filepath.Dir(path)), records.StopPrefix)
 }

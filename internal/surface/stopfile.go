@@ -1,19 +1,17 @@
 package surface
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -21,12 +19,6 @@ import (
 // kilobytes (the feedback summary is the only free text); anything larger is
 // not something the Stop hook wrote.
 const maxStopFile = 1 << 20
-
-// Stop-file naming (spec §8.8): stop-<sanitised session id>.json.
-const (
-	stopPrefix = "stop-"
-	stopSuffix = ".json"
-)
 
 // ErrCorrupt is wrapped by every ReadStopFile error about the file's content
 // (as opposed to not being able to read it at all).
@@ -75,7 +67,7 @@ type Advisory struct {
 // ShortSession is the first 8 characters of the sanitised session id: enough
 // to tell sessions apart in a note, and a prefix `show` accepts.
 func (a Advisory) ShortSession() string {
-	id := strings.TrimPrefix(a.Name, stopPrefix)
+	id := strings.TrimPrefix(a.Name, records.StopPrefix)
 	if len(id) > 8 {
 		return id[:8]
 	}
@@ -83,32 +75,12 @@ func (a Advisory) ShortSession() string {
 }
 
 // SessionName is the sanitised session id from the file name.
-func (a Advisory) SessionName() string { return strings.TrimPrefix(a.Name, stopPrefix) }
-
-// stopFile mirrors the fields of stophook.File that the reader uses. It is
-// declared here rather than imported so that the SessionStart binary does
-// not link the Stop hook's judge machinery; a test holds the two together.
-type stopFile struct {
-	TaskID    *string `json:"task_id"`
-	SessionID string  `json:"session_id"`
-	Outcome   string  `json:"outcome"`
-	Verdict   *struct {
-		Score           json.RawMessage `json:"score"`
-		Passed          bool            `json:"passed"`
-		FeedbackSummary string          `json:"feedback_summary"`
-		Confidence      *float64        `json:"confidence"`
-		JudgeType       string          `json:"judge_type"`
-		JudgeModelID    string          `json:"judge_model_id"`
-	} `json:"verdict"`
-	Fingerprint string   `json:"fingerprint"`
-	WrittenAt   string   `json:"written_at"`
-	CostUSD     *float64 `json:"cost_usd"`
-}
+func (a Advisory) SessionName() string { return strings.TrimPrefix(a.Name, records.StopPrefix) }
 
 // IsStopFileName reports whether a directory entry name is a stop file's.
 func IsStopFileName(name string) bool {
-	return len(name) > len(stopPrefix)+len(stopSuffix) &&
-		strings.HasPrefix(name, stopPrefix) && strings.HasSuffix(name, stopSuffix) &&
+	return len(name) > len(records.StopPrefix)+len(records.JSONExt) &&
+		strings.HasPrefix(name, records.StopPrefix) && strings.HasSuffix(name, records.JSONExt) &&
 		!strings.HasPrefix(name, ".")
 }
 
@@ -140,7 +112,7 @@ func ListStopFiles(projectDir string) ([]string, error) {
 // the file could be opened, so a caller can still apply age rules to a
 // corrupt file.
 func ReadStopFile(path string) (Advisory, error) {
-	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), stopSuffix)}
+	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), records.JSONExt)}
 	data, err := a.readBounded()
 	if err != nil {
 		return a, err
@@ -181,96 +153,29 @@ func (a *Advisory) readBounded() ([]byte, error) {
 	return data, nil
 }
 
+// parse checks the stop file's content (records.DecodeStopFile) and takes
+// what a reader shows from it.
 func (a *Advisory) parse(data []byte) error {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return errors.New("the file is empty")
-	}
-	if trimmed[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	if err := nesting.JSON(trimmed); err != nil {
+	f, err := records.DecodeStopFile(data)
+	if err != nil {
 		return err
 	}
-	var sf stopFile
-	if err := json.Unmarshal(trimmed, &sf); err != nil {
-		return fmt.Errorf("cannot decode it: %w", err)
+	a.fill(f.TaskID, f.SessionID, f.Outcome, f.Fingerprint, f.WrittenAt, f.CostUSD, &f.Verdict)
+	return nil
+}
+
+// fill sets the fields a stop file and a judgement record share; v is nil
+// for a judgement that produced no verdict.
+func (a *Advisory) fill(taskID, sessionID, outcome, fingerprint, writtenAt string, cost *float64, v *events.Verdict) {
+	a.TaskID, a.SessionID, a.Outcome = taskID, sessionID, outcome
+	a.Fingerprint, a.CostUSD = fingerprint, cost
+	if v != nil {
+		a.Score, a.Passed, a.Feedback = v.Score, v.Passed, v.FeedbackSummary
+		a.Confidence, a.JudgeType, a.Model = v.Confidence, v.JudgeType, v.JudgeModelID
 	}
-	if sf.TaskID == nil {
-		return errors.New("task_id is missing")
-	}
-	if !ValidTaskID(*sf.TaskID) {
-		return fmt.Errorf("task_id %q is not a ULID", *sf.TaskID)
-	}
-	if sf.Outcome != "accepted" && sf.Outcome != "rejected" {
-		return fmt.Errorf("outcome %q is neither accepted nor rejected", sf.Outcome)
-	}
-	if sf.Verdict == nil {
-		return errors.New("verdict is missing")
-	}
-	score, err := unitNumber(sf.Verdict.Score)
-	if err != nil {
-		return fmt.Errorf("verdict.score %s is not a number in [0,1]", excerpt(sf.Verdict.Score))
-	}
-	a.TaskID = *sf.TaskID
-	a.SessionID = sf.SessionID
-	a.Outcome = sf.Outcome
-	a.Score = score
-	a.Passed = sf.Verdict.Passed
-	a.Feedback = sf.Verdict.FeedbackSummary
-	a.Confidence = sf.Verdict.Confidence
-	a.JudgeType = sf.Verdict.JudgeType
-	a.Model = sf.Verdict.JudgeModelID
-	a.Fingerprint = sf.Fingerprint
-	a.CostUSD = sf.CostUSD
-	if t, err := time.Parse(time.RFC3339, sf.WrittenAt); err == nil {
+	if t, err := time.Parse(time.RFC3339, writtenAt); err == nil {
 		a.WrittenAt = t
 	} else {
 		a.WrittenAt, a.TimeFromMtime = a.ModTime, true
 	}
-	return nil
-}
-
-// unitNumber reads a JSON number in [0,1]. null, strings and absent values
-// are errors: json.Unmarshal would quietly leave a null as 0.
-func unitNumber(raw json.RawMessage) (float64, error) {
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
-		return 0, errors.New("not a number")
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil || math.IsNaN(f) || f < 0 || f > 1 {
-		return 0, errors.New("out of range")
-	}
-	return f, nil
-}
-
-func excerpt(raw json.RawMessage) string {
-	s := string(bytes.TrimSpace(raw))
-	if s == "" {
-		return "(missing)"
-	}
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	return s
-}
-
-// ValidTaskID reports whether id is a canonical ULID: 26 Crockford base-32
-// characters whose first is at most '7'. Task ids become file names
-// (markers, task directories), so nothing else may pass.
-func ValidTaskID(id string) bool {
-	if len(id) != 26 || id[0] > '7' {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch {
-		case c >= '0' && c <= '9':
-		case c >= 'A' && c <= 'Z' && c != 'I' && c != 'L' && c != 'O' && c != 'U':
-		default:
-			return false
-		}
-	}
-	return true
 }

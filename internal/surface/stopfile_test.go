@@ -149,24 +149,3 @@ func TestListStopFiles(t *testing.T) {
 		t.Errorf("absent dir: %v %v", got, err)
 	}
 }
-
-func TestValidTaskID(t *testing.T) {
-	cases := map[string]bool{
-		tid:                           true,
-		"7ZZZZZZZZZZZZZZZZZZZZZZZZZ":  true,
-		"0123456789ABCDEFGHJKMNPQRS":  true,
-		"8ZZZZZZZZZZZZZZZZZZZZZZZZZ":  false,
-		"01HZ000000000000000000000":   false,
-		"01HZ00000000000000000000001": false,
-		"01HZ000000000000000000000L":  false,
-		"01HZ000000000000000000000O":  false,
-		"01HZ000000000000000000000U":  false,
-		"01HZ00000000000000000000/.":  false,
-		"":                            false,
-	}
-	for id, want := range cases {
-		if got := ValidTaskID(id); got != want {
-			t.Errorf("ValidTaskID(%q) = %v, want %v", id, got, want)
-		}
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -87,7 +88,7 @@ func (h *hook) run(ctx context.Context) {
 	now := h.Now()
 	own := ""
 	if h.in.SessionID != "" {
-		own = filepath.Base(store.ForKey(onlookerDir, "").StopFile(h.in.SessionID))
+		own = records.StopFileName(h.in.SessionID)
 	}
 	if !anyRecent(filepath.Join(onlookerDir, "tribunal"), own, settings.MaxAge, now) {
 		// No project has a verdict young enough to surface (the session's

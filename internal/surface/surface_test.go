@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -79,7 +80,7 @@ func (e *env) project() string {
 
 func (e *env) stop(sid, task string, score float64, writtenAt time.Time) string {
 	e.t.Helper()
-	p := store.ForKey(e.onlooker, "").StopFile(sid)
+	p := records.StopPath(store.ForKey(e.onlooker, "").Dir, sid)
 	p = filepath.Join(e.project(), filepath.Base(p))
 	outcome := "rejected"
 	if score >= 0.75 {

@@ -1,6 +1,8 @@
 package testcmds
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/records"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -126,7 +128,7 @@ func attemptsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: attempts")
 	}
-	files, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", "stop-*", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", records.StopPrefix+"*", "*"+records.JSONExt))
 	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
 	for _, f := range files {
 		data, err := os.ReadFile(f)

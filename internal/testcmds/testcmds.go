@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Setup gives every script an isolated home, Onlooker directory, git
@@ -250,7 +251,7 @@ func zombie(pid int) bool {
 }
 
 func stopFile(ts *testscript.TestScript, neg bool, args []string) {
-	matches, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", "stop-*.json"))
+	matches, _ := filepath.Glob(filepath.Join(ts.Getenv("ONLOOKER_DIR"), "tribunal", "*", records.StopPrefix+"*"+records.JSONExt))
 	if neg {
 		if len(matches) != 0 {
 			ts.Fatalf("unexpected stop files: %v", matches)

@@ -1,0 +1,208 @@
+package records
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/nesting"
+)
+
+// Mode marks a stop file or judgement record as an advisory verdict.
+const Mode = "stop-advisory"
+
+// Outcomes of an advisory judgement: a verdict was accepted or rejected,
+// or the judgement produced none (judgement records only).
+const (
+	OutcomeAccepted  = "accepted"
+	OutcomeRejected  = "rejected"
+	OutcomeFailed    = "failed"
+	OutcomeCancelled = "cancelled"
+)
+
+// JudgeInfo says which client and model family gave a verdict.
+type JudgeInfo struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model,omitempty"`
+	Family   string `json:"family"`
+}
+
+// StopFile is stop-<sid>.json (spec §8.8 plus the Go additions): the
+// session's latest advisory verdict, which SessionStart reads and whose
+// fingerprint saves the next turn a model call.
+type StopFile struct {
+	TaskID      string         `json:"task_id"`
+	SessionID   string         `json:"session_id"`
+	Outcome     string         `json:"outcome"`
+	Verdict     events.Verdict `json:"verdict"`
+	Mode        string         `json:"mode"`
+	Fingerprint string         `json:"fingerprint"`
+	WrittenAt   string         `json:"written_at"`
+	CostUSD     *float64       `json:"cost_usd,omitempty"`
+	Judge       *JudgeInfo     `json:"judge,omitempty"`
+}
+
+// Judgement is one judge call of a session, kept in its JudgementsDir as
+// <task_id>.json and never overwritten: a verdict (accepted, rejected) or a
+// judgement that produced none (failed, cancelled) with its reason.
+type Judgement struct {
+	TaskID      string          `json:"task_id"`
+	SessionID   string          `json:"session_id"`
+	Outcome     string          `json:"outcome"`
+	Verdict     *events.Verdict `json:"verdict,omitempty"`
+	Mode        string          `json:"mode"`
+	Fingerprint string          `json:"fingerprint"`
+	WrittenAt   string          `json:"written_at"`
+	CostUSD     *float64        `json:"cost_usd,omitempty"`
+	DurationMS  *int            `json:"duration_ms,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	// Rewake is set when fix mode handed the verdict back to the model.
+	Rewake bool `json:"rewake,omitempty"`
+}
+
+// wireVerdict reads a verdict's score as written, so that null, a string
+// or an absent score is reported as such instead of decoding as 0.
+type wireVerdict struct {
+	events.Verdict
+	Score json.RawMessage `json:"score"`
+}
+
+// DecodeStopFile checks and decodes a stop file's content: a JSON object
+// with a ULID task_id, an accepted or rejected outcome and a verdict whose
+// score is a number in [0,1]. Any other field of the wrong type makes the
+// file one the Stop hook did not write.
+func DecodeStopFile(data []byte) (StopFile, error) {
+	trimmed, err := object(data)
+	if err != nil {
+		return StopFile{}, err
+	}
+	var w struct {
+		StopFile
+		TaskID  *string      `json:"task_id"`
+		Verdict *wireVerdict `json:"verdict"`
+	}
+	if err := json.Unmarshal(trimmed, &w); err != nil {
+		return StopFile{}, fmt.Errorf("cannot decode it: %w", err)
+	}
+	if err := checkTaskID(w.TaskID); err != nil {
+		return StopFile{}, err
+	}
+	if err := checkOutcome(w.Outcome); err != nil {
+		return StopFile{}, err
+	}
+	v, err := verdict(w.Verdict)
+	if err != nil {
+		return StopFile{}, err
+	}
+	f := w.StopFile
+	f.TaskID, f.Verdict = *w.TaskID, v
+	return f, nil
+}
+
+// DecodeJudgement checks and decodes a judgement record: one that produced
+// no verdict needs only its ULID task_id; a verdict is checked exactly as
+// a stop file's.
+func DecodeJudgement(data []byte) (Judgement, error) {
+	trimmed := bytes.TrimSpace(data)
+	var w struct {
+		Judgement
+		TaskID  *string      `json:"task_id"`
+		Verdict *wireVerdict `json:"verdict"`
+	}
+	if err := json.Unmarshal(trimmed, &w); err != nil {
+		return Judgement{}, fmt.Errorf("cannot decode it: %w", err)
+	}
+	j := w.Judgement
+	switch w.Outcome {
+	case OutcomeFailed, OutcomeCancelled:
+		if w.TaskID == nil || !ValidID(*w.TaskID) {
+			return Judgement{}, errors.New("task_id is missing or not a ULID")
+		}
+		j.TaskID = *w.TaskID
+		if w.Verdict != nil {
+			v := w.Verdict.Verdict
+			j.Verdict = &v
+		}
+		return j, nil
+	}
+	f, err := DecodeStopFile(trimmed)
+	if err != nil {
+		return Judgement{}, err
+	}
+	j.TaskID, j.Verdict = f.TaskID, &f.Verdict
+	return j, nil
+}
+
+// object returns data without surrounding space when it can be a JSON
+// object within the nesting bound.
+func object(data []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, errors.New("the file is empty")
+	}
+	if trimmed[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	if err := nesting.JSON(trimmed); err != nil {
+		return nil, err
+	}
+	return trimmed, nil
+}
+
+func checkTaskID(id *string) error {
+	if id == nil {
+		return errors.New("task_id is missing")
+	}
+	if !ValidID(*id) {
+		return fmt.Errorf("task_id %q is not a ULID", *id)
+	}
+	return nil
+}
+
+func checkOutcome(o string) error {
+	if o != OutcomeAccepted && o != OutcomeRejected {
+		return fmt.Errorf("outcome %q is neither accepted nor rejected", o)
+	}
+	return nil
+}
+
+func verdict(w *wireVerdict) (events.Verdict, error) {
+	if w == nil {
+		return events.Verdict{}, errors.New("verdict is missing")
+	}
+	score, err := unitNumber(w.Score)
+	if err != nil {
+		return events.Verdict{}, fmt.Errorf("verdict.score %s is not a number in [0,1]", excerpt(w.Score))
+	}
+	v := w.Verdict
+	v.Score = score
+	return v, nil
+}
+
+// unitNumber reads a JSON number in [0,1]. null, strings and absent values
+// are errors: json.Unmarshal would quietly leave a null as 0.
+func unitNumber(raw json.RawMessage) (float64, error) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		return 0, errors.New("not a number")
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil || math.IsNaN(f) || f < 0 || f > 1 {
+		return 0, errors.New("out of range")
+	}
+	return f, nil
+}
+
+func excerpt(raw json.RawMessage) string {
+	s := string(bytes.TrimSpace(raw))
+	if s == "" {
+		return "(missing)"
+	}
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,55 @@
+package records
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestValidID(t *testing.T) {
+	cases := map[string]bool{
+		"01HZ0000000000000000000001":  true,
+		"7ZZZZZZZZZZZZZZZZZZZZZZZZZ":  true,
+		"0123456789ABCDEFGHJKMNPQRS":  true,
+		"8ZZZZZZZZZZZZZZZZZZZZZZZZZ":  false, // overflows 128 bits
+		"01hz0000000000000000000001":  false, // lower case
+		"01HZ000000000000000000000":   false,
+		"01HZ00000000000000000000001": false,
+		"01HZ000000000000000000000I":  false,
+		"01HZ000000000000000000000L":  false,
+		"01HZ000000000000000000000O":  false,
+		"01HZ000000000000000000000U":  false,
+		"01HZ00000000000000000000/.":  false,
+		"../../etc/passwd":            false,
+		"":                            false,
+	}
+	for id, want := range cases {
+		if got := ValidID(id); got != want {
+			t.Errorf("ValidID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// The stop file and the judgements directory of a session stay inside the
+// project directory, whatever the session id holds, and share their name.
+func TestStopPaths(t *testing.T) {
+	dir := filepath.Join("onlooker", "tribunal", "k")
+	for _, sid := range []string{"", "abc-123", "../../x", "a/b c", strings.Repeat("z", 300), "é"} {
+		p := StopPath(dir, sid)
+		if filepath.Dir(p) != dir {
+			t.Errorf("StopPath(%q) = %q escapes %q", sid, p, dir)
+		}
+		if filepath.Base(p) != StopFileName(sid) {
+			t.Errorf("StopPath(%q) = %q, StopFileName %q", sid, p, StopFileName(sid))
+		}
+		if d := JudgementsDir(dir, sid); d+JSONExt != p {
+			t.Errorf("JudgementsDir(%q) = %q, stop file %q", sid, d, p)
+		}
+	}
+	if got := StopFileName("a/b c"); got != "stop-a_b_c.json" {
+		t.Errorf("StopFileName = %q", got)
+	}
+	if got := CallPath("it", 3, "judge-standard"); got != filepath.Join("it", "calls", "03-judge-standard.json") {
+		t.Errorf("CallPath = %q", got)
+	}
+}

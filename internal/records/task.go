@@ -1,0 +1,219 @@
+package records
+
+import (
+	"encoding/json"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/trust"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
+)
+
+// ProjectManifest is the project directory's manifest.json (spec §7.6).
+type ProjectManifest struct {
+	ProjectKey string  `json:"project_key"`
+	RemoteURL  *string `json:"remote_url"`
+	RepoRoot   *string `json:"repo_root"`
+	LastTaskAt string  `json:"last_task_at"`
+	Source     string  `json:"source"`
+}
+
+// Manifest is a task's manifest.json (spec §7.6) plus the Go "effective"
+// snapshot. Rubric is the rubric as loaded (null without one).
+type Manifest struct {
+	TaskID      string          `json:"task_id"`
+	TaskSummary string          `json:"task_summary"`
+	RubricID    string          `json:"rubric_id"`
+	Rubric      json.RawMessage `json:"rubric"`
+	StartedAt   string          `json:"started_at"`
+	Effective   Effective       `json:"effective"`
+	SessionID   string          `json:"session_id,omitempty"`
+}
+
+// Effective is what the task ran with. Params is the session's effective
+// parameters as internal/config renders them; Params (the type) is the
+// part of it that replay and show read back.
+type Effective struct {
+	Params       json.RawMessage `json:"params"`
+	ActorModel   string          `json:"actor_model_id"`
+	JudgeModels  []string        `json:"judge_model_ids"`
+	MetaModel    string          `json:"meta_model_id"`
+	WorktreeRoot string          `json:"worktree_root"`
+	// Families are the model families on the panel (internal/provider).
+	Families []string `json:"panel_families,omitempty"`
+}
+
+// Params are the effective parameters replay and show read back from a
+// manifest's effective.params (config.Params writes them; a test in this
+// package holds the names together).
+type Params struct {
+	GatePolicy           rules.Policy `json:"gate_policy"`
+	AggregationMethod    rules.Method `json:"aggregation_method"`
+	ScoreThreshold       *float64     `json:"score_threshold"`
+	DissentThreshold     *float64     `json:"dissent_threshold"`
+	MinCriterionCoverage *float64     `json:"min_criterion_coverage"`
+	MaxIterations        int          `json:"max_iterations"`
+}
+
+// Params decodes the manifest's effective parameters; ok is false when the
+// manifest has none usable.
+func (m *Manifest) Params() (Params, bool) {
+	var p Params
+	if m == nil || len(m.Effective.Params) == 0 || json.Unmarshal(m.Effective.Params, &p) != nil {
+		return Params{}, false
+	}
+	return p, p.GatePolicy != "" && p.ScoreThreshold != nil
+}
+
+// SessionStart is session-start.json: the session.start event's payload.
+type SessionStart = events.SessionStart
+
+// Complete is session-complete.json: the session.complete payload plus
+// the run's error. A reader without the file takes the event's payload.
+type Complete struct {
+	events.SessionComplete
+	Error string `json:"error,omitempty"`
+}
+
+// Seat is one entry of jury.json, in tribunal 1.2.7's form: the agent is
+// "subagent" and an unconfigured model is null.
+type Seat struct {
+	JudgeID   string  `json:"judge_id"`
+	JudgeType string  `json:"judge_type"`
+	Subagent  string  `json:"subagent"`
+	Model     *string `json:"model"`
+}
+
+// Consensus is consensus.json: the consensus.reached payload.
+type Consensus = events.ConsensusReached
+
+// Dissent is dissent.json: the dissent.recorded payload, written only when
+// the disagreement exceeded the dissent threshold.
+type Dissent = events.DissentRecorded
+
+// Meta is meta.json: the meta.complete payload plus what only tribunal
+// reads.
+type Meta struct {
+	events.MetaComplete
+	Failed bool     `json:"failed,omitempty"`
+	Error  string   `json:"error,omitempty"`
+	Probes []string `json:"bias_probes,omitempty"`
+	// Judge says which client and model family reviewed the jury.
+	Judge JudgeInfo `json:"judge"`
+}
+
+// GateChecks are what gate.json carries beyond the gate event: tribunal's
+// additional checks (docs/adr/007) — which one blocked after the core gate
+// passed, the trust result, findings and command judges.
+type GateChecks struct {
+	BlockedBy     rules.Check        `json:"blocked_by,omitempty"`
+	Trust         *trust.Result      `json:"trust,omitempty"`
+	WorstSeverity string             `json:"worst_severity,omitempty"`
+	Findings      []severity.Finding `json:"findings,omitempty"`
+	Commands      []Command          `json:"command_judges,omitempty"`
+}
+
+// GatePassed is gate.json as written when the gate passed: the gate.passed
+// payload, passed and the checks.
+type GatePassed struct {
+	events.GatePassed
+	Passed bool `json:"passed"`
+	GateChecks
+}
+
+// GateBlocked is gate.json as written when the gate blocked.
+type GateBlocked struct {
+	events.GateBlocked
+	Passed bool `json:"passed"`
+	GateChecks
+}
+
+// Gate is gate.json as a reader takes it, whichever way the gate went: the
+// fields of GatePassed and GateBlocked together (a test holds them
+// together).
+type Gate struct {
+	TaskID               string       `json:"task_id"`
+	IterationID          string       `json:"iteration_id"`
+	Passed               bool         `json:"passed"`
+	Reason               rules.Reason `json:"reason,omitempty"`
+	FinalScore           *float64     `json:"final_score,omitempty"`
+	IterationNumber      *int         `json:"iteration_number,omitempty"`
+	JudgesConsulted      *int         `json:"judges_consulted,omitempty"`
+	WillRetry            *bool        `json:"will_retry,omitempty"`
+	RetryIterationNumber *int         `json:"retry_iteration_number,omitempty"`
+	FailedCriterion      string       `json:"failed_criterion,omitempty"`
+	GateChecks
+}
+
+// Command is one command judge's outcome, in gate.json and report.json.
+type Command struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	Passed   bool   `json:"passed"`
+	Failed   bool   `json:"failed,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// Isolation is report.json's "isolation": where the task ran and what
+// became of its change.
+type Isolation struct {
+	// Mode is "worktree" or "in_place".
+	Mode     string `json:"mode"`
+	Branch   string `json:"branch,omitempty"`
+	Worktree string `json:"worktree,omitempty"`
+	Snapshot string `json:"snapshot,omitempty"`
+	Head     string `json:"head,omitempty"`
+	// State: applied (in the user's working tree, uncommitted), kept (on
+	// the branch, not applied), unchanged (the actor changed nothing), or
+	// in_place.
+	State      string                `json:"state"`
+	Conflicts  []string              `json:"conflicts,omitempty"`
+	Files      []worktree.FileChange `json:"files,omitempty"`
+	Submodules []string              `json:"submodules,omitempty"`
+	Error      string                `json:"error,omitempty"`
+}
+
+// CallMeta says which seat and attempt a model call belongs to.
+type CallMeta struct {
+	Role string `json:"role"`
+	// Provider is the client that made the call (claude, codex, gemini,
+	// openai); Endpoint the base URL of an HTTP one.
+	Provider  string `json:"provider"`
+	Endpoint  string `json:"endpoint,omitempty"`
+	JudgeID   string `json:"judge_id,omitempty"`
+	JudgeType string `json:"judge_type,omitempty"`
+	Rep       *int   `json:"rep,omitempty"`
+	Attempt   int    `json:"attempt,omitempty"`
+}
+
+// Call is calls/<nn>-<label>.json, the evidence of one model call: what
+// was asked, of whom, how, and what came back, verbatim.
+type Call struct {
+	CallMeta
+	Model string `json:"model,omitempty"`
+	// Argv is the child's command line (the prompt goes on stdin; a
+	// temporary file the client makes is shown as <…>); none for an HTTP
+	// provider. The environment is not recorded: it may hold credentials;
+	// tribunal adds only the variables named in EnvAdded.
+	Argv       []string        `json:"argv"`
+	EnvAdded   []string        `json:"env_added"`
+	Dir        string          `json:"dir"`
+	Prompt     string          `json:"prompt"`
+	RawOutput  string          `json:"raw_output"`
+	Text       string          `json:"result_text,omitempty"`
+	Structured json.RawMessage `json:"structured_output,omitempty"`
+	Usage      CallUsage       `json:"usage"`
+	CostUSD    *float64        `json:"cost_usd,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Stderr     string          `json:"stderr_tail,omitempty"`
+}
+
+// CallUsage is a call's consumption and exit.
+type CallUsage struct {
+	Tokens     *int  `json:"tokens,omitempty"`
+	NumTurns   int   `json:"num_turns,omitempty"`
+	DurationMS int64 `json:"duration_ms"`
+	ExitCode   int   `json:"exit_code"`
+}
