@@ -20,9 +20,9 @@ import (
 
 // TaskView is everything recorded about one task.
 type TaskView struct {
-	TaskID   string    `json:"task_id"`
-	Dir      string    `json:"artifact_dir"`
-	Started  time.Time `json:"started"`
+	TaskID   string            `json:"task_id"`
+	Dir      string            `json:"artifact_dir"`
+	Started  time.Time         `json:"started"`
 	Manifest *records.Manifest `json:"manifest,omitempty"`
 	Params   *records.Params   `json:"params,omitempty"`
 	Complete *records.Complete `json:"complete,omitempty"`
@@ -35,21 +35,21 @@ type TaskView struct {
 	// Isolation is report.json's account of where the task ran and what
 	// became of its change (nil for runs before task worktrees).
 	Isolation *records.Isolation `json:"isolation,omitempty"`
-	Problems  []Problem      `json:"-"`
+	Problems  []Problem          `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
 type IterationView struct {
-	Number    int            `json:"iteration_number"` // 0-based
-	ID        string         `json:"iteration_id"`
-	Dir       string         `json:"dir"`
-	ActorText string         `json:"actor_output,omitempty"`
-	Judges    []JudgeView    `json:"judges"`
+	Number    int                `json:"iteration_number"` // 0-based
+	ID        string             `json:"iteration_id"`
+	Dir       string             `json:"dir"`
+	ActorText string             `json:"actor_output,omitempty"`
+	Judges    []JudgeView        `json:"judges"`
 	Consensus *records.Consensus `json:"consensus,omitempty"`
 	Dissent   *records.Dissent   `json:"dissent,omitempty"`
 	Meta      *records.Meta      `json:"meta,omitempty"`
 	Gate      *records.Gate      `json:"gate,omitempty"`
-	Floor     *FloorFacts    `json:"failed_criterion_facts,omitempty"`
+	Floor     *FloorFacts        `json:"failed_criterion_facts,omitempty"`
 	// Files are the files changed relative to the task's starting
 	// snapshot after this iteration (isolated runs only); HasDiff says
 	// the iteration's diffs are stored (show --diff prints them).
