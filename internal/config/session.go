@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 )
@@ -37,35 +38,27 @@ type Params struct {
 }
 
 // MarshalJSON renders the parameters for the task manifest's "effective"
-// snapshot, durations in seconds as they are configured.
+// snapshot (records.Params).
 func (p Params) MarshalJSON() ([]byte, error) {
+	return json.Marshal(p.Record())
+}
+
+// Record is the parameters as the task manifest keeps them, durations in
+// seconds as they are configured.
+func (p Params) Record() records.Params {
 	judgeTypes := p.JudgeTypes
 	if judgeTypes == nil {
 		judgeTypes = []json.RawMessage{}
 	}
-	return json.Marshal(struct {
-		ScoreThreshold       float64           `json:"score_threshold"`
-		MaxIterations        int               `json:"max_iterations"`
-		GatePolicy           rules.Policy      `json:"gate_policy"`
-		AggregationMethod    rules.Method      `json:"aggregation_method"`
-		JudgeTypes           []json.RawMessage `json:"judge_types"`
-		DissentThreshold     float64           `json:"dissent_threshold"`
-		MinCriterionCoverage float64           `json:"min_criterion_coverage"`
-		ActorModel           string            `json:"actor_model"`
-		MetaModel            string            `json:"meta_model"`
-		ActorMaxTokens       int               `json:"actor_max_output_tokens"`
-		JudgeMaxTokens       int               `json:"judge_max_output_tokens"`
-		MetaMaxTokens        int               `json:"meta_max_output_tokens"`
-		JudgeTimeout         float64           `json:"judge_timeout_seconds"`
-		ActorTimeout         float64           `json:"actor_timeout_seconds"`
-		MetaTimeout          float64           `json:"meta_timeout_seconds"`
-		BudgetUSD            *float64          `json:"budget_usd,omitempty"`
-	}{
-		p.ScoreThreshold, p.MaxIterations, p.GatePolicy, p.AggregationMethod, judgeTypes,
-		p.DissentThreshold, p.MinCriterionCoverage, p.ActorModel, p.MetaModel,
-		p.ActorMaxTokens, p.JudgeMaxTokens, p.MetaMaxTokens,
-		p.JudgeTimeout.Seconds(), p.ActorTimeout.Seconds(), p.MetaTimeout.Seconds(), p.BudgetUSD,
-	})
+	return records.Params{
+		ScoreThreshold: &p.ScoreThreshold, MaxIterations: p.MaxIterations,
+		GatePolicy: p.GatePolicy, AggregationMethod: p.AggregationMethod, JudgeTypes: judgeTypes,
+		DissentThreshold: &p.DissentThreshold, MinCriterionCoverage: &p.MinCriterionCoverage,
+		ActorModel: p.ActorModel, MetaModel: p.MetaModel,
+		ActorMaxTokens: p.ActorMaxTokens, JudgeMaxTokens: p.JudgeMaxTokens, MetaMaxTokens: p.MetaMaxTokens,
+		JudgeTimeout: p.JudgeTimeout.Seconds(), ActorTimeout: p.ActorTimeout.Seconds(), MetaTimeout: p.MetaTimeout.Seconds(),
+		BudgetUSD: p.BudgetUSD,
+	}
 }
 
 // Session resolves the effective parameters for rubric r with the

@@ -31,9 +31,8 @@ type Manifest struct {
 	SessionID   string          `json:"session_id,omitempty"`
 }
 
-// Effective is what the task ran with. Params is the session's effective
-// parameters as internal/config renders them; Params (the type) is the
-// part of it that replay and show read back.
+// Effective is what the task ran with. Params holds a Params; it stays raw
+// so that a manifest whose parameters cannot be used still lists.
 type Effective struct {
 	Params       json.RawMessage `json:"params"`
 	ActorModel   string          `json:"actor_model_id"`
@@ -44,16 +43,27 @@ type Effective struct {
 	Families []string `json:"panel_families,omitempty"`
 }
 
-// Params are the effective parameters replay and show read back from a
-// manifest's effective.params (config.Params writes them; a test in this
-// package holds the names together).
+// Params is a manifest's effective.params: the session's effective
+// parameters (spec §2.4, spec §2.5) as config.Params renders them, durations
+// in seconds. The thresholds are pointers so that a reader can tell a
+// missing value from 0.
 type Params struct {
-	GatePolicy           rules.Policy `json:"gate_policy"`
-	AggregationMethod    rules.Method `json:"aggregation_method"`
-	ScoreThreshold       *float64     `json:"score_threshold"`
-	DissentThreshold     *float64     `json:"dissent_threshold"`
-	MinCriterionCoverage *float64     `json:"min_criterion_coverage"`
-	MaxIterations        int          `json:"max_iterations"`
+	ScoreThreshold       *float64          `json:"score_threshold"`
+	MaxIterations        int               `json:"max_iterations"`
+	GatePolicy           rules.Policy      `json:"gate_policy"`
+	AggregationMethod    rules.Method      `json:"aggregation_method"`
+	JudgeTypes           []json.RawMessage `json:"judge_types"`
+	DissentThreshold     *float64          `json:"dissent_threshold"`
+	MinCriterionCoverage *float64          `json:"min_criterion_coverage"`
+	ActorModel           string            `json:"actor_model"`
+	MetaModel            string            `json:"meta_model"`
+	ActorMaxTokens       int               `json:"actor_max_output_tokens"`
+	JudgeMaxTokens       int               `json:"judge_max_output_tokens"`
+	MetaMaxTokens        int               `json:"meta_max_output_tokens"`
+	JudgeTimeout         float64           `json:"judge_timeout_seconds"`
+	ActorTimeout         float64           `json:"actor_timeout_seconds"`
+	MetaTimeout          float64           `json:"meta_timeout_seconds"`
+	BudgetUSD            *float64          `json:"budget_usd,omitempty"`
 }
 
 // Params decodes the manifest's effective parameters; ok is false when the
