@@ -9,16 +9,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
-// Call is the part of one model call's record (calls/<nn>-<label>.json)
-// the report shows: who was asked, what, and what came back verbatim.
+// Call is one model call's record (records.Call) and the name of its file
+// (calls/<nn>-<label>.json), which says the call's place in the iteration.
 type Call struct {
-	Name      string `json:"-"`
-	Role      string `json:"role"`
-	JudgeType string `json:"judge_type,omitempty"`
-	Model     string `json:"model,omitempty"`
-	Prompt    string `json:"prompt"`
-	RawOutput string `json:"raw_output"`
-	Error     string `json:"error,omitempty"`
+	records.Call
+	Name string `json:"-"`
 }
 
 // Calls reads an iteration's model call records in call order; a record
@@ -45,7 +40,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 			continue
 		}
 		var c Call
-		if err := json.Unmarshal(data, &c); err != nil {
+		if err := json.Unmarshal(data, &c.Call); err != nil {
 			problems = append(problems, Problem{Path: filepath.Join(dir, n), Err: err})
 			continue
 		}
