@@ -2,11 +2,11 @@
 package jury
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/records"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Shipped judge types: each has its own agent.

@@ -107,6 +107,9 @@ func DecodeStopFile(data []byte) (StopFile, error) {
 // a stop file's.
 func DecodeJudgement(data []byte) (Judgement, error) {
 	trimmed := bytes.TrimSpace(data)
+	if err := nesting.JSON(trimmed); err != nil {
+		return Judgement{}, err
+	}
 	var w struct {
 		Judgement
 		TaskID  *string      `json:"task_id"`

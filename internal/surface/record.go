@@ -1,14 +1,14 @@
 package surface
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/records"
-
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // ListRecords returns the judgement records of every session in

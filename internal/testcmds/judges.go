@@ -1,8 +1,6 @@
 package testcmds
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/records"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -16,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Commands for the detached Stop-hook judge, registered in Cmds:
