@@ -16,9 +16,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 const viewHelp = `usage: tribunal-session view [TASK_ID|SESSION_ID|last] [-o FILE] [--open]
@@ -96,7 +96,7 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 // pageName is the file name of a record's page: the task id, a judgement
 // record's "verdict-<task id>", or the stop file's name.
 func pageName(ref history.Ref) string {
-	if ref.Kind == history.KindAdvisory && surface.IsRecordPath(ref.StopPath) {
+	if ref.Kind == history.KindAdvisory && records.IsJudgementPath(ref.StopPath) {
 		return "verdict-" + strings.TrimSuffix(filepath.Base(ref.StopPath), ".json") + ".html"
 	}
 	if ref.Kind == history.KindAdvisory {

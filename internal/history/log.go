@@ -183,7 +183,7 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	for i := range res.Entries {
 		e := &res.Entries[i]
 		e.ShortID = shorts[e.ID]
-		if e.Kind == KindAdvisory && !surface.IsRecordPath(e.path) {
+		if e.Kind == KindAdvisory && !records.IsJudgementPath(e.path) {
 			e.ShortID = shorts[records.StopPrefix+e.ID]
 		}
 	}
@@ -229,7 +229,7 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 // keeps task ids and session ids apart the way Resolve does.
 func recName(taskID string, a *surface.Advisory) string {
 	switch {
-	case a != nil && surface.IsRecordPath(a.Path):
+	case a != nil && records.IsJudgementPath(a.Path):
 		// A judgement record is named by its task id, as Resolve finds it.
 		return a.TaskID
 	case a != nil:
@@ -265,7 +265,7 @@ func advisoryEntry(a surface.Advisory) Entry {
 		Time: a.WrittenAt, Summary: a.Feedback, Outcome: a.Outcome, FinalScore: &score,
 		Iterations: &one, CostUSD: a.CostUSD, path: a.Path,
 	}
-	if surface.IsRecordPath(a.Path) {
+	if records.IsJudgementPath(a.Path) {
 		e.ID = a.TaskID
 	}
 	if a.Outcome == records.OutcomeFailed || a.Outcome == records.OutcomeCancelled {

@@ -368,7 +368,7 @@ type AdvisoryView struct {
 // call's duration and tokens).
 func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 	read := surface.ReadStopFile
-	if surface.IsRecordPath(stopPath) {
+	if records.IsJudgementPath(stopPath) {
 		read = surface.ReadRecord
 	}
 	a, err := read(stopPath)

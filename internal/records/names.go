@@ -4,6 +4,7 @@ package records
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -69,6 +70,21 @@ func StopPath(projectDir, sessionID string) string {
 // stop-<sanitised session id>.json.
 func StopFileName(sessionID string) string {
 	return StopPrefix + store.SanitizeSessionID(sessionID) + JSONExt
+}
+
+// IsStopFileName reports whether a directory entry name is a stop file's:
+// stop-<something>.json, not hidden (a temporary file of an atomic write
+// starts with a dot).
+func IsStopFileName(name string) bool {
+	return len(name) > len(StopPrefix)+len(JSONExt) &&
+		strings.HasPrefix(name, StopPrefix) && strings.HasSuffix(name, JSONExt) &&
+		!strings.HasPrefix(name, ".")
+}
+
+// IsJudgementPath reports whether path names a judgement record (inside a
+// JudgementsDir) rather than a stop file.
+func IsJudgementPath(path string) bool {
+	return strings.HasPrefix(filepath.Base(filepath.Dir(path)), StopPrefix)
 }
 
 // JudgementsDir holds every judgement of one Claude Code session, one file

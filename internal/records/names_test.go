@@ -53,3 +53,25 @@ func TestStopPaths(t *testing.T) {
 		t.Errorf("CallPath = %q", got)
 	}
 }
+
+func TestIsStopFileName(t *testing.T) {
+	cases := map[string]bool{
+		"stop-abc.json":        true,
+		"stop-a_b_c.json":      true,
+		"stop-.json":           false, // no session
+		"stop-abc.json.tmp":    false,
+		".stop-abc.json.tmp-1": false, // an atomic write in progress
+		"stopx.json":           false,
+		"manifest.json":        false,
+		"stop-abc":             false, // the judgements directory
+	}
+	for name, want := range cases {
+		if got := IsStopFileName(name); got != want {
+			t.Errorf("IsStopFileName(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if !IsJudgementPath(filepath.Join("p", "stop-abc", "01HZ0000000000000000000001.json")) ||
+		IsJudgementPath(filepath.Join("p", "stop-abc.json")) {
+		t.Error("IsJudgementPath tells a judgement record from a stop file")
+	}
+}

@@ -107,7 +107,7 @@ func retain(projectDir string, stops []string, own string, retention time.Durati
 	for _, e := range entries {
 		name := e.Name()
 		i := strings.LastIndexByte(name, '.')
-		if i <= 0 || !IsStopFileName(name[:i]+records.JSONExt) {
+		if i <= 0 || !records.IsStopFileName(name[:i]+records.JSONExt) {
 			continue
 		}
 		stop := filepath.Join(projectDir, name[:i]+records.JSONExt)

@@ -57,7 +57,7 @@ func checkPending(onlookerDir string, p Pending) error {
 	if !strings.HasPrefix(proj+string(filepath.Separator), root) || filepath.Dir(proj) != filepath.Clean(root) {
 		return fmt.Errorf("project directory %q is not under %q", p.ProjectDir, root)
 	}
-	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !IsStopFileName(filepath.Base(p.StopFile)) {
+	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !records.IsStopFileName(filepath.Base(p.StopFile)) {
 		return fmt.Errorf("stop file %q is not in %q", p.StopFile, proj)
 	}
 	if !records.ValidID(p.TaskID) {

@@ -69,9 +69,3 @@ func ReadRecord(path string) (Advisory, error) {
 	}
 	return a, nil
 }
-
-// IsRecordPath reports whether path names a judgement record rather than a
-// stop file.
-func IsRecordPath(path string) bool {
-	return strings.HasPrefix(filepath.Base(filepath.Dir(path)), records.StopPrefix)
-}

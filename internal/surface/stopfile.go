@@ -77,13 +77,6 @@ func (a Advisory) ShortSession() string {
 // SessionName is the sanitised session id from the file name.
 func (a Advisory) SessionName() string { return strings.TrimPrefix(a.Name, records.StopPrefix) }
 
-// IsStopFileName reports whether a directory entry name is a stop file's.
-func IsStopFileName(name string) bool {
-	return len(name) > len(records.StopPrefix)+len(records.JSONExt) &&
-		strings.HasPrefix(name, records.StopPrefix) && strings.HasSuffix(name, records.JSONExt) &&
-		!strings.HasPrefix(name, ".")
-}
-
 // ListStopFiles returns the paths of the regular stop files directly in
 // projectDir, sorted by name. A missing directory is not an error: a project
 // the Stop hook never judged has none.
@@ -99,7 +92,7 @@ func ListStopFiles(projectDir string) ([]string, error) {
 	for _, e := range entries {
 		// The type comes from readdir and does not follow symlinks: a link
 		// named like a stop file is not something the Stop hook wrote.
-		if e.Type().IsRegular() && IsStopFileName(e.Name()) {
+		if e.Type().IsRegular() && records.IsStopFileName(e.Name()) {
 			out = append(out, filepath.Join(projectDir, e.Name()))
 		}
 	}

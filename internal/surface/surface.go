@@ -140,7 +140,7 @@ func anyRecent(root, own string, maxAge time.Duration, now time.Time) bool {
 			continue
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() || !IsStopFileName(e.Name()) || e.Name() == own {
+			if !e.Type().IsRegular() || !records.IsStopFileName(e.Name()) || e.Name() == own {
 				continue
 			}
 			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) <= maxAge {
