@@ -97,10 +97,10 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 // record's "verdict-<task id>", or the stop file's name.
 func pageName(ref history.Ref) string {
 	if ref.Kind == history.KindAdvisory && records.IsJudgementPath(ref.StopPath) {
-		return "verdict-" + strings.TrimSuffix(filepath.Base(ref.StopPath), ".json") + ".html"
+		return "verdict-" + strings.TrimSuffix(filepath.Base(ref.StopPath), records.JSONExt) + ".html"
 	}
 	if ref.Kind == history.KindAdvisory {
-		return strings.TrimSuffix(filepath.Base(ref.StopPath), ".json") + ".html"
+		return strings.TrimSuffix(filepath.Base(ref.StopPath), records.JSONExt) + ".html"
 	}
 	return ref.TaskID + ".html"
 }
