@@ -55,7 +55,7 @@ func (h *hook) fix(ctx context.Context, j job) int {
 	started := h.Now()
 	adv, res, err := judge(ctx, h.Deps, j)
 	if err != nil {
-		rec.failure(failure(ctx, res, err, h.Now().Sub(started)), statusOf(ctx))
+		rec.failure(failure(ctx, res, err, h.Now().Sub(started)))
 		h.warn("no advisory verdict: %v", err)
 		return 0
 	}

@@ -165,6 +165,12 @@ func statusOf(ctx context.Context) string {
 	return records.OutcomeFailed
 }
 
+// failedBefore describes a judgement that failed before the judge was
+// asked: nothing was spent.
+func failedBefore(err error) records.Judgement {
+	return records.Judgement{Outcome: records.OutcomeFailed, Error: err.Error()}
+}
+
 // failure describes a judgement that produced no verdict, with what it
 // cost as far as it is known (a killed call reports no cost).
 func failure(ctx context.Context, res claude.Result, err error, took time.Duration) records.Judgement {
@@ -172,7 +178,7 @@ func failure(ctx context.Context, res claude.Result, err error, took time.Durati
 	if errors.Is(ctx.Err(), context.Canceled) {
 		msg = "stopped before the judge answered (superseded by a newer turn, or the judge was terminated)"
 	}
-	a := records.Judgement{Error: msg, CostUSD: res.CostUSD}
+	a := records.Judgement{Outcome: statusOf(ctx), Error: msg, CostUSD: res.CostUSD}
 	ms := int(took / time.Millisecond)
 	a.DurationMS = &ms
 	return a

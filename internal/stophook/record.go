@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
@@ -223,17 +225,18 @@ func (r *recorder) emit(chain []chainEvent) (failed int, firstErr error) {
 
 // fail records a judgement that produced no verdict in the session's
 // history, where `log` and `show` list it with its reason.
-func (w *worker) fail(a records.Judgement, outcome string) {
-	newRecorder(w.Deps, w.j, w.warn).failure(a, outcome)
+func (w *worker) fail(a records.Judgement) {
+	newRecorder(w.Deps, w.j, w.warn).failure(a)
 }
 
-func (r *recorder) failure(a records.Judgement, outcome string) {
+// failure records a, whose outcome says how it failed.
+func (r *recorder) failure(a records.Judgement) {
 	id, err := events.NewULID(r.entropy(), r.now())
 	if err != nil {
 		r.warn("cannot mint ids: %v", err)
 		return
 	}
-	a.TaskID, a.Outcome, a.Fingerprint = id, outcome, r.j.Fingerprint
+	a.TaskID, a.Fingerprint = id, r.j.Fingerprint
 	if err := r.history(a); err != nil {
 		r.warn("the failed judgement was not recorded: %v", err)
 	}
@@ -251,4 +254,17 @@ func (r *recorder) markPending() {
 	if err != nil {
 		r.warn("the verdict will not be shown at the next prompt: %v", err)
 	}
+}
+
+// previousFingerprint reads the fingerprint stored in the session's stop
+// file; "" when there is none or the file is unreadable.
+func previousFingerprint(projectDir, sessionID string) string {
+	path := records.StopPath(projectDir, sessionID)
+	// A missing, unreadable or oversized file simply means "no previous
+	// verdict": the hook judges again rather than complaining every turn.
+	data, ok := store.ReadOptional(path, 1<<20, func(string) {})
+	if !ok {
+		return ""
+	}
+	return gjson.GetBytes(data, "fingerprint").String()
 }

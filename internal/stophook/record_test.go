@@ -28,7 +28,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 	cost := 0.02
 	r.verdict(advisory{Score: 0.4, Passed: false, Feedback: "No test.", Confidence: 0.7},
 		claude.Result{CostUSD: &cost, Duration: 1500 * time.Millisecond}, nil)
-	r.failure(records.Judgement{Error: "claude did not finish within 1s and was killed"}, records.OutcomeFailed)
+	r.failure(records.Judgement{Outcome: records.OutcomeFailed, Error: "claude did not finish within 1s and was killed"})
 	if len(warned) != 0 {
 		t.Fatalf("warnings: %v", warned)
 	}

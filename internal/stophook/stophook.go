@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
@@ -18,7 +16,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -211,7 +208,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	}
 	onlookerDir, logPath := events.ResolvePaths(h.Getenv, h.Home)
 	project := store.ForKey(onlookerDir, repo.Key)
-	if previousFingerprint(records.StopPath(project.Dir, h.in.SessionID)) == fp {
+	if previousFingerprint(project.Dir, h.in.SessionID) == fp {
 		return job{}, false
 	}
 	spec := h.cfg.StopProvider()
@@ -263,16 +260,4 @@ func (h *hook) locateClaude() (string, error) {
 		path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))
 	}
 	return path, err
-}
-
-// previousFingerprint reads the fingerprint stored in this session's stop
-// file; "" when there is none or the file is unreadable.
-func previousFingerprint(path string) string {
-	// A missing, unreadable or oversized file simply means "no previous
-	// verdict": the hook judges again rather than complaining every turn.
-	data, ok := store.ReadOptional(path, 1<<20, func(string) {})
-	if !ok {
-		return ""
-	}
-	return gjson.GetBytes(data, "fingerprint").String()
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
@@ -60,7 +59,7 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 			return 0
 		}
 		if err != nil {
-			w.fail(records.Judgement{Error: err.Error()}, records.OutcomeFailed)
+			w.fail(failedBefore(err))
 			return 0
 		}
 	}
@@ -85,7 +84,7 @@ func (w *worker) judgeAndRecord(ctx context.Context) {
 	started := w.Now()
 	adv, res, err := judge(ctx, w.Deps, w.j)
 	if err != nil {
-		w.fail(failure(ctx, res, err, w.Now().Sub(started)), statusOf(ctx))
+		w.fail(failure(ctx, res, err, w.Now().Sub(started)))
 		return
 	}
 	rec := newRecorder(w.Deps, w.j, w.warn)
