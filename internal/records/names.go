@@ -4,6 +4,7 @@ package records
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -100,6 +101,16 @@ func IterationDir(iterationID string) string { return IterationPrefix + iteratio
 // VerdictPath is a seat's verdict file inside an iteration directory.
 func VerdictPath(iterationDir, judgeID string) string {
 	return filepath.Join(iterationDir, VerdictsDir, judgeID+JSONExt)
+}
+
+// RepPath is one rep's verdict of a seat that judges several times.
+func RepPath(iterationDir, judgeID string, rep int) string {
+	return filepath.Join(iterationDir, VerdictsDir, judgeID+RepsSuffix, strconv.Itoa(rep)+JSONExt)
+}
+
+// CommandVerdictPath is a command judge's verdict file.
+func CommandVerdictPath(iterationDir, name string) string {
+	return filepath.Join(iterationDir, VerdictsDir, CommandVerdictPrefix+name+JSONExt)
 }
 
 // CallPath names a model call's record: calls/<nn>-<label>.json.

@@ -49,9 +49,6 @@ func TestStopPaths(t *testing.T) {
 	if got := StopFileName("a/b c"); got != "stop-a_b_c.json" {
 		t.Errorf("StopFileName = %q", got)
 	}
-	if got := CallPath("it", 3, "judge-standard"); got != filepath.Join("it", "calls", "03-judge-standard.json") {
-		t.Errorf("CallPath = %q", got)
-	}
 }
 
 func TestIsStopFileName(t *testing.T) {
@@ -73,5 +70,20 @@ func TestIsStopFileName(t *testing.T) {
 	if !IsJudgementPath(filepath.Join("p", "stop-abc", "01HZ0000000000000000000001.json")) ||
 		IsJudgementPath(filepath.Join("p", "stop-abc.json")) {
 		t.Error("IsJudgementPath tells a judgement record from a stop file")
+	}
+}
+
+func TestIterationPaths(t *testing.T) {
+	it := IterationDir("01HZ0000000000000000000002")
+	for got, want := range map[string]string{
+		it:                                "iteration-01HZ0000000000000000000002",
+		VerdictPath(it, "J"):              filepath.Join(it, "verdicts", "J.json"),
+		RepPath(it, "J", 2):               filepath.Join(it, "verdicts", "J.reps", "2.json"),
+		CommandVerdictPath(it, "tests"):   filepath.Join(it, "verdicts", "command-tests.json"),
+		CallPath(it, 3, "judge-standard"): filepath.Join(it, "calls", "03-judge-standard.json"),
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
 	}
 }

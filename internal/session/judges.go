@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,7 +145,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		it.findings = append(it.findings, findings...)
 		if reps[c.seat] > 1 {
 			v.JudgeID, v.TaskID, v.IterationID = seats[c.seat].JudgeID, r.taskID, iterID
-			r.write(filepath.Join(dir, records.VerdictsDir, seats[c.seat].JudgeID+records.RepsSuffix, strconv.Itoa(c.rep)+records.JSONExt), v)
+			r.write(records.RepPath(dir, seats[c.seat].JudgeID, c.rep), v)
 		}
 	}
 	verdicts := make([]verdict.Verdict, len(seats))
@@ -207,7 +206,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	}
 	for _, c := range commands {
 		v := c.verdict
-		r.write(filepath.Join(dir, records.VerdictsDir, records.CommandVerdictPrefix+c.judge.Spec.Name+records.JSONExt), v)
+		r.write(records.CommandVerdictPath(dir, c.judge.Spec.Name), v)
 		cr := records.Command{Name: c.judge.Spec.Name, Required: c.judge.Required, Passed: v.Passed && !v.Failed, Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary}
 		it.report.Commands = append(it.report.Commands, cr)
 		it.commands = append(it.commands, cr)
