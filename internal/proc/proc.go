@@ -108,7 +108,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	defer cancel()
 
-	io, err := newPipes(c)
+	streams, err := newPipes(c)
 	if err != nil {
 		return Result{}, fmt.Errorf("create the child's pipes: %w", err)
 	}
@@ -120,24 +120,24 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Env = append([]string{}, c.Env...)
 	// *os.File streams: the child writes to them directly, so Wait returns
 	// as soon as it exits, not when the last holder of a pipe closes it.
-	cmd.Stdout, cmd.Stderr = io.childOut, io.childErr
-	if io.childIn != nil { // a nil *os.File in the interface would not mean /dev/null
-		cmd.Stdin = io.childIn
+	cmd.Stdout, cmd.Stderr = streams.childOut, streams.childErr
+	if streams.childIn != nil { // a nil *os.File in the interface would not mean /dev/null
+		cmd.Stdin = streams.childIn
 	}
 	cmd.SysProcAttr = childAttr()
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = PipeGrace
 
 	start := time.Now()
-	startErr, waitErr := startAndWait(cmd, c.Timeout, io.closeChildEnds)
+	startErr, waitErr := startAndWait(cmd, c.Timeout, streams.closeChildEnds)
 	res := Result{Duration: time.Since(start)}
 	if startErr != nil {
-		io.finish(0)
+		streams.finish(0)
 		return res, &StartError{Err: startErr}
 	}
 	_ = killGroup(cmd) // strays; ESRCH when there are none
-	io.finish(PipeGrace)
-	io.fill(&res)
+	streams.finish(PipeGrace)
+	streams.fill(&res)
 	if st := cmd.ProcessState; st != nil {
 		res.ExitCode = st.ExitCode()
 		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
