@@ -169,3 +169,33 @@ func TestWatchdog(t *testing.T) {
 		})
 	}
 }
+
+// The watchdog runs in a fixed environment: a repository that ships a
+// "sleep" of its own, under a user's PATH that names ".", never has it run.
+func TestWatchdogIgnoresTheRepositorysPath(t *testing.T) {
+	requireSh(t)
+	repo := t.TempDir()
+	marker := filepath.Join(repo, "ran")
+	if err := os.WriteFile(filepath.Join(repo, "sleep"), []byte("#!/bin/sh\ntouch "+marker+"\nexec /bin/sleep \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	t.Setenv("PATH", "."+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd := exec.Command("/bin/sh", "-c", "exec /bin/sleep 300")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go cmd.Wait()
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	stop := watchdog(cmd.Process.Pid, os.Getpid(), time.Hour)
+	defer stop()
+	// The loop's first sleep starts at once; give a loaded machine time.
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatal("the watchdog ran the repository's sleep")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
