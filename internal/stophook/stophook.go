@@ -39,10 +39,12 @@ type Deps struct {
 	Getenv  func(string) string
 	Environ []string // base environment for child processes
 	Stdin   io.Reader
-	Stderr  io.Writer
-	Home    string
-	Now     func() time.Time
-	Rand    io.Reader
+	// Stderr receives fix mode's rewake message, which Claude Code hands
+	// to the model; the diagnostics go through Warnf and the others below.
+	Stderr io.Writer
+	Home   string
+	Now    func() time.Time
+	Rand   io.Reader
 	// Args are the command-line arguments: none for the hook, JudgeCommand
 	// and its arguments for a detached judge.
 	Args []string
