@@ -1,0 +1,103 @@
+package testcmds
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The golden-file helper, registered in Cmds:
+//
+//	scrub [-ids] [-times] [-durations] [VAR...]
+//	    rewrite the last command's stdout and stderr so that `cmp stdout FILE`
+//	    and `cmp stderr FILE` can pin a whole output that holds values which
+//	    change from run to run. Each named variable's value, and $WORK's,
+//	    becomes $VAR (longest value first, so $P/$TASK reads as such); then
+//	    -ids numbers the remaining ULIDs and UUIDs by first appearance
+//	    (<id1>, <id2>, …: a golden file still says which ids are the same),
+//	    -times turns dates with a clock time into <time>, and -durations
+//	    turns measured durations ("0.6 s", "1.25s", "340ms") into <dur>.
+//
+// Everything else stays byte for byte, so a converted script asserts at
+// least what its regular expressions did.
+func init() {
+	Cmds["scrub"] = scrubCmd
+}
+
+var (
+	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
+	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?`)
+	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? s\b`)
+)
+
+// scrubber holds one scrub's substitutions; ids are numbered across stdout
+// and stderr together.
+type scrubber struct {
+	vars            []string // VAR=value pairs, longest value first
+	ids, times, dur bool
+	idNames         map[string]string
+}
+
+func scrubCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("usage: scrub [-ids] [-times] [-durations] [VAR...]")
+	}
+	s := scrubber{idNames: map[string]string{}}
+	names := []string{"WORK"}
+	for _, a := range args {
+		switch a {
+		case "-ids":
+			s.ids = true
+		case "-times":
+			s.times = true
+		case "-durations":
+			s.dur = true
+		default:
+			if strings.HasPrefix(a, "-") {
+				ts.Fatalf("scrub: unknown option %s", a)
+			}
+			names = append(names, a)
+		}
+	}
+	for _, n := range names {
+		v := ts.Getenv(n)
+		if v == "" {
+			ts.Fatalf("scrub: $%s is empty", n)
+		}
+		s.vars = append(s.vars, n+"="+v)
+	}
+	value := func(kv string) string { return kv[strings.IndexByte(kv, '=')+1:] }
+	sort.SliceStable(s.vars, func(i, j int) bool { return len(value(s.vars[i])) > len(value(s.vars[j])) })
+
+	stdout, stderr := ts.ReadFile("stdout"), ts.ReadFile("stderr")
+	// Writing through ts.Stdout and ts.Stderr makes these the last
+	// command's output, which is what cmp reads.
+	fmt.Fprint(ts.Stdout(), s.apply(stdout))
+	fmt.Fprint(ts.Stderr(), s.apply(stderr))
+}
+
+func (s *scrubber) apply(text string) string {
+	for _, kv := range s.vars {
+		name, v, _ := strings.Cut(kv, "=")
+		text = strings.ReplaceAll(text, v, "$"+name)
+	}
+	if s.ids {
+		text = idRE.ReplaceAllStringFunc(text, func(id string) string {
+			key := strings.ToUpper(id)
+			if _, ok := s.idNames[key]; !ok {
+				s.idNames[key] = fmt.Sprintf("<id%d>", len(s.idNames)+1)
+			}
+			return s.idNames[key]
+		})
+	}
+	if s.times {
+		text = timeRE.ReplaceAllString(text, "<time>")
+	}
+	if s.dur {
+		text = durRE.ReplaceAllString(text, "<dur>")
+	}
+	return text
+}

@@ -1,0 +1,33 @@
+package testcmds
+
+import "testing"
+
+func TestScrubberApply(t *testing.T) {
+	tests := []struct {
+		name     string
+		s        scrubber
+		in, want string
+	}{
+		{"variables longest first", scrubber{vars: []string{"P=/w/onlooker/tribunal/ab12", "WORK=/w"}},
+			"Artifacts: /w/onlooker/tribunal/ab12/x and /w/repo", "Artifacts: $P/x and $WORK/repo"},
+		{"ids numbered by first appearance", scrubber{ids: true},
+			"01M8Y42BA82NK7QQ8W1D639AP4 01M8Y42BC7T5QGD96R0EY0SDWS 01M8Y42BA82NK7QQ8W1D639AP4",
+			"<id1> <id2> <id1>"},
+		{"uuids in any case are one id", scrubber{ids: true},
+			"3f2a9c1b-7777-4444-8888-00000000000a / 3F2A9C1B-7777-4444-8888-00000000000A", "<id1> / <id1>"},
+		{"ids off", scrubber{}, "01M8Y42BA82NK7QQ8W1D639AP4", "01M8Y42BA82NK7QQ8W1D639AP4"},
+		{"lower-case prefix is not an id", scrubber{ids: true}, "01m8y42ba8", "01m8y42ba8"},
+		{"times", scrubber{times: true},
+			"started 2026-12-03 14:13Z; at 2026-05-24T10:00:00.123Z; on 2026-05-24", "started <time>; at <time>; on 2026-05-24"},
+		{"durations", scrubber{dur: true},
+			"took 0.6 s, 1m2.5s, 340ms; 3 scores, main.go:12, 0.75", "took <dur>, <dur>, <dur>; 3 scores, main.go:12, 0.75"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.s.idNames = map[string]string{}
+			if got := tt.s.apply(tt.in); got != tt.want {
+				t.Errorf("apply(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
