@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,7 +19,8 @@ import (
 //	    becomes $VAR (longest value first, so $P/$TASK reads as such); then
 //	    -ids numbers the remaining ULIDs and UUIDs by first appearance
 //	    (<id1>, <id2>, …: a golden file still says which ids are the same),
-//	    -times turns dates with a clock time into <time>, and -durations
+//	    -times turns this run's dates with a clock time (within a day of now)
+//	    into <time>, leaving a fixture's fixed dates as they are, and -durations
 //	    turns measured durations ("0.6 s", "1.25s", "340ms") into <dur>.
 //
 // Everything else stays byte for byte, so a converted script asserts at
@@ -79,6 +81,18 @@ func scrubCmd(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprint(ts.Stderr(), s.apply(stderr))
 }
 
+// parseTime reads the forms timeRE matches; a time without a zone is UTC,
+// as every time tribunal prints is.
+func parseTime(m string) (time.Time, bool) {
+	m = strings.Replace(m, " ", "T", 1)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
+		if t, err := time.Parse(layout, m); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
 func (s *scrubber) apply(text string) string {
 	for _, kv := range s.vars {
 		name, v, _ := strings.Cut(kv, "=")
@@ -94,7 +108,12 @@ func (s *scrubber) apply(text string) string {
 		})
 	}
 	if s.times {
-		text = timeRE.ReplaceAllString(text, "<time>")
+		text = timeRE.ReplaceAllStringFunc(text, func(m string) string {
+			if t, ok := parseTime(m); ok && time.Since(t).Abs() < 24*time.Hour {
+				return "<time>"
+			}
+			return m
+		})
 	}
 	if s.dur {
 		text = durRE.ReplaceAllString(text, "<dur>")

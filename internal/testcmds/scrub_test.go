@@ -1,8 +1,12 @@
 package testcmds
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestScrubberApply(t *testing.T) {
+	now := time.Now().UTC()
 	tests := []struct {
 		name     string
 		s        scrubber
@@ -17,8 +21,11 @@ func TestScrubberApply(t *testing.T) {
 			"3f2a9c1b-7777-4444-8888-00000000000a / 3F2A9C1B-7777-4444-8888-00000000000A", "<id1> / <id1>"},
 		{"ids off", scrubber{}, "01M8Y42BA82NK7QQ8W1D639AP4", "01M8Y42BA82NK7QQ8W1D639AP4"},
 		{"lower-case prefix is not an id", scrubber{ids: true}, "01m8y42ba8", "01m8y42ba8"},
-		{"times", scrubber{times: true},
-			"started 2026-12-03 14:13Z; at 2026-05-24T10:00:00.123Z; on 2026-05-24", "started <time>; at <time>; on 2026-05-24"},
+		{"this run's times", scrubber{times: true},
+			"started " + now.Format("2006-01-02 15:04Z") + "; at " + now.Format(time.RFC3339Nano) + "; at " + now.Format("2006-01-02T15:04:05") + "; on 2026-05-24",
+			"started <time>; at <time>; at <time>; on 2026-05-24"},
+		{"a fixture's fixed times stay", scrubber{times: true},
+			"2020-01-01 00:00Z 2026-05-24T10:00:00.123Z", "2020-01-01 00:00Z 2026-05-24T10:00:00.123Z"},
 		{"durations", scrubber{dur: true},
 			"took 0.6 s, 1m2.5s, 340ms; 3 scores, main.go:12, 0.75", "took <dur>, <dur>, <dur>; 3 scores, main.go:12, 0.75"},
 	}
