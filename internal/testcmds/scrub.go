@@ -21,7 +21,7 @@ import (
 //	    (<id1>, <id2>, …: a golden file still says which ids are the same),
 //	    -times turns this run's dates with a clock time (within a day of now)
 //	    into <time>, leaving a fixture's fixed dates as they are, and -durations
-//	    turns measured durations ("0.6 s", "1.25s", "340ms") into <dur>.
+//	    turns measured durations ("0.6 s", "304 ms", "1m2.5s") into <dur>.
 //
 // Everything else stays byte for byte, so a converted script asserts at
 // least what its regular expressions did.
@@ -32,7 +32,7 @@ func init() {
 var (
 	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
 	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?`)
-	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? s\b`)
+	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? (?:s|ms|µs|ns)\b`)
 )
 
 // scrubber holds one scrub's substitutions; ids are numbered across stdout

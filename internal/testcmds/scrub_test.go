@@ -27,7 +27,7 @@ func TestScrubberApply(t *testing.T) {
 		{"a fixture's fixed times stay", scrubber{times: true},
 			"2020-01-01 00:00Z 2026-05-24T10:00:00.123Z", "2020-01-01 00:00Z 2026-05-24T10:00:00.123Z"},
 		{"durations", scrubber{dur: true},
-			"took 0.6 s, 1m2.5s, 340ms; 3 scores, main.go:12, 0.75", "took <dur>, <dur>, <dur>; 3 scores, main.go:12, 0.75"},
+			"took 0.6 s, 304 ms, 1m2.5s, 340ms; 3 scores, 5 min ago, main.go:12, 0.75", "took <dur>, <dur>, <dur>, <dur>; 3 scores, 5 min ago, main.go:12, 0.75"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
