@@ -12,13 +12,15 @@ import (
 
 // The golden-file helper, registered in Cmds:
 //
-//	scrub [-ids] [-times] [-durations] [VAR...]
+//	scrub [-ids] [-hashes] [-times] [-durations] [VAR...]
 //	    rewrite the last command's stdout and stderr so that `cmp stdout FILE`
 //	    and `cmp stderr FILE` can pin a whole output that holds values which
 //	    change from run to run. Each named variable's value, and $WORK's,
 //	    becomes $VAR (longest value first, so $P/$TASK reads as such); then
 //	    -ids numbers the remaining ULIDs and UUIDs by first appearance
 //	    (<id1>, <id2>, …: a golden file still says which ids are the same),
+//	    -hashes numbers 40- and 64-digit hex digests (commits, fingerprints)
+//	    the same way (<hash1>, …),
 //	    -times turns this run's dates with a clock time (within a day of now)
 //	    into <time>, leaving a fixture's fixed dates as they are, and -durations
 //	    turns measured durations ("0.6 s", "304 ms", "1m2.5s") into <dur>.
@@ -32,20 +34,22 @@ func init() {
 var (
 	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
 	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?`)
+	hashRE = regexp.MustCompile(`\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b`)
 	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? (?:s|ms|µs|ns)\b`)
 )
 
 // scrubber holds one scrub's substitutions; ids are numbered across stdout
 // and stderr together.
 type scrubber struct {
-	vars            []string // VAR=value pairs, longest value first
-	ids, times, dur bool
-	idNames         map[string]string
+	vars        []string // VAR=value pairs, longest value first
+	ids, hashes bool
+	times, dur  bool
+	idNames     map[string]string
 }
 
 func scrubCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
-		ts.Fatalf("usage: scrub [-ids] [-times] [-durations] [VAR...]")
+		ts.Fatalf("usage: scrub [-ids] [-hashes] [-times] [-durations] [VAR...]")
 	}
 	s := scrubber{idNames: map[string]string{}}
 	names := []string{"WORK"}
@@ -53,6 +57,8 @@ func scrubCmd(ts *testscript.TestScript, neg bool, args []string) {
 		switch a {
 		case "-ids":
 			s.ids = true
+		case "-hashes":
+			s.hashes = true
 		case "-times":
 			s.times = true
 		case "-durations":
@@ -81,6 +87,23 @@ func scrubCmd(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprint(ts.Stderr(), s.apply(stderr))
 }
 
+// name is the placeholder of one id or hash: <kindN>, N counting that
+// kind's distinct values by first appearance.
+func (s *scrubber) name(kind, value string) string {
+	key := kind + " " + value
+	if n, ok := s.idNames[key]; ok {
+		return n
+	}
+	n := 1
+	for k := range s.idNames {
+		if strings.HasPrefix(k, kind+" ") {
+			n++
+		}
+	}
+	s.idNames[key] = fmt.Sprintf("<%s%d>", kind, n)
+	return s.idNames[key]
+}
+
 // parseTime reads the forms timeRE matches; a time without a zone is UTC,
 // as every time tribunal prints is.
 func parseTime(m string) (time.Time, bool) {
@@ -99,13 +122,10 @@ func (s *scrubber) apply(text string) string {
 		text = strings.ReplaceAll(text, v, "$"+name)
 	}
 	if s.ids {
-		text = idRE.ReplaceAllStringFunc(text, func(id string) string {
-			key := strings.ToUpper(id)
-			if _, ok := s.idNames[key]; !ok {
-				s.idNames[key] = fmt.Sprintf("<id%d>", len(s.idNames)+1)
-			}
-			return s.idNames[key]
-		})
+		text = idRE.ReplaceAllStringFunc(text, func(id string) string { return s.name("id", strings.ToUpper(id)) })
+	}
+	if s.hashes {
+		text = hashRE.ReplaceAllStringFunc(text, func(h string) string { return s.name("hash", h) })
 	}
 	if s.times {
 		text = timeRE.ReplaceAllStringFunc(text, func(m string) string {
