@@ -19,7 +19,8 @@ import (
 //	    becomes $VAR (longest value first, so $P/$TASK reads as such); then
 //	    -ids numbers the remaining ULIDs and UUIDs by first appearance
 //	    (<id1>, <id2>, …: a golden file still says which ids are the same),
-//	    -hashes numbers 40- and 64-digit hex digests (commits, fingerprints)
+//	    -hashes numbers 12-, 40- and 64-digit hex digests (short and full
+//	    commits, fingerprints)
 //	    the same way (<hash1>, …),
 //	    -times turns this run's dates with a clock time (within a day of now)
 //	    into <time>, leaving a fixture's fixed dates as they are, and -durations
@@ -34,7 +35,7 @@ func init() {
 var (
 	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
 	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?`)
-	hashRE = regexp.MustCompile(`\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b`)
+	hashRE = regexp.MustCompile(`\b(?:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{12})\b`)
 	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? (?:s|ms|µs|ns)\b`)
 )
 
