@@ -39,7 +39,7 @@ func TestRecursionGuardControl(t *testing.T) {
 		w.withPluginEverywhere()
 		w.dropSettingsGuard()
 		scriptTribunalUser(t, w.api)
-		roles := scriptRoles(w.api, func() {}, judgeVerdict(0.9, true, "Fine."))
+		roles := scriptRoles(w.api, func() {}, "", judgeVerdict(0.9, true, "Fine."))
 		res := w.claudeRun(3*time.Minute, "", streamArgs("/tribunal "+tribunalTask)...)
 		if res.Code != 0 {
 			t.Fatalf("claude exited %d\n%s", res.Code, res.Stderr)

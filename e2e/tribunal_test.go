@@ -34,6 +34,8 @@ const (
 	actorChange  = "E2E-ACTOR-CHANGE"
 	userReadme   = "# project\nthe user's own uncommitted edit (E2E-USER-EDIT)\n"
 	userEditMark = "E2E-USER-EDIT"
+	// The content of a file outside the task worktree that no judge may read.
+	secretText = "TOP-SECRET-E2E-7731"
 )
 
 var (
@@ -95,8 +97,10 @@ func scriptTribunalUser(t *testing.T, api *fakeapi.Server) int {
 // scriptRoles answers the nested actor, judge and meta-judge calls. The
 // adversarial judge gives the given replies in turn. Both judges wait for
 // each other before answering, so a jury that is not run in parallel
-// shows as calls that do not overlap.
-func scriptRoles(api *fakeapi.Server, userTreeUntouched func(), adversarial ...fakeapi.Reply) map[string]int {
+// shows as calls that do not overlap. With a secret path, each meta-judge
+// first tries to Read it (a file outside the task worktree) and answers
+// once it has the tool's result.
+func scriptRoles(api *fakeapi.Server, userTreeUntouched func(), secret string, adversarial ...fakeapi.Reply) map[string]int {
 	rules := map[string]int{}
 	// The actor edits a file with Bash in its working directory (the task
 	// worktree), then reports.
@@ -131,7 +135,12 @@ func scriptRoles(api *fakeapi.Server, userTreeUntouched func(), adversarial ...f
 	rules["adversarial"] = api.Add(fakeapi.Rule{Name: "adversarial judge", Match: fakeapi.Match{SystemContains: roleMarkers["adversarial"]},
 		Respond: together(func(n int) fakeapi.Reply { return adversarial[min(n, len(adversarial)-1)] })})
 	rules["meta"] = api.Add(fakeapi.Rule{Name: "meta-judge", Match: fakeapi.Match{SystemContains: roleMarkers["meta"]},
-		Replies: []fakeapi.Reply{fakeapi.Structured(map[string]any{"verdict_quality": "sound", "bias_detected": false, "confidence": 0.7})}})
+		Respond: func(r *fakeapi.Request) fakeapi.Reply {
+			if secret != "" && len(r.ToolResults()) == 0 {
+				return fakeapi.ToolUse("", "Read", map[string]any{"file_path": secret})
+			}
+			return fakeapi.Structured(map[string]any{"verdict_quality": "sound", "bias_detected": false, "confidence": 0.7})
+		}})
 	return rules
 }
 
@@ -169,7 +178,11 @@ func TestTribunalSkill(t *testing.T) {
 				}
 			}
 			user := scriptTribunalUser(t, w.api)
-			roles := scriptRoles(w.api, userTreeUntouched, tc.adversarial...)
+			secret := filepath.Join(t.TempDir(), "secret.txt")
+			if err := os.WriteFile(secret, []byte(secretText+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			roles := scriptRoles(w.api, userTreeUntouched, secret, tc.adversarial...)
 
 			res := w.claudeRun(3*time.Minute, "", streamArgs("/tribunal "+tribunalTask)...)
 			if res.Code != 0 {
@@ -215,9 +228,9 @@ func checkTribunalCalls(t *testing.T, w *world, roles map[string]int, sid string
 	calls := map[string][]fakeapi.Request{}
 	for role, rule := range roles {
 		calls[role] = w.api.ByRule(rule)
-		if role == "actor" {
-			// One actor session per iteration: its first request (the
-			// second carries the Bash result).
+		if role == "actor" || role == "meta" {
+			// One actor and one meta-judge session per iteration: its
+			// first request (the second carries the Bash or Read result).
 			calls[role] = slices.DeleteFunc(calls[role], func(r fakeapi.Request) bool { return len(r.ToolResults()) > 0 })
 		}
 		if len(calls[role]) != 2 {
@@ -274,6 +287,20 @@ func checkTribunalCalls(t *testing.T, w *world, roles map[string]int, sid string
 		}
 		if !strings.Contains(meta.LastUserText(), standardFeedback) {
 			t.Errorf("iteration %d: the meta-judge was not shown the jury's verdicts", i)
+		}
+	}
+	// The meta-judge's Read of a file outside the task worktree: refused
+	// by the CLI, because tribunal does not pre-approve the read tools.
+	reads := slices.DeleteFunc(w.api.ByRule(roles["meta"]), func(r fakeapi.Request) bool { return len(r.ToolResults()) == 0 })
+	if len(reads) != 2 {
+		t.Errorf("want one Read result per meta-judge session, got %d requests carrying tool results", len(reads))
+	}
+	for _, r := range reads {
+		res := r.ToolResults()[0]
+		if strings.Contains(res.Content.Text(), secretText) {
+			t.Errorf("the meta-judge read a file outside the task worktree: %+v", res)
+		} else if !res.IsError && !strings.Contains(res.Content.Text(), "permission") {
+			t.Errorf("the meta-judge's Read outside the worktree was neither an error nor a permission refusal: %+v", res)
 		}
 	}
 	if tools := calls["standard"][0].ToolNames(); slices.Contains(tools, "Bash") || slices.Contains(tools, "Write") {

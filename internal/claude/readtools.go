@@ -1,5 +1,7 @@
 package claude
 
+import "slices"
+
 // ReadOnlyTools are the built-in tools that let a judge look at the files
 // of its working directory without changing anything.
 var ReadOnlyTools = []string{"Read", "Grep", "Glob"}
@@ -23,4 +25,20 @@ func (c Call) WithReadOnlyTools(maxTurns int) Call {
 	c.MaxTurns = maxTurns
 	c.StrictMCP = true
 	return c
+}
+
+// NeedApproval returns the tools a -p session cannot use unless they are
+// pre-approved: every tool in tools except ReadOnlyTools. The read-only
+// tools are left out on purpose: unapproved, Claude Code serves them
+// inside the session's working directory and refuses them anywhere else,
+// so a judge working in a task's worktree cannot read the user's other
+// files (spec §4). Pre-approving Read would lift that limit.
+func NeedApproval(tools []string) []string {
+	var out []string
+	for _, t := range tools {
+		if !slices.Contains(ReadOnlyTools, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -38,3 +38,20 @@ func containsRun(args, run []string) bool {
 	}
 	return false
 }
+
+func TestNeedApproval(t *testing.T) {
+	for _, tc := range []struct {
+		tools, want []string
+	}{
+		{nil, nil},
+		{[]string{"Read"}, nil},
+		{[]string{"Read", "Grep", "Glob"}, nil},
+		{[]string{"Read", "Grep", "Glob", "Bash"}, []string{"Bash"}},
+		{[]string{"Read", "Edit", "Write", "Bash", "Grep", "Glob"}, []string{"Edit", "Write", "Bash"}},
+		{[]string{"WebFetch"}, []string{"WebFetch"}},
+	} {
+		if got := NeedApproval(tc.tools); !slices.Equal(got, tc.want) {
+			t.Errorf("NeedApproval(%q) = %q, want %q", tc.tools, got, tc.want)
+		}
+	}
+}

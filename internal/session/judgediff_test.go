@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,18 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		}
 		if c.Role == "judge" && (!strings.Contains(c.Prompt, "+b") || !strings.Contains(c.Prompt, "iteration 2")) {
 			t.Errorf("judge prompt lacks the diff or the iteration:\n%s", c.Prompt)
+		}
+		// Reads are served unapproved only in c.Dir; pre-approving them
+		// would open the user's whole disk to the judge (spec §4).
+		wantApproved := ""
+		if roleOf(c) == "adversarial" {
+			wantApproved = "Bash"
+		}
+		if got := strings.Join(c.AllowedTools, ","); got != wantApproved {
+			t.Errorf("%s pre-approves %q (tools %q), want %q", roleOf(c), got, c.Tools, wantApproved)
+		}
+		if !slices.Contains(c.Tools, "Read") {
+			t.Errorf("%s is not offered Read: %q", roleOf(c), c.Tools)
 		}
 	}
 	if _, err := os.Stat(env["ONLOOKER_DIR"]); !os.IsNotExist(err) {

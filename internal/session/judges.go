@@ -94,7 +94,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			}
 			calls = append(calls, &repCall{seat: i, rep: k, model: model, seq: it.nextCall(), call: claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
-				JSONSchema: schema, Tools: agent.Tools, AllowedTools: agent.Tools, StrictMCP: true,
+				JSONSchema: schema, Tools: agent.Tools, AllowedTools: claude.NeedApproval(agent.Tools), StrictMCP: true,
 				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
 				Dir: r.workDir, Timeout: r.params.JudgeTimeout,
 			}})

@@ -54,7 +54,7 @@ func (r *runner) runMeta(ctx context.Context, it *iterationState, dir, label str
 	call := claude.Call{
 		Role: "meta", Prompt: prompts.MetaPrompt(in), SystemPrompt: agent.Body,
 		Model: r.params.MetaModel, JSONSchema: prompts.MetaSchema(),
-		Tools: agent.Tools, AllowedTools: agent.Tools, MaxTurns: metaMaxTurns, StrictMCP: true,
+		Tools: agent.Tools, AllowedTools: claude.NeedApproval(agent.Tools), MaxTurns: metaMaxTurns, StrictMCP: true,
 		MaxOutputTokens: r.params.MetaMaxTokens, Dir: r.workDir,
 		Timeout: r.params.MetaTimeout,
 	}
