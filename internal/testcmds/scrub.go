@@ -20,9 +20,9 @@ import (
 //	    -ids numbers the remaining ULIDs and UUIDs by first appearance
 //	    (<id1>, <id2>, …: a golden file still says which ids are the same),
 //	    -hashes numbers 12-, 40- and 64-digit hex digests (short and full
-//	    commits, fingerprints)
-//	    the same way (<hash1>, …),
-//	    -times turns this run's dates with a clock time (within a day of now)
+//	    commits, fingerprints) the same way (<hash1>, …),
+//	    -times turns this run's dates with a clock time (within a day of now;
+//	    RFC 3339, "2006-01-02 15:04Z" or the compact "20060102T150405Z")
 //	    into <time>, leaving a fixture's fixed dates as they are, and -durations
 //	    turns measured durations ("0.6 s", "304 ms", "1m2.5s") into <dur>.
 //
@@ -34,7 +34,7 @@ func init() {
 
 var (
 	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
-	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?`)
+	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?|\b\d{8}T\d{6}(?:\.\d+)?Z`)
 	hashRE = regexp.MustCompile(`\b(?:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{12})\b`)
 	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? (?:s|ms|µs|ns)\b`)
 )
@@ -109,7 +109,11 @@ func (s *scrubber) name(kind, value string) string {
 // as every time tribunal prints is.
 func parseTime(m string) (time.Time, bool) {
 	m = strings.Replace(m, " ", "T", 1)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
+	layouts := []string{
+		time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04",
+		"20060102T150405.999999999Z", // a rotated key file's suffix
+	}
+	for _, layout := range layouts {
 		if t, err := time.Parse(layout, m); err == nil {
 			return t, true
 		}
