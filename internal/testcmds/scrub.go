@@ -23,8 +23,10 @@ import (
 //	    commits, fingerprints) the same way (<hash1>, …),
 //	    -times turns this run's dates with a clock time (within a day of now;
 //	    RFC 3339, "2006-01-02 15:04Z" or the compact "20060102T150405Z")
-//	    into <time>, leaving a fixture's fixed dates as they are, and -durations
-//	    turns measured durations ("0.6 s", "304 ms", "1m2.5s") into <dur>.
+//	    into <time>, and an age under an hour ("just now", "3 min ago") into
+//	    <age>, leaving a fixture's fixed dates and older ages as they are;
+//	    -durations turns measured durations ("0.6 s", "304 ms", "1m2.5s")
+//	    into <dur>.
 //
 // Everything else stays byte for byte, so a converted script asserts at
 // least what its regular expressions did.
@@ -36,6 +38,7 @@ var (
 	idRE   = regexp.MustCompile(`\b(?:[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`)
 	timeRE = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?|\b\d{8}T\d{6}(?:\.\d+)?Z`)
 	hashRE = regexp.MustCompile(`\b(?:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{12})\b`)
+	ageRE  = regexp.MustCompile(`\bjust now\b|\b\d+ min ago\b`)
 	durRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|ns))+\b|\b\d+(?:\.\d+)? (?:s|ms|µs|ns)\b`)
 )
 
@@ -139,6 +142,7 @@ func (s *scrubber) apply(text string) string {
 			}
 			return m
 		})
+		text = ageRE.ReplaceAllString(text, "<age>")
 	}
 	if s.dur {
 		text = durRE.ReplaceAllString(text, "<dur>")

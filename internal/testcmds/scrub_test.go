@@ -27,6 +27,8 @@ func TestScrubberApply(t *testing.T) {
 		{"this run's times", scrubber{times: true},
 			"started " + now.Format("2006-01-02 15:04Z") + "; at " + now.Format(time.RFC3339Nano) + "; at " + now.Format("2006-01-02T15:04:05") + "; key.old." + now.Format("20060102T150405.000000000Z") + ".old; on 2026-05-24",
 			"started <time>; at <time>; at <time>; key.old.<time>.old; on 2026-05-24"},
+		{"ages under an hour", scrubber{times: true},
+			"(just now, session good) (12 min ago) (4 d ago) (2 h ago)", "(<age>, session good) (<age>) (4 d ago) (2 h ago)"},
 		{"a fixture's fixed times stay", scrubber{times: true},
 			"2020-01-01 00:00Z 2026-05-24T10:00:00.123Z", "2020-01-01 00:00Z 2026-05-24T10:00:00.123Z"},
 		{"durations", scrubber{dur: true},
