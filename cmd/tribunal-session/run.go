@@ -301,16 +301,15 @@ func (c *cli) printJSON(v any) {
 // tribunal.claude.path, else claude on PATH. Repository settings are not
 // consulted (the config package drops that key from repository layers).
 func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
-	explicit := c.getenv("TRIBUNAL_CLAUDE_BIN")
-	if explicit == "" {
+	configured := func() string {
 		root, err := projectkey.FindWorktreeRoot(dir)
 		if err != nil {
 			root = ""
 		}
 		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
-		explicit = cfg.ClaudePath()
+		return cfg.ClaudePath()
 	}
-	path, err := claude.Locate(explicit, c.getenv("PATH"))
+	path, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot run the jury: %w", err)
 	}

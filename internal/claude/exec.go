@@ -1,21 +1,14 @@
 package claude
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/proc"
 )
-
-// maxStdout caps what we keep of a child's stdout. A judge's result object
-// is a few KiB; an actor's can be larger, but nothing legitimate nears this.
-const maxStdout = 32 << 20
-
-// maxStderr is how much of a child's stderr tail we keep for messages.
-const maxStderr = 8 << 10
 
 // Exec runs calls as real child processes.
 type Exec struct {
@@ -85,8 +78,8 @@ func ChildEnv(base []string, maxTokens int) []string {
 	return out
 }
 
-// Run starts the child in its own process group (see RunProc) and reads
-// its JSON result.
+// Run starts the child through RunProc (its own process group, killed
+// whole at the deadline) and reads its JSON result.
 func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 	pr, runErr := RunProc(ctx, Proc{
 		Program: "claude", Path: e.Path, Args: Args(c),
@@ -118,68 +111,36 @@ func (e Exec) Run(ctx context.Context, c Call) (Result, error) {
 	return res, nil
 }
 
-// Locate finds the claude executable: an explicit path (from the
-// environment or user-level configuration) wins, else "claude" on the PATH
-// of the given environment. It never consults repository files: relative
-// PATH entries (".", an empty entry, "bin") are skipped, because a hook runs
-// in the repository under review and would otherwise execute a "claude" that
-// the repository ships (the reasoning of os/exec's ErrDot).
-func Locate(explicit, pathEnv string) (string, error) {
+// Locate finds the claude executable, the one way every binary does:
+// $TRIBUNAL_CLAUDE_BIN (bin) wins, else the user-level tribunal.claude.path
+// (configured, asked only when bin is empty; nil means unset), else
+// "claude" on the PATH of the given environment. It never consults
+// repository files: the configuration drops that key from repository
+// layers, and relative PATH entries are never searched (proc.LookPath).
+// An explicit path that is not an executable file is an error, not a
+// reason to search further.
+func Locate(bin string, configured func() string, pathEnv string) (string, error) {
+	explicit := bin
+	if explicit == "" && configured != nil {
+		explicit = configured()
+	}
 	return LocateProgram("claude", explicit, pathEnv)
 }
 
-// LocateProgram is Locate for any CLI tribunal runs (codex, gemini).
+// LocateProgram finds any CLI tribunal runs (claude, codex, gemini): an
+// explicit path wins, else program on pathEnv by proc.LookPath.
 func LocateProgram(program, explicit, pathEnv string) (string, error) {
 	if explicit != "" {
-		if isExecutable(explicit) {
+		if proc.Executable(explicit) {
 			return explicit, nil
 		}
 		return "", errors.Join(ErrNotFound, errors.New("not an executable file: "+strconv.Quote(explicit)))
 	}
-	for _, dir := range filepath.SplitList(pathEnv) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, program)
-		if isExecutable(p) {
-			return p, nil
-		}
+	if p, ok := proc.LookPath(program, pathEnv); ok {
+		return p, nil
 	}
 	if program != "claude" {
 		return "", fmt.Errorf("%s executable not found on PATH", program)
 	}
 	return "", ErrNotFound
 }
-
-// capBuffer keeps the first max bytes and discards the rest.
-type capBuffer struct {
-	bytes.Buffer
-	max int
-}
-
-func (b *capBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room > 0 {
-		if len(p) > room {
-			b.Buffer.Write(p[:room])
-		} else {
-			b.Buffer.Write(p)
-		}
-	}
-	return len(p), nil
-}
-
-// tailBuffer keeps the last max bytes.
-type tailBuffer struct {
-	buf []byte
-	max int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > b.max {
-		b.buf = append([]byte(nil), b.buf[len(b.buf)-b.max:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string { return string(b.buf) }

@@ -53,13 +53,55 @@ func TestLocate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Locate(tt.explicit, tt.path)
+			got, err := Locate(tt.explicit, nil, tt.path)
 			if tt.err {
 				if !errors.Is(err, ErrNotFound) {
 					t.Fatalf("Locate = %q, %v; want ErrNotFound", got, err)
 				}
 				if tt.explicit != "" && !strings.Contains(err.Error(), tt.explicit) {
 					t.Errorf("error %q does not name %q", err, tt.explicit)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("Locate = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// The one precedence of every binary: $TRIBUNAL_CLAUDE_BIN, else the
+// user-level configured path (read only when needed), else PATH; an
+// explicit path that does not run is an error, never a reason to search on.
+func TestLocatePrecedence(t *testing.T) {
+	root := t.TempDir()
+	env := filepath.Join(root, "env", "claude")
+	conf := filepath.Join(root, "conf", "claude")
+	onPath := filepath.Join(root, "path")
+	writeExe(t, env, 0o755)
+	writeExe(t, conf, 0o755)
+	writeExe(t, filepath.Join(onPath, "claude"), 0o755)
+	missing := filepath.Join(root, "missing")
+	tests := []struct {
+		name, bin, configured, want string
+		asked                       bool
+	}{
+		{name: "bin wins and the configuration is not read", bin: env, configured: conf, want: env},
+		{name: "configured path without bin", configured: conf, want: conf, asked: true},
+		{name: "PATH when neither is set", want: filepath.Join(onPath, "claude"), asked: true},
+		{name: "a bad bin is an error", bin: missing, configured: conf},
+		{name: "a bad configured path is an error", configured: missing, asked: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			asked := false
+			got, err := Locate(tt.bin, func() string { asked = true; return tt.configured }, onPath)
+			if asked != tt.asked {
+				t.Errorf("configuration read = %v, want %v", asked, tt.asked)
+			}
+			if tt.want == "" {
+				if !errors.Is(err, ErrNotFound) || got != "" {
+					t.Fatalf("Locate = %q, %v; want ErrNotFound", got, err)
 				}
 				return
 			}

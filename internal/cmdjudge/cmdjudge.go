@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -31,11 +30,6 @@ const (
 // MaxFeedbackBytes bounds a verdict's feedback, which reaches the actor's
 // next prompt and the summary.
 const MaxFeedbackBytes = 600
-
-// pipeGrace is how long, after the command and its process group are gone,
-// we wait for the output pipe to close. Only a process that left the group
-// (setsid, a daemon) can hold it open longer, and it is not waited for.
-const pipeGrace = 2 * time.Second
 
 // Spec is one command judge.
 type Spec struct {
@@ -100,15 +94,10 @@ func (s Spec) Validate() error {
 }
 
 // ErrNotFound means the command's executable could not be found.
-var ErrNotFound = errors.New("command not found")
+var ErrNotFound = proc.ErrNotFound
 
 // TimeoutError reports a command killed at its deadline.
-type TimeoutError struct{ After time.Duration }
-
-// Error says how long the command was given, which is what a user tunes.
-func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("timed out after %s and was killed", e.After)
-}
+type TimeoutError = proc.TimeoutError
 
 // Outcome is what one run of a command judge observed.
 type Outcome struct {
@@ -132,11 +121,11 @@ func Run(ctx context.Context, spec Spec) verdict.Verdict {
 	return Execute(ctx, spec).Verdict(spec)
 }
 
-// Execute runs the command in its own process group and waits for it. At
-// the deadline, or when ctx ends, the whole group is killed; when the
-// command exits by itself, whatever it left running in its group is killed
-// too, so a test suite's stray server neither outlives the judge nor holds
-// the output open.
+// Execute runs the command through internal/proc: its own process group,
+// killed whole at the deadline or when ctx ends; when the command exits by
+// itself, whatever it left running in its group is killed too, so a test
+// suite's stray server neither outlives the judge nor holds the output
+// open.
 func Execute(ctx context.Context, spec Spec) Outcome {
 	spec = spec.withDefaults()
 	out := Outcome{ExitCode: -1}
@@ -145,44 +134,19 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 		out.Err = err
 		return out
 	}
-	runCtx, cancel := context.WithTimeout(ctx, spec.Timeout)
-	defer cancel()
-
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		out.Err = fmt.Errorf("create output pipe: %w", err)
+	res, err := proc.Run(ctx, proc.Cmd{
+		Path: path, Argv0: spec.Command[0], Args: spec.Command[1:],
+		Env: claude.ChildEnv(spec.Env, 0), Dir: spec.Dir, Timeout: spec.Timeout,
+		Combined: true, MaxTail: spec.MaxOutput,
+	})
+	out.Output, out.Duration = res.Output, res.Duration
+	var startErr *proc.StartError
+	if errors.As(err, &startErr) {
+		out.Err = fmt.Errorf("start %q: %w", spec.Command[0], startErr.Err)
 		return out
 	}
-	cmd := command(runCtx, spec, path, pw)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		pr.Close()
-		out.Err = fmt.Errorf("start %q: %w", spec.Command[0], err)
-		return out
-	}
-	pw.Close() // the child holds its own copy
-	tail := &tailBuffer{max: spec.MaxOutput}
-	done := drain(pr, tail)
-	waitErr := cmd.Wait()
-	out.Duration = time.Since(start)
-	_ = killGroup(cmd) // strays; ESRCH when there are none
-	select {
-	case <-done:
-	case <-time.After(pipeGrace):
-		// A process that left the group still holds the pipe.
-	}
-	pr.Close()
-	<-done
-	out.Output = tail.String()
-
-	if st := cmd.ProcessState; st != nil {
-		out.ExitCode = st.ExitCode()
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			out.Signal = ws.Signal().String()
-		}
-	}
-	out.Err = runError(ctx, runCtx, spec, waitErr)
+	out.ExitCode, out.Signal = res.ExitCode, res.Signal
+	out.Err = runError(ctx, spec, err)
 	return out
 }
 
@@ -198,73 +162,22 @@ func locate(spec Spec) (string, error) {
 			return "", fmt.Errorf("working directory %q is not a directory", spec.Dir)
 		}
 	}
-	return resolve(spec.Command[0], spec.Dir, spec.Env)
-}
-
-// command builds the child: its own process group, killed whole when ctx
-// ends, the recursion guard in its environment, stdout and stderr on out.
-func command(ctx context.Context, spec Spec, path string, out *os.File) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, path, spec.Command[1:]...)
-	cmd.Args[0] = spec.Command[0]
-	cmd.Dir = spec.Dir
-	cmd.Env = claude.ChildEnv(spec.Env, 0)
-	// One *os.File for both streams: the child writes to it directly, so
-	// the output interleaves as in a terminal and Wait returns as soon as
-	// the command exits, not when the last holder of a pipe closes it.
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = pipeGrace
-	return cmd
-}
-
-// drain copies r into tail until r ends; the channel closes then.
-func drain(r *os.File, tail *tailBuffer) <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := r.Read(buf)
-			tail.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return done
+	return proc.Resolve(spec.Command[0], spec.Dir, spec.Env)
 }
 
 // runError says why a run could not finish (nil when the command reached
 // its own end, whatever its status).
-func runError(ctx, runCtx context.Context, spec Spec, waitErr error) error {
+func runError(ctx context.Context, spec Spec, err error) error {
+	var timeout *TimeoutError
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted: %w", ctx.Err())
-	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return &TimeoutError{After: spec.Timeout}
-	case waitErr != nil && !isExit(waitErr):
-		return fmt.Errorf("wait for %q: %w", spec.Command[0], waitErr)
+	case errors.As(err, &timeout):
+		return timeout
+	case err != nil:
+		return fmt.Errorf("wait for %q: %w", spec.Command[0], err)
 	}
 	return nil
-}
-
-// killGroup kills the command's whole process group (negative pid).
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return cmd.Process.Kill()
-	}
-	return nil
-}
-
-// isExit reports whether err only says the command exited unsuccessfully,
-// which is a verdict, not a failure to judge.
-func isExit(err error) bool {
-	var ee *exec.ExitError
-	return errors.As(err, &ee)
 }
 
 // Verdict maps the outcome to a verdict: exit 0 passes with the pass

@@ -1,76 +1,10 @@
 package cmdjudge
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
-
-// resolve finds the executable for argv0. A name with a slash is a path
-// (relative to dir); a bare name is searched on the PATH in env, skipping
-// relative PATH entries so that a repository cannot plant a "go" or "npm"
-// of its own in the working directory (the stance of os/exec's ErrDot).
-func resolve(argv0, dir string, env []string) (string, error) {
-	if strings.ContainsRune(argv0, filepath.Separator) {
-		p := argv0
-		if !filepath.IsAbs(p) && dir != "" {
-			p = filepath.Join(dir, p)
-		}
-		if !executable(p) {
-			return "", fmt.Errorf("%w: %q is not an executable file", ErrNotFound, argv0)
-		}
-		return p, nil
-	}
-	pathEnv, set := lookupEnv(env, "PATH")
-	if !set {
-		return "", fmt.Errorf("%w: %q (PATH is not set in the judge's environment)", ErrNotFound, argv0)
-	}
-	for _, d := range filepath.SplitList(pathEnv) {
-		if !filepath.IsAbs(d) {
-			continue
-		}
-		if p := filepath.Join(d, argv0); executable(p) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %q is not on PATH", ErrNotFound, argv0)
-}
-
-// lookupEnv returns the last value of key in env, as the child would see
-// it (os/exec keeps the last of duplicate entries).
-func lookupEnv(env []string, key string) (string, bool) {
-	val, found := "", false
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			val, found = v, true
-		}
-	}
-	return val, found
-}
-
-func executable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-}
-
-// tailBuffer keeps the last max bytes written.
-type tailBuffer struct {
-	buf []byte
-	max int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > b.max {
-		b.buf = append([]byte(nil), b.buf[len(b.buf)-b.max:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string { return string(b.buf) }
 
 // display renders argv for messages, in backquotes, quoting any argument
 // a reader could not split back by eye; long command lines are cut.

@@ -65,13 +65,3 @@ func TestTailCutKeepsRunes(t *testing.T) {
 		}
 	}
 }
-
-func TestTailBuffer(t *testing.T) {
-	b := &tailBuffer{max: 5}
-	for _, s := range []string{"abc", "defg", "h"} {
-		b.Write([]byte(s))
-	}
-	if got := b.String(); got != "defgh" {
-		t.Errorf("tail = %q, want %q", got, "defgh")
-	}
-}

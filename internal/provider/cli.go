@@ -24,7 +24,8 @@ func (e *CLIError) Error() string {
 
 // cliCall is what both CLI providers share: locating the executable, a
 // private directory for the per-call files, and the process-group runner
-// of internal/claude with its deadline and recursion guard.
+// of internal/proc (through claude.RunProc) with its deadline and
+// recursion guard.
 type cliCall struct {
 	program string
 	path    string

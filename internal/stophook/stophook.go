@@ -257,11 +257,7 @@ func (h *hook) locateClaude() (string, error) {
 	if h.Claude != nil {
 		return "", nil
 	}
-	path, err := claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), "")
-	if err != nil && h.Getenv("TRIBUNAL_CLAUDE_BIN") == "" {
-		path, err = claude.Locate(h.cfg.ClaudePath(), h.Getenv("PATH"))
-	}
-	return path, err
+	return claude.Locate(h.Getenv("TRIBUNAL_CLAUDE_BIN"), h.cfg.ClaudePath, h.Getenv("PATH"))
 }
 
 // previousFingerprint reads the fingerprint stored in this session's stop
