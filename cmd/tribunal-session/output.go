@@ -130,8 +130,12 @@ func (c *cli) helpCmd(args []string) int {
 func (c *cli) usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("tribunal-session — the /tribunal loop and its records\n\nCommands:\n")
+	width := 0
 	for _, cmd := range commands {
-		fmt.Fprintf(&b, "  %-9s %s\n", cmd.name, cmd.summary)
+		width = max(width, len(cmd.name))
+	}
+	for _, cmd := range commands {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, cmd.name, cmd.summary)
 	}
 	b.WriteString("\n'tribunal-session COMMAND -h' prints a command's usage, flags and exit status.\n\n")
 	b.WriteString(exitText)
