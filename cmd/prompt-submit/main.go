@@ -20,11 +20,10 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.R
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	return surface.RunPrompt(ctx, surface.Deps{
+	return surface.RunPrompt(ctx, output{stderr}.wire(surface.Deps{
 		Getenv: getenv,
 		Stdin:  stdin,
 		Stdout: stdout,
-		Stderr: stderr,
 		Home:   home,
-	})
+	}))
 }

@@ -25,15 +25,19 @@ func TestMain(m *testing.M) {
 		// prompt shows is what the judge wrote, and what it showed the
 		// next session does not show again.
 		"stop-gate": func() {
+			warnf, warn := testcmds.HookLines(os.Stderr)
 			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Warnf: warnf, JudgeWarnf: warnf, Errorf: warnf, Warn: warn,
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr,
 				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate",
 			}))
 		},
 		"session-start": func() {
+			warnf, warn := testcmds.HookLines(os.Stderr)
 			os.Exit(surface.Run(context.Background(), surface.Deps{
+				Warnf: warnf, Warn: warn,
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
-				Stderr: os.Stderr, Home: os.Getenv("HOME"),
+				Home: os.Getenv("HOME"),
 			}))
 		},
 		// Registered here so that no script can reach a real claude.

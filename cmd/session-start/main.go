@@ -21,12 +21,11 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.R
 	if h := getenv("HOME"); h != "" {
 		home = h
 	}
-	return surface.Run(ctx, surface.Deps{
+	return surface.Run(ctx, output{stderr}.wire(surface.Deps{
 		Getenv:  getenv,
 		Environ: os.Environ(),
 		Stdin:   stdin,
 		Stdout:  stdout,
-		Stderr:  stderr,
 		Home:    home,
-	})
+	}))
 }

@@ -24,7 +24,9 @@ func TestMain(m *testing.M) {
 		// so the fixtures are exactly what production writes.
 		"stop-gate": func() {
 			home, _ := os.UserHomeDir()
+			warnf, warn := testcmds.HookLines(os.Stderr)
 			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Warnf: warnf, JudgeWarnf: warnf, Errorf: warnf, Warn: warn,
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr, Home: home,
 				Args: os.Args[1:], SelfName: "stop-gate",
 			}))

@@ -27,7 +27,7 @@ func main() {
 // when fix mode hands a failing verdict back to the model.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
 	self, _ := os.Executable()
-	return stophook.Run(ctx, stophook.Deps{
+	return stophook.Run(ctx, output{stderr}.wire(stophook.Deps{
 		Getenv:   getenv,
 		Environ:  os.Environ(),
 		Stdin:    stdin,
@@ -39,7 +39,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		// The sibling binary of the plugin's bin directory makes the
 		// openai provider's calls, so this binary links no HTTP client.
 		SessionBin: filepath.Join(filepath.Dir(self), "tribunal-session"),
-	})
+	}))
 }
 
 // sessionBin is tribunal-session in this executable's directory, or "".

@@ -78,13 +78,18 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return exitUsage
 	}
-	tty, _ := c.term(c.stderr)
+	deps := calibrate.Deps{
+		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay,
+		Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
+	}
+	bar := &progressBar{w: c.stderr}
+	if tty, _ := c.term(c.stderr); tty {
+		deps.Bar = bar.draw
+	}
 	rep, err := calibrate.Run(ctx, calibrate.Options{
 		CasesPath: *cases, Stop: *stop, Swap: *swap, Jobs: *jobs, RubricID: *rubric, Dir: dir,
-	}, calibrate.Deps{
-		Getenv: c.getenv, Home: c.home(), Progress: c.stderr, Terminal: tty,
-		Warn: c.warn, Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
-	})
+	}, deps)
+	bar.end()
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError
 	switch {
@@ -116,7 +121,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	}
 	if rep.Jurors != nil {
 		if w := judgestats.JurorsWarning(*rep.Jurors); w != "" {
-			c.warn(w)
+			c.warning(w)
 		}
 	}
 	return 0

@@ -32,7 +32,7 @@ func (c *cli) decideCmd(args []string) int {
 	// The warnings are in the output; they also go to stderr, where every
 	// other tribunal diagnostic is, so a person piping the JSON sees them.
 	for _, w := range gjson.GetBytes(out, "warnings").Array() {
-		c.warn(w.String())
+		c.relay(w.String())
 	}
 	c.stdout.Write(out)
 	return 0

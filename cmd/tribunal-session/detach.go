@@ -110,7 +110,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	os.WriteFile(filepath.Join(runDir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600)
 	cmd.Process.Release()
 	fmt.Fprintln(c.stdout, taskID)
-	c.warn(fmt.Sprintf("tribunal: task %s started in the background; follow it with: tribunal-session wait %s", taskID, taskID))
+	c.progressf("task %s started in the background; follow it with: tribunal-session wait %s", taskID, taskID)
 	return 0
 }
 
@@ -160,7 +160,7 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	// bury what is new.
 	offset := readOffset(runDir)
 	if offset > 0 {
-		c.warn(fmt.Sprintf("tribunal: (progress up to here was shown by an earlier wait; the whole log is %s)", logPath))
+		c.progressf("(progress up to here was shown by an earlier wait; the whole log is %s)", logPath)
 	}
 	defer func() { writeOffset(runDir, offset) }()
 	for {
@@ -182,12 +182,12 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 			return exitAborted
 		}
 		if time.Now().After(deadline) {
-			c.warn(fmt.Sprintf("tribunal: task %s is still running after %s; run 'tribunal-session wait %s' again to keep following it", taskID, *timeout, taskID))
+			c.progressf("task %s is still running after %s; run 'tribunal-session wait %s' again to keep following it", taskID, *timeout, taskID)
 			return exitStillRuning
 		}
 		select {
 		case <-ctx.Done():
-			c.warn("tribunal: stopped waiting; the run goes on in the background")
+			c.progress("stopped waiting; the run goes on in the background")
 			return exitStillRuning
 		case <-time.After(250 * time.Millisecond):
 		}
@@ -231,7 +231,7 @@ func (c *cli) follow(path string, offset int64) int64 {
 			// A partial last line is read again next time.
 			return offset
 		}
-		c.warn(line)
+		c.line(line)
 		offset += int64(len(line))
 	}
 }
@@ -265,7 +265,7 @@ func (c *cli) cancelCmd(args []string) int {
 	}
 	args = []string{taskID}
 	if _, err := os.Stat(filepath.Join(runDir, "exit")); err == nil {
-		c.warn("tribunal: task " + args[0] + " has already finished")
+		c.progress("task " + args[0] + " has already finished")
 		return 0
 	}
 	data, _ := store.ReadRegular(filepath.Join(runDir, "pid"), smallRunFile)
@@ -274,7 +274,7 @@ func (c *cli) cancelCmd(args []string) int {
 		c.errorf("cancel: task %s is not running", args[0])
 		return exitAborted
 	}
-	c.warn("tribunal: asked task " + args[0] + " to stop; it records itself as aborted")
+	c.progress("asked task " + args[0] + " to stop; it records itself as aborted")
 	return 0
 }
 

@@ -310,7 +310,7 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 	v.Jurors = history.ProjectJurors(project.Dir, v)
 	c.reportProblems(v.Problems)
 	if v.Jurors != nil && v.Jurors.Warning != "" {
-		c.warn(v.Jurors.Warning)
+		c.warning(v.Jurors.Warning)
 	}
 	if asJSON {
 		c.printJSON(struct {

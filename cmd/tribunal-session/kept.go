@@ -79,7 +79,7 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 	if len(res.Conflicts) > 0 {
 		c.errorf("apply: task %s's change does not apply cleanly beside your edits; nothing was changed", t.ID)
 		for _, f := range res.Conflicts {
-			fmt.Fprintf(c.stderr, "tribunal:   %s\n", safetext.OneLine(f, 300))
+			c.item(f)
 		}
 		c.hint("resolve the overlap (or stash your edits) and run 'tribunal-session apply %s' again; 'git diff %s %s' shows the change", t.ID, shortID(t.Snapshot), t.Branch)
 		return exitNotApplied
@@ -93,7 +93,7 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		}
 	}
 	if err := m.Discard(context.WithoutCancel(ctx), t); err != nil {
-		c.warn(fmt.Sprintf("tribunal: warning: branch %s not removed: %v", t.Branch, err))
+		c.warnf("branch %s not removed: %v", t.Branch, err)
 	}
 	c.recordFate(ctx, t.ID, "applied")
 	return 0
@@ -110,7 +110,7 @@ func (c *cli) recordFate(ctx context.Context, id, state string) {
 		return
 	}
 	if err := session.UpdateIsolation(project.TaskDir(id), state); err != nil {
-		c.warn(fmt.Sprintf("tribunal: warning: the task's report does not say it was %s: %v", state, err))
+		c.warnf("the task's report does not say it was %s: %v", state, err)
 	}
 }
 

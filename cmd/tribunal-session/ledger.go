@@ -75,7 +75,7 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	if anchor != "" {
 		fmt.Fprintf(c.stdout, "anchor: %s signed it (%s)\n", anchor, source)
 	} else {
-		c.warn("tribunal: warning: no trust anchor is set: a ledger re-signed wholesale with another key, its key file replaced, would verify too")
+		c.warning("no trust anchor is set: a ledger re-signed wholesale with another key, its key file replaced, would verify too")
 		c.hint("keep the fingerprint tribunal-session keygen prints, then pass --expect-key SHA256:… or set tribunal.trust.ledger_key in ~/.claude/settings.json")
 	}
 	return 0
@@ -93,7 +93,7 @@ func (c *cli) ledgerAnchor(flagValue string) (anchor, source string, err error) 
 		if err != nil {
 			root = ""
 		}
-		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warn})
+		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warning})
 		raw, source = cfg.LedgerKey(), "tribunal.trust.ledger_key"
 	}
 	if raw == "" {
@@ -135,7 +135,7 @@ func (c *cli) describeKeys(keys []string) {
 	dir := c.keyDir()
 	local, err := ledger.Keys(dir)
 	if err != nil {
-		c.warn(fmt.Sprintf("tribunal: warning: cannot read the local keys: %v", err))
+		c.warnf("cannot read the local keys: %v", err)
 	}
 	for _, k := range keys {
 		status := "not a key of this machine"
@@ -150,7 +150,7 @@ func (c *cli) describeKeys(keys []string) {
 		fp, _ := ledger.KeyFingerprint(k)
 		fmt.Fprintf(c.stdout, "key %s %s (%s)\n", fp, k, status)
 		if status == "not a key of this machine" && err == nil {
-			c.warn(fmt.Sprintf("tribunal: warning: key %s is not in %s: the ledger was written on another machine, its key was deleted, or it was re-signed by someone else", k, dir))
+			c.warnf("key %s is not in %s: the ledger was written on another machine, its key was deleted, or it was re-signed by someone else", k, dir)
 		}
 	}
 }
@@ -172,12 +172,12 @@ func (c *cli) keygenCmd(args []string) int {
 	fmt.Fprintf(c.stdout, "public key: %s\n", ledger.PublicKeyString(pub))
 	fmt.Fprintf(c.stdout, "fingerprint: %s\n", ledger.Fingerprint(pub))
 	fmt.Fprintf(c.stdout, "key file: %s\n", filepath.Join(dir, ledger.KeyFileName))
-	c.warn("tribunal: keep the fingerprint somewhere the ledger's directory is not (a password manager, your user settings as tribunal.trust.ledger_key): tribunal-session verify --expect-key " + ledger.Fingerprint(pub) + " then proves the ledger was signed by this key")
+	c.progress("keep the fingerprint somewhere the ledger's directory is not (a password manager, your user settings as tribunal.trust.ledger_key): tribunal-session verify --expect-key " + ledger.Fingerprint(pub) + " then proves the ledger was signed by this key")
 	if old == "" {
 		fmt.Fprintln(c.stdout, "previous key: none")
 		return 0
 	}
 	fmt.Fprintf(c.stdout, "previous key kept in: %s\n", old)
-	c.warn("tribunal: keep the previous key file: entries it signed still verify by the public key they carry, and the next entry of each ledger is endorsed by it")
+	c.progress("keep the previous key file: entries it signed still verify by the public key they carry, and the next entry of each ledger is endorsed by it")
 	return 0
 }

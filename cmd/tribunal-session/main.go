@@ -46,7 +46,7 @@ func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, 
 	case code := <-done:
 		return code
 	case <-time.After(stopGrace):
-		fmt.Fprintf(stderr, "tribunal: error: interrupted, and still busy %v later; exiting now\n", stopGrace)
+		stillBusy(stderr, stopGrace)
 		return exitAborted
 	}
 }

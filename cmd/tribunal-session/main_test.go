@@ -23,7 +23,9 @@ func TestMain(m *testing.M) {
 		"claude": func() { os.Exit(fakeclaude.Main()) },
 		// The real Stop hook, for the scripts about advisory history.
 		"stop-gate": func() {
+			warnf, warn := testcmds.HookLines(os.Stderr)
 			os.Exit(stophook.Run(context.Background(), stophook.Deps{
+				Warnf: warnf, JudgeWarnf: warnf, Errorf: warnf, Warn: warn,
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr,
 				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate",
 			}))

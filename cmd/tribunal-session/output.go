@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/version"
@@ -23,16 +24,70 @@ type cli struct {
 	term terminal
 }
 
+// The diagnostics on stderr, each one line with its prefix: the only
+// place that words the prefixes. Packages under internal/ hand over plain
+// text (through these methods as their Deps' callbacks, or as errors).
+
+// errorf prints "tribunal: error: …": what failed, on which input.
 func (c *cli) errorf(format string, args ...any) {
-	c.warn("tribunal: error: " + fmt.Sprintf(format, args...))
+	c.line("tribunal: error: " + fmt.Sprintf(format, args...))
 }
 
+// hint prints "tribunal: hint: …": what to do about the error above it.
 func (c *cli) hint(format string, args ...any) {
-	c.warn("tribunal: hint: " + fmt.Sprintf(format, args...))
+	c.line("tribunal: hint: " + fmt.Sprintf(format, args...))
 }
 
-// warn prints one diagnostic line, flattened (see safetext.WriteLine).
-func (c *cli) warn(line string) { safetext.WriteLine(c.stderr, line) }
+// warnf prints "tribunal: warning: …".
+func (c *cli) warnf(format string, args ...any) { c.warning(fmt.Sprintf(format, args...)) }
+
+// warning prints a warning worded elsewhere: the Warn of every Deps.
+func (c *cli) warning(msg string) { c.line("tribunal: warning: " + msg) }
+
+// progressf prints "tribunal: …": a step of a long run, or a notice that
+// is neither a warning nor an error.
+func (c *cli) progressf(format string, args ...any) { c.progress(fmt.Sprintf(format, args...)) }
+
+// progress is progressf for a line worded elsewhere: the Progress and
+// Note of every Deps.
+func (c *cli) progress(msg string) { c.line("tribunal: " + msg) }
+
+// item prints one entry of the list the line above introduces, indented
+// under it ("tribunal:   …"; line would fold the indent).
+func (c *cli) item(s string) {
+	fmt.Fprintf(c.stderr, "tribunal:   %s\n", safetext.OneLine(s, 300))
+}
+
+// relay prints a warning that names its source itself ("tribunal-gate: …",
+// as the decide output carries it) as it is: the Relay of every Deps.
+func (c *cli) relay(msg string) { c.line(msg) }
+
+// line prints one diagnostic line, flattened (see safetext.WriteLine).
+func (c *cli) line(s string) { safetext.WriteLine(c.stderr, s) }
+
+// progressBar is a progress bar redrawn in place on a terminal: draw is
+// the Bar of calibrate.Deps, end finishes its line once the run is over.
+type progressBar struct {
+	w     io.Writer
+	drawn bool
+}
+
+func (b *progressBar) draw(s string) {
+	b.drawn = true
+	fmt.Fprintf(b.w, "\rtribunal: %s", safetext.OneLine(s, 0))
+}
+
+func (b *progressBar) end() {
+	if b.drawn {
+		fmt.Fprintln(b.w)
+	}
+}
+
+// stillBusy is the last word of a process that did not stop within
+// grace of being interrupted.
+func stillBusy(stderr io.Writer, grace time.Duration) {
+	fmt.Fprintf(stderr, "tribunal: error: interrupted, and still busy %v later; exiting now\n", grace)
+}
 
 func (c *cli) home() string {
 	if h := c.getenv("HOME"); h != "" {
@@ -75,8 +130,12 @@ func (c *cli) helpCmd(args []string) int {
 func (c *cli) usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("tribunal-session — the /tribunal loop and its records\n\nCommands:\n")
+	width := 0
 	for _, cmd := range commands {
-		fmt.Fprintf(&b, "  %-9s %s\n", cmd.name, cmd.summary)
+		width = max(width, len(cmd.name))
+	}
+	for _, cmd := range commands {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, cmd.name, cmd.summary)
 	}
 	b.WriteString("\n'tribunal-session COMMAND -h' prints a command's usage, flags and exit status.\n\n")
 	b.WriteString(exitText)

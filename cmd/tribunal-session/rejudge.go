@@ -110,7 +110,7 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: repo.WorktreeRoot, ProjectDir: project.Dir}, rejudge.Deps{
-		Getenv: c.getenv, Home: c.home(), Progress: c.stderr, Warn: c.warn, Claude: runner, Git: git, Environ: environ,
+		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay, Claude: runner, Git: git, Environ: environ,
 	})
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {

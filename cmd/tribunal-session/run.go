@@ -199,8 +199,10 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 		deps: session.Deps{
 			Getenv:   c.getenv,
 			Home:     c.home(),
-			Progress: c.stderr,
-			Warn:     c.warn,
+			Progress: c.progress,
+			Warn:     c.warning,
+			Note:     c.progress,
+			Relay:    c.relay,
 			Claude:   runner,
 			Git:      c.git(environ),
 			Environ:  environ,
@@ -212,7 +214,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	}
 	// Quietly: the run itself prints the configuration's warnings once.
 	quiet := p.deps
-	quiet.Warn, quiet.Progress = nil, nil
+	quiet.Warn, quiet.Note, quiet.Relay, quiet.Progress = nil, nil, nil, nil
 	if err := session.Validate(ctx, p.opts, quiet); err != nil {
 		c.configError(err)
 		return prepared{}, exitUsage

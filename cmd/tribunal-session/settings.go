@@ -88,7 +88,7 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 	if !c.simpleFlags("rubrics", args, func(fs *flag.FlagSet) { fs.BoolVar(&asJSON, "json", false, "") }) {
 		return exitUsage
 	}
-	l := c.loadLayers(c.warn)
+	l := c.loadLayers(c.warning)
 	defaultID := l.cfg.DefaultRubricID()
 	views := []rubricView{}
 	// --json carries every criterion; the table only counts them.
@@ -144,10 +144,8 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 		return exitUsage
 	}
 	var problems []string
-	collect := func(line string) {
-		problems = append(problems, strings.TrimPrefix(line, "tribunal: warning: "))
-	}
-	warn := c.warn
+	collect := func(msg string) { problems = append(problems, msg) }
+	warn := c.warning
 	if check || asJSON {
 		warn = collect
 	}

@@ -86,7 +86,7 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 	if open {
 		// The page is written either way: a missing opener is a warning.
 		if err := c.openPage(path); err != nil {
-			c.warn(fmt.Sprintf("tribunal: warning: view: cannot open %q: %v", path, err))
+			c.warnf("view: cannot open %q: %v", path, err)
 			c.hint("open the file in a browser yourself, or set BROWSER to your browser's command")
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync"
 	"time"
@@ -39,11 +38,16 @@ type Options struct {
 type Deps struct {
 	Getenv func(string) string
 	Home   string
-	// Progress receives the progress bar or lines; Terminal says it is a
-	// terminal (a redrawn bar) rather than a log (one line per case).
-	Progress io.Writer
-	Terminal bool
+	// Progress receives one line per finished judging, for a log; when
+	// Bar is set (a terminal) it receives the progress bar instead, each
+	// state to be redrawn in place of the last. Warn receives warnings.
+	// Relay receives the judges' warnings, tagged by the package that
+	// found them (see session.Deps). All get plain text: the binary
+	// prefixes and prints it.
+	Progress func(string)
+	Bar      func(string)
 	Warn     func(string)
+	Relay    func(string)
 	Now      func() time.Time
 	Claude   claude.Runner
 	Git      projectkey.GitRunner
@@ -75,7 +79,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		d.Warn = func(string) {}
 	}
 	if d.Progress == nil {
-		d.Progress = io.Discard
+		d.Progress = func(string) {}
 	}
 	if opts.Jobs < 1 {
 		opts.Jobs = 1
@@ -111,7 +115,7 @@ func loadCases(path string, warn func(string)) ([]Case, int, error) {
 	skipped := 0
 	cases, err := ReadCases(f, func(line int, why string) {
 		skipped++
-		warn(fmt.Sprintf("tribunal: warning: %s:%d: %s; line skipped", path, line, why))
+		warn(fmt.Sprintf("%s:%d: %s; line skipped", path, line, why))
 	})
 	if err != nil {
 		return nil, skipped, &InputError{fmt.Errorf("%s: %w", path, err)}
@@ -141,7 +145,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		return j, nil
 	}
 	jury, err := session.LoadJury(session.JuryOptions{RubricID: opts.RubricID, WorktreeRoot: worktree}, session.Deps{
-		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
+		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
 	})
 	if err != nil {
 		return nil, err
@@ -188,7 +192,7 @@ func (c *calibration) judgeAll(ctx context.Context) error {
 		return fmt.Errorf("create a temporary directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	c.prog = newProgress(c.d.Progress, c.d.Terminal, len(jobs))
+	c.prog = newProgress(c.d.Progress, c.d.Bar, len(jobs))
 	queue := make(chan job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -219,7 +223,6 @@ func (c *calibration) judgeAll(ctx context.Context) error {
 	}
 	close(queue)
 	wg.Wait()
-	c.prog.finish()
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %d of %d judging(s) done and cached; run the same command again to resume", ErrInterrupted, c.prog.done, len(jobs))
 	}
@@ -259,7 +262,7 @@ func (c *calibration) one(ctx context.Context, tmp string, jb job) error {
 	j.Note = w.Note
 	if j.Decision == "pass" || j.Decision == "fail" {
 		if err := c.cache.put(key, cs.ID, j); err != nil {
-			c.d.Warn(fmt.Sprintf("tribunal: warning: result of case %q not cached: %v", cs.ID, err))
+			c.d.Warn(fmt.Sprintf("result of case %q not cached: %v", cs.ID, err))
 		}
 	}
 	c.store(jb, outcome{Judgement: j, done: true})

@@ -1,8 +1,8 @@
 package calibrate
 
 import (
-	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,25 +75,24 @@ func TestSafePath(t *testing.T) {
 }
 
 func TestProgressBarAndLines(t *testing.T) {
-	var term bytes.Buffer
-	p := newProgress(&term, true, 4)
+	var bars, lines []string
+	p := newProgress(func(l string) { lines = append(lines, l) }, func(b string) { bars = append(bars, b) }, 4)
 	p.step("a", false, outcome{Judgement: Judgement{Decision: "pass"}, cached: true, done: true})
 	p.step("b", false, outcome{Judgement: Judgement{Decision: "failed", Error: "boom"}, done: true})
-	p.finish()
-	out := term.String()
-	if !strings.Contains(out, "\rtribunal: calibrating ["+strings.Repeat("█", 15)+strings.Repeat("░", 15)+"] 2/4 · 1 cached · 1 failed") || !strings.HasSuffix(out, "\n") {
-		t.Errorf("terminal progress = %q", out)
+	want := []string{
+		"calibrating [" + strings.Repeat("░", 30) + "] 0/4 · 0 cached · 0 failed",
+		"calibrating [" + strings.Repeat("█", 7) + strings.Repeat("░", 23) + "] 1/4 · 1 cached · 0 failed",
+		"calibrating [" + strings.Repeat("█", 15) + strings.Repeat("░", 15) + "] 2/4 · 1 cached · 1 failed",
 	}
-	if strings.Count(out, "\n") != 1 {
-		t.Errorf("a terminal bar redraws one line; got %q", out)
+	if !slices.Equal(bars, want) || len(lines) != 0 {
+		t.Errorf("terminal progress: bars %q, lines %q; want bars %q and no lines", bars, lines, want)
 	}
-	var log bytes.Buffer
-	p = newProgress(&log, false, 2)
+	bars, lines = nil, nil
+	p = newProgress(func(l string) { lines = append(lines, l) }, nil, 2)
 	score := 0.42
 	p.step("a", true, outcome{Judgement: Judgement{Decision: "fail", Score: &score}, done: true})
-	p.finish()
-	if got := log.String(); got != "tribunal: [1/2] case \"a\" swapped: fail (score 0.42)\n" {
-		t.Errorf("log progress = %q", got)
+	if want := []string{`[1/2] case "a" swapped: fail (score 0.42)`}; !slices.Equal(lines, want) || len(bars) != 0 {
+		t.Errorf("log progress: lines %q, bars %q; want lines %q", lines, bars, want)
 	}
 }
 

@@ -2,27 +2,28 @@ package calibrate
 
 import (
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"io"
 	"strings"
 	"sync"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // progress shows how far a run is: on a terminal one bar redrawn in
-// place, elsewhere (a log, a CI job) one line per finished judging.
+// place (bar set), elsewhere (a log, a CI job) one line per finished
+// judging. The binary prints both; this type only words them.
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	terminal bool
-	total    int
-	done     int
-	cached   int
-	failed   int
+	mu     sync.Mutex
+	line   func(string)
+	bar    func(string)
+	total  int
+	done   int
+	cached int
+	failed int
 }
 
-func newProgress(w io.Writer, terminal bool, total int) *progress {
-	p := &progress{w: w, terminal: terminal, total: total}
-	if terminal {
+func newProgress(line, bar func(string), total int) *progress {
+	p := &progress{line: line, bar: bar, total: total}
+	if bar != nil {
 		p.draw()
 	}
 	return p
@@ -35,8 +36,8 @@ func (p *progress) draw() {
 	if p.total > 0 {
 		filled = p.done * barWidth / p.total
 	}
-	fmt.Fprintf(p.w, "\rtribunal: calibrating [%s%s] %d/%d · %d cached · %d failed",
-		strings.Repeat("█", filled), strings.Repeat("░", barWidth-filled), p.done, p.total, p.cached, p.failed)
+	p.bar(fmt.Sprintf("calibrating [%s%s] %d/%d · %d cached · %d failed",
+		strings.Repeat("█", filled), strings.Repeat("░", barWidth-filled), p.done, p.total, p.cached, p.failed))
 }
 
 func (p *progress) step(id string, swapped bool, o outcome) {
@@ -49,7 +50,7 @@ func (p *progress) step(id string, swapped bool, o outcome) {
 	if o.Decision != "pass" && o.Decision != "fail" {
 		p.failed++
 	}
-	if p.terminal {
+	if p.bar != nil {
 		p.draw()
 		return
 	}
@@ -67,13 +68,5 @@ func (p *progress) step(id string, swapped bool, o outcome) {
 	if swapped {
 		name += " swapped"
 	}
-	fmt.Fprintf(p.w, "tribunal: [%d/%d] case %s: %s\n", p.done, p.total, name, what)
-}
-
-func (p *progress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.terminal {
-		fmt.Fprintln(p.w)
-	}
+	p.line(fmt.Sprintf("[%d/%d] case %s: %s", p.done, p.total, name, what))
 }

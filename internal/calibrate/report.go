@@ -207,7 +207,7 @@ func (r *Report) Text() string {
 	} else if j != nil && j.Panel > 1 {
 		fmt.Fprintf(&b, "\nEffective jurors: %s of %d (mean pairwise correlation ρ̄ %s over %d pair(s))\n", num(j.Effective), j.Panel, num(j.MeanCorrelation), j.Pairs)
 		if w := judgestats.JurorsWarning(*j); w != "" {
-			b.WriteString(w + "\n")
+			fmt.Fprintf(&b, "**Warning:** %s\n", w)
 		}
 	}
 	if r.Swap != nil {

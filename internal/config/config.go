@@ -138,7 +138,7 @@ func pluginLayer(data []byte, path string, warn func(string)) *node {
 	}
 	t := top.get("tribunal")
 	if !t.isNull() && !t.isObject() {
-		warn(fmt.Sprintf("tribunal: warning: %s: \"tribunal\" is not an object; file ignored", path))
+		warn(fmt.Sprintf("%s: \"tribunal\" is not an object; file ignored", path))
 		return nil
 	}
 	prune(top, pluginSpec, "", warn)
@@ -159,14 +159,14 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 		return nil
 	}
 	if !t.isObject() {
-		warn(fmt.Sprintf("tribunal: warning: %s: \"tribunal\" is not an object; file ignored", l.path))
+		warn(fmt.Sprintf("%s: \"tribunal\" is not an object; file ignored", l.path))
 		return nil
 	}
 	prune(t, tribunalSpec, "tribunal", warn)
 	if l.repo {
 		for _, k := range userOnlyKeys {
 			if p := t.at(k.parent, k.key); !p.isNull() {
-				warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not %s; key %q ignored",
+				warn(fmt.Sprintf("%s: repository settings may not %s; key %q ignored",
 					l.path, k.why, "tribunal."+k.parent+"."+k.key))
 				t.get(k.parent).del(k.key)
 			}
@@ -175,7 +175,7 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 	if p := t.at("trust", "ledger_key"); l.repo && !p.isNull() {
 		// The ledger's anchor must live outside what the ledger's
 		// attacker can write; a repository is the least of those.
-		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not set the ledger's trust anchor; key %q ignored",
+		warn(fmt.Sprintf("%s: repository settings may not set the ledger's trust anchor; key %q ignored",
 			l.path, "tribunal.trust.ledger_key"))
 		t.get("trust").del("ledger_key")
 	}
@@ -196,20 +196,20 @@ var userOnlyKeys = []struct{ parent, key, why string }{
 func parseTop(data []byte, path string, warn func(string)) *node {
 	// The tree below is built recursively: bound its depth first.
 	if err := nesting.JSON(data); err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		warn(fmt.Sprintf("%s: %v; file ignored", path, err))
 		return nil
 	}
 	if msg := checkJSON(data); msg != "" {
-		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, msg))
+		warn(fmt.Sprintf("%s: %s; file ignored", path, msg))
 		return nil
 	}
 	top, err := parseNode(data, path)
 	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: invalid JSON: %v; file ignored", path, err))
+		warn(fmt.Sprintf("%s: invalid JSON: %v; file ignored", path, err))
 		return nil
 	}
 	if !top.isObject() {
-		warn(fmt.Sprintf("tribunal: warning: %s: top level is not a JSON object; file ignored", path))
+		warn(fmt.Sprintf("%s: top level is not a JSON object; file ignored", path))
 		return nil
 	}
 	return top

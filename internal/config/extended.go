@@ -63,14 +63,14 @@ func (c *Config) Trust() TrustSettings {
 		if f >= 0 && f <= 1 {
 			th.SpreadCeiling = f
 		} else {
-			c.warn(fmt.Sprintf("tribunal: warning: tribunal.trust.spread_ceiling %g is outside [0,1]; using %g", f, th.SpreadCeiling))
+			c.warn(fmt.Sprintf("tribunal.trust.spread_ceiling %g is outside [0,1]; using %g", f, th.SpreadCeiling))
 		}
 	}
 	if f, ok := number(c.tree.at("trust", "irr_floor")); ok {
 		if f >= -1 && f <= 1 {
 			th.IRRFloor = f
 		} else {
-			c.warn(fmt.Sprintf("tribunal: warning: tribunal.trust.irr_floor %g is outside [-1,1]; using %g", f, th.IRRFloor))
+			c.warn(fmt.Sprintf("tribunal.trust.irr_floor %g is outside [-1,1]; using %g", f, th.IRRFloor))
 		}
 	}
 	return TrustSettings{Block: c.boolean(false, "trust", "block"), Thresholds: th}
@@ -189,7 +189,7 @@ func guardCommandJudges(t *node, path, worktreeRoot string, allowed map[string]b
 		return
 	}
 	if !t.get("command_judge_repositories").isNull() {
-		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not change %q; key ignored", path, "tribunal.command_judge_repositories"))
+		warn(fmt.Sprintf("%s: repository settings may not change %q; key ignored", path, "tribunal.command_judge_repositories"))
 		t.del("command_judge_repositories")
 	}
 	if t.get("command_judges").isNull() {
@@ -200,7 +200,7 @@ func guardCommandJudges(t *node, path, worktreeRoot string, allowed map[string]b
 		root = real
 	}
 	if !allowed[root] {
-		warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not define command judges unless %q is listed in the user-level %q; key %q ignored",
+		warn(fmt.Sprintf("%s: repository settings may not define command judges unless %q is listed in the user-level %q; key %q ignored",
 			path, root, "tribunal.command_judge_repositories", "tribunal.command_judges"))
 		t.del("command_judges")
 	}

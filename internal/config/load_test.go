@@ -207,7 +207,7 @@ func TestMalformedLayers(t *testing.T) {
 					makeSpecial(t, path, kind.special)
 				}
 				c := e.load()
-				if len(e.warnings) != 1 || !e.hasWarning("tribunal: warning: "+path+": ", kind.warn) {
+				if len(e.warnings) != 1 || !e.hasWarning(path+": ", kind.warn) {
 					t.Errorf("warnings = %q, want one naming %s with %q", e.warnings, path, kind.warn)
 				}
 				for i := 1; i <= 5; i++ {
@@ -277,12 +277,12 @@ func TestUnknownKeys(t *testing.T) {
 	plugin := e.write(1, `{"plugin_name":"tribunal","storage_path":"~/.onlooker","foo":1,"tribunal":{"stop_hook":{"enable":true}}}`)
 	c := e.load()
 	want := []string{
-		`tribunal: warning: ` + plugin + `: unknown key "foo"`,
-		`tribunal: warning: ` + plugin + `: unknown key "tribunal.stop_hook.enable"`,
-		`tribunal: warning: ` + user + `: unknown key "tribunal.enabled"`,
-		`tribunal: warning: ` + user + `: unknown key "tribunal.sesion"`,
-		`tribunal: warning: ` + user + `: unknown key "tribunal.session.gate_polcy"`,
-		`tribunal: warning: ` + user + `: unknown key "tribunal.judges.security.temperature"`,
+		plugin + `: unknown key "foo"`,
+		plugin + `: unknown key "tribunal.stop_hook.enable"`,
+		user + `: unknown key "tribunal.enabled"`,
+		user + `: unknown key "tribunal.sesion"`,
+		user + `: unknown key "tribunal.session.gate_polcy"`,
+		user + `: unknown key "tribunal.judges.security.temperature"`,
 	}
 	if strings.Join(e.warnings, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings =\n%s\nwant\n%s", strings.Join(e.warnings, "\n"), strings.Join(want, "\n"))
@@ -348,7 +348,7 @@ func TestMistypedKeys(t *testing.T) {
 			e := newEnv(t)
 			path := e.tribunal(3, nest(tt.key, tt.value, `"rubric":{"default_id":"kept"}`))
 			c := e.load()
-			want := `tribunal: warning: ` + path + `: key "tribunal.` + tt.key + `" must be ` + tt.kind + `, got ` + tt.value + `; ignored`
+			want := path + `: key "tribunal.` + tt.key + `" must be ` + tt.kind + `, got ` + tt.value + `; ignored`
 			if len(e.warnings) != 1 || e.warnings[0] != want {
 				t.Errorf("warnings = %q\nwant [%q]", e.warnings, want)
 			}
@@ -415,7 +415,7 @@ func TestWarningFlood(t *testing.T) {
 	if !e.hasWarning(other, `unknown key "tribunal.nope"`) {
 		t.Errorf("the other file's warning is missing: %q", e.warnings)
 	}
-	if !e.hasWarning("tribunal: warning: " + p + ": … and 39990 more warning(s) like these") {
+	if !e.hasWarning(p + ": … and 39990 more warning(s) like these") {
 		t.Errorf("no count line: %q", e.warnings)
 	}
 	if !c.StopHook().Enabled {

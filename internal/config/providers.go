@@ -111,7 +111,7 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 	}
 	each(func(obj *node, key string) {
 		if !obj.get("api_key").isNull() {
-			warn(fmt.Sprintf("tribunal: warning: %s: key %q holds an API key, which tribunal never reads from a settings file; put the key in an environment variable and its name in %q; ignored",
+			warn(fmt.Sprintf("%s: key %q holds an API key, which tribunal never reads from a settings file; put the key in an environment variable and its name in %q; ignored",
 				path, key+".api_key", key+".api_key_env"))
 			obj.del("api_key")
 		}
@@ -120,7 +120,7 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 		}
 		for _, k := range providerKeys {
 			if !obj.get(k).isNull() {
-				warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose a judge's provider, endpoint or key; key %q ignored",
+				warn(fmt.Sprintf("%s: repository settings may not choose a judge's provider, endpoint or key; key %q ignored",
 					path, key+"."+k))
 				obj.del(k)
 			}
@@ -131,7 +131,7 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 	}
 	for _, program := range []string{provider.Codex, provider.Gemini} {
 		if p := t.at(program, "path"); !p.isNull() {
-			warn(fmt.Sprintf("tribunal: warning: %s: repository settings may not choose the %s executable; key %q ignored",
+			warn(fmt.Sprintf("%s: repository settings may not choose the %s executable; key %q ignored",
 				path, program, "tribunal."+program+".path"))
 			t.get(program).del("path")
 		}

@@ -99,7 +99,7 @@ func (c *Config) stopHookMode() string {
 		return StopModeAdvisory
 	}
 	if m != StopModeAdvisory && m != StopModeFix {
-		c.warn(fmt.Sprintf("tribunal: warning: %s: tribunal.stop_hook.mode %q is neither %q nor %q; using %q",
+		c.warn(fmt.Sprintf("%s: tribunal.stop_hook.mode %q is neither %q nor %q; using %q",
 			n.src, m, StopModeAdvisory, StopModeFix, StopModeAdvisory))
 		return StopModeAdvisory
 	}
@@ -114,7 +114,7 @@ const MaxStopHookTimeout = 80 * time.Second
 func (c *Config) stopHookTimeout() time.Duration {
 	d := c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds")
 	if d > MaxStopHookTimeout {
-		c.warn(fmt.Sprintf("tribunal: warning: tribunal.stop_hook.timeout_seconds %g is above the hook's own limit; using %g", d.Seconds(), MaxStopHookTimeout.Seconds()))
+		c.warn(fmt.Sprintf("tribunal.stop_hook.timeout_seconds %g is above the hook's own limit; using %g", d.Seconds(), MaxStopHookTimeout.Seconds()))
 		return MaxStopHookTimeout
 	}
 	return d
@@ -129,7 +129,7 @@ func (c *Config) stopHookThreshold() float64 {
 	}
 	v, err := rubric.ScoreThreshold(n.raw)
 	if err != nil {
-		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
+		c.warn(fmt.Sprintf("%s: %s; using %g", n.src,
 			invalid("tribunal.session.score_threshold", n, err), rules.DefaultScoreThreshold))
 		return rules.DefaultScoreThreshold
 	}

@@ -161,12 +161,12 @@ func prune(n *node, s *spec, prefix string, warn func(string)) {
 		}
 		switch {
 		case cs == nil:
-			warn(fmt.Sprintf("tribunal: warning: %s: unknown key %q", child.src, key))
+			warn(fmt.Sprintf("%s: unknown key %q", child.src, key))
 			delete(n.kids, k)
 			continue
 		case child.isNull():
 		case !fits(child, cs.kind):
-			warn(fmt.Sprintf("tribunal: warning: %s: key %q must be %s, got %s; ignored",
+			warn(fmt.Sprintf("%s: key %q must be %s, got %s; ignored",
 				child.src, key, kindNames[cs.kind], excerpt(child)))
 			delete(n.kids, k)
 			continue

@@ -130,7 +130,7 @@ func (c *Config) judgeTypes(r *rubric.Rubric) []json.RawMessage {
 	if r.JudgeTypes != nil {
 		types := jury.Types(r.JudgeTypes)
 		if len(types) == 0 && !isArray(r.JudgeTypes) {
-			c.warn(fmt.Sprintf("tribunal: warning: rubric %s: judge_types is not an array; no judge can be seated", r.ID))
+			c.warn(fmt.Sprintf("rubric %s: judge_types is not an array; no judge can be seated", r.ID))
 		}
 		return types
 	}
@@ -160,7 +160,7 @@ func (c *Config) minCoverage() float64 {
 	}
 	v, err := rubric.Unit(n.raw)
 	if err != nil {
-		c.warn(fmt.Sprintf("tribunal: warning: %s: %s; using %g", n.src,
+		c.warn(fmt.Sprintf("%s: %s; using %g", n.src,
 			invalid("tribunal.rubric.min_criterion_coverage", n, err), rules.DefaultMinCriterionCoverage))
 		return rules.DefaultMinCriterionCoverage
 	}

@@ -22,7 +22,7 @@ func (c *Config) StopHookTools() string {
 		return StopToolsNone
 	}
 	if v != StopToolsNone && v != StopToolsRead {
-		c.warn(fmt.Sprintf("tribunal: warning: %s: tribunal.stop_hook.tools %q is neither %q nor %q; using %q",
+		c.warn(fmt.Sprintf("%s: tribunal.stop_hook.tools %q is neither %q nor %q; using %q",
 			n.src, v, StopToolsNone, StopToolsRead, StopToolsNone))
 		return StopToolsNone
 	}

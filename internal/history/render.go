@@ -157,7 +157,7 @@ func RenderTask(v *TaskView) string {
 				j.Iterations, judgestats.MinCommon)
 		}
 		if j.Warning != "" {
-			fmt.Fprintf(&b, "**Warning:** %s\n\n", strings.TrimPrefix(j.Warning, "tribunal: warning: "))
+			fmt.Fprintf(&b, "**Warning:** %s\n\n", j.Warning)
 		}
 	}
 	if iso := v.Isolation; iso != nil {

@@ -363,6 +363,6 @@ func JurorsWarning(j Jurors) string {
 	if j.Panel < 3 || j.Effective == nil || *j.Effective >= 1.5 {
 		return ""
 	}
-	return fmt.Sprintf("tribunal: warning: the %d judges are worth %.2f independent juror(s): their scores move together (ρ̄ %.2f); a more varied panel (other models, types or prompts) would add more than more seats",
+	return fmt.Sprintf("the %d judges are worth %.2f independent juror(s): their scores move together (ρ̄ %.2f); a more varied panel (other models, types or prompts) would add more than more seats",
 		j.Panel, *j.Effective, *j.MeanCorrelation)
 }

@@ -271,7 +271,7 @@ func TestJurorsWarning(t *testing.T) {
 			t.Errorf("JurorsWarning(%+v) = %q", tc.j, got)
 		}
 	}
-	if got := JurorsWarning(Jurors{Panel: 3, MeanCorrelation: f(1), Effective: f(1)}); got != "tribunal: warning: the 3 judges are worth 1.00 independent juror(s): their scores move together (ρ̄ 1.00); a more varied panel (other models, types or prompts) would add more than more seats" {
+	if got := JurorsWarning(Jurors{Panel: 3, MeanCorrelation: f(1), Effective: f(1)}); got != "the 3 judges are worth 1.00 independent juror(s): their scores move together (ρ̄ 1.00); a more varied panel (other models, types or prompts) would add more than more seats" {
 		t.Errorf("text = %q", got)
 	}
 }

@@ -44,10 +44,14 @@ type Options struct {
 
 // Deps is everything a rejudging touches outside memory.
 type Deps struct {
-	Getenv   func(string) string
-	Home     string
-	Progress io.Writer
+	Getenv func(string) string
+	Home   string
+	// Progress receives one line per step, Warn each warning and Relay
+	// the judges' warnings tagged by the package that found them (see
+	// session.Deps), as plain text: the binary prefixes and prints them.
+	Progress func(string)
 	Warn     func(string)
+	Relay    func(string)
 	Now      func() time.Time
 	Rand     io.Reader
 	Claude   claude.Runner
@@ -138,7 +142,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 		d.Warn = func(string) {}
 	}
 	if d.Progress == nil {
-		d.Progress = io.Discard
+		d.Progress = func(string) {}
 	}
 	juries := map[string]*session.Jury{}
 	jury := func(id string) (*session.Jury, error) {
@@ -146,7 +150,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 			return j, nil
 		}
 		j, err := session.LoadJury(session.JuryOptions{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, session.Deps{
-			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
+			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
 		})
 		if err != nil {
 			return nil, err
@@ -199,7 +203,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 }
 
 func (d Deps) progress(format string, args ...any) {
-	fmt.Fprintf(d.Progress, "tribunal: "+format+"\n", args...)
+	d.Progress(fmt.Sprintf(format, args...))
 }
 
 // rejudgeTask re-judges one task's iterations, then stores the result
@@ -421,7 +425,7 @@ type record struct {
 func save(opts Options, d Deps, t *Task) {
 	id, err := events.NewULID(d.Rand, d.Now())
 	if err != nil {
-		d.Warn(fmt.Sprintf("tribunal: warning: task %s: re-judging not stored: %v", t.TaskID, err))
+		d.Warn(fmt.Sprintf("task %s: re-judging not stored: %v", t.TaskID, err))
 		return
 	}
 	t.RejudgeID = id
@@ -429,13 +433,13 @@ func save(opts Options, d Deps, t *Task) {
 	rec := record{RejudgeID: id, At: t.At, RubricID: t.RubricID, Judge: t.Judge, Iterations: t.Iterations, Flips: t.Flips}
 	path := filepath.Join(opts.ProjectDir, t.TaskID, records.RejudgePrefix+id+records.JSONExt)
 	if err := store.WriteJSON(path, rec); err != nil {
-		d.Warn(fmt.Sprintf("tribunal: warning: task %s: re-judging not stored: %v", t.TaskID, err))
+		d.Warn(fmt.Sprintf("task %s: re-judging not stored: %v", t.TaskID, err))
 	} else {
 		t.Stored = path
 	}
 	onlookerDir, _ := events.ResolvePaths(d.Getenv, d.Home)
 	if _, err := ledger.Append(ledger.PathFor(opts.ProjectDir), ledger.KeyDir(onlookerDir), ledger.KindRejudge,
 		ledger.Fields{TaskID: t.TaskID}, rec, d.Now()); err != nil {
-		d.Warn(fmt.Sprintf("tribunal: warning: task %s: re-judging not added to the ledger: %v", t.TaskID, err))
+		d.Warn(fmt.Sprintf("task %s: re-judging not added to the ledger: %v", t.TaskID, err))
 	}
 }

@@ -143,7 +143,7 @@ func (s *Set) put(r Rubric) {
 func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string)) {
 	var entries []json.RawMessage
 	if !isKind(raw, '[') || json.Unmarshal(raw, &entries) != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %q is not an array; ignored", origin, key))
+		warn(fmt.Sprintf("%s: %q is not an array; ignored", origin, key))
 		return
 	}
 	for i, entry := range entries {
@@ -157,11 +157,11 @@ func (s *Set) addArray(raw json.RawMessage, origin, key string, warn func(string
 func (s *Set) addEntry(entry json.RawMessage, origin, where string, problem error, warn func(string)) {
 	r, err := Parse(entry)
 	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %s is not an object; skipped", origin, where))
+		warn(fmt.Sprintf("%s: %s is not an object; skipped", origin, where))
 		return
 	}
 	if r.ID == "" {
-		warn(fmt.Sprintf("tribunal: warning: %s: %s has no non-empty string \"id\"; skipped", origin, where))
+		warn(fmt.Sprintf("%s: %s has no non-empty string \"id\"; skipped", origin, where))
 		return
 	}
 	r.Origin = origin
@@ -170,7 +170,7 @@ func (s *Set) addEntry(entry json.RawMessage, origin, where string, problem erro
 	}
 	if len(r.problems) > 0 {
 		// Worded as Validate words it, so a caller listing both says it once.
-		warn("tribunal: warning: " + Validate(&r).Error())
+		warn(Validate(&r).Error())
 	}
 	s.put(r)
 }
@@ -182,12 +182,12 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 		return
 	}
 	if err := nesting.JSON(data); err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		warn(fmt.Sprintf("%s: %v; file ignored", path, err))
 		return
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, describeJSONError(data, err)))
+		warn(fmt.Sprintf("%s: %s; file ignored", path, describeJSONError(data, err)))
 		return
 	}
 	warnUnknownTop(path, top, warn)
@@ -196,7 +196,7 @@ func (s *Set) addJSONFile(path string, warn func(string)) {
 		return
 	}
 	if !isKind(rubrics, '[') {
-		warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array; file ignored", path))
+		warn(fmt.Sprintf("%s: \"rubrics\" is not an array; file ignored", path))
 		return
 	}
 	s.addArray(rubrics, path, "rubrics", warn)
@@ -210,7 +210,7 @@ func warnUnknownTop[V any](path string, top map[string]V, warn func(string)) {
 		if k == "rubrics" {
 			continue
 		}
-		msg := fmt.Sprintf("tribunal: warning: %s: unknown key %q ignored", path, k)
+		msg := fmt.Sprintf("%s: unknown key %q ignored", path, k)
 		if strings.EqualFold(k, "rubrics") {
 			msg += ` (keys are case-sensitive: write "rubrics")`
 		}

@@ -25,12 +25,12 @@ func (s *Set) addTOMLFile(path string, warn func(string)) {
 	}
 	// The decoder and jsonable recurse: bound the depth first.
 	if err := nesting.TOML(data); err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, err))
+		warn(fmt.Sprintf("%s: %v; file ignored", path, err))
 		return
 	}
 	var top map[string]any
 	if _, err := toml.Decode(string(data), &top); err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %v; file ignored", path, describeTOMLError(err)))
+		warn(fmt.Sprintf("%s: %v; file ignored", path, describeTOMLError(err)))
 		return
 	}
 	warnUnknownTop(path, top, warn)
@@ -43,13 +43,13 @@ func (s *Set) addTOMLFile(path string, warn func(string)) {
 		// An inline array of inline tables decodes as []any.
 		items, isList := list.([]any)
 		if !isList {
-			warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array of tables; file ignored", path))
+			warn(fmt.Sprintf("%s: \"rubrics\" is not an array of tables; file ignored", path))
 			return
 		}
 		for _, item := range items {
 			m, isTable := item.(map[string]any)
 			if !isTable {
-				warn(fmt.Sprintf("tribunal: warning: %s: \"rubrics\" is not an array of tables; file ignored", path))
+				warn(fmt.Sprintf("%s: \"rubrics\" is not an array of tables; file ignored", path))
 				return
 			}
 			entries = append(entries, m)
@@ -65,7 +65,7 @@ func (s *Set) addTOMLFile(path string, warn func(string)) {
 		}
 		raw, merr := json.Marshal(v)
 		if merr != nil {
-			warn(fmt.Sprintf("tribunal: warning: %s: %s: %v; skipped", path, where, merr))
+			warn(fmt.Sprintf("%s: %s: %v; skipped", path, where, merr))
 			continue
 		}
 		s.addEntry(raw, path, where, err, warn)

@@ -34,7 +34,7 @@ func (r *runner) isolate(ctx context.Context) error {
 		return nil
 	}
 	for _, id := range r.wt.Cleanup(ctx, r.repo.WorktreeRoot) {
-		r.Warn("tribunal: removed the worktree and branch left by an interrupted task " + id)
+		r.Note("removed the worktree and branch left by an interrupted task " + id)
 	}
 	t, err := r.wt.Create(ctx, r.repo.WorktreeRoot, r.taskID)
 	if err != nil {
@@ -43,7 +43,7 @@ func (r *runner) isolate(ctx context.Context) error {
 	r.task, r.workDir = t, t.Path
 	r.report.Isolation = &records.Isolation{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules}
 	if len(t.Submodules) > 0 {
-		r.Warn(fmt.Sprintf("tribunal: warning: submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
+		r.Warn(fmt.Sprintf("submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}
 	r.progress("task %s: working in %s (branch %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
 	return nil
@@ -110,7 +110,7 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 		iso.State = "kept"
 	}
 	if err := r.wt.Finish(ctx, r.task, keep); err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: cleaning up the task worktree: %v", err))
+		r.Warn(fmt.Sprintf("cleaning up the task worktree: %v", err))
 	}
 	iso.Worktree = ""
 	switch iso.State {
@@ -120,9 +120,9 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 		switch {
 		case outcome != Accepted:
 		case iso.Error != "":
-			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied (%s); it is kept on branch %s", firstLine(iso.Error, 500), iso.Branch))
+			r.Warn(fmt.Sprintf("the accepted change was NOT applied (%s); it is kept on branch %s", firstLine(iso.Error, 500), iso.Branch))
 		default:
-			r.Warn(fmt.Sprintf("tribunal: warning: the accepted change was NOT applied: it conflicts with your edits (%s); it is kept on branch %s",
+			r.Warn(fmt.Sprintf("the accepted change was NOT applied: it conflicts with your edits (%s); it is kept on branch %s",
 				firstLine(strings.Join(iso.Conflicts, ", "), 300), iso.Branch))
 		}
 	}

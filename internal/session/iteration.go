@@ -164,9 +164,10 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	return nil
 }
 
+// warnAll passes on the warnings a decision package returned.
 func (r *runner) warnAll(ws []string) {
 	for _, w := range ws {
-		r.Warn(w)
+		r.Relay(w)
 	}
 }
 

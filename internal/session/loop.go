@@ -156,10 +156,10 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	r.write(records.ReportFile, r.report)
 	r.storeErr(storeWriteText(r.taskDir, records.SummaryFile, Summary(r.report)))
 	if r.lostEvents > 1 {
-		r.Warn(fmt.Sprintf("tribunal: warning: %d events in all were not recorded; the first failed with: %v", r.lostEvents, r.firstEventErr))
+		r.Warn(fmt.Sprintf("%d events in all were not recorded; the first failed with: %v", r.lostEvents, r.firstEventErr))
 	}
 	if r.lostFiles > 1 {
-		r.Warn(fmt.Sprintf("tribunal: warning: %d artifacts in all were not written; the first failed with: %v", r.lostFiles, r.firstFileErr))
+		r.Warn(fmt.Sprintf("%d artifacts in all were not written; the first failed with: %v", r.lostFiles, r.firstFileErr))
 	}
 	switch {
 	case errors.Is(runErr, ErrInterrupted):

@@ -201,6 +201,6 @@ func (r *runner) ledger(it *iterationState, n int) {
 	_, err := ledger.Append(ledger.PathFor(r.project.Dir), ledger.KeyDir(r.emitter.Dir), ledger.KindGate,
 		ledger.Fields{TaskID: r.taskID, IterationID: it.report.IterationID, SessionID: r.opts.SessionID}, rec, r.Now())
 	if err != nil {
-		r.Warn(fmt.Sprintf("tribunal: warning: gate decision not added to the ledger: %v", err))
+		r.Warn(fmt.Sprintf("gate decision not added to the ledger: %v", err))
 	}
 }

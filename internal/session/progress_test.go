@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"sync"
@@ -9,16 +8,17 @@ import (
 	"time"
 )
 
-// syncBuffer is a bytes.Buffer safe to read while the heartbeat writes.
+// syncBuffer collects progress lines, safe to read while the heartbeat
+// writes.
 type syncBuffer struct {
 	mu sync.Mutex
-	b  bytes.Buffer
+	b  strings.Builder
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *syncBuffer) line(l string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.b.Write(p)
+	s.b.WriteString(l + "\n")
 }
 
 func (s *syncBuffer) String() string {
@@ -31,11 +31,11 @@ func TestProgressCarriesElapsedTime(t *testing.T) {
 	var out syncBuffer
 	start := time.Date(2026, 5, 24, 10, 0, 0, 0, time.UTC)
 	now := start.Add(83 * time.Second)
-	r := &runner{Deps: Deps{Progress: &out, Now: func() time.Time { return now }}, start: start}
+	r := &runner{Deps: Deps{Progress: out.line, Now: func() time.Time { return now }}, start: start}
 	r.progress("iteration %d/%d: actor working", 1, 3)
 	now = start.Add(2*time.Hour + 5*time.Second)
 	r.progress("done")
-	want := "tribunal: [1:23] iteration 1/3: actor working\ntribunal: [2:00:05] done\n"
+	want := "[1:23] iteration 1/3: actor working\n[2:00:05] done\n"
 	if out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
@@ -43,7 +43,7 @@ func TestProgressCarriesElapsedTime(t *testing.T) {
 
 func TestLongPhaseHeartbeat(t *testing.T) {
 	var out syncBuffer
-	r := &runner{Deps: Deps{Progress: &out, Now: time.Now, Heartbeat: 5 * time.Millisecond}, start: time.Now()}
+	r := &runner{Deps: Deps{Progress: out.line, Now: time.Now, Heartbeat: 5 * time.Millisecond}, start: time.Now()}
 	stop := r.longPhase("iteration 1/3:", "waiting for the jury")
 	// Poll for two beats with a generous deadline; never a fixed sleep.
 	deadline := time.Now().Add(30 * time.Second)
@@ -55,7 +55,7 @@ func TestLongPhaseHeartbeat(t *testing.T) {
 	if n := strings.Count(got, "\n"); n < 2 {
 		t.Fatalf("%d heartbeat lines in 30s: %q", n, got)
 	}
-	line := regexp.MustCompile(`^tribunal: \[\d+:\d\d\] iteration 1/3: still waiting for the jury \(\d+:\d\d so far\)$`)
+	line := regexp.MustCompile(`^\[\d+:\d\d\] iteration 1/3: still waiting for the jury \(\d+:\d\d so far\)$`)
 	for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
 		if !line.MatchString(l) {
 			t.Errorf("heartbeat line %q", l)

@@ -19,7 +19,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -57,16 +56,24 @@ type Deps struct {
 	Home   string
 	// Progress receives one line per step, for a person watching, each
 	// with the time since the task started.
-	Progress io.Writer
+	Progress func(string)
 	// Heartbeat is how often a long phase (the actor, the jury, the
 	// meta-judge) says it is still going: 0 means every 30 seconds, a
 	// negative value never.
 	Heartbeat time.Duration
-	Warn      func(string)
-	Now       func() time.Time
-	Rand      io.Reader
-	Claude    claude.Runner
-	Git       projectkey.GitRunner
+	// Warn receives each warning of the run and of the settings it loads;
+	// Note a line that is neither progress nor a warning (a leftover
+	// cleaned up). Relay receives the warnings of the decision packages
+	// (aggregate, verdict, severity, jury, gate), which name their source
+	// themselves ("tribunal-gate: …", as the decide output carries them).
+	// All get plain text: the binary adds the prefixes and prints them.
+	Warn   func(string)
+	Note   func(string)
+	Relay  func(string)
+	Now    func() time.Time
+	Rand   io.Reader
+	Claude claude.Runner
+	Git    projectkey.GitRunner
 	// Environ is the environment of command judges (their PATH comes
 	// from here, never from the repository).
 	Environ []string
@@ -130,8 +137,8 @@ type runner struct {
 	progressMu sync.Mutex
 }
 
-// withDefaults fills the clock, entropy, warning sink and progress
-// writer a caller left unset.
+// withDefaults fills the clock, entropy and output sinks a caller left
+// unset.
 func (d Deps) withDefaults() Deps {
 	if d.Now == nil {
 		d.Now = time.Now
@@ -143,7 +150,13 @@ func (d Deps) withDefaults() Deps {
 		d.Warn = func(string) {}
 	}
 	if d.Progress == nil {
-		d.Progress = io.Discard
+		d.Progress = func(string) {}
+	}
+	if d.Note == nil {
+		d.Note = func(string) {}
+	}
+	if d.Relay == nil {
+		d.Relay = func(string) {}
 	}
 	return d
 }
@@ -202,12 +215,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 // made) without running, recording or creating anything. `run --detach`
 // calls it so that a bad rubric fails before anything starts.
 func Validate(ctx context.Context, opts Options, d Deps) error {
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d = d.withDefaults()
 	r := &runner{Deps: d, opts: opts, maxCost: map[string]float64{}, report: &Report{Task: opts.Task}}
 	r.taskID = "validate"
 	onlookerDir, _ := events.ResolvePaths(d.Getenv, d.Home)
@@ -234,10 +242,10 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	line := fmt.Sprintf("tribunal: [%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	line := fmt.Sprintf("[%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
 	r.progressMu.Lock()
 	defer r.progressMu.Unlock()
-	safetext.WriteLine(r.Progress, line)
+	r.Progress(line)
 }
 
 // clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).
@@ -298,7 +306,7 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 		r.lostEvents++
 		if r.lostEvents == 1 {
 			r.firstEventErr = err
-			r.Warn(fmt.Sprintf("tribunal: warning: event %s not recorded: %v", p.EventType(), err))
+			r.Warn(fmt.Sprintf("event %s not recorded: %v", p.EventType(), err))
 		}
 	}
 }
@@ -322,7 +330,7 @@ func (r *runner) storeErr(err error) {
 	r.lostFiles++
 	if r.lostFiles == 1 {
 		r.firstFileErr = err
-		r.Warn(fmt.Sprintf("tribunal: warning: artifact not written: %v", err))
+		r.Warn(fmt.Sprintf("artifact not written: %v", err))
 	}
 }
 
@@ -398,7 +406,7 @@ func (r *runner) configure(worktreeRoot string) error {
 	// A dry empanelling: the real one mints fresh ids every iteration, but
 	// an empty panel must stop the run before the Actor (spec §3.2). Its
 	// warnings (degraded or refused types) are printed here, once per run.
-	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Warn)
+	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Relay)
 	if err != nil {
 		return err
 	}

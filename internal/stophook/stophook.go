@@ -4,7 +4,6 @@ package stophook
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -39,10 +37,12 @@ type Deps struct {
 	Getenv  func(string) string
 	Environ []string // base environment for child processes
 	Stdin   io.Reader
-	Stderr  io.Writer
-	Home    string
-	Now     func() time.Time
-	Rand    io.Reader
+	// Stderr receives fix mode's rewake message, which Claude Code hands
+	// to the model; the diagnostics go through Warnf and the others below.
+	Stderr io.Writer
+	Home   string
+	Now    func() time.Time
+	Rand   io.Reader
 	// Args are the command-line arguments: none for the hook, JudgeCommand
 	// and its arguments for a detached judge.
 	Args []string
@@ -60,6 +60,37 @@ type Deps struct {
 	// SessionBin is the tribunal-session executable, which makes the
 	// hook's openai calls so that this binary links no HTTP client.
 	SessionBin string
+
+	// The hook's diagnostics, one stderr line each, handed over as plain
+	// text: the binary's output code adds the prefixes. Warnf is a problem
+	// of the hook, JudgeWarnf one of the judge (detached or inline), Errorf
+	// a misuse of the judge command, Warn a warning about the settings.
+	// nil discards.
+	Warnf      func(format string, args ...any)
+	JudgeWarnf func(format string, args ...any)
+	Errorf     func(format string, args ...any)
+	Warn       func(string)
+}
+
+// withDefaults fills the clock and the diagnostics a caller left unset.
+func (d Deps) withDefaults() Deps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	discardf := func(string, ...any) {}
+	if d.Warnf == nil {
+		d.Warnf = discardf
+	}
+	if d.JudgeWarnf == nil {
+		d.JudgeWarnf = discardf
+	}
+	if d.Errorf == nil {
+		d.Errorf = discardf
+	}
+	if d.Warn == nil {
+		d.Warn = func(string) {}
+	}
+	return d
 }
 
 // Run executes the hook, or the detached judge when Args name it. The hook
@@ -73,9 +104,7 @@ func Run(ctx context.Context, d Deps) int {
 	if hookio.Nested(d.Getenv) {
 		return 0
 	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d = d.withDefaults()
 	if len(d.Args) > 0 && d.Args[0] == JudgeCommand {
 		return runWorker(ctx, d, d.Args[1:])
 	}
@@ -99,9 +128,7 @@ type hook struct {
 	stop     config.StopHookSettings
 }
 
-func (h *hook) warn(format string, args ...any) {
-	safetext.WriteLine(h.Stderr, "tribunal: stop-gate: "+fmt.Sprintf(format, args...))
-}
+func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
 
 func (h *hook) run(ctx context.Context) int {
 	j, ok := h.prepare(ctx)
@@ -162,7 +189,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         func(s string) { safetext.WriteLine(h.Stderr, s) },
+		Warn:         h.Warn,
 	})
 	h.stop = h.cfg.StopHook()
 	if !h.stop.Enabled {

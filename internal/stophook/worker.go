@@ -2,12 +2,8 @@ package stophook
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"os"
 	"time"
-
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // exitGrace is how long past its deadline a detached judge may take to
@@ -26,13 +22,13 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 		args = args[1:]
 	}
 	if len(args) != 1 {
-		fmt.Fprintf(d.Stderr, "tribunal: stop-gate: error: usage: stop-gate %s [%s] JOB\n", JudgeCommand, lockedFlag)
+		d.Errorf("usage: stop-gate %s [%s] JOB", JudgeCommand, lockedFlag)
 		return 2
 	}
 	j, err := readJob(args[0])
 	defer os.Remove(args[0])
 	if err != nil {
-		safetext.WriteLine(d.Stderr, fmt.Sprintf("tribunal: stop-gate: error: %v", err))
+		d.Errorf("%v", err)
 		return 1
 	}
 	// The watchdog: whatever the judge is blocked on, the process ends
@@ -44,9 +40,6 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 	defer watchdog.Stop()
 
 	w := &worker{Deps: d, j: j}
-	if d.Stderr == nil {
-		w.Stderr = io.Discard
-	}
 	var lock *os.File
 	if locked {
 		lock = os.NewFile(3, "session-lock")
@@ -75,9 +68,7 @@ type worker struct {
 	j job
 }
 
-func (w *worker) warn(format string, args ...any) {
-	safetext.WriteLine(w.Stderr, "tribunal: stop-gate judge: "+fmt.Sprintf(format, args...))
-}
+func (w *worker) warn(format string, args ...any) { w.JudgeWarnf(format, args...) }
 
 // judgeAndRecord asks the judge and records what came of it.
 func (w *worker) judgeAndRecord(ctx context.Context) {

@@ -168,7 +168,7 @@ func ReadOptional(path string, max int64, warn func(string)) (data []byte, ok bo
 		return nil, false
 	}
 	if err != nil {
-		warn(fmt.Sprintf("tribunal: warning: %s: %s; file ignored", path, describeErr(err)))
+		warn(fmt.Sprintf("%s: %s; file ignored", path, describeErr(err)))
 		return nil, false
 	}
 	return data, true

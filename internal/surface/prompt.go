@@ -11,7 +11,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -31,10 +30,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 	if hookio.Nested(d.Getenv) {
 		return 0
 	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	h := &hook{Deps: d}
+	h := &hook{Deps: d.withDefaults()}
 	h.in = hookio.Read(h.Stdin)
 	if h.in.SessionID == "" {
 		return 0
@@ -51,7 +47,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 	if err := os.Rename(path, claimed); err != nil {
 		return 0
 	}
-	data, ok := store.ReadOptional(claimed, maxPending, func(s string) { safetext.WriteLine(h.Stderr, s) })
+	data, ok := store.ReadOptional(claimed, maxPending, h.Warn)
 	os.Remove(claimed)
 	if !ok {
 		return 0
@@ -61,12 +57,12 @@ func RunPrompt(_ context.Context, d Deps) int {
 		err = checkPending(onlookerDir, p)
 	}
 	if err != nil {
-		h.warnPrompt("ignoring the pending verdict %q: %v", path, err)
+		h.warn("ignoring the pending verdict %q: %v", path, err)
 		return 0
 	}
 	a, err := ReadStopFile(p.StopFile)
 	if err != nil {
-		h.warnPrompt("cannot read the pending verdict %q: %v", p.StopFile, err)
+		h.warn("cannot read the pending verdict %q: %v", p.StopFile, err)
 		return 0
 	}
 	if a.TaskID != p.TaskID {
@@ -75,7 +71,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 	}
 	ok, err = claim(p.ProjectDir, a, Mark{SurfacedAt: h.Now().UTC().Truncate(time.Second), SessionID: h.in.SessionID})
 	if err != nil {
-		h.warnPrompt("not showing %q: %v", a.Path, err)
+		h.warn("not showing %q: %v", a.Path, err)
 		return 0
 	}
 	if !ok {
@@ -83,10 +79,6 @@ func RunPrompt(_ context.Context, d Deps) int {
 	}
 	h.emitPrompt(PromptLine(a), PromptContext(a))
 	return 0
-}
-
-func (h *hook) warnPrompt(format string, args ...any) {
-	safetext.WriteLine(h.Stderr, "tribunal: prompt-submit: "+fmt.Sprintf(format, args...))
 }
 
 // PromptLine is the user's one line about a verdict.
@@ -131,10 +123,10 @@ func (h *hook) emitPrompt(line, context string) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(o); err != nil {
-		h.warnPrompt("cannot encode the verdict: %v", err)
+		h.warn("cannot encode the verdict: %v", err)
 		return
 	}
 	if _, err := h.Stdout.Write(buf.Bytes()); err != nil {
-		h.warnPrompt("cannot write the verdict: %v", err)
+		h.warn("cannot write the verdict: %v", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -28,12 +26,31 @@ type Deps struct {
 	Environ []string // environment for the git child process
 	Stdin   io.Reader
 	Stdout  io.Writer
-	Stderr  io.Writer
 	Home    string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Git runs git; nil means projectkey.ExecGit("git", Environ).
 	Git projectkey.GitRunner
+	// The hook's diagnostics, one stderr line each, handed over as plain
+	// text: the binary's output code adds the prefixes. Warnf is a problem
+	// of the hook, Warn a warning about the settings or a record it read.
+	// nil discards.
+	Warnf func(format string, args ...any)
+	Warn  func(string)
+}
+
+// withDefaults fills the clock and the diagnostics a caller left unset.
+func (d Deps) withDefaults() Deps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Warnf == nil {
+		d.Warnf = func(string, ...any) {}
+	}
+	if d.Warn == nil {
+		d.Warn = func(string) {}
+	}
+	return d
 }
 
 // Run executes the hook and returns its exit status, which is always 0: a
@@ -46,10 +63,7 @@ func Run(ctx context.Context, d Deps) int {
 	if hookio.Nested(d.Getenv) {
 		return 0
 	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	h := &hook{Deps: d}
+	h := &hook{Deps: d.withDefaults()}
 	h.run(ctx)
 	return 0
 }
@@ -59,9 +73,7 @@ type hook struct {
 	in hookio.Input
 }
 
-func (h *hook) warn(format string, args ...any) {
-	safetext.WriteLine(h.Stderr, "tribunal: session-start: "+fmt.Sprintf(format, args...))
-}
+func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
 
 func (h *hook) run(ctx context.Context) {
 	h.in = hookio.Read(h.Stdin)
@@ -78,7 +90,7 @@ func (h *hook) run(ctx context.Context) {
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         func(s string) { safetext.WriteLine(h.Stderr, s) },
+		Warn:         h.Warn,
 	})
 	settings := cfg.SessionStart()
 	if !settings.Enabled {

@@ -91,7 +91,13 @@ func (e *env) stop(sid, task string, score float64, writtenAt time.Time) string 
 	return p
 }
 
-// start runs the hook for session sid and returns stdout and stderr.
+// diagnostics collects the hook's diagnostics in b, one line each.
+func diagnostics(b *bytes.Buffer) func(string, ...any) {
+	return func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+}
+
+// start runs the hook for session sid and returns stdout and its
+// diagnostics (what the binary prints on stderr, without the prefixes).
 func (e *env) start(sid string, stdin *bytes.Reader) (string, string) {
 	e.t.Helper()
 	if stdin == nil {
@@ -101,7 +107,7 @@ func (e *env) start(sid string, stdin *bytes.Reader) (string, string) {
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), Deps{
 		Getenv: func(k string) string { return e.vars[k] },
-		Stdin:  stdin, Stdout: &out, Stderr: &errb,
+		Stdin:  stdin, Stdout: &out, Warnf: diagnostics(&errb), Warn: func(s string) { diagnostics(&errb)("warning: %s", s) },
 		Home: e.home, Now: func() time.Time { return e.now }, Git: e.git,
 	})
 	if code != 0 {
@@ -348,7 +354,7 @@ func TestNestedGuardPrecedesStdin(t *testing.T) {
 			}
 			return e.vars[k]
 		},
-		Stdin: failReader{t}, Stdout: &out, Stderr: &errb, Home: e.home, Git: e.git,
+		Stdin: failReader{t}, Stdout: &out, Warnf: diagnostics(&errb), Home: e.home, Git: e.git,
 	})
 	if code != 0 || out.Len() != 0 || errb.Len() != 0 || e.gitCalls.Load() != 0 {
 		t.Errorf("code %d stdout %q stderr %q git %d", code, out.String(), errb.String(), e.gitCalls.Load())

@@ -25,7 +25,8 @@ import (
 //	ledgerpath VAR [DIR]             set VAR to the ledger path of the repository at DIR (default: the current directory)
 //	exitcode N PROGRAM [ARGS...]     run PROGRAM like exec and require exit status N; stdout and stderr stay checkable
 //	keyfingerprint VAR               set VAR to the fingerprint of the current key in $ONLOOKER_DIR/keys (created if missing),
-//	                                 and VAR_RE to it quoted for a regular expression (it may hold + and /)
+//	                                 VAR_RE to it quoted for a regular expression (it may hold + and /), and
+//	                                 VAR_PUB to the public key as keygen and verify print it (for scrub)
 func init() {
 	Cmds["keyfingerprint"] = keyFingerprint
 	Cmds["mkledger"] = mkledger
@@ -97,7 +98,9 @@ func keyFingerprint(ts *testscript.TestScript, neg bool, args []string) {
 	onlooker, _ := events.ResolvePaths(ts.Getenv, ts.Getenv("HOME"))
 	key, err := ledger.LoadOrCreateKey(ledger.KeyDir(onlooker))
 	ts.Check(err)
-	fp := ledger.Fingerprint(key.Public().(ed25519.PublicKey))
+	pub := key.Public().(ed25519.PublicKey)
+	fp := ledger.Fingerprint(pub)
 	ts.Setenv(args[0], fp)
+	ts.Setenv(args[0]+"_PUB", ledger.PublicKeyString(pub))
 	ts.Setenv(args[0]+"_RE", regexp.QuoteMeta(fp))
 }

@@ -59,7 +59,8 @@ func Setup(env *testscript.Env) error {
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
 //	fakellm VAR API REPLY            serve internal/fakellm (see fakellm.go); VAR is its URL
 //
-// ledger.go adds mkledger, ledgerpath and exitcode.
+// ledger.go adds mkledger, ledgerpath and exitcode; scrub.go adds scrub, which readies an
+// output that holds ids, times or paths for `cmp` against a golden file.
 var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"hookinput":       hookInput,
 	"validate-events": validateEvents,

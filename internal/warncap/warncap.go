@@ -37,7 +37,7 @@ func (c *Capper) Warn(w string) {
 // starts counting afresh.
 func (c *Capper) Flush() {
 	if more := c.n - Max; more > 0 {
-		c.warn(fmt.Sprintf("tribunal: warning: %s: … and %d more warning(s) like these", c.source, more))
+		c.warn(fmt.Sprintf("%s: … and %d more warning(s) like these", c.source, more))
 	}
 	c.n = 0
 }

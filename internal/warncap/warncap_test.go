@@ -14,8 +14,8 @@ func TestCapper(t *testing.T) {
 		{0, 0, ""},
 		{1, 1, "w1"},
 		{Max, Max, fmt.Sprintf("w%d", Max)},
-		{Max + 1, Max + 1, "tribunal: warning: f.json: … and 1 more warning(s) like these"},
-		{40000, Max + 1, fmt.Sprintf("tribunal: warning: f.json: … and %d more warning(s) like these", 40000-Max)},
+		{Max + 1, Max + 1, "f.json: … and 1 more warning(s) like these"},
+		{40000, Max + 1, fmt.Sprintf("f.json: … and %d more warning(s) like these", 40000-Max)},
 	} {
 		var got []string
 		c := New(func(s string) { got = append(got, s) }, "f.json")

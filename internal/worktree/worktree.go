@@ -147,7 +147,7 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 			return nil, fmt.Errorf("%w; and in %q: %w", err, m.Fallback, ferr)
 		}
 		if m.Warn != nil {
-			m.Warn(fmt.Sprintf("tribunal: warning: cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
+			m.Warn(fmt.Sprintf("cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
 		}
 		err = nil
 	}

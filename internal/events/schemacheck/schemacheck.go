@@ -18,12 +18,16 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-//go:embed schema/event.v1.json schema/tribunal-payloads.json
+// The schemas are data kept in testdata (see testdata/README.md for where
+// they are published and which version this is), so the repository alone
+// is enough to validate events; a missing file fails the build.
+//
+//go:embed testdata/event.v1.json testdata/tribunal-payloads.json
 var schemaFS embed.FS
 
 const (
-	envelopeFile = "schema/event.v1.json"
-	payloadsFile = "schema/tribunal-payloads.json"
+	envelopeFile = "testdata/event.v1.json"
+	payloadsFile = "testdata/tribunal-payloads.json"
 )
 
 // schemas holds the compiled envelope and one compiled schema per tribunal

@@ -2,6 +2,7 @@ package schemacheck
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,24 +10,41 @@ import (
 	"testing"
 )
 
-// referenceDir is the shared copy the embedded schemas were taken from.
-const referenceDir = "../../../../shared/reference/onlooker-schema"
-
-func TestEmbeddedSchemasMatchReference(t *testing.T) {
-	if _, err := os.Stat(referenceDir); err != nil {
-		t.Skipf("reference schemas not available: %v", err)
+// TestSchemaFilesPresent fails, never skips, when the schema data the
+// validator embeds is missing or lacks the identity its README promises:
+// every end-to-end script's event check rests on these two files.
+func TestSchemaFilesPresent(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("testdata", "README.md"))
+	if err != nil {
+		t.Fatalf("testdata/README.md (where the schemas are published, and their version) is missing: %v", err)
 	}
-	for _, name := range []string{"event.v1.json", "tribunal-payloads.json"} {
-		want, err := os.ReadFile(filepath.Join(referenceDir, name))
+	if !bytes.Contains(readme, []byte("version 2.9.0")) || !bytes.Contains(readme, []byte("schema 2.12")) {
+		t.Errorf("testdata/README.md no longer names the schema version (2.9.0 with the 2.12 additions)")
+	}
+	for name, wantID := range map[string]string{
+		"event.v1.json":          "https://schema.onlooker.dev/schemas/event.v1.json",
+		"tribunal-payloads.json": "https://schema.onlooker.dev/schemas/payload/plugins-safety.json",
+	} {
+		path := filepath.Join("testdata", name)
+		onDisk, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("schema %s is missing: %v (restore it from the version testdata/README.md names)", path, err)
 		}
-		got, err := schemaFS.ReadFile("schema/" + name)
+		embedded, err := schemaFS.ReadFile("testdata/" + name)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("schema %s is not embedded: %v", name, err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("embedded schema/%s differs from %s", name, filepath.Join(referenceDir, name))
+		if !bytes.Equal(embedded, onDisk) {
+			t.Errorf("embedded %s differs from %s: rebuild", name, path)
+		}
+		var doc struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(onDisk, &doc); err != nil {
+			t.Fatalf("schema %s is not JSON: %v", path, err)
+		}
+		if doc.ID != wantID {
+			t.Errorf("schema %s has $id %q, want %q", path, doc.ID, wantID)
 		}
 	}
 }

@@ -1,0 +1,117 @@
+package safetext
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// diagnosticPrefix finds the prefix of a line tribunal prints ("tribunal: ",
+// "tribunal: warning: " …) at the start of a string or of a line in it.
+var diagnosticPrefix = regexp.MustCompile(`(^|[\r\n])tribunal:( |$)`)
+
+// prefixAllowed lists the strings under internal/ that may start with
+// "tribunal: ", by file and the start of the string's text. None of them is
+// a diagnostic: they are payloads and records whose readers see tribunal's
+// name as their source, written by the one package that owns them.
+var prefixAllowed = map[string][]string{
+	// Fix mode's rewake: Claude Code hands the stderr of a Stop hook that
+	// exits 2 to the model as its next input. This is model input in the
+	// hook protocol, not a line of the binary's diagnostics.
+	"internal/stophook/fix.go": {"tribunal: the advisory judge scored"},
+	// The hooks' stdout JSON: the note (additionalContext, read by the
+	// model) and the prompt's line (systemMessage, shown by Claude Code in
+	// the conversation) say which plugin is speaking. Both hooks share
+	// these texts, so the package that builds the JSON owns them.
+	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
+	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed"},
+	// The report page's title (its browser tab), a document, not a line.
+	"internal/report/task.go": {"tribunal: "},
+	// Commit messages of the task branch and its snapshots: records in
+	// the user's git history, read with git log.
+	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
+	"internal/worktree/worktree.go": {"tribunal: snapshot of ", "tribunal: empty base"},
+	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
+}
+
+// TestPrefixesOnlyInBinaries keeps the wording of tribunal's diagnostics
+// in the binaries' output code (cmd/*/output.go, one file per binary; the
+// rest of cmd/ calls its functions): packages under internal/ hand over
+// plain text (warnings through Warn callbacks, progress through
+// progress funcs, errors as errors), so that a prefix is never printed
+// twice nor forgotten, and one file per binary shows everything it says.
+func TestPrefixesOnlyInBinaries(t *testing.T) {
+	root := filepath.Join("..", "..")
+	used := map[string]bool{}
+	check := func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "cmd/") && filepath.Base(rel) == "output.go" {
+			return nil // the one file per binary that words them
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil || !diagnosticPrefix.MatchString(s) {
+				return true
+			}
+			for _, allowed := range prefixAllowed[rel] {
+				if strings.HasPrefix(s, allowed) {
+					used[rel+"\x00"+allowed] = true
+					return true
+				}
+			}
+			t.Errorf("%s: %q: a tribunal prefix outside the binaries' output code; hand over the plain text (a Warn, progress or Warnf callback, or an error) and let cmd/*/output.go prefix it", fset.Position(lit.Pos()), s)
+			return true
+		})
+		return nil
+	}
+	for _, dir := range []string{"internal", "cmd"} {
+		if err := filepath.WalkDir(filepath.Join(root, dir), check); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An entry that no longer matches anything would let a diagnostic back
+	// in unnoticed: the list says exactly what is allowed today.
+	for file, starts := range prefixAllowed {
+		for _, s := range starts {
+			if !used[file+"\x00"+s] {
+				t.Errorf("prefixAllowed[%q] lists %q, which no string there starts with any more: remove it", file, s)
+			}
+		}
+	}
+}
+
+func TestDiagnosticPrefix(t *testing.T) {
+	for s, want := range map[string]bool{
+		"tribunal: warning: x":         true,
+		"\rtribunal: calibrating [":    true,
+		"a\ntribunal: b":               true,
+		"tribunal:":                    true,
+		"tribunal-gate: unknown":       false,
+		"tribunal.stop_hook.mode %q":   false,
+		"must not hang tribunal: open": false,
+		"tribunal:x":                   false,
+	} {
+		if got := diagnosticPrefix.MatchString(s); got != want {
+			t.Errorf("diagnosticPrefix.MatchString(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
