@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"strings"
+	"unicode"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/nesting"
@@ -85,7 +88,7 @@ func DecodeStopFile(data []byte) (StopFile, error) {
 		Verdict *wireVerdict `json:"verdict"`
 	}
 	if err := json.Unmarshal(trimmed, &w); err != nil {
-		return StopFile{}, fmt.Errorf("cannot decode it: %w", err)
+		return StopFile{}, decodeError(err)
 	}
 	if err := checkTaskID(w.TaskID); err != nil {
 		return StopFile{}, err
@@ -116,7 +119,7 @@ func DecodeJudgement(data []byte) (Judgement, error) {
 		Verdict *wireVerdict `json:"verdict"`
 	}
 	if err := json.Unmarshal(trimmed, &w); err != nil {
-		return Judgement{}, fmt.Errorf("cannot decode it: %w", err)
+		return Judgement{}, decodeError(err)
 	}
 	j := w.Judgement
 	switch w.Outcome {
@@ -137,6 +140,50 @@ func DecodeJudgement(data []byte) (Judgement, error) {
 	}
 	j.TaskID, j.Verdict = f.TaskID, &f.Verdict
 	return j, nil
+}
+
+// decodeError words a decoding failure in the file's terms: a value of the
+// wrong type is named by its key path, never by the Go types that read it.
+func decodeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return fmt.Errorf("cannot decode it: %w", err)
+	}
+	// The path runs through the Go names of embedded structs (StopFile,
+	// Verdict); the file's keys are lower case.
+	var keys []string
+	for _, k := range strings.Split(te.Field, ".") {
+		if k != "" && !unicode.IsUpper(rune(k[0])) {
+			keys = append(keys, k)
+		}
+	}
+	return fmt.Errorf("cannot decode it: %s holds %s where %s belongs", strings.Join(keys, "."), article(te.Value), kindOf(te.Type))
+}
+
+func article(v string) string {
+	if v == "array" || v == "object" {
+		return "an " + v
+	}
+	return "a " + v
+}
+
+// kindOf names what a Go type reads, in JSON's words.
+func kindOf(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	default:
+		return "a number"
+	}
 }
 
 // object returns data without surrounding space when it can be a JSON
