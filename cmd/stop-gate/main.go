@@ -13,13 +13,15 @@ import (
 )
 
 func main() {
-	// SIGTERM, SIGINT and SIGHUP (a hook timeout, the session ending, a
-	// newer turn superseding a detached judge) cancel the context, which
-	// kills the judge's process group before the process exits.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// watchSignals makes SIGTERM, SIGINT and SIGHUP (a hook timeout, the
+// session ending, a newer turn superseding a detached judge) cancel the
+// context, which kills the judge's process group before the process
+// exits. stophook.Run calls it only once there is work to stop.
+func watchSignals(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 }
 
 // run never writes to stdout: Claude Code parses a Stop hook's stdout as a
@@ -39,14 +41,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		// The sibling binary of the plugin's bin directory makes the
 		// openai provider's calls, so this binary links no HTTP client.
 		SessionBin: filepath.Join(filepath.Dir(self), "tribunal-session"),
+		Signals:    watchSignals,
 	}))
-}
-
-// sessionBin is tribunal-session in this executable's directory, or "".
-func sessionBin() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(exe), "tribunal-session")
 }

@@ -70,6 +70,14 @@ type Deps struct {
 	JudgeWarnf func(format string, args ...any)
 	Errorf     func(format string, args ...any)
 	Warn       func(string)
+
+	// Signals returns a context that the termination signals (SIGTERM,
+	// SIGINT, SIGHUP) cancel. It is called once there is work to stop:
+	// when the hook is enabled, before its first child process, and at the
+	// start of the judge command. The nested and disabled paths never call
+	// it: watching signals costs a goroutine and a thread, measured at a
+	// third of the disabled path's time. nil watches nothing.
+	Signals func(context.Context) (context.Context, context.CancelFunc)
 }
 
 // withDefaults fills the clock and the diagnostics a caller left unset.
@@ -90,6 +98,9 @@ func (d Deps) withDefaults() Deps {
 	if d.Warn == nil {
 		d.Warn = func(string) {}
 	}
+	if d.Signals == nil {
+		d.Signals = func(ctx context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }
+	}
 	return d
 }
 
@@ -106,6 +117,8 @@ func Run(ctx context.Context, d Deps) int {
 	}
 	d = d.withDefaults()
 	if len(d.Args) > 0 && d.Args[0] == JudgeCommand {
+		ctx, stop := d.Signals(ctx)
+		defer stop()
 		return runWorker(ctx, d, d.Args[1:])
 	}
 	h := &hook{Deps: d, start: d.Now()}
@@ -131,6 +144,11 @@ type hook struct {
 func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
 
 func (h *hook) run(ctx context.Context) int {
+	if !h.enabled() {
+		return 0
+	}
+	ctx, stop := h.Signals(ctx)
+	defer stop()
 	j, ok := h.prepare(ctx)
 	if !ok {
 		return 0
@@ -167,23 +185,22 @@ func (h *hook) judgeHere(ctx context.Context, j job) {
 	(&worker{Deps: h.Deps, j: j}).judgeAndRecord(ctx)
 }
 
-// prepare decides whether this turn needs a verdict and, when it does,
-// describes the judgement as a job. Everything here is cheap: the hook
-// reads its input and configuration and fingerprints the tree; the judge
-// itself runs elsewhere (advisory mode) or later (fix mode).
-func (h *hook) prepare(ctx context.Context) (job, bool) {
+// enabled reads the hook's input and settings and reports whether this
+// turn may need a verdict. It starts no process: this is all a disabled
+// hook costs.
+func (h *hook) enabled() bool {
 	h.in = hookio.Read(h.Stdin)
 	if h.in.StopHookActive {
 		// The turn was continued by a Stop hook (fix mode's own rewake
 		// included): judging it again is how loops start.
-		return job{}, false
+		return false
 	}
 	if h.in.Cwd == "" {
-		return job{}, false
+		return false
 	}
 	worktree, err := projectkey.FindWorktreeRoot(h.in.Cwd)
 	if err != nil {
-		return job{}, false
+		return false
 	}
 	h.cfg = config.Load(config.Sources{
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
@@ -192,9 +209,14 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		Warn:         h.Warn,
 	})
 	h.stop = h.cfg.StopHook()
-	if !h.stop.Enabled {
-		return job{}, false
-	}
+	return h.stop.Enabled
+}
+
+// prepare decides whether this turn needs a verdict and, when it does,
+// describes the judgement as a job. Everything here is cheap: the hook
+// reads git's view of the tree and fingerprints it; the judge itself runs
+// elsewhere (advisory mode) or later (fix mode).
+func (h *hook) prepare(ctx context.Context) (job, bool) {
 	git := h.Git
 	if git == nil {
 		git = projectkey.ExecGit("git", h.Environ)
