@@ -28,10 +28,21 @@ type FileChange struct {
 // expects are given explicitly all the same.
 var diffArgs = []string{"diff-tree", "-r", "-M", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}
 
+// PatchFileBytes bounds what one file adds to a stored diff: a file whose
+// old or new content is larger is named by git as "Binary files … differ"
+// (git's core.bigFileThreshold), so that an actor that writes a
+// multi-megabyte generated file or data dump does not put it, twice per
+// iteration, into the task's records and the judges' input. Its line
+// counts stay in the file list; the change itself is on the task's branch
+// and is applied whole on accept (Apply makes its own full diff).
+const PatchFileBytes = 2 << 20
+
 // Diff returns the unified diff from one commit (or tree) to another, as
-// text (binary files are named, not encoded), and the files it touches.
+// text (binary files, and files over PatchFileBytes, are named, not
+// encoded), and the files it touches.
 func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []FileChange, error) {
-	args := append(append([]string{}, diffArgs...), "-p")
+	args := append([]string{"-c", "core.bigFileThreshold=" + strconv.Itoa(PatchFileBytes)}, diffArgs...)
+	args = append(args, "-p")
 	patch, err := m.git(ctx, dir, append(args, from, to, "--")...)
 	if err != nil {
 		return "", nil, fmt.Errorf("diff %s..%s: %w", short(from), short(to), err)

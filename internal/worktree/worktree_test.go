@@ -265,3 +265,52 @@ func TestSnapshotExcludesOwnDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A file over PatchFileBytes is named in the stored diff, not dumped into
+// it; its line counts stay in the file list, and an accepted change still
+// carries it whole to the user's tree.
+func TestDiffNamesABigFile(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	repo := f.repo()
+	task, err := f.m.Create(ctx, repo, "01BIGFILE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := "generated data line\n"
+	big := strings.Repeat(line, PatchFileBytes/len(line)+1)
+	write(t, filepath.Join(task.Path, "dump.txt"), big)
+	write(t, filepath.Join(task.Path, "small.txt"), "small\n")
+	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
+		t.Fatal(err)
+	}
+	patch, files, err := f.m.Diff(ctx, task.Path, task.Snapshot, task.Head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(patch) > 4096 {
+		t.Errorf("the stored diff holds %d bytes: the big file was dumped into it", len(patch))
+	}
+	if !strings.Contains(patch, "Binary files /dev/null and b/dump.txt differ") || !strings.Contains(patch, "+small") {
+		t.Errorf("want the big file named and the small one shown:\n%s", patch)
+	}
+	var dump *FileChange
+	for i := range files {
+		if files[i].Path == "dump.txt" {
+			dump = &files[i]
+		}
+	}
+	if want := PatchFileBytes/len(line) + 1; dump == nil || dump.Added != want || dump.Binary {
+		t.Errorf("file list entry for dump.txt = %+v, want %d added lines, not binary", dump, want)
+	}
+	res, err := f.m.Apply(ctx, task)
+	if err != nil || !res.Applied {
+		t.Fatalf("apply: %+v, %v", res, err)
+	}
+	if got := read(t, filepath.Join(repo, "dump.txt")); got != big {
+		t.Errorf("the applied big file has %d bytes, want %d", len(got), len(big))
+	}
+	if err := f.m.Finish(ctx, task, false); err != nil {
+		t.Fatal(err)
+	}
+}
