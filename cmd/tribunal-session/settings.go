@@ -10,8 +10,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -152,6 +154,12 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 	l := c.loadLayers(warn)
 	if check {
 		problems = append(problems, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
+		problems = append(problems, provider.CheckAll(l.cfg.Providers(), os.Environ())...)
+		if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
+			if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
+				problems = append(problems, err.Error())
+			}
+		}
 	}
 	problems = dedupe(problems)
 	if asJSON {

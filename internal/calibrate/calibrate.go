@@ -129,7 +129,7 @@ func loadCases(path string, warn func(string)) ([]Case, int, error) {
 func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 	if opts.Stop {
 		cfg := config.Load(config.Sources{PluginRoot: d.Getenv("CLAUDE_PLUGIN_ROOT"), Home: d.Home, WorktreeRoot: worktree, Warn: d.Warn})
-		j := stopJudge{claude: d.Claude, settings: cfg.StopHook(), spec: cfg.StopProvider()}
+		j := stopJudge{claude: d.Claude, settings: cfg.StopHook(), spec: provider.Of(cfg.StopProvider())}
 		if !j.spec.IsClaude() {
 			// Another family's client, as the hook would use it.
 			if err := j.spec.Validate(d.Getenv); err != nil {

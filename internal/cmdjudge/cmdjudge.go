@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -221,3 +222,27 @@ func (o Outcome) Verdict(spec Spec) verdict.Verdict {
 }
 
 func score(f float64) []byte { return []byte(strconv.FormatFloat(f, 'f', -1, 64)) }
+
+// Judge is one configured command judge, ready to run.
+type Judge struct {
+	Spec     Spec
+	Required bool
+}
+
+// Configured turns the command judges of the settings into specs that run
+// in dir with the base environment env, each validated; an invalid one is
+// an error naming its settings key.
+func Configured(js []config.CommandJudge, dir string, env []string) ([]Judge, error) {
+	out := make([]Judge, 0, len(js))
+	for _, j := range js {
+		spec := Spec{
+			Name: j.Name, Command: j.Command, Dir: dir, Env: env, Timeout: j.Timeout,
+			PassScore: j.PassScore, FailScore: j.FailScore, MaxOutput: j.MaxOutput,
+		}
+		if err := spec.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", j.Key, err)
+		}
+		out = append(out, Judge{Spec: spec, Required: j.Required})
+	}
+	return out, nil
+}

@@ -99,10 +99,9 @@ func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []
 	if _, err := c.SeverityFailAt(); err != nil {
 		out = append(out, err.Error())
 	}
-	if _, err := c.CommandJudges(worktreeRoot, environ, DefaultJudgeTimeout); err != nil {
+	if _, err := c.CommandJudges(DefaultJudgeTimeout); err != nil {
 		out = append(out, err.Error())
 	}
-	out = append(out, c.checkProviders(environ)...)
 	c.StopHook()
 	c.SessionStart()
 	c.Trust()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
@@ -101,15 +100,25 @@ func (c *Config) SeverityFailAt() (severity.Level, error) {
 	return l, nil
 }
 
-// CommandJudge is one configured command judge.
+// CommandJudge is one configured command judge as plain data;
+// internal/cmdjudge validates it and runs it.
 type CommandJudge struct {
-	Spec     cmdjudge.Spec
-	Required bool
+	// Key is the judge's settings key (tribunal.command_judges.<name>),
+	// for messages.
+	Key       string
+	Name      string
+	Command   []string
+	Timeout   time.Duration
+	PassScore float64
+	FailScore float64
+	MaxOutput int
+	Required  bool
 }
 
-// CommandJudges returns the enabled command judges, sorted by name, ready
-// to run in dir with env. Invalid entries are errors naming the key.
-func (c *Config) CommandJudges(dir string, env []string, defTimeout time.Duration) ([]CommandJudge, error) {
+// CommandJudges returns the enabled command judges, sorted by name, with
+// defTimeout where none is set. A command that is not an array of strings,
+// or scores out of order, are errors naming the key.
+func (c *Config) CommandJudges(defTimeout time.Duration) ([]CommandJudge, error) {
 	root := c.tree.get("command_judges")
 	if !root.isObject() {
 		return nil, nil
@@ -120,34 +129,31 @@ func (c *Config) CommandJudges(dir string, env []string, defTimeout time.Duratio
 	for _, name := range names {
 		n := root.get(name)
 		key := "tribunal.command_judges." + name
-		if c.boolean(true, "command_judges", name, "enabled") == false {
+		if !c.boolean(true, "command_judges", name, "enabled") {
 			continue
 		}
-		var argv []string
-		if a := n.get("command"); !a.isNull() {
-			if err := json.Unmarshal(a.raw, &argv); err != nil {
-				return nil, fmt.Errorf("%s.command: must be an array of strings", key)
-			}
-		}
-		spec := cmdjudge.Spec{
-			Name: name, Command: argv, Dir: dir, Env: env,
+		j := CommandJudge{
+			Key: key, Name: name,
 			Timeout:   c.seconds(defTimeout, "command_judges", name, "timeout_seconds"),
 			PassScore: 1, FailScore: 0,
 			MaxOutput: c.count(0, "command_judges", name, "max_output_bytes"),
+			Required:  c.boolean(true, "command_judges", name, "required"),
+		}
+		if a := n.get("command"); !a.isNull() {
+			if err := json.Unmarshal(a.raw, &j.Command); err != nil {
+				return nil, fmt.Errorf("%s.command: must be an array of strings", key)
+			}
 		}
 		if f, ok := number(n.get("pass_score")); ok {
-			spec.PassScore = f
+			j.PassScore = f
 		}
 		if f, ok := number(n.get("fail_score")); ok {
-			spec.FailScore = f
+			j.FailScore = f
 		}
-		if spec.PassScore < 0 || spec.PassScore > 1 || spec.FailScore < 0 || spec.FailScore > 1 || spec.FailScore >= spec.PassScore {
+		if j.PassScore < 0 || j.PassScore > 1 || j.FailScore < 0 || j.FailScore > 1 || j.FailScore >= j.PassScore {
 			return nil, fmt.Errorf("%s: pass_score and fail_score must be in [0,1] with fail_score < pass_score", key)
 		}
-		if err := spec.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %w", key, err)
-		}
-		out = append(out, CommandJudge{Spec: spec, Required: c.boolean(true, "command_judges", name, "required")})
+		out = append(out, j)
 	}
 	return out, nil
 }

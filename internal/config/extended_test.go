@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,8 +86,8 @@ func TestCommandJudgesTrustBoundary(t *testing.T) {
 	e.tribunal(2, `{"command_judges":{"tests":{"command":["go","test","./..."],"timeout_seconds":30}}}`)
 	c := e.load()
 	e.noWarnings()
-	cj, err := c.CommandJudges("/repo", nil, time.Minute)
-	if err != nil || len(cj) != 1 || cj[0].Spec.Name != "tests" || cj[0].Spec.Timeout != 30*time.Second || !cj[0].Required {
+	cj, err := c.CommandJudges(time.Minute)
+	if err != nil || len(cj) != 1 || cj[0].Name != "tests" || cj[0].Timeout != 30*time.Second || !cj[0].Required {
 		t.Fatalf("user-level command judge: %+v %v", cj, err)
 	}
 
@@ -96,22 +97,22 @@ func TestCommandJudgesTrustBoundary(t *testing.T) {
 	if !e.hasWarning("may not define command judges") || !e.hasWarning("command_judge_repositories") {
 		t.Errorf("warnings %q", e.warnings)
 	}
-	cj, _ = c.CommandJudges("/repo", nil, time.Minute)
-	if len(cj) != 1 || cj[0].Spec.Name != "tests" {
+	cj, _ = c.CommandJudges(time.Minute)
+	if len(cj) != 1 || cj[0].Name != "tests" {
 		t.Errorf("repository command judge leaked: %+v", cj)
 	}
 
 	// Allowed once the user lists the repository.
 	e.tribunal(3, `{"command_judge_repositories":["`+e.src.WorktreeRoot+`"]}`)
 	c = e.load()
-	cj, _ = c.CommandJudges("/repo", nil, time.Minute)
+	cj, _ = c.CommandJudges(time.Minute)
 	if len(cj) != 2 {
 		t.Errorf("allowlisted repository's command judge missing: %+v (warnings %q)", cj, e.warnings)
 	}
 
 	// Invalid entries are errors naming the key.
-	e.tribunal(2, `{"command_judges":{"bad":{"command":[]}}}`)
-	if _, err := e.load().CommandJudges("/repo", nil, time.Minute); err == nil {
-		t.Error("an empty command must be an error")
+	e.tribunal(2, `{"command_judges":{"bad":{"command":["x"],"pass_score":0.2,"fail_score":0.5}}}`)
+	if _, err := e.load().CommandJudges(time.Minute); err == nil || !strings.Contains(err.Error(), "tribunal.command_judges.bad") {
+		t.Errorf("scores out of order must be an error naming the key, got %v", err)
 	}
 }

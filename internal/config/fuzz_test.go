@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
 
@@ -54,14 +53,14 @@ func FuzzLoadSettingsLayer(f *testing.F) {
 			t.Fatalf("a repository layer set claude.path: %s", p.raw)
 		}
 		rc := &Config{tree: repo, warn: func(string) {}}
-		specs := []provider.Spec{rc.MetaProvider(), rc.StopProvider()}
+		specs := []Provider{rc.MetaProvider(), rc.StopProvider()}
 		if j := repo.get("judges"); j.isObject() {
 			for _, k := range j.keys {
 				specs = append(specs, rc.JudgeProvider(k))
 			}
 		}
 		for _, s := range specs {
-			if !s.IsClaude() || s.BaseURL != "" || s.APIKeyEnv != "" {
+			if !isClaude(s) || s.BaseURL != "" || s.APIKeyEnv != "" {
 				t.Fatalf("a repository layer chose a provider: %+v", s)
 			}
 		}

@@ -4,14 +4,29 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
 // Provider settings (issue 15): which model client sits a judge seat, the
 // meta-judge and the Stop-hook judge. Keys per object: provider, model,
 // base_url, api_key_env, family; CLI paths under tribunal.codex.path and
 // tribunal.gemini.path.
+
+// Provider is one seat's provider settings as plain data: internal/provider
+// validates it against the environment and builds the client. Its fields
+// match provider.Spec one for one, so that a conversion carries it over.
+type Provider struct {
+	Provider  string
+	Model     string
+	BaseURL   string
+	APIKeyEnv string
+	Family    string
+	// Key is the dotted settings key of the seat, for messages.
+	Key string
+}
+
+// cliPrograms are the model CLIs whose executable a settings key
+// tribunal.<program>.path can name.
+var cliPrograms = []string{"codex", "gemini"}
 
 // providerKeys are the keys that decide which program runs and where the
 // diff is sent: user-level decisions, dropped from repository settings.
@@ -27,19 +42,19 @@ func providerFields(fields map[string]*spec) map[string]*spec {
 }
 
 // JudgeProvider returns the provider of type-t seats (judges.<t>.*).
-func (c *Config) JudgeProvider(t string) provider.Spec {
+func (c *Config) JudgeProvider(t string) Provider {
 	return c.providerAt("tribunal.judges."+t, "judges", t)
 }
 
 // MetaProvider returns the meta-judge's provider (meta_judge.*).
-func (c *Config) MetaProvider() provider.Spec {
+func (c *Config) MetaProvider() Provider {
 	return c.providerAt("tribunal.meta_judge", "meta_judge")
 }
 
 // StopProvider returns the Stop-hook judge's provider: stop_hook.* when
 // stop_hook.provider is set, else that of the standard judge, whose model
 // the hook already uses (spec §2.5).
-func (c *Config) StopProvider() provider.Spec {
+func (c *Config) StopProvider() Provider {
 	if s, ok := str(c.tree.at("stop_hook", "provider")); ok && s != "" {
 		return c.providerAt("tribunal.stop_hook", "stop_hook")
 	}
@@ -49,16 +64,18 @@ func (c *Config) StopProvider() provider.Spec {
 // providerAt reads the provider keys of the object at path. For another
 // provider than claude the model must come from a settings file: the
 // built-in model names are Claude's and mean nothing to other servers.
-func (c *Config) providerAt(key string, path ...string) provider.Spec {
+func (c *Config) providerAt(key string, path ...string) Provider {
 	get := func(k string) string {
 		s, _ := str(c.tree.at(append(path, k)...))
 		return strings.TrimSpace(s)
 	}
-	s := provider.Spec{
+	s := Provider{
 		Provider: get("provider"), BaseURL: get("base_url"),
 		APIKeyEnv: get("api_key_env"), Family: get("family"), Key: key,
 	}
-	if !s.IsClaude() {
+	// The built-in model names are Claude's; only a settings file can name
+	// another provider's model.
+	if s.Provider != "" && s.Provider != "claude" {
 		if n := c.tree.at(append(path, "model")...); !c.isDefault(n) {
 			s.Model, _ = str(n)
 		}
@@ -129,7 +146,7 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 	if !repo {
 		return
 	}
-	for _, program := range []string{provider.Codex, provider.Gemini} {
+	for _, program := range cliPrograms {
 		if p := t.at(program, "path"); !p.isNull() {
 			warn(fmt.Sprintf("%s: repository settings may not choose the %s executable; key %q ignored",
 				path, program, "tribunal."+program+".path"))
@@ -138,31 +155,15 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 	}
 }
 
-// checkProviders validates, against the environment environ, the provider
-// of every judge type configured, of the meta-judge and of the Stop hook:
-// the problems a run (or the hook) would stop on.
-func (c *Config) checkProviders(environ []string) []string {
-	env := map[string]string{}
-	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	getenv := func(k string) string { return env[k] }
-	specs := []provider.Spec{c.MetaProvider(), c.StopProvider()}
+// Providers returns the provider settings of the meta-judge, the Stop
+// hook and every configured judge type, for a check of all of them.
+func (c *Config) Providers() []Provider {
+	out := []Provider{c.MetaProvider(), c.StopProvider()}
 	if j := c.tree.get("judges"); j.isObject() {
 		for _, t := range j.keys {
 			if j.get(t).isObject() {
-				specs = append(specs, c.JudgeProvider(t))
+				out = append(out, c.JudgeProvider(t))
 			}
-		}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range specs {
-		if err := s.Validate(getenv); err != nil && !seen[err.Error()] {
-			seen[err.Error()] = true
-			out = append(out, err.Error())
 		}
 	}
 	return out

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/jury"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 )
@@ -35,30 +33,6 @@ type Params struct {
 	MetaTimeout  time.Duration
 	// BudgetUSD caps the run's reported spend; nil means no cap.
 	BudgetUSD *float64
-}
-
-// MarshalJSON renders the parameters for the task manifest's "effective"
-// snapshot (records.Params).
-func (p Params) MarshalJSON() ([]byte, error) {
-	return json.Marshal(p.Record())
-}
-
-// Record is the parameters as the task manifest keeps them, durations in
-// seconds as they are configured.
-func (p Params) Record() records.Params {
-	judgeTypes := p.JudgeTypes
-	if judgeTypes == nil {
-		judgeTypes = []json.RawMessage{}
-	}
-	return records.Params{
-		ScoreThreshold: &p.ScoreThreshold, MaxIterations: p.MaxIterations,
-		GatePolicy: p.GatePolicy, AggregationMethod: p.AggregationMethod, JudgeTypes: judgeTypes,
-		DissentThreshold: &p.DissentThreshold, MinCriterionCoverage: &p.MinCriterionCoverage,
-		ActorModel: p.ActorModel, MetaModel: p.MetaModel,
-		ActorMaxTokens: p.ActorMaxTokens, JudgeMaxTokens: p.JudgeMaxTokens, MetaMaxTokens: p.MetaMaxTokens,
-		JudgeTimeout: p.JudgeTimeout.Seconds(), ActorTimeout: p.ActorTimeout.Seconds(), MetaTimeout: p.MetaTimeout.Seconds(),
-		BudgetUSD: p.BudgetUSD,
-	}
 }
 
 // Session resolves the effective parameters for rubric r with the
@@ -128,16 +102,16 @@ func pick[T any](c *Config, explicit json.RawMessage, key string, def T, decode 
 // the caller refuses; the warning says why the panel came out empty.
 func (c *Config) judgeTypes(r *rubric.Rubric) []json.RawMessage {
 	if r.JudgeTypes != nil {
-		types := jury.Types(r.JudgeTypes)
+		types := rubric.JudgeTypes(r.JudgeTypes)
 		if len(types) == 0 && !isArray(r.JudgeTypes) {
 			c.warn(fmt.Sprintf("rubric %s: judge_types is not an array; no judge can be seated", r.ID))
 		}
 		return types
 	}
 	if n := c.tree.at("session", "judge_types"); !n.isNull() && !n.isObject() {
-		return jury.Types(n.raw)
+		return rubric.JudgeTypes(n.raw)
 	}
-	return jury.Types(json.RawMessage(defaultSessionJudgeTypesJSON))
+	return rubric.JudgeTypes(json.RawMessage(defaultSessionJudgeTypesJSON))
 }
 
 func isArray(raw json.RawMessage) bool {

@@ -261,19 +261,3 @@ func TestSessionNonArrayRubricJudgeTypes(t *testing.T) {
 		t.Errorf("warnings = %q", e.warnings)
 	}
 }
-
-func TestParamsJSON(t *testing.T) {
-	p, _ := Load(Sources{}).Session(shippedRubric())
-	got, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"score_threshold":0.75,"max_iterations":3,"gate_policy":"majority","aggregation_method":"weighted_mean",` +
-		`"judge_types":["standard","adversarial"],"dissent_threshold":0.25,"min_criterion_coverage":0.6,` +
-		`"actor_model":"claude-sonnet-4-6","meta_model":"claude-opus-4-7","actor_max_output_tokens":4096,` +
-		`"judge_max_output_tokens":2048,"meta_max_output_tokens":1024,"judge_timeout_seconds":600,` +
-		`"actor_timeout_seconds":1800,"meta_timeout_seconds":600}`
-	if string(got) != want {
-		t.Errorf("JSON =\n%s\nwant\n%s", got, want)
-	}
-}

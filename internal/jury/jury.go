@@ -46,17 +46,6 @@ func (s Seat) Record() records.Seat {
 	return records.Seat{JudgeID: s.JudgeID, JudgeType: s.JudgeType, Subagent: s.Agent, Model: model}
 }
 
-// Types returns the entries of a judge_types value. Anything but a JSON
-// array yields no entries, and so an empty panel (spec §3.2).
-func Types(raw json.RawMessage) []json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	var entries []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &entries) != nil {
-		return []json.RawMessage{}
-	}
-	return entries
-}
-
 // Empanel seats one judge per judge_types entry, in order, following spec §3.1
 // and spec §3.2: null, "" and "null" entries are skipped silently, "meta" is
 // refused, and every other type that has no agent of its own sits as a

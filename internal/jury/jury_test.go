@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
 
 // panel runs Empanel over a JSON judge_types value with a counting id
@@ -14,7 +16,7 @@ func panel(t *testing.T, judgeTypes string) ([]Seat, []string, []string) {
 	t.Helper()
 	var warnings, asked []string
 	n := 0
-	seats, err := Empanel(Types(json.RawMessage(judgeTypes)),
+	seats, err := Empanel(rubric.JudgeTypes(json.RawMessage(judgeTypes)),
 		func(typ string) string { asked = append(asked, typ); return "model-" + typ },
 		func() (string, error) { n++; return fmt.Sprintf("ID%02d", n), nil },
 		func(s string) { warnings = append(warnings, s) })
@@ -139,7 +141,7 @@ func TestEmpanelFreshIDs(t *testing.T) {
 
 func TestEmpanelIDError(t *testing.T) {
 	boom := errors.New("no entropy")
-	_, err := Empanel(Types(json.RawMessage(`["standard"]`)), nil,
+	_, err := Empanel(rubric.JudgeTypes(json.RawMessage(`["standard"]`)), nil,
 		func() (string, error) { return "", boom }, nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want it to wrap %v", err, boom)
@@ -147,7 +149,7 @@ func TestEmpanelIDError(t *testing.T) {
 }
 
 func TestEmpanelNilCallbacks(t *testing.T) {
-	seats, err := Empanel(Types(json.RawMessage(`["domain"]`)), nil,
+	seats, err := Empanel(rubric.JudgeTypes(json.RawMessage(`["domain"]`)), nil,
 		func() (string, error) { return "X", nil }, nil)
 	if err != nil || len(seats) != 1 || seats[0].Model != "" {
 		t.Fatalf("seats = %+v, err = %v", seats, err)

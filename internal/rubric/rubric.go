@@ -216,3 +216,15 @@ func numberPtr(raw json.RawMessage) *float64 {
 	}
 	return &f
 }
+
+// JudgeTypes returns the entries of a judge_types value, from a rubric or
+// from tribunal.session.judge_types. Anything but a JSON array yields no
+// entries, and so an empty panel (spec §3.2).
+func JudgeTypes(raw json.RawMessage) []json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	var entries []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &entries) != nil {
+		return []json.RawMessage{}
+	}
+	return entries
+}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
-	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/jury"
@@ -34,7 +33,7 @@ type repCall struct {
 
 // commandRun is one command judge's run in this iteration.
 type commandRun struct {
-	judge   config.CommandJudge
+	judge   cmdjudge.Judge
 	verdict verdict.Verdict
 }
 

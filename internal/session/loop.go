@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
@@ -96,9 +97,9 @@ func (r *runner) writeManifests() {
 		summary = truncateUTF8(summary, maxTaskSummary) + "…"
 	}
 	start := r.sessionStart()
-	// The manifest records the parameters as config renders them; a value
-	// that cannot be encoded loses the manifest, as any failed write does.
-	params, err := store.Marshal(r.params)
+	// The manifest records the effective parameters; a value that cannot
+	// be encoded loses the manifest, as any failed write does.
+	params, err := store.Marshal(recordParams(r.params))
 	if err != nil {
 		r.storeErr(fmt.Errorf("encode %q: %w", filepath.Join(r.taskDir, records.ManifestFile), err))
 	} else {
@@ -168,5 +169,23 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 		r.progress("task %s: accepted", r.taskID)
 	default:
 		r.progress("task %s: %s", r.taskID, outcome)
+	}
+}
+
+// recordParams is the parameters as the task manifest keeps them,
+// durations in seconds as they are configured.
+func recordParams(p config.Params) records.Params {
+	judgeTypes := p.JudgeTypes
+	if judgeTypes == nil {
+		judgeTypes = []json.RawMessage{}
+	}
+	return records.Params{
+		ScoreThreshold: &p.ScoreThreshold, MaxIterations: p.MaxIterations,
+		GatePolicy: p.GatePolicy, AggregationMethod: p.AggregationMethod, JudgeTypes: judgeTypes,
+		DissentThreshold: &p.DissentThreshold, MinCriterionCoverage: &p.MinCriterionCoverage,
+		ActorModel: p.ActorModel, MetaModel: p.MetaModel,
+		ActorMaxTokens: p.ActorMaxTokens, JudgeMaxTokens: p.JudgeMaxTokens, MetaMaxTokens: p.MetaMaxTokens,
+		JudgeTimeout: p.JudgeTimeout.Seconds(), ActorTimeout: p.ActorTimeout.Seconds(), MetaTimeout: p.MetaTimeout.Seconds(),
+		BudgetUSD: p.BudgetUSD,
 	}
 }

@@ -29,10 +29,10 @@ func (r *runner) setupProviders(types []string) error {
 			},
 		},
 		judges: map[string]provider.Spec{},
-		meta:   r.cfg.MetaProvider(),
+		meta:   provider.Of(r.cfg.MetaProvider()),
 	}
 	for _, t := range types {
-		s := r.cfg.JudgeProvider(t)
+		s := provider.Of(r.cfg.JudgeProvider(t))
 		if err := s.Validate(r.Getenv); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
@@ -122,7 +123,7 @@ type runner struct {
 	wt       *worktree.Manager
 	task     *worktree.Task
 	workDir  string
-	commands []config.CommandJudge
+	commands []cmdjudge.Judge
 	failAt   severity.Level
 	prov     providers
 	// shadow judges work outside a task (JudgeDiff): no events, no
@@ -350,7 +351,11 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if err := r.configure(repo.WorktreeRoot); err != nil {
 		return err
 	}
-	if r.commands, err = r.cfg.CommandJudges(repo.WorktreeRoot, r.Environ, r.params.JudgeTimeout); err != nil {
+	judges, err := r.cfg.CommandJudges(r.params.JudgeTimeout)
+	if err != nil {
+		return err
+	}
+	if r.commands, err = cmdjudge.Configured(judges, repo.WorktreeRoot, r.Environ); err != nil {
 		return err
 	}
 	r.project = store.ForKey(onlookerDir, repo.Key)

@@ -260,7 +260,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	if previousFingerprint(project.Dir, h.in.SessionID) == fp {
 		return job{}, false
 	}
-	spec := h.cfg.StopProvider()
+	spec := provider.Of(h.cfg.StopProvider())
 	if !spec.IsClaude() {
 		// Another family's client (internal/provider): a bad setting costs
 		// this verdict only, with a line saying which key to fix.

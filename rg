@@ -1,0 +1,1 @@
+/tmp/sbx/path/rg
