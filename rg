@@ -1,1 +1,0 @@
-/tmp/sbx/path/rg
