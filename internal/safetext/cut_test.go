@@ -8,12 +8,7 @@ import (
 
 // "é" is C3 A9, "€" E2 82 AC, "😀" F0 9F 98 80.
 func TestHead(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		n    int
-		want string
-	}{
+	tests := []cutCase{
 		{"empty", "", 5, ""},
 		{"n zero", "abc", 0, ""},
 		{"n negative", "abc", -1, ""},
@@ -32,25 +27,11 @@ func TestHead(t *testing.T) {
 		{"invalid: a lone lead byte is kept", "ab\xe2", 5, "ab\xe2"},
 		{"invalid: cut before a lead byte", "ab\xffcd", 2, "ab"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Head(tt.in, tt.n); got != tt.want {
-				t.Errorf("Head(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-			}
-			if got := Head([]byte(tt.in), tt.n); string(got) != tt.want {
-				t.Errorf("Head([]byte %q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-			}
-		})
-	}
+	runCuts(t, "Head", Head[string], Head[[]byte], tests)
 }
 
 func TestTail(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		n    int
-		want string
-	}{
+	tests := []cutCase{
 		{"empty", "", 5, ""},
 		{"n zero", "abc", 0, ""},
 		{"n negative", "abc", -1, ""},
@@ -65,13 +46,26 @@ func TestTail(t *testing.T) {
 		{"uncut text keeps its own leading continuation byte", "\xa9ab", 10, "\xa9ab"},
 		{"invalid: more than three continuation bytes are kept", "x\x80\x80\x80\x80z", 5, "\x80\x80\x80\x80z"},
 	}
+	runCuts(t, "Tail", Tail[string], Tail[[]byte], tests)
+}
+
+// cutCase is one cut of in to n bytes.
+type cutCase struct {
+	name string
+	in   string
+	n    int
+	want string
+}
+
+// runCuts checks a cut on strings and on byte slices alike.
+func runCuts(t *testing.T, name string, str func(string, int) string, byt func([]byte, int) []byte, tests []cutCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Tail(tt.in, tt.n); got != tt.want {
-				t.Errorf("Tail(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+			if got := str(tt.in, tt.n); got != tt.want {
+				t.Errorf("%s(%q, %d) = %q, want %q", name, tt.in, tt.n, got, tt.want)
 			}
-			if got := Tail([]byte(tt.in), tt.n); string(got) != tt.want {
-				t.Errorf("Tail([]byte %q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+			if got := byt([]byte(tt.in), tt.n); string(got) != tt.want {
+				t.Errorf("%s([]byte %q, %d) = %q, want %q", name, tt.in, tt.n, got, tt.want)
 			}
 		})
 	}
