@@ -9,11 +9,11 @@ import (
 // uncut holds the cases Head and Tail share: nothing to cut, or nothing
 // to keep.
 var uncut = []cutCase{
-		{"empty", "", 5, ""},
-		{"n zero", "abc", 0, ""},
-		{"n negative", "abc", -1, ""},
-		{"ascii shorter", "abc", 5, "abc"},
-		{"ascii exact", "abc", 3, "abc"},
+	{"empty", "", 5, ""},
+	{"n zero", "abc", 0, ""},
+	{"n negative", "abc", -1, ""},
+	{"ascii shorter", "abc", 5, "abc"},
+	{"ascii exact", "abc", 3, "abc"},
 }
 
 // "é" is C3 A9, "€" E2 82 AC, "😀" F0 9F 98 80.
