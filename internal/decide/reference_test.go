@@ -111,7 +111,7 @@ func gateCase(id, policy string, a, d float64, meta, rubric, want string, verdic
 }
 
 func (c refCase) with(fields string) refCase { c.fields += "," + fields; return c }
-func (c refCase) warns(s string) refCase    { c.warn = s; return c }
+func (c refCase) warns(s string) refCase     { c.warn = s; return c }
 
 func referenceCases() []refCase {
 	const (
