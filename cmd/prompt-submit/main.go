@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -20,10 +21,13 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.R
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	return surface.RunPrompt(ctx, output{stderr}.wire(surface.Deps{
+	say := output.Hook{W: stderr, Name: "prompt-submit"}
+	return surface.RunPrompt(ctx, surface.Deps{
 		Getenv: getenv,
 		Stdin:  stdin,
 		Stdout: stdout,
 		Home:   home,
-	}))
+		Warnf:  say.Warnf,
+		Warn:   say.Warning,
+	})
 }

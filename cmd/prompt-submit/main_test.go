@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -47,4 +50,38 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testcmds.Params("testdata", *update))
+}
+
+// TestRunWiresDiagnostics: run gives the hook both of its stderr lines,
+// named for this binary: a problem of the hook (a pending verdict that is
+// not JSON) and a warning about a file it read (one that is not a file).
+func TestRunWiresDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "ONLOOKER_DIR": dir}
+	getenv := func(k string) string { return env[k] }
+	pending := surface.PendingPath(dir, "s1")
+	for _, tt := range []struct {
+		name  string
+		plant func() error
+		want  string
+	}{
+		{"not JSON", func() error { return os.WriteFile(pending, []byte("{"), 0o600) },
+			"tribunal: prompt-submit: ignoring the pending verdict "},
+		{"not a file", func() error { return os.Mkdir(pending, 0o700) },
+			"tribunal: warning: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.MkdirAll(filepath.Dir(pending), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.plant(); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), nil, getenv, strings.NewReader(`{"session_id":"s1"}`), &stdout, &stderr)
+			if code != 0 || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), tt.want) || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 0, nothing, one line starting %q", code, stdout.String(), stderr.String(), tt.want)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -21,11 +22,14 @@ func run(ctx context.Context, _ []string, getenv func(string) string, stdin io.R
 	if h := getenv("HOME"); h != "" {
 		home = h
 	}
-	return surface.Run(ctx, output{stderr}.wire(surface.Deps{
+	say := output.Hook{W: stderr, Name: "session-start"}
+	return surface.Run(ctx, surface.Deps{
 		Getenv:  getenv,
 		Environ: os.Environ(),
 		Stdin:   stdin,
 		Stdout:  stdout,
 		Home:    home,
-	}))
+		Warnf:   say.Warnf,
+		Warn:    say.Warning,
+	})
 }

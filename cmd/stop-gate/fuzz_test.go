@@ -188,7 +188,7 @@ func (fx *stopFixture) run(t *testing.T, stdin, transcript, reply []byte) {
 	realStdout := os.Stdout
 	os.Stdout = fx.stdout
 	var stderr bytes.Buffer
-	code := stophook.Run(context.Background(), output{&stderr}.wire(stophook.Deps{
+	code := stophook.Run(context.Background(), say(&stderr, stophook.Deps{
 		Getenv:  func(k string) string { return env[k] },
 		Environ: fx.environ,
 		Stdin:   bytes.NewReader(stdin),

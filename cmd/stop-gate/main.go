@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 )
 
@@ -29,7 +30,7 @@ func watchSignals(ctx context.Context) (context.Context, context.CancelFunc) {
 // when fix mode hands a failing verdict back to the model.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, _ io.Writer, stderr io.Writer) int {
 	self, _ := os.Executable()
-	return stophook.Run(ctx, output{stderr}.wire(stophook.Deps{
+	return stophook.Run(ctx, say(stderr, stophook.Deps{
 		Getenv:   getenv,
 		Environ:  os.Environ(),
 		Stdin:    stdin,
@@ -43,4 +44,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		SessionBin: filepath.Join(filepath.Dir(self), "tribunal-session"),
 		Signals:    watchSignals,
 	}))
+}
+
+// say gives d this binary's diagnostics, worded by internal/output.
+func say(stderr io.Writer, d stophook.Deps) stophook.Deps {
+	o := output.Hook{W: stderr, Name: "stop-gate"}
+	d.Warnf, d.JudgeWarnf, d.Errorf, d.Warn = o.Warnf, o.JudgeWarnf, o.Errorf, o.Warning
+	return d
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
@@ -82,14 +83,14 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay,
 		Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
 	}
-	bar := &progressBar{w: c.stderr}
+	bar := &output.Bar{W: c.stderr}
 	if tty, _ := c.term(c.stderr); tty {
-		deps.Bar = bar.draw
+		deps.Bar = bar.Draw
 	}
 	rep, err := calibrate.Run(ctx, calibrate.Options{
 		CasesPath: *cases, Stop: *stop, Swap: *swap, Jobs: *jobs, RubricID: *rubric, Dir: dir,
 	}, deps)
-	bar.end()
+	bar.End()
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError
 	switch {

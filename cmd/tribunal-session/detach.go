@@ -231,7 +231,7 @@ func (c *cli) follow(path string, offset int64) int64 {
 			// A partial last line is read again next time.
 			return offset
 		}
-		c.line(line)
+		c.relay(line)
 		offset += int64(len(line))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 )
 
@@ -46,7 +47,7 @@ func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, 
 	case code := <-done:
 		return code
 	case <-time.After(stopGrace):
-		stillBusy(stderr, stopGrace)
+		output.Session{W: stderr}.StillBusy(stopGrace)
 		return exitAborted
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
@@ -24,70 +23,33 @@ type cli struct {
 	term terminal
 }
 
-// The diagnostics on stderr, each one line with its prefix: the only
-// place that words the prefixes. Packages under internal/ hand over plain
-// text (through these methods as their Deps' callbacks, or as errors).
+// The diagnostics on stderr, each one line with its prefix, worded by
+// internal/output; these one-line bindings are what the rest of this
+// binary and its Deps' callbacks call.
 
-// errorf prints "tribunal: error: …": what failed, on which input.
-func (c *cli) errorf(format string, args ...any) {
-	c.line("tribunal: error: " + fmt.Sprintf(format, args...))
-}
+func (c *cli) say() output.Session { return output.Session{W: c.stderr} }
 
-// hint prints "tribunal: hint: …": what to do about the error above it.
-func (c *cli) hint(format string, args ...any) {
-	c.line("tribunal: hint: " + fmt.Sprintf(format, args...))
-}
+// errorf prints what failed, on which input.
+func (c *cli) errorf(format string, args ...any) { c.say().Errorf(format, args...) }
 
-// warnf prints "tribunal: warning: …".
+// hint prints what to do about the error above it.
+func (c *cli) hint(format string, args ...any) { c.say().Hint(format, args...) }
+
 func (c *cli) warnf(format string, args ...any) { c.warning(fmt.Sprintf(format, args...)) }
 
-// warning prints a warning worded elsewhere: the Warn of every Deps.
-func (c *cli) warning(msg string) { c.line("tribunal: warning: " + msg) }
+// warning is the Warn of every Deps.
+func (c *cli) warning(msg string) { c.say().Warning(msg) }
 
-// progressf prints "tribunal: …": a step of a long run, or a notice that
-// is neither a warning nor an error.
 func (c *cli) progressf(format string, args ...any) { c.progress(fmt.Sprintf(format, args...)) }
 
-// progress is progressf for a line worded elsewhere: the Progress and
-// Note of every Deps.
-func (c *cli) progress(msg string) { c.line("tribunal: " + msg) }
+// progress is the Progress and Note of every Deps.
+func (c *cli) progress(msg string) { c.say().Progress(msg) }
 
-// item prints one entry of the list the line above introduces, indented
-// under it ("tribunal:   …"; line would fold the indent).
-func (c *cli) item(s string) {
-	fmt.Fprintf(c.stderr, "tribunal:   %s\n", safetext.OneLine(s, 300))
-}
+// item prints one entry of the list the line above introduces.
+func (c *cli) item(s string) { c.say().Item(s) }
 
-// relay prints a warning that names its source itself ("tribunal-gate: …",
-// as the decide output carries it) as it is: the Relay of every Deps.
-func (c *cli) relay(msg string) { c.line(msg) }
-
-// line prints one diagnostic line, flattened (see safetext.WriteLine).
-func (c *cli) line(s string) { safetext.WriteLine(c.stderr, s) }
-
-// progressBar is a progress bar redrawn in place on a terminal: draw is
-// the Bar of calibrate.Deps, end finishes its line once the run is over.
-type progressBar struct {
-	w     io.Writer
-	drawn bool
-}
-
-func (b *progressBar) draw(s string) {
-	b.drawn = true
-	fmt.Fprintf(b.w, "\rtribunal: %s", safetext.OneLine(s, 0))
-}
-
-func (b *progressBar) end() {
-	if b.drawn {
-		fmt.Fprintln(b.w)
-	}
-}
-
-// stillBusy is the last word of a process that did not stop within
-// grace of being interrupted.
-func stillBusy(stderr io.Writer, grace time.Duration) {
-	fmt.Fprintf(stderr, "tribunal: error: interrupted, and still busy %v later; exiting now\n", grace)
-}
+// relay is the Relay of every Deps: a line that names its source itself.
+func (c *cli) relay(msg string) { c.say().Relay(msg) }
 
 func (c *cli) home() string {
 	if h := c.getenv("HOME"); h != "" {

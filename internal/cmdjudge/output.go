@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // display renders argv for messages, in backquotes, quoting any argument
@@ -16,7 +18,7 @@ func display(argv []string) string {
 		}
 		parts[i] = a
 	}
-	return "`" + cut(strings.Join(parts, " "), 120) + "`"
+	return "`" + safetext.Clip(strings.Join(parts, " "), 120) + "`"
 }
 
 // lastLines returns the end of a command's output that fits in budget
@@ -42,7 +44,7 @@ func lastLines(out string, budget int) string {
 		}
 		if size+need > budget {
 			if len(kept) == 0 {
-				kept = append(kept, "…"+tailCut(line, budget-len("…")))
+				kept = append(kept, "…"+safetext.Tail(line, budget-len("…")))
 			}
 			break
 		}
@@ -102,31 +104,4 @@ func clean(s string) string {
 		}, l)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// cut keeps at most max bytes of s from the start, on a rune boundary.
-func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	n := max - len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// tailCut keeps at most max bytes of s from the end, on a rune boundary.
-func tailCut(s string, max int) string {
-	if max <= 0 {
-		return ""
-	}
-	if len(s) <= max {
-		return s
-	}
-	i := len(s) - max
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
 }

@@ -55,13 +55,3 @@ func TestLastLines(t *testing.T) {
 		}
 	}
 }
-
-func TestTailCutKeepsRunes(t *testing.T) {
-	s := strings.Repeat("é", 10) // 20 bytes
-	for max := 0; max <= 21; max++ {
-		got := tailCut(s, max)
-		if len(got) > max || !utf8.ValidString(got) || !strings.HasSuffix(s, got) {
-			t.Errorf("tailCut(%d) = %q", max, got)
-		}
-	}
-}

@@ -99,12 +99,18 @@ func TestGolden(t *testing.T) {
 			want: `{"aggregated_score":0.875,"disagreement":0,"passed":true,"warnings":["tribunal-meta: meta bias_detected is \"true\", not a JSON boolean; using the failure default (questionable, no bias, no override)"]}`,
 		},
 		{
-			// Lenient reading let an override with no verdict_quality
-			// accept past the dissent check, which the loop never did.
-			name: "an override without a verdict_quality is the meta failure default",
+			// The reference's gate inputs carry no verdict_quality (the
+			// gate does not read it): its valid override applies (spec §6.7).
+			name: "an override without a verdict_quality applies",
 			in: `{"policy":"meta_override","meta":{"bias_detected":false,"override_recommendation":"accept"},` +
 				`"verdicts":[{"judge_id":"a","score":0.95,"passed":true},{"judge_id":"b","score":0.5,"passed":true}]}`,
-			want: `{"aggregated_score":0.725,"disagreement":0.45,"passed":false,"reason":"dissent_unresolved","warnings":["tribunal-meta: meta verdict_quality is missing, not sound, questionable or biased; using the failure default (questionable, no bias, no override)"]}`,
+			want: `{"aggregated_score":0.725,"disagreement":0.45,"passed":true,"warnings":[]}`,
+		},
+		{
+			name: "a verdict_quality that is there but wrong is still the meta failure default",
+			in: `{"policy":"meta_override","meta":{"verdict_quality":"great","override_recommendation":"accept"},` +
+				`"verdicts":[{"judge_id":"a","score":0.95,"passed":true},{"judge_id":"b","score":0.5,"passed":true}]}`,
+			want: `{"aggregated_score":0.725,"disagreement":0.45,"passed":false,"reason":"dissent_unresolved","warnings":["tribunal-meta: meta verdict_quality is \"great\", not sound, questionable or biased; using the failure default (questionable, no bias, no override)"]}`,
 		},
 		{
 			name: "bias with reject blocks",

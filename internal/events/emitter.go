@@ -127,7 +127,7 @@ func (e *Emitter) Emit(p Payload, opts ...Option) error {
 		return errors.New("emit: nil payload")
 	}
 	eventType := p.EventType()
-	if err := p.Validate(); err != nil {
+	if err := Validate(p); err != nil {
 		return fmt.Errorf("emit: %w", err) // the error already names the type
 	}
 	if e.Dir == "" || e.LogPath == "" {

@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 )
 
-// Payload is one of the 14 typed tribunal.* payloads. Validate reports the
-// first way the value would fail tribunal-payloads.json, so Emit can refuse
-// an event instead of writing a line that every Onlooker consumer rejects.
-// It is slightly stricter than the schema in one respect: a required id
-// (task_id, iteration_id, judge_id) must not be empty.
+// Payload is one of the 14 typed tribunal.* payloads: a struct whose json
+// tags give its shape and whose check tags give the rules Validate holds it
+// to, one declaration per field instead of a hand-written method per type.
 type Payload interface {
 	EventType() string
-	Validate() error
 }
 
 // Ptr returns a pointer to v. Optional numeric and boolean payload fields are

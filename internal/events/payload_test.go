@@ -110,7 +110,7 @@ func TestEmitEveryPayload(t *testing.T) {
 	defs := payloadDefs(t)
 	forbidden := map[string]bool{"tribunal.dissent.recorded/resolution": true}
 	run := func(t *testing.T, p Payload, wantKeys func(defSchema) []string) {
-		if err := p.Validate(); err != nil {
+		if err := Validate(p); err != nil {
 			t.Fatalf("Validate: %v", err)
 		}
 		e := newTestEmitter(t)
@@ -272,7 +272,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.p.Validate()
+			err := Validate(tt.p)
 			if err == nil {
 				t.Fatal("Validate accepted the payload")
 			}
@@ -318,7 +318,7 @@ func TestValidateBoundaries(t *testing.T) {
 		MetaComplete{TaskID: "t", VerdictQuality: "questionable", BiasTypes: []string{}},
 	}
 	for _, p := range valid {
-		if err := p.Validate(); err != nil {
+		if err := Validate(p); err != nil {
 			t.Errorf("%T: %v", p, err)
 			continue
 		}

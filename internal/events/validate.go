@@ -1,9 +1,13 @@
 package events
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
 )
@@ -35,14 +39,54 @@ func names[T ~string](words []T) []string {
 	return out
 }
 
-// checker accumulates the first violation so each Validate reads as a flat
-// list of rules instead of a ladder of if-err-return blocks.
+// enums names the lists a `check:"enum=NAME"` tag refers to.
+var enums = map[string][]string{
+	"judge_type":         judgeTypes,
+	"gate_policy":        gatePolicies,
+	"outcome":            outcomes,
+	"trigger":            triggers,
+	"artifact_kind":      artifactKinds,
+	"verdict_quality":    verdictQualities,
+	"override":           overrides,
+	"bias_type":          biasTypes,
+	"aggregation_method": aggregationMethods,
+	"reason":             blockReasons,
+}
+
+// Validate reports the first way p would fail tribunal-payloads.json, so
+// Emit can refuse an event instead of writing a line that every Onlooker
+// consumer rejects. The rules are the payload structs' `check` tags, read
+// in field order (the first violation is the first field's):
+//
+//	id        a required id: a non-empty string (the schema only asks for
+//	          a string; an empty id would name nothing)
+//	enum=L    one of the words of enums[L]; an omitempty field may be
+//	          empty (omitted), a list checks each element
+//	unit      a number in [0,1]; a map checks each value, in key order
+//	min=N     an integer >= N
+//	nonneg    a finite number >= 0
+//	each      a list of structs, each checked by its own tags
+//
+// A pointer field that is nil is omitted and passes.
+func Validate(p Payload) error {
+	if p == nil {
+		return errors.New("invalid payload: nil")
+	}
+	c := &checker{event: p.EventType()}
+	v := reflect.Indirect(reflect.ValueOf(p))
+	if v.Kind() != reflect.Struct {
+		c.fail("%T is not a payload struct", p)
+		return c.err
+	}
+	c.fields("", v)
+	return c.err
+}
+
+// checker accumulates the first violation.
 type checker struct {
 	event string
 	err   error
 }
-
-func newChecker(event string) *checker { return &checker{event: event} }
 
 func (c *checker) fail(format string, args ...any) {
 	if c.err == nil {
@@ -50,9 +94,69 @@ func (c *checker) fail(format string, args ...any) {
 	}
 }
 
-func (c *checker) required(field, v string) {
-	if v == "" {
-		c.fail("%s is required", field)
+// fields checks each tagged field of the struct v; prefix names its
+// position inside the payload ("judges[1].").
+func (c *checker) fields(prefix string, v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		rule, ok := f.Tag.Lookup("check")
+		if !ok {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		c.field(prefix+name, rule, strings.Contains(opts, "omitempty"), v.Field(i))
+	}
+}
+
+// field applies one rule (see Validate) to the value of the field name.
+func (c *checker) field(name, rule string, omitempty bool, v reflect.Value) {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	kind, arg, _ := strings.Cut(rule, "=")
+	switch {
+	case kind == "id" && v.Kind() == reflect.String:
+		if v.String() == "" {
+			c.fail("%s is required", name)
+		}
+	case kind == "enum" && enums[arg] != nil && v.Kind() == reflect.String:
+		if !omitempty || v.String() != "" {
+			c.enum(name, v.String(), enums[arg])
+		}
+	case kind == "enum" && enums[arg] != nil && v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String:
+		for i := range v.Len() {
+			c.enum(fmt.Sprintf("%s[%d]", name, i), v.Index(i).String(), enums[arg])
+		}
+	case kind == "unit" && v.Kind() == reflect.Float64:
+		c.unit(name, v.Float())
+	case kind == "unit" && v.Kind() == reflect.Map && v.Type().Elem().Kind() == reflect.Float64:
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			c.unit(fmt.Sprintf("%s[%q]", name, k.String()), v.MapIndex(k).Float())
+		}
+	case kind == "min" && v.Kind() == reflect.Int:
+		if lo, err := strconv.Atoi(arg); err != nil {
+			c.fail("%s has a malformed check %q", name, rule)
+		} else if v.Int() < int64(lo) {
+			c.fail("%s %d is below the minimum %d", name, v.Int(), lo)
+		}
+	case kind == "nonneg" && v.Kind() == reflect.Float64:
+		if f := v.Float(); !(f >= 0 && !math.IsInf(f, 1)) {
+			c.fail("%s %v must be a finite number >= 0", name, f)
+		}
+	case kind == "each" && v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Struct:
+		for i := range v.Len() {
+			c.fields(fmt.Sprintf("%s[%d].", name, i), v.Index(i))
+		}
+	default:
+		// A tag this function does not understand would let anything
+		// through; refusing the event makes the mistake loud.
+		c.fail("%s has check %q, which does not fit its %s type", name, rule, v.Type())
 	}
 }
 
@@ -62,56 +166,9 @@ func (c *checker) enum(field, v string, allowed []string) {
 	}
 }
 
-// optEnum checks an optional enum string; empty means omitted.
-func (c *checker) optEnum(field, v string, allowed []string) {
-	if v != "" {
-		c.enum(field, v, allowed)
-	}
-}
-
-func (c *checker) enumEach(field string, vs []string, allowed []string) {
-	for i, v := range vs {
-		c.enum(fmt.Sprintf("%s[%d]", field, i), v, allowed)
-	}
-}
-
 // unit checks a score-like number; the negated comparison also rejects NaN.
 func (c *checker) unit(field string, v float64) {
 	if !(v >= 0 && v <= 1) {
 		c.fail("%s %v is outside [0,1]", field, v)
 	}
-}
-
-func (c *checker) optUnit(field string, v *float64) {
-	if v != nil {
-		c.unit(field, *v)
-	}
-}
-
-func (c *checker) optNonNegFloat(field string, v *float64) {
-	if v != nil && !(*v >= 0 && !math.IsInf(*v, 1)) {
-		c.fail("%s %v must be a finite number >= 0", field, *v)
-	}
-}
-
-func (c *checker) min(field string, v, lo int) {
-	if v < lo {
-		c.fail("%s %d is below the minimum %d", field, v, lo)
-	}
-}
-
-func (c *checker) optMin(field string, v *int, lo int) {
-	if v != nil {
-		c.min(field, *v, lo)
-	}
-}
-
-// sortedKeys makes map validation report the same first error every run.
-func sortedKeys(m map[string]float64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // maxUntrackedListed is how many untracked paths DiffStat names before
@@ -66,16 +67,10 @@ func displayPath(p string) string {
 // lastBytes keeps the final max bytes of s, dropping a leading partial UTF-8
 // sequence that the cut left behind.
 func lastBytes(s string, max int) string {
-	if max <= 0 || len(s) <= max {
+	if max <= 0 {
 		return s
 	}
-	s = s[len(s)-max:]
-	// A cut rune leaves at most UTFMax-1 continuation bytes in front.
-	i := 0
-	for i < len(s) && i < utf8.UTFMax-1 && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
+	return safetext.Tail(s, max)
 }
 
 // emptyTree asks git for the id of the empty tree in this repository's

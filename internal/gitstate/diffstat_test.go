@@ -170,7 +170,7 @@ func TestLastBytes(t *testing.T) {
 		{"cut inside 3-byte rune", "a文b", 3, "b"},
 		{"cut inside 4-byte rune", "a😀b", 4, "b"},
 		{"cut at 4-byte rune start", "a😀b", 5, "😀b"},
-		{"at most three leading bytes dropped", "\x80\x80\x80\x80\x80z", 5, "\x80z"},
+		{"more than three continuation bytes are not a cut rune and are kept", "\x80\x80\x80\x80\x80z", 5, "\x80\x80\x80\x80z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

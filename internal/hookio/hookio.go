@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 	"os"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -104,7 +104,7 @@ func Tail(path string, n int64) ([]byte, error) {
 	}
 	buf = buf[:k]
 	if off > 0 {
-		buf = trimPartialRune(buf)
+		buf = safetext.TrimPartialStart(buf)
 	}
 	return buf, nil
 }
@@ -117,20 +117,4 @@ func IsRegularFile(path string) bool {
 	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
-}
-
-// trimPartialRune drops continuation bytes at the start of b that belong to
-// a character whose first byte was cut off. A character has at most three
-// of them, so a longer run is not UTF-8 and is kept as it is; a b made of
-// three or fewer is nothing but the cut character and becomes empty.
-func trimPartialRune(b []byte) []byte {
-	for i := 0; i < len(b) && i < utf8.UTFMax; i++ {
-		if utf8.RuneStart(b[i]) {
-			return b[i:]
-		}
-	}
-	if len(b) < utf8.UTFMax {
-		return b[len(b):]
-	}
-	return b
 }

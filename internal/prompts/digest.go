@@ -4,7 +4,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // DigestBudget is the size cap, in bytes, of a retry digest (spec §7.7, spec Appendix B
@@ -275,10 +276,7 @@ func truncateBytes(s string, limit int) string {
 	if keep <= 0 {
 		return strings.TrimSpace(truncationMark)
 	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return strings.TrimRight(s[:keep], " ") + truncationMark
+	return strings.TrimRight(safetext.Head(s, keep), " ") + truncationMark
 }
 
 func codeSpan(s string) string {

@@ -3,8 +3,8 @@ package prompts
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -98,14 +98,7 @@ func tailBytes(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	s = s[len(s)-limit:]
-	for i := 0; i < utf8.UTFMax && i < len(s); i++ {
-		if utf8.RuneStart(s[i]) {
-			s = s[i:]
-			break
-		}
-	}
-	return "[… earlier part cut]\n" + s
+	return "[… earlier part cut]\n" + safetext.Tail(s, limit)
 }
 
 // headBytes keeps the first limit bytes of s, ending on a character
@@ -114,9 +107,5 @@ func headBytes(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "\n[… rest cut]"
+	return safetext.Head(s, limit) + "\n[… rest cut]"
 }

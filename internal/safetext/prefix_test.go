@@ -40,13 +40,14 @@ var prefixAllowed = map[string][]string{
 	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
 }
 
-// TestPrefixesOnlyInBinaries keeps the wording of tribunal's diagnostics
-// in the binaries' output code (cmd/*/output.go, one file per binary; the
-// rest of cmd/ calls its functions): packages under internal/ hand over
-// plain text (warnings through Warn callbacks, progress through
-// progress funcs, errors as errors), so that a prefix is never printed
-// twice nor forgotten, and one file per binary shows everything it says.
-func TestPrefixesOnlyInBinaries(t *testing.T) {
+// TestPrefixesOnlyInOutput keeps the wording of tribunal's diagnostics in
+// one package, internal/output, which every binary prints its stderr
+// through: the rest of internal/ hands over plain text (warnings through
+// Warn callbacks, progress through progress funcs, errors as errors) and
+// the rest of cmd/ calls output's methods, so that a prefix is never
+// printed twice nor forgotten, and one file shows every line tribunal can
+// print.
+func TestPrefixesOnlyInOutput(t *testing.T) {
 	root := filepath.Join("..", "..")
 	used := map[string]bool{}
 	check := func(path string, d fs.DirEntry, err error) error {
@@ -55,8 +56,8 @@ func TestPrefixesOnlyInBinaries(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "cmd/") && filepath.Base(rel) == "output.go" {
-			return nil // the one file per binary that words them
+		if filepath.ToSlash(filepath.Dir(rel)) == "internal/output" {
+			return nil // the one package that words them
 		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
@@ -78,7 +79,7 @@ func TestPrefixesOnlyInBinaries(t *testing.T) {
 					return true
 				}
 			}
-			t.Errorf("%s: %q: a tribunal prefix outside the binaries' output code; hand over the plain text (a Warn, progress or Warnf callback, or an error) and let cmd/*/output.go prefix it", fset.Position(lit.Pos()), s)
+			t.Errorf("%s: %q: a tribunal prefix outside internal/output; hand over the plain text (a Warn, progress or Warnf callback, or an error) and let internal/output prefix it", fset.Position(lit.Pos()), s)
 			return true
 		})
 		return nil

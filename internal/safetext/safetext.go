@@ -37,14 +37,7 @@ func OneLine(s string, max int) string {
 	if max <= 0 || len(out) <= max {
 		return out
 	}
-	cut := max - len("…")
-	if cut < 0 {
-		cut = 0
-	}
-	for cut > 0 && !utf8.RuneStart(out[cut]) {
-		cut--
-	}
-	return strings.TrimRight(out[:cut], " ") + "…"
+	return strings.TrimRight(Head(out, max-len(ellipsis)), " ") + ellipsis
 }
 
 // FirstLine is OneLine of s's first non-blank line: a short form of a

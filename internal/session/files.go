@@ -3,7 +3,6 @@ package session
 import (
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -20,15 +19,4 @@ func storeWriteText(dir, name, text string) error {
 		return err
 	}
 	return store.WriteFileAtomic(path, []byte(text), 0o600)
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a character.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -94,7 +95,7 @@ func (r *runner) writeManifests() {
 	}
 	summary := r.opts.Task
 	if len(summary) > maxTaskSummary {
-		summary = truncateUTF8(summary, maxTaskSummary) + "…"
+		summary = safetext.Head(summary, maxTaskSummary) + "…"
 	}
 	start := r.sessionStart()
 	// The manifest records the effective parameters; a value that cannot

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Bounds on what one judge's findings may occupy in our artifacts. A model
@@ -213,14 +214,5 @@ func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "
 // clip cuts s to at most max bytes on a rune boundary, marking the cut, so
 // a runaway model message cannot bloat an artifact or split a character.
 func clip(s string, max int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= max {
-		return s
-	}
-	const mark = "…"
-	cut := max - len(mark)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + mark
+	return safetext.Clip(strings.ToValidUTF8(s, "\uFFFD"), max)
 }

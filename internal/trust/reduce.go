@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -130,7 +130,7 @@ func reduceLive(live []verdict.Verdict) verdict.Verdict {
 		out.Confidence = &c
 	}
 	out.CriteriaEvaluated = evaluated
-	out.FeedbackSummary = bound(strings.Join(feedback, "\n"), MaxFeedbackBytes)
+	out.FeedbackSummary = safetext.Clip(strings.Join(feedback, "\n"), MaxFeedbackBytes)
 	return out
 }
 
@@ -216,17 +216,4 @@ func roundedMean(xs []float64) *int {
 // number encodes a score as the raw JSON number the verdict carries.
 func number(f float64) json.RawMessage {
 	return json.RawMessage(strconv.FormatFloat(f, 'f', -1, 64))
-}
-
-// bound cuts s to at most max bytes on a rune boundary, marking the cut.
-func bound(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	const mark = "…"
-	cut := max - len(mark)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + mark
 }

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // MaxLineBytes caps one rendered line (a minified bundle or a data file can
@@ -348,9 +349,6 @@ func capLine(l string) string {
 		return l
 	}
 	note := fmt.Sprintf(" … (%d more bytes)", len(l))
-	cut := MaxLineBytes - len(note)
-	for cut > 0 && !utf8.RuneStart(l[cut]) {
-		cut--
-	}
-	return l[:cut] + fmt.Sprintf(" … (%d more bytes)", len(l)-cut)
+	kept := safetext.Head(l, MaxLineBytes-len(note))
+	return kept + fmt.Sprintf(" … (%d more bytes)", len(l)-len(kept))
 }

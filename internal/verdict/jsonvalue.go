@@ -8,9 +8,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Usable reports whether raw is a JSON number x with 0 ≤ x ≤ 1 and returns
@@ -161,11 +161,7 @@ func brief(raw json.RawMessage) string {
 	if len(s) <= limit {
 		return s
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return safetext.Head(s, limit) + "…"
 }
 
 // Errors returned by ParseOutput; callers match them with errors.Is.

@@ -60,20 +60,27 @@ func NormaliseMeta(text string) (Meta, []string) {
 	if err != nil {
 		return FailedMeta("meta-judge " + err.Error()), nil
 	}
-	return normaliseMeta(obj, "meta-judge")
+	return normaliseMeta(obj, "meta-judge", true)
 }
 
 // normaliseMeta is spec §4.6 on a meta verdict's members, the one copy of it
 // that the loop (through NormaliseMeta) and decide (through MetaFromJSON)
 // share, so that the same verdict can never gate differently in run,
 // decide and replay. who names the verdict's origin in failure reasons.
-func normaliseMeta(obj map[string]json.RawMessage, who string) (Meta, []string) {
+//
+// The loop holds the meta-judge to its schema (strict): verdict_quality and
+// bias_detected must both be there. decide's input need not carry what the
+// gate does not read (spec §6.7): there an absent or null verdict_quality is
+// unknown and an absent or null bias_detected is false. A value that is
+// present but wrong fails the same way in both.
+func normaliseMeta(obj map[string]json.RawMessage, who string, strict bool) (Meta, []string) {
+	unset := func(key string) bool { raw, ok := obj[key]; return !strict && (!ok || isNull(raw)) }
 	quality, _ := asString(obj["verdict_quality"])
-	if !slices.Contains(qualities, quality) {
+	if !slices.Contains(qualities, quality) && !unset("verdict_quality") {
 		return FailedMeta(fmt.Sprintf("%s verdict_quality is %s, not sound, questionable or biased",
 			who, describe(obj["verdict_quality"]))), nil
 	}
-	if !isBool(obj["bias_detected"]) {
+	if !isBool(obj["bias_detected"]) && !unset("bias_detected") {
 		return FailedMeta(fmt.Sprintf("%s bias_detected is %s, not a JSON boolean",
 			who, describe(obj["bias_detected"]))), nil
 	}
@@ -84,10 +91,13 @@ func normaliseMeta(obj map[string]json.RawMessage, who string) (Meta, []string) 
 
 // MetaFromJSON reads a meta verdict given as JSON: the decide command's
 // "meta" input, or a meta.json file replayed through decide. Absent, null
-// or {} mean no meta verdict; any other object is normalised exactly as
-// the loop normalises the meta-judge's output (spec §4.6), the failure default
-// included, and a failure default comes with a warning saying why. A
-// value that is not an object is an error.
+// or {} mean no meta verdict. Any other object is normalised as the loop
+// normalises the meta-judge's output (spec §4.6), the failure default
+// included, except that it may leave out the fields the gate does not
+// need, as the reference's own gate inputs do: without verdict_quality
+// the quality is unknown (""), without bias_detected there is no bias, and
+// a valid override applies either way. A failure default comes with a
+// warning saying why. A value that is not an object is an error.
 func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	if len(obj) == 0 || isNull(obj) {
 		return Meta{}, nil, nil
@@ -102,7 +112,7 @@ func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	if len(m) == 0 {
 		return Meta{}, nil, nil
 	}
-	meta, warnings := normaliseMeta(m, "meta")
+	meta, warnings := normaliseMeta(m, "meta", false)
 	if meta.Failed {
 		warnings = append(warnings, "tribunal-meta: "+meta.Error+"; using the failure default (questionable, no bias, no override)")
 	}

@@ -122,11 +122,23 @@ func TestMetaFromJSON(t *testing.T) {
 		{name: "absent", in: "", want: Meta{}},
 		{name: "null", in: "null", want: Meta{}},
 		{name: "empty object", in: "{}", want: Meta{}},
-		// Any other object is the meta-judge's output as the loop sees it
-		// (spec §4.6): without a valid verdict_quality and a boolean
-		// bias_detected, the failure default, whatever else it says.
+		// Any other object is normalised as the loop does (spec §4.6),
+		// except that it may leave out what the gate does not read, as the
+		// reference's own gate inputs do (spec §6.7): a valid override
+		// applies without a verdict_quality, and bias is false unless said.
 		{name: "accept without quality", in: `{"override_recommendation":"accept"}`,
-			want: FailedMeta("meta verdict_quality is missing, not sound, questionable or biased"), warnings: 1},
+			want: Meta{Override: "accept"}},
+		{name: "reject with bias without quality", in: `{"bias_detected":true,"override_recommendation":"reject"}`,
+			want: Meta{BiasDetected: true, Override: "reject"}},
+		{name: "bias only", in: `{"bias_detected":true}`, want: Meta{BiasDetected: true}},
+		{name: "null quality", in: `{"verdict_quality":null,"bias_detected":false,"override_recommendation":"reject"}`,
+			want: Meta{Override: "reject"}},
+		{name: "quality without bias", in: `{"verdict_quality":"sound","override_recommendation":"accept"}`,
+			want: Meta{VerdictQuality: "sound", Override: "accept"}},
+		{name: "null bias", in: `{"verdict_quality":"sound","bias_detected":null}`, want: Meta{VerdictQuality: "sound"}},
+		// A field that is there but wrong is still the failure default.
+		{name: "quality not a string", in: `{"verdict_quality":1,"override_recommendation":"accept"}`,
+			want: FailedMeta("meta verdict_quality is 1, not sound, questionable or biased"), warnings: 1},
 		{name: "accept", in: `{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept"}`,
 			want: Meta{VerdictQuality: "sound", Override: "accept"}},
 		{name: "reject with bias", in: `{"verdict_quality":"biased","bias_detected":true,"override_recommendation":"reject"}`,
@@ -171,17 +183,17 @@ func TestMetaFromJSON(t *testing.T) {
 }
 
 // TestMetaFromJSONAgreesWithNormaliseMeta: decide (MetaFromJSON) and the
-// loop (NormaliseMeta) read the same meta verdict the same way, so run,
-// decide and replay cannot gate one input differently.
+// loop (NormaliseMeta) read a meta verdict that carries both required
+// fields the same way, so run, decide and replay cannot gate one recorded
+// verdict differently; a present but wrong field fails in both.
 func TestMetaFromJSONAgreesWithNormaliseMeta(t *testing.T) {
 	for _, in := range []string{
-		`{"override_recommendation":"accept"}`,
-		`{"bias_detected":true,"override_recommendation":"reject"}`,
 		`{"verdict_quality":"biased","bias_detected":"true"}`,
 		`{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept","bias_types":["position",3],"confidence":2}`,
 		`{"verdict_quality":"biased","bias_detected":true,"bias_types":["verbosity"],"confidence":0.5,"override_recommendation":"re-evaluate"}`,
 		`{"verdict_quality":"SOUND","bias_detected":false}`,
-		`{"verdict_quality":"sound","bias_detected":null}`,
+		`{"verdict_quality":"sound","bias_detected":"no","override_recommendation":"accept"}`,
+		`{"verdict_quality":7,"bias_detected":true,"override_recommendation":"reject"}`,
 	} {
 		loop, _ := NormaliseMeta(in)
 		dec, _, err := MetaFromJSON(json.RawMessage(in))
@@ -191,6 +203,27 @@ func TestMetaFromJSONAgreesWithNormaliseMeta(t *testing.T) {
 		loop.Error, dec.Error = "", ""
 		if !reflect.DeepEqual(loop, dec) {
 			t.Errorf("%s:\nloop   %+v\ndecide %+v", in, loop, dec)
+		}
+	}
+}
+
+// TestOnlyDecideAcceptsPartialMeta: a meta verdict without verdict_quality
+// or bias_detected is a failed meta-judge in the loop, whose meta-judge
+// must answer its schema, and a usable verdict in decide, whose callers
+// pass only what the gate reads (spec §6.7).
+func TestOnlyDecideAcceptsPartialMeta(t *testing.T) {
+	for in, want := range map[string]Meta{
+		`{"override_recommendation":"accept"}`:                                 {Override: "accept"},
+		`{"bias_detected":true,"override_recommendation":"reject"}`:            {BiasDetected: true, Override: "reject"},
+		`{"verdict_quality":"sound","bias_detected":null}`:                     {VerdictQuality: "sound"},
+		`{"verdict_quality":"biased","override_recommendation":"re-evaluate"}`: {VerdictQuality: "biased", Override: "re-evaluate"},
+	} {
+		if loop, _ := NormaliseMeta(in); !loop.Failed || loop.Override != "" || loop.BiasDetected {
+			t.Errorf("loop read %s as %+v, want the failure default", in, loop)
+		}
+		dec, warnings, err := MetaFromJSON(json.RawMessage(in))
+		if err != nil || !reflect.DeepEqual(dec, want) || len(warnings) != 0 {
+			t.Errorf("decide read %s as %+v (warnings %q, error %v), want %+v", in, dec, warnings, err, want)
 		}
 	}
 }

@@ -1,0 +1,129 @@
+package codeguard
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the house limit on a function's length, counted from its
+// func line to its closing brace.
+const maxFuncLines = 80
+
+// longFuncs lists the non-test functions that were longer than
+// maxFuncLines when this guard arrived, with their length then. Each may
+// only shrink: a later refactor splits them and removes their entries.
+// Keyed by file and function ("Recv.Name" for a method).
+var longFuncs = map[string]int{
+	"cmd/tribunal-session/calibrate.go cli.calibrateCmd": 94,
+	"cmd/tribunal-session/history.go cli.showCmd":        81,
+	"cmd/tribunal-session/rejudge.go cli.rejudgeCmd":     98,
+	"internal/calibrate/report.go Report.Text":           82,
+	"internal/calibrate/report.go calibration.report":    103,
+	"internal/history/log.go Log":                        122,
+	"internal/ledger/append.go appendLocked":             94,
+	"internal/provider/schema.go check":                  100,
+	"internal/session/iteration.go runner.runActor":      81,
+	"internal/session/judges.go runner.runJudges":        184,
+	"internal/session/meta.go runner.runMeta":            84,
+	"internal/session/report.go Summary":                 125,
+	"internal/stophook/record.go recorder.verdict":       137,
+}
+
+// funcLengths returns the length of every non-test function declared in
+// the module's .go files, keyed as longFuncs is.
+func funcLengths(t *testing.T) map[string]int {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	out := map[string]int{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			out[filepath.ToSlash(rel)+" "+funcName(fn)] = n
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// funcName is a function's name, or Recv.Name for a method.
+func funcName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	typ := fn.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	switch x := typ.(type) {
+	case *ast.IndexExpr:
+		typ = x.X
+	case *ast.IndexListExpr:
+		typ = x.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name + "." + fn.Name.Name
+	}
+	return fn.Name.Name
+}
+
+// TestFunctionLength fails on a new function over maxFuncLines and on a
+// listed one that grew; a listed one that shrank to the limit, or went
+// away, must leave the list, so that it cannot grow back unnoticed.
+func TestFunctionLength(t *testing.T) {
+	lengths := funcLengths(t)
+	var long []string
+	for key, n := range lengths {
+		if n <= maxFuncLines {
+			continue
+		}
+		long = append(long, fmt.Sprintf("%s (%d lines)", key, n))
+		allowed, listed := longFuncs[key]
+		switch {
+		case !listed:
+			t.Errorf("%s is %d lines, over the limit of %d: split it", key, n, maxFuncLines)
+		case n > allowed:
+			t.Errorf("%s grew to %d lines (allowed %d while it waits to be split): split it", key, n, allowed)
+		case n < allowed:
+			t.Errorf("%s shrank to %d lines: lower its entry in longFuncs from %d", key, n, allowed)
+		}
+	}
+	for key := range longFuncs {
+		if n, ok := lengths[key]; !ok || n <= maxFuncLines {
+			t.Errorf("longFuncs lists %s, now within the limit or gone: remove the entry", key)
+		}
+	}
+	sort.Strings(long)
+	t.Logf("%d functions over %d lines:\n%s", len(long), maxFuncLines, strings.Join(long, "\n"))
+}
