@@ -56,8 +56,8 @@ func TestAdvisoryJudgeDoesNotMakeTheUserWait(t *testing.T) {
 	for _, h := range ns.hookResponses("UserPromptSubmit") {
 		shown += str(h["stdout"])
 	}
-	if !strings.Contains(shown, `"systemMessage":"tribunal: advisory verdict on the last turn's changes: FAIL, score 0.62 — `+advisoryFeedback+`"`) {
-		t.Errorf("UserPromptSubmit did not show the user the verdict's one line: %q", shown)
+	if !strings.Contains(shown, `"systemMessage":"tribunal: advisory verdict on the last turn's changes: FAIL, score 0.62; the judge wrote:\n> `+advisoryFeedback+`"`) {
+		t.Errorf("UserPromptSubmit did not show the user the verdict with the judge's words quoted: %q", shown)
 	}
 	calls := w.api.ByRule(user)
 	req := calls[len(calls)-1]

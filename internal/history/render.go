@@ -5,6 +5,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"sort"
 	"strings"
 	"time"
@@ -106,7 +107,7 @@ func RenderTask(v *TaskView) string {
 	facts = append(facts, "started "+v.Started.Format(timeLayout))
 	if m := v.Manifest; m != nil {
 		if m.SessionID != "" {
-			facts = append(facts, "session "+m.SessionID)
+			facts = append(facts, "session "+surface.OneLine(m.SessionID, 200))
 		}
 		if m.RubricID != "" {
 			facts = append(facts, "rubric "+m.RubricID)
@@ -142,7 +143,7 @@ func RenderTask(v *TaskView) string {
 	}
 	b.WriteString(strings.Join(totals, " · ") + "\n\n")
 	if c := v.Complete; c != nil && c.Error != "" {
-		fmt.Fprintf(&b, "**Stopped:** %s\n\n", c.Error)
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", surface.OneLine(c.Error, 1000))
 	}
 	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
 		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
@@ -165,7 +166,7 @@ func RenderTask(v *TaskView) string {
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
 	for _, it := range v.Iterations {
-		renderIteration(&b, it)
+		renderIteration(&b, it, v.TaskID)
 	}
 	return b.String()
 }
@@ -180,18 +181,30 @@ func dash(s string) string {
 // maxFilesShown bounds an iteration's file list in show's text output.
 const maxFilesShown = 30
 
-func renderIteration(b *strings.Builder, it IterationView) {
+// maxActorLines bounds the actor's message in show; actor.md has it all.
+const maxActorLines = 12
+
+// maxFeedbackShown bounds each judge's quoted feedback in show; --json
+// has all of it.
+const maxFeedbackShown = 4000
+
+// quoted is model text in show's Markdown: a quoted block (safetext.Quote),
+// read by the model when /tribunal-log relays it, so none of its lines can
+// pass for show's own.
+func quoted(s string, max int, see string) string { return safetext.Quote(s, max, see) }
+
+func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 	fmt.Fprintf(b, "\n### Iteration %d (%s)\n\n", it.Number+1, it.ID)
 	if it.ActorText != "" {
 		lines := strings.Split(it.ActorText, "\n")
-		if len(lines) > 12 {
-			lines = append(lines[:12], fmt.Sprintf("… (%d more lines in actor.md)", len(lines)-12))
+		more := ""
+		if len(lines) > maxActorLines {
+			more = fmt.Sprintf("… (%d more lines in actor.md)\n", len(lines)-maxActorLines)
+			lines = lines[:maxActorLines]
 		}
-		b.WriteString("**Actor:**\n\n")
-		for _, l := range lines {
-			b.WriteString("> " + l + "\n")
+		if q := quoted(strings.Join(lines, "\n"), 0, ""); q != "" || more != "" {
+			b.WriteString("**Actor** (its words, quoted):\n\n" + q + "\n" + more + "\n")
 		}
-		b.WriteString("\n")
 	}
 	if len(it.Files) > 0 {
 		b.WriteString("**Files changed** (since the task's starting snapshot):\n\n")
@@ -219,7 +232,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 		b.WriteString("**Judges:**\n\n")
 	}
 	for _, j := range it.Judges {
-		renderJudge(b, j)
+		renderJudge(b, j, "tribunal-session show --json "+taskID)
 	}
 	var facts []string
 	if c := it.Consensus; c != nil {
@@ -247,7 +260,7 @@ func renderIteration(b *strings.Builder, it IterationView) {
 	}
 }
 
-func renderJudge(b *strings.Builder, j JudgeView) {
+func renderJudge(b *strings.Builder, j JudgeView, see string) {
 	head := fmt.Sprintf("- %s", dash(j.Type))
 	switch {
 	case j.Missing:
@@ -286,8 +299,8 @@ func renderJudge(b *strings.Builder, j JudgeView) {
 		}
 		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
 	}
-	if j.Feedback != "" {
-		b.WriteString("  feedback: " + surface.OneLine(j.Feedback, 2000) + "\n")
+	if q := quoted(j.Feedback, maxFeedbackShown, see); q != "" {
+		b.WriteString("  feedback, quoted:\n" + q + "\n")
 	}
 }
 
@@ -396,7 +409,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	} else {
 		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
 	}
-	sid := v.SessionID
+	sid := surface.OneLine(v.SessionID, 200)
 	if sid == "" {
 		sid = "(none recorded)"
 	}
@@ -422,11 +435,12 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 		facts = append(facts, fmt.Sprintf("%d tokens", *v.TokenCount))
 	}
 	b.WriteString(strings.Join(facts, " · ") + "\n")
+	q := quoted(v.Feedback, maxFeedbackShown, "tribunal-session show --json "+v.TaskID)
 	switch {
 	case failed:
-		fmt.Fprintf(&b, "\n**Reason:** %s\n\n", strings.TrimSpace(v.Error))
-	case v.Feedback != "":
-		fmt.Fprintf(&b, "\n**Feedback:** %s\n\n", strings.TrimSpace(v.Feedback))
+		fmt.Fprintf(&b, "\n**Reason:** %s\n\n", surface.OneLine(v.Error, 2000))
+	case q != "":
+		fmt.Fprintf(&b, "\n**Feedback** (the judge's words, quoted):\n\n%s\n\n", q)
 	default:
 		b.WriteString("\n**Feedback:** (none)\n\n")
 	}
@@ -439,7 +453,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 			at = "at " + m.SurfacedAt.UTC().Format(timeLayout)
 		}
 		if m.SessionID != "" {
-			at += " (session " + m.SessionID + ")"
+			at += " (session " + surface.OneLine(m.SessionID, 200) + ")"
 		}
 		fmt.Fprintf(&b, "Shown to a new session %s.\n\n", at)
 	} else {

@@ -134,7 +134,7 @@ func TestShowTaskReadsEveryArtifact(t *testing.T) {
 		"started 2026-05-24 10:00Z · session sess-1 · rubric default · policy majority · threshold 0.75 · dissent threshold 0.25 · aggregation mean",
 		"iterations 2 of 3 · cost $0.5000 · 1.5 s",
 		"> line one\n> line two\n",
-		"- t0 0.85 ✓ pass (m0, confidence 0.70, judge " + id("01HZ2", 100) + ")\n  criteria: correctness 0.9, safety 0.3\n  feedback: Unsafe.",
+		"- t0 0.85 ✓ pass (m0, confidence 0.70, judge " + id("01HZ2", 100) + ")\n  criteria: correctness 0.9, safety 0.3\n  feedback, quoted:\n> Unsafe.\n",
 		"- t1 unusable score 1.5 (m1, judge ",
 		"  criteria: safety \"high\"",
 		"- t2 — failed: judge timed out (m2, judge ",
@@ -227,7 +227,7 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 		"## tribunal advisory verdict — ✗ rejected, score 0.30",
 		"Session: sess/9",
 		"written 2026-05-24 10:00Z (3 h ago) · judge standard (claude-opus-4-7) · confidence 0.60 · cost $0.0200 · 2.5 s · 321 tokens",
-		"**Feedback:** Too risky.",
+		"**Feedback** (the judge's words, quoted):\n\n> Too risky.\n\n",
 		"Not yet shown to a new session.",
 		"Task id " + taskID + " · fingerprint fp",
 	} {

@@ -1,4 +1,4 @@
-// Package safetext makes model- and tool-derived text safe to print on a terminal or to embed in one line.
+// Package safetext makes model- and tool-derived text safe to print on a terminal, to embed in one line, or to relay into Claude Code as a quoted block.
 package safetext
 
 import (
@@ -33,11 +33,7 @@ func OneLine(s string, max int) string {
 		space = false
 		b.WriteRune(r)
 	}
-	out := b.String()
-	if max <= 0 || len(out) <= max {
-		return out
-	}
-	return strings.TrimRight(Head(out, max-len(ellipsis)), " ") + ellipsis
+	return cut(b.String(), max)
 }
 
 // FirstLine is OneLine of s's first non-blank line: a short form of a

@@ -149,9 +149,9 @@ func isolationLines(r *Report) []string {
 		var lines []string
 		if r.Outcome == Accepted {
 			if iso.Error != "" {
-				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change could not be applied (%s).", firstLine(iso.Error, 500)))
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change could not be applied (%s).", inline(iso.Error, 500)))
 			} else {
-				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", firstLine(strings.Join(iso.Conflicts, ", "), 500)))
+				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", inline(strings.Join(iso.Conflicts, ", "), 500)))
 			}
 			lines = append(lines, fmt.Sprintf("It is kept on branch `%s`: resolve the overlap and run `tribunal-session apply %s`, or inspect it with `git diff %s %s`; `tribunal-session discard %s` drops it.",
 				iso.Branch, id, shortCommit(iso.Snapshot), iso.Branch, id))
@@ -200,9 +200,9 @@ func changedFiles(r *Report) []worktree.FileChange {
 
 // fileLine is one summary line for a changed file: status, path, counts.
 func fileLine(f worktree.FileChange) string {
-	name := firstLine(f.Path, 300)
+	name := inline(f.Path, 300)
 	if f.OldPath != "" {
-		name = firstLine(f.OldPath, 300) + " → " + name
+		name = inline(f.OldPath, 300) + " → " + name
 	}
 	counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
 	if f.Binary {

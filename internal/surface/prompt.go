@@ -17,7 +17,7 @@ import (
 // maxPending caps a pending file: it holds two paths and a task id.
 const maxPending = 16 << 10
 
-// maxPromptFeedback bounds the concern quoted in the user's one line.
+// maxPromptFeedback bounds the concern quoted in the user's message.
 const maxPromptFeedback = 200
 
 // RunPrompt is the UserPromptSubmit hook: when the session's last advisory
@@ -81,27 +81,32 @@ func RunPrompt(_ context.Context, d Deps) int {
 	return 0
 }
 
-// PromptLine is the user's one line about a verdict.
+// PromptLine is the user's message about a verdict: tribunal's line with
+// the verdict and score from the stop file's typed fields, then the
+// judge's words as a quoted block under it.
 func PromptLine(a Advisory) string {
 	verdict := "FAIL"
 	if a.Passed {
 		verdict = "pass"
 	}
 	line := fmt.Sprintf("tribunal: advisory verdict on the last turn's changes: %s, score %.2f", verdict, a.Score)
-	if fb := OneLine(a.Feedback, maxPromptFeedback); fb != "" {
-		line += " — " + fb
+	if q := Quote(a, maxPromptFeedback); q != "" {
+		line += "; the judge wrote:\n" + q
 	}
 	return line
 }
 
-// PromptContext is what the model reads about a verdict.
+// PromptContext is what the model reads about a verdict: tribunal's line,
+// the judge's words as a quoted block, and tribunal's sentence after it.
 func PromptContext(a Advisory) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tribunal: the advisory judge reviewed the changes of the previous turn after it ended: %s, score %.2f.", a.Outcome, a.Score)
-	if fb := OneLine(a.Feedback, maxFeedback*2); fb != "" {
-		fmt.Fprintf(&b, " Its main concern, quoted: %q.", fb)
+	if q := Quote(a, maxFeedback*2); q != "" {
+		fmt.Fprintf(&b, " Its main concern, quoted (%s):\n%s\n", quotedNote, q)
+	} else {
+		b.WriteString(" ")
 	}
-	fmt.Fprintf(&b, " The user has been shown this line. Take it into account if it bears on their request. Details: `tribunal-session show %s`.", a.TaskID)
+	fmt.Fprintf(&b, "The user has been shown this verdict. Take it into account if it bears on their request. Details: `tribunal-session show %s`.", a.TaskID)
 	return b.String()
 }
 

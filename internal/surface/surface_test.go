@@ -152,7 +152,7 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 		t.Errorf("stderr: %s", errs)
 	}
 	note := context0(t, out)
-	if !strings.Contains(note, `- rejected, score 0.42 (2 h ago, session s1): "fb s1"`) {
+	if !strings.Contains(note, "- rejected, score 0.42 (2 h ago, session s1), the judge wrote:\n> fb s1\n") {
 		t.Errorf("note: %s", note)
 	}
 	if e.gitCalls.Load() != 1 {
