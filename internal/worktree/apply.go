@@ -182,7 +182,7 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		if err != nil {
 			return res, err
 		}
-		out, err := m.git(ctx, t.UserRoot, "merge-tree", "--write-tree", "--name-only", "--no-messages", u, tip)
+		out, err := m.gitPinned(ctx, t, t.UserRoot, "merge-tree", "--write-tree", "--name-only", "--no-messages", u, tip)
 		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 		var exit *exec.ExitError
 		switch {
@@ -219,11 +219,11 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 	defer os.Remove(patchFile)
 	// --check first: git apply is atomic on its own, but a refusal found
 	// here is reported as a conflict rather than an error.
-	if _, err := m.git(ctx, t.UserRoot, "apply", "--check", "--whitespace=nowarn", patchFile); err != nil {
+	if _, err := m.gitPinned(ctx, t, t.UserRoot, "apply", "--check", "--whitespace=nowarn", patchFile); err != nil {
 		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
 		return res, nil
 	}
-	if _, err := m.git(ctx, t.UserRoot, "apply", "--whitespace=nowarn", patchFile); err != nil {
+	if _, err := m.gitPinned(ctx, t, t.UserRoot, "apply", "--whitespace=nowarn", patchFile); err != nil {
 		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
 		return res, nil
 	}
@@ -247,7 +247,7 @@ func (m *Manager) userTree(ctx context.Context, t *Task) (string, error) {
 			m.git(wctx, t.UserRoot, "worktree", "prune")
 		}
 	}()
-	return m.capture(ctx, scratch, t.UserRoot, t.Snapshot)
+	return m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
 }
 
 func (m *Manager) treeOf(ctx context.Context, dir, commit string) (string, error) {
