@@ -215,6 +215,9 @@ func renderIteration(b *strings.Builder, it IterationView) {
 			if f.Binary {
 				counts = "binary"
 			}
+			if n := f.Notes(); n != "" {
+				counts += ", " + surface.OneLine(n, 300)
+			}
 			fmt.Fprintf(b, "- %s %s (%s)\n", name, f.Status, counts)
 		}
 		b.WriteString("\n")

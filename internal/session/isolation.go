@@ -263,6 +263,9 @@ func fileLine(f worktree.FileChange) string {
 	if f.Binary {
 		counts = "binary"
 	}
+	if n := f.Notes(); n != "" {
+		counts += ", " + firstLine(n, 300)
+	}
 	return fmt.Sprintf("`%s` %s (%s)", name, f.Status, counts)
 }
 
