@@ -253,10 +253,11 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		res.NoChange = true
 		return res, nil
 	}
-	userTree, err := m.userTree(ctx, t)
+	userTree, scratch, done, err := m.userTree(ctx, t)
 	if err != nil {
 		return res, err
 	}
+	defer done()
 	result := tipTree
 	if userTree != snapTree {
 		u, err := m.commit(ctx, t.UserRoot, userTree, t.Snapshot, "tribunal: the working tree of "+t.UserRoot+" at apply time")
@@ -288,47 +289,32 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		res.NoChange = true
 		return res, nil
 	}
-	args := append(append([]string{}, diffArgs...), "-p", "--binary", "--full-index")
-	patch, err := m.git(ctx, t.UserRoot, append(args, userTree, result, "--")...)
-	if err != nil {
-		return res, fmt.Errorf("diff for apply: %w", err)
-	}
-	patchFile := filepath.Join(m.taskDir(t), t.ID+".patch")
-	if err := os.WriteFile(patchFile, patch, 0o600); err != nil {
-		return res, fmt.Errorf("write the patch: %w", err)
-	}
-	defer os.Remove(patchFile)
-	// --check first: git apply is atomic on its own, but a refusal found
-	// here is reported as a conflict rather than an error.
-	if _, err := m.gitPinned(ctx, t, t.UserRoot, "apply", "--check", "--whitespace=nowarn", patchFile); err != nil {
-		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
-		return res, nil
-	}
-	if _, err := m.gitPinned(ctx, t, t.UserRoot, "apply", "--whitespace=nowarn", patchFile); err != nil {
-		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
-		return res, nil
-	}
-	res.Applied = true
-	return res, nil
+	return m.write(ctx, t, scratch, userTree, result, res)
 }
 
 // userTree snapshots the user's working tree as it is now, through a
-// scratch worktree's index (never the user's own), and returns the tree.
-func (m *Manager) userTree(ctx context.Context, t *Task) (string, error) {
-	scratch := filepath.Join(m.taskDir(t), t.ID+".apply")
+// scratch worktree's index (never the user's own), and returns the tree
+// and the scratch worktree, which done removes.
+func (m *Manager) userTree(ctx context.Context, t *Task) (tree, scratch string, done func(), err error) {
+	scratch = filepath.Join(m.taskDir(t), t.ID+".apply")
 	os.RemoveAll(scratch)
 	m.git(ctx, t.UserRoot, "worktree", "prune")
 	if _, err := m.git(ctx, t.UserRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
-		return "", fmt.Errorf("prepare a scratch index: %w", err)
+		return "", "", nil, fmt.Errorf("prepare a scratch index: %w", err)
 	}
-	defer func() {
+	done = func() {
 		wctx := context.WithoutCancel(ctx)
 		if _, err := m.git(wctx, t.UserRoot, "worktree", "remove", "--force", "--force", scratch); err != nil {
 			os.RemoveAll(scratch)
 			m.git(wctx, t.UserRoot, "worktree", "prune")
 		}
-	}()
-	return m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
+	}
+	tree, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
+	if err != nil {
+		done()
+		return "", "", nil, err
+	}
+	return tree, scratch, done, nil
 }
 
 func (m *Manager) treeOf(ctx context.Context, dir, commit string) (string, error) {

@@ -258,14 +258,14 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins [
 		err = add()
 	}
 	if err != nil {
-		if _, rerr := m.git(ctx, wt, "read-tree", base); rerr != nil {
+		if _, rerr := m.git(ctx, wt, append(append([]string{}, pins...), "read-tree", base)...); rerr != nil {
 			return "", fmt.Errorf("prepare the snapshot index: %w", rerr)
 		}
 		if err = add(); err != nil {
 			return "", fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
 		}
 	}
-	tree, err := m.gitLine(ctx, wt, "write-tree")
+	tree, err := m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
 	if err != nil {
 		return "", fmt.Errorf("write the snapshot tree: %w", err)
 	}
@@ -315,10 +315,13 @@ func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, erro
 	if _, err := m.gitPinned(ctx, t, t.Path, "add", "--all", "--", ":/"); err != nil {
 		return "", fmt.Errorf("record the actor's changes: %w", err)
 	}
-	tree, err := m.gitLine(ctx, t.Path, "write-tree")
+	// write-tree too: writing the index re-reads racily clean files
+	// through the clean filter.
+	out, err := m.gitPinned(ctx, t, t.Path, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("record the actor's changes: %w", err)
 	}
+	tree := strings.TrimSpace(string(out))
 	c, err := m.commit(ctx, t.Path, tree, t.Head, msg)
 	if err != nil {
 		return "", err
