@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// Default bounds on what a task may produce (spec §7.11): a file larger
+// Default bounds on what a task may produce (spec §7.13): a file larger
 // than DefaultFileBytes, or a change adding more than DefaultTaskBytes of
 // new or rewritten files, is not recorded. Both are checked from file
 // sizes before git reads any content.
