@@ -62,7 +62,11 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	}
 	it.report.Refused = r.task.Refused
 	r.report.Isolation.Refused = r.task.Refused
-	for _, f := range r.task.Refused {
+	for i, f := range r.task.Refused {
+		if i == maxRefusedWarnings {
+			r.Warn(fmt.Sprintf("not recorded: %d more file(s) (see the summary)", len(r.task.Refused)-i))
+			break
+		}
 		r.Warn("not recorded: " + firstLine(worktree.RefusalLine(f), 500))
 	}
 	r.report.Isolation.Head = head
@@ -147,6 +151,9 @@ func (r *runner) noteTamper() {
 	iso.GitTampered = append([]worktree.Tamper(nil), r.task.Tampered...)
 	r.Warn(worktree.TamperLine(fresh))
 }
+
+// maxRefusedWarnings bounds the stderr lines about refused files.
+const maxRefusedWarnings = 10
 
 // refusedCheck is the name of the check that blocks an iteration whose
 // work could not all be recorded.
