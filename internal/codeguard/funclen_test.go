@@ -32,7 +32,7 @@ var longFuncs = map[string]int{
 	"internal/session/iteration.go runner.runActor":      81,
 	"internal/session/judges.go runner.runJudges":        184,
 	"internal/session/meta.go runner.runMeta":            84,
-	"internal/session/report.go Summary":                 114,
+	"internal/session/report.go Summary":                 120,
 	"internal/stophook/record.go recorder.verdict":       137,
 }
 

@@ -45,6 +45,14 @@ func (c *Config) RepModel(t string, i int) string {
 	return models[i%len(models)]
 }
 
+// ChangeLimits returns session.max_file_mb and session.max_change_mb in
+// bytes: how large one file a task writes, and all the files it adds or
+// rewrites together, may be. 0 means unset (internal/worktree's defaults,
+// 50 and 200 MiB, apply).
+func (c *Config) ChangeLimits() (file, change int64) {
+	return int64(c.count(0, "session", "max_file_mb")) << 20, int64(c.count(0, "session", "max_change_mb")) << 20
+}
+
 // TrustSettings configure the trust gate over a seat's reps.
 type TrustSettings struct {
 	// Block makes an untrustworthy jury block the gate; otherwise the

@@ -116,3 +116,20 @@ func TestCommandJudgesTrustBoundary(t *testing.T) {
 		t.Errorf("scores out of order must be an error naming the key, got %v", err)
 	}
 }
+
+func TestChangeLimits(t *testing.T) {
+	e := newEnv(t)
+	if f, c := e.load().ChangeLimits(); f != 0 || c != 0 {
+		t.Fatalf("unset limits = %d, %d; want 0, 0 (the worktree defaults)", f, c)
+	}
+	e.tribunal(2, `{"session":{"max_file_mb":5,"max_change_mb":20}}`)
+	c := e.load()
+	e.noWarnings()
+	if f, ch := c.ChangeLimits(); f != 5<<20 || ch != 20<<20 {
+		t.Errorf("limits = %d, %d; want 5 MiB, 20 MiB", f, ch)
+	}
+	e.tribunal(2, `{"session":{"max_file_mb":0}}`)
+	if f, _ := e.load().ChangeLimits(); f != 0 {
+		t.Errorf("max_file_mb 0 = %d; want the default", f)
+	}
+}

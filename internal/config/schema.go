@@ -69,6 +69,8 @@ var tribunalSpec = object(map[string]*spec{
 		"dissent_threshold":     leaf(kindNumber),
 		"judge_timeout_seconds": leaf(kindPositive),
 		"budget_usd":            leaf(kindPositive),
+		"max_file_mb":           leaf(kindCount),
+		"max_change_mb":         leaf(kindCount),
 	}),
 	"actor": object(map[string]*spec{
 		"model":             leaf(kindString),

@@ -44,6 +44,10 @@ type Reply struct {
 	// Write creates these files (path relative to the call's directory →
 	// content): an actor's edits.
 	Write map[string]string `json:"write,omitempty"`
+	// Shell is a command run with sh -c in the call's directory after the
+	// writes: an actor's edits that Write cannot make (modes, links, pipes,
+	// files outside the work tree). Its output goes to stderr.
+	Shell string `json:"shell,omitempty"`
 }
 
 // Rule matches calls and gives their reply.
@@ -112,6 +116,14 @@ func respond(r Reply) int {
 	for path, content := range r.Write {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "fake claude:", err)
+			return 4
+		}
+	}
+	if r.Shell != "" {
+		cmd := exec.Command("sh", "-c", r.Shell)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "fake claude: shell:", err)
 			return 4
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // timeLayout is how history prints times: UTC to the minute, unambiguous
@@ -99,6 +100,9 @@ func RenderTask(v *TaskView) string {
 	if v.Complete != nil {
 		outcome, final = v.Complete.Outcome, v.Complete.FinalScore
 	}
+	if iso := v.Isolation; iso != nil && len(iso.GitTampered) > 0 {
+		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", surface.OneLine(worktree.TamperLine(iso.GitTampered), 2000))
+	}
 	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, Glyph(outcome), outcome, score(final))
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
@@ -163,6 +167,9 @@ func RenderTask(v *TaskView) string {
 	}
 	if iso := v.Isolation; iso != nil {
 		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
+		for _, f := range iso.Refused {
+			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", surface.OneLine(f.Path, 300), surface.OneLine(f.Reason, 300))
+		}
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
 	for _, it := range v.Iterations {
@@ -220,6 +227,9 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 			counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
 			if f.Binary {
 				counts = "binary"
+			}
+			if n := f.Notes(); n != "" {
+				counts += ", " + surface.OneLine(n, 300)
 			}
 			fmt.Fprintf(b, "- %s %s (%s)\n", name, f.Status, counts)
 		}

@@ -183,6 +183,11 @@ type Isolation struct {
 	Files      []worktree.FileChange `json:"files,omitempty"`
 	Submodules []string              `json:"submodules,omitempty"`
 	Error      string                `json:"error,omitempty"`
+	// GitTampered lists the changes the task made to the repository's own
+	// git files (config, hooks, info/attributes): the summary's first line.
+	GitTampered []worktree.Tamper `json:"git_tampered,omitempty"`
+	// Refused lists what the last iteration's commit did not record.
+	Refused []worktree.Refusal `json:"refused,omitempty"`
 }
 
 // CallMeta says which seat and attempt a model call belongs to.

@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 type fact struct{ Label, Value string }
@@ -27,11 +28,15 @@ type taskPage struct {
 	Glyph        string
 	Sentence     string
 	Stopped      string
-	Facts        []fact
-	Damaged      []string
-	Chart        *chart
-	Iterations   []iterPage
-	Ledger       *ledgerPage
+	// GitTampered is worktree.TamperLine of the task's changes to the
+	// repository's git files; Refused what its last commit left out.
+	GitTampered string
+	Refused     []worktree.Refusal
+	Facts       []fact
+	Damaged     []string
+	Chart       *chart
+	Iterations  []iterPage
+	Ledger      *ledgerPage
 }
 
 type iterPage struct {
@@ -112,6 +117,9 @@ func buildTask(in TaskInput) taskPage {
 	}
 	if c := v.Complete; c != nil {
 		p.Outcome, p.Stopped = c.Outcome, c.Error
+	}
+	if iso := v.Isolation; iso != nil {
+		p.GitTampered, p.Refused = worktree.TamperLine(iso.GitTampered), iso.Refused
 	}
 	p.Glyph, p.OutcomeClass = history.Glyph(p.Outcome), outcomeClass(p.Outcome)
 	title := "tribunal task " + v.TaskID

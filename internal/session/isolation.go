@@ -56,8 +56,18 @@ func (r *runner) isolate(ctx context.Context) error {
 func (r *runner) recordChange(ctx context.Context, it *iterationState, dir string) (string, bool, error) {
 	prev := r.task.Head
 	head, err := r.wt.Commit(ctx, r.task, fmt.Sprintf("tribunal: task %s, iteration %d", r.taskID, it.report.Number+1))
+	r.noteTamper()
 	if err != nil {
 		return "", false, err
+	}
+	it.report.Refused = r.task.Refused
+	r.report.Isolation.Refused = r.task.Refused
+	for i, f := range r.task.Refused {
+		if i == maxRefusedWarnings {
+			r.Warn(fmt.Sprintf("not recorded: %d more file(s) (see the summary)", len(r.task.Refused)-i))
+			break
+		}
+		r.Warn("not recorded: " + firstLine(worktree.RefusalLine(f), 500))
 	}
 	r.report.Isolation.Head = head
 	previous, _, err := r.wt.Diff(ctx, r.task.Path, prev, head)
@@ -89,6 +99,8 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	iso := r.report.Isolation
+	r.wt.Guard(ctx, r.task)
+	r.noteTamper()
 	changed := r.wt.Changed(ctx, r.task)
 	keep := changed
 	switch {
@@ -126,6 +138,56 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 				firstLine(strings.Join(iso.Conflicts, ", "), 300), iso.Branch))
 		}
 	}
+}
+
+// noteTamper records the task's changes to the repository's git files
+// (worktree.Guard) in the report and warns of each new one at once.
+func (r *runner) noteTamper() {
+	iso := r.report.Isolation
+	if len(r.task.Tampered) == len(iso.GitTampered) {
+		return
+	}
+	fresh := r.task.Tampered[len(iso.GitTampered):]
+	iso.GitTampered = append([]worktree.Tamper(nil), r.task.Tampered...)
+	r.Warn(worktree.TamperLine(fresh))
+}
+
+// maxRefusedWarnings bounds the stderr lines about refused files.
+const maxRefusedWarnings = 10
+
+// refusedCheck is the name of the check that blocks an iteration whose
+// work could not all be recorded.
+const refusedCheck = "recordable-files"
+
+// refusedCommand is a failed required check naming what the iteration's
+// commit did not record (nil when it recorded everything): the gate
+// blocks, and the next actor reads why.
+func refusedCommand(refused []worktree.Refusal) *records.Command {
+	if len(refused) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, len(refused))
+	for _, f := range refused {
+		lines = append(lines, worktree.RefusalLine(f))
+	}
+	return &records.Command{Name: refusedCheck, Required: true,
+		Feedback: "not recorded and taken out of the worktree: " + firstLine(strings.Join(lines, "; "), 2000)}
+}
+
+// refusedLines is the summary's list of what the last commit left out.
+func refusedLines(r *Report) []string {
+	if r.Isolation == nil {
+		return nil
+	}
+	var lines []string
+	for i, f := range r.Isolation.Refused {
+		if i == maxSummaryFiles {
+			lines = append(lines, fmt.Sprintf("- … and %d more (see report.json)", len(r.Isolation.Refused)-maxSummaryFiles))
+			break
+		}
+		lines = append(lines, fmt.Sprintf("- `%s` %s", firstLine(f.Path, 300), firstLine(f.Reason, 300)))
+	}
+	return lines
 }
 
 // isolationLines is the summary's account of the user's working tree.
@@ -207,6 +269,9 @@ func fileLine(f worktree.FileChange) string {
 	counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
 	if f.Binary {
 		counts = "binary"
+	}
+	if n := f.Notes(); n != "" {
+		counts += ", " + firstLine(n, 300)
 	}
 	return fmt.Sprintf("`%s` %s (%s)", name, f.Status, counts)
 }

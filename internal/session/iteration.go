@@ -103,6 +103,10 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	if err != nil {
 		return err
 	}
+	if c := refusedCommand(it.report.Refused); c != nil {
+		it.report.Commands = append(it.report.Commands, *c)
+		it.commands = append(it.commands, *c)
+	}
 	it.verdicts = verdicts
 	// Failure is not a verdict: with no usable score from any seat there
 	// is nothing to aggregate, nothing for the meta-judge to review and no

@@ -58,6 +58,8 @@ type IterationReport struct {
 	UnverifiedFindings int                   `json:"unverified_findings,omitempty"`
 	Commit             string                `json:"commit,omitempty"`
 	Files              []worktree.FileChange `json:"files_changed,omitempty"`
+	// Refused is what this iteration's commit did not record.
+	Refused []worktree.Refusal `json:"refused_files,omitempty"`
 }
 
 // ActorReport describes the Actor's pass.
@@ -149,6 +151,9 @@ func GateSentence(g GateReport, aggregate float64) string {
 // Summary renders the terse Markdown summary of spec §7.10.
 func Summary(r *Report) string {
 	var b strings.Builder
+	if iso := r.Isolation; iso != nil && len(iso.GitTampered) > 0 {
+		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", firstLine(worktree.TamperLine(iso.GitTampered), 2000))
+	}
 	score := "—"
 	if r.FinalScore != nil {
 		score = fmt.Sprintf("%.2f", *r.FinalScore)
@@ -240,6 +245,9 @@ func Summary(r *Report) string {
 			b.WriteString("- " + fileLine(f) + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if lines := refusedLines(r); len(lines) > 0 {
+		b.WriteString("**Not recorded** (taken out of the task's worktree)\n\n" + strings.Join(lines, "\n") + "\n\n")
 	}
 	if lines := isolationLines(r); len(lines) > 0 {
 		b.WriteString(strings.Join(lines, "\n") + "\n\n")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +21,32 @@ type FileChange struct {
 	Added   int    `json:"added,omitempty"`
 	Deleted int    `json:"deleted,omitempty"`
 	Binary  bool   `json:"binary,omitempty"`
+	// OldMode and NewMode are git's modes ("100644", "100755", "120000"
+	// for a symbolic link) of a change that alters the mode.
+	OldMode string `json:"old_mode,omitempty"`
+	NewMode string `json:"new_mode,omitempty"`
+	// Target is a symbolic link's target; Outside flags one that leads
+	// out of the work tree (absolute, or above its root).
+	Target  string `json:"symlink_target,omitempty"`
+	Outside bool   `json:"symlink_outside,omitempty"`
+}
+
+// Notes names what counts of lines do not show: a mode change and a
+// symbolic link's target ("mode 100644 → 100755", "symlink → /x, outside
+// the work tree"); "" for neither.
+func (f FileChange) Notes() string {
+	var notes []string
+	if f.OldMode != "" {
+		notes = append(notes, "mode "+f.OldMode+" → "+f.NewMode)
+	}
+	if f.Target != "" {
+		n := "symlink → " + f.Target
+		if f.Outside {
+			n += ", outside the work tree"
+		}
+		notes = append(notes, n)
+	}
+	return strings.Join(notes, ", ")
 }
 
 // diffArgs compare two trees with the plumbing diff-tree: it never reads
@@ -51,9 +78,10 @@ func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []Fil
 	return string(patch), files, err
 }
 
-// Files lists the files changed from one commit (or tree) to another.
+// Files lists the files changed from one commit (or tree) to another,
+// with mode changes and symbolic links' targets named.
 func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange, error) {
-	status, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--name-status", "-z", from, to, "--")
+	raw, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--raw", "-z", "--abbrev=40", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list the changed files: %w", err)
 	}
@@ -61,27 +89,47 @@ func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange
 	if err != nil {
 		return nil, fmt.Errorf("count the changed lines: %w", err)
 	}
-	files := parseNameStatus(string(status))
+	files, blobs := parseRaw(string(raw))
 	counts := parseNumstat(string(num))
+	links := 0
 	for i := range files {
 		if c, ok := counts[files[i].Path]; ok {
 			files[i].Added, files[i].Deleted, files[i].Binary = c.Added, c.Deleted, c.Binary
+		}
+		if blobs[i] == "" || links == maxLinkTargets {
+			continue
+		}
+		links++
+		if target, err := m.git(ctx, dir, "cat-file", "blob", blobs[i]); err == nil {
+			files[i].Target = safeTarget(target)
+			files[i].Outside = outsideTree(files[i].Path, files[i].Target)
 		}
 	}
 	return files, nil
 }
 
-// parseNameStatus reads `diff --name-status -z`: a status field, then one
-// path (two for renames and copies), each NUL-terminated.
-func parseNameStatus(s string) []FileChange {
+// symlinkMode is git's mode of a symbolic link; maxLinkTargets bounds the
+// links whose targets Files reads.
+const (
+	symlinkMode    = "120000"
+	maxLinkTargets = 100
+)
+
+// parseRaw reads `diff-tree --raw -z`: ":oldmode newmode oldsha newsha
+// status" then one path (two for renames and copies), each NUL-terminated.
+// It returns the files and, beside each, the new blob of a symbolic link
+// ("" otherwise).
+func parseRaw(s string) ([]FileChange, []string) {
 	fields := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
 	var out []FileChange
-	for i := 0; i < len(fields); i++ {
-		st := fields[i]
-		if st == "" || i+1 >= len(fields) {
+	var blobs []string
+	for i := 0; i+1 < len(fields); i++ {
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
 			continue
 		}
 		f := FileChange{}
+		oldMode, newMode, st := meta[0], meta[1], meta[4]
 		switch st[0] {
 		case 'A':
 			f.Status = "added"
@@ -92,7 +140,7 @@ func parseNameStatus(s string) []FileChange {
 		case 'R', 'C':
 			f.Status = map[byte]string{'R': "renamed", 'C': "copied"}[st[0]]
 			if i+2 >= len(fields) {
-				return out
+				return out, blobs
 			}
 			f.OldPath = fields[i+1]
 			i++
@@ -101,9 +149,42 @@ func parseNameStatus(s string) []FileChange {
 		}
 		f.Path = fields[i+1]
 		i++
+		if oldMode != "000000" && newMode != "000000" && oldMode != newMode {
+			f.OldMode, f.NewMode = oldMode, newMode
+		}
+		blob := ""
+		if newMode == symlinkMode {
+			blob = meta[3]
+		}
 		out = append(out, f)
+		blobs = append(blobs, blob)
 	}
-	return out
+	return out, blobs
+}
+
+// safeTarget is a link target as one printable line.
+func safeTarget(b []byte) string {
+	const max = 4096
+	if len(b) > max {
+		b = b[:max]
+	}
+	return strings.ToValidUTF8(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, string(b)), "?")
+}
+
+// outsideTree reports whether a link at p (slash-separated, relative to
+// the work tree) with target leads out of the work tree: an absolute
+// target, or a relative one that climbs above the root.
+func outsideTree(p, target string) bool {
+	if strings.HasPrefix(target, "/") {
+		return true
+	}
+	joined := path.Clean(path.Join(path.Dir(p), target))
+	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
 // parseNumstat reads `diff --numstat -z`: "added\tdeleted\tpath\0", or for
@@ -172,17 +253,18 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		res.NoChange = true
 		return res, nil
 	}
-	userTree, err := m.userTree(ctx, t)
+	userTree, scratch, done, err := m.userTree(ctx, t)
 	if err != nil {
 		return res, err
 	}
+	defer done()
 	result := tipTree
 	if userTree != snapTree {
 		u, err := m.commit(ctx, t.UserRoot, userTree, t.Snapshot, "tribunal: the working tree of "+t.UserRoot+" at apply time")
 		if err != nil {
 			return res, err
 		}
-		out, err := m.git(ctx, t.UserRoot, "merge-tree", "--write-tree", "--name-only", "--no-messages", u, tip)
+		out, err := m.gitPinned(ctx, t, t.UserRoot, "merge-tree", "--write-tree", "--name-only", "--no-messages", u, tip)
 		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 		var exit *exec.ExitError
 		switch {
@@ -207,47 +289,32 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 		res.NoChange = true
 		return res, nil
 	}
-	args := append(append([]string{}, diffArgs...), "-p", "--binary", "--full-index")
-	patch, err := m.git(ctx, t.UserRoot, append(args, userTree, result, "--")...)
-	if err != nil {
-		return res, fmt.Errorf("diff for apply: %w", err)
-	}
-	patchFile := filepath.Join(m.taskDir(t), t.ID+".patch")
-	if err := os.WriteFile(patchFile, patch, 0o600); err != nil {
-		return res, fmt.Errorf("write the patch: %w", err)
-	}
-	defer os.Remove(patchFile)
-	// --check first: git apply is atomic on its own, but a refusal found
-	// here is reported as a conflict rather than an error.
-	if _, err := m.git(ctx, t.UserRoot, "apply", "--check", "--whitespace=nowarn", patchFile); err != nil {
-		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
-		return res, nil
-	}
-	if _, err := m.git(ctx, t.UserRoot, "apply", "--whitespace=nowarn", patchFile); err != nil {
-		res.Conflicts = []string{"git apply refuses the change: " + err.Error()}
-		return res, nil
-	}
-	res.Applied = true
-	return res, nil
+	return m.write(ctx, t, scratch, userTree, result, res)
 }
 
 // userTree snapshots the user's working tree as it is now, through a
-// scratch worktree's index (never the user's own), and returns the tree.
-func (m *Manager) userTree(ctx context.Context, t *Task) (string, error) {
-	scratch := filepath.Join(m.taskDir(t), t.ID+".apply")
+// scratch worktree's index (never the user's own), and returns the tree
+// and the scratch worktree, which done removes.
+func (m *Manager) userTree(ctx context.Context, t *Task) (tree, scratch string, done func(), err error) {
+	scratch = filepath.Join(m.taskDir(t), t.ID+".apply")
 	os.RemoveAll(scratch)
 	m.git(ctx, t.UserRoot, "worktree", "prune")
 	if _, err := m.git(ctx, t.UserRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
-		return "", fmt.Errorf("prepare a scratch index: %w", err)
+		return "", "", nil, fmt.Errorf("prepare a scratch index: %w", err)
 	}
-	defer func() {
+	done = func() {
 		wctx := context.WithoutCancel(ctx)
 		if _, err := m.git(wctx, t.UserRoot, "worktree", "remove", "--force", "--force", scratch); err != nil {
 			os.RemoveAll(scratch)
 			m.git(wctx, t.UserRoot, "worktree", "prune")
 		}
-	}()
-	return m.capture(ctx, scratch, t.UserRoot, t.Snapshot)
+	}
+	tree, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
+	if err != nil {
+		done()
+		return "", "", nil, err
+	}
+	return tree, scratch, done, nil
 }
 
 func (m *Manager) treeOf(ctx context.Context, dir, commit string) (string, error) {

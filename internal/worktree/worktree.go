@@ -70,6 +70,8 @@ type Manager struct {
 	// ProcessAlive.
 	Alive func(pid int) bool
 	Now   func() time.Time
+	// Limits bound what a task may produce (zero: the defaults).
+	Limits Limits
 }
 
 // Task is one task's isolation record, kept at <Dir>/<id>.json.
@@ -94,8 +96,17 @@ type Task struct {
 	// Submodules lists submodule paths, which are not checked out in the
 	// task worktree.
 	Submodules []string `json:"submodules,omitempty"`
+	// Tampered lists the changes the task made to the repository's git
+	// files (see Guard), each put back or said why not.
+	Tampered []Tamper `json:"git_tampered,omitempty"`
+	// Refused is what the last Commit did not record (see Refusal).
+	Refused []Refusal `json:"-"`
 	// dir is where this record lives (Manager.Dir or Manager.Fallback).
 	dir string
+	// guard is the copy of the repository's git files taken when the task
+	// started; pins are the -c options Guard derived from it.
+	guard *guard
+	pins  []string
 }
 
 func (m *Manager) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -103,6 +114,12 @@ func (m *Manager) git(ctx context.Context, dir string, args ...string) ([]byte, 
 	full = append(full, gitBase...)
 	full = append(full, args...)
 	return m.Git(ctx, dir, full...)
+}
+
+// gitPinned runs git for the task's content with the filter and
+// merge-driver configuration pinned to the task's start (see Guard).
+func (m *Manager) gitPinned(ctx context.Context, t *Task, dir string, args ...string) ([]byte, error) {
+	return m.git(ctx, dir, append(append([]string{}, t.pins...), args...)...)
 }
 
 func (m *Manager) gitLine(ctx context.Context, dir string, args ...string) (string, error) {
@@ -166,7 +183,7 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "-b", t.Branch, t.Path, base); err != nil {
 		return fail(fmt.Errorf("create the task worktree: %w", err))
 	}
-	tree, err := m.capture(ctx, t.Path, userRoot, base)
+	tree, err := m.capture(ctx, t.Path, userRoot, base, nil)
 	if err != nil {
 		return fail(err)
 	}
@@ -184,6 +201,9 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 	}
 	t.Snapshot, t.Head = snap, snap
 	t.Submodules, _ = m.submodules(ctx, t.Path)
+	if t.guard, err = m.snapshotGuard(ctx, userRoot, t.Path); err != nil {
+		return fail(err)
+	}
 	t.State = Running
 	if err := m.save(t); err != nil {
 		return fail(fmt.Errorf("record task worktree: %w", err))
@@ -213,8 +233,9 @@ func (m *Manager) baseCommit(ctx context.Context, userRoot string) (string, erro
 // ignored ones) in the index of worktree wt and returns its tree. The
 // index starts as a copy of the user's, whose stat data lets `add -A`
 // skip unchanged files; when that copy cannot be used (no index yet, a
-// split index) it starts from base's tree instead.
-func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (string, error) {
+// split index) it starts from base's tree instead. pins precede git's
+// arguments (see Guard).
+func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (string, error) {
 	copied := false
 	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
 		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
@@ -224,7 +245,7 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (strin
 	// ":/" is the whole work tree whatever the current directory; our own
 	// directory is left out when it lies inside the user's tree (a
 	// repository at $HOME holds $ONLOOKER_DIR).
-	spec := []string{"--work-tree=" + userRoot, "add", "--all", "--", ":/"}
+	spec := append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--", ":/")
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
 		spec = append(spec, ":(top,exclude)"+filepath.ToSlash(rel))
 	}
@@ -237,14 +258,14 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string) (strin
 		err = add()
 	}
 	if err != nil {
-		if _, rerr := m.git(ctx, wt, "read-tree", base); rerr != nil {
+		if _, rerr := m.git(ctx, wt, append(append([]string{}, pins...), "read-tree", base)...); rerr != nil {
 			return "", fmt.Errorf("prepare the snapshot index: %w", rerr)
 		}
 		if err = add(); err != nil {
 			return "", fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
 		}
 	}
-	tree, err := m.gitLine(ctx, wt, "write-tree")
+	tree, err := m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
 	if err != nil {
 		return "", fmt.Errorf("write the snapshot tree: %w", err)
 	}
@@ -279,14 +300,28 @@ func (m *Manager) submodules(ctx context.Context, wt string) ([]string, error) {
 // Commit records the task worktree's current state (whatever the actor
 // left, including its own commits and untracked files) as a commit on the
 // task branch whose parent is the previous iteration's, and returns it.
+// First the repository's git files are put back (Guard), and what must
+// not be recorded is taken out of the worktree and listed in t.Refused.
 func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, error) {
-	if _, err := m.git(ctx, t.Path, "add", "--all", "--", ":/"); err != nil {
+	m.Guard(ctx, t)
+	refused, tracked, err := m.scan(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	t.Refused = refused
+	if err := m.dropRefused(ctx, t, refused, tracked); err != nil {
+		return "", fmt.Errorf("take the refused files out of the task worktree: %w", err)
+	}
+	if _, err := m.gitPinned(ctx, t, t.Path, "add", "--all", "--", ":/"); err != nil {
 		return "", fmt.Errorf("record the actor's changes: %w", err)
 	}
-	tree, err := m.gitLine(ctx, t.Path, "write-tree")
+	// write-tree too: writing the index re-reads racily clean files
+	// through the clean filter.
+	out, err := m.gitPinned(ctx, t, t.Path, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("record the actor's changes: %w", err)
 	}
+	tree := strings.TrimSpace(string(out))
 	c, err := m.commit(ctx, t.Path, tree, t.Head, msg)
 	if err != nil {
 		return "", err

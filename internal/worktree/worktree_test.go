@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -190,14 +191,30 @@ func TestCleanupRemovesCrashedRuns(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
-	files := parseNameStatus("M\x00a b.txt\x00R087\x00old\x00new\x00A\x00line\nbreak\x00")
-	want := []FileChange{{Path: "a b.txt", Status: "modified"}, {Path: "new", OldPath: "old", Status: "renamed"}, {Path: "line\nbreak", Status: "added"}}
+	z := strings.Repeat("0", 40)
+	files, blobs := parseRaw(":100644 100755 " + z + " " + z + " M\x00a b.txt\x00" +
+		":100644 100644 " + z + " " + z + " R087\x00old\x00new\x00" +
+		":000000 100644 " + z + " " + z + " A\x00line\nbreak\x00" +
+		":000000 120000 " + z + " abc A\x00rc\x00")
+	want := []FileChange{{Path: "a b.txt", Status: "modified", OldMode: "100644", NewMode: "100755"},
+		{Path: "new", OldPath: "old", Status: "renamed"}, {Path: "line\nbreak", Status: "added"}, {Path: "rc", Status: "added"}}
 	if len(files) != len(want) {
 		t.Fatalf("files = %+v", files)
 	}
 	for i := range want {
 		if files[i] != want[i] {
 			t.Errorf("file %d = %+v, want %+v", i, files[i], want[i])
+		}
+	}
+	if !reflect.DeepEqual(blobs, []string{"", "", "", "abc"}) {
+		t.Errorf("link blobs = %q", blobs)
+	}
+	for _, c := range []struct {
+		path, target string
+		outside      bool
+	}{{"rc", "/home/u/.bashrc", true}, {"a/rc", "../b", false}, {"a/rc", "../../b", true}, {"rc", "..", true}, {"rc", "b/../c", false}} {
+		if got := outsideTree(c.path, c.target); got != c.outside {
+			t.Errorf("outsideTree(%q, %q) = %v", c.path, c.target, got)
 		}
 	}
 	counts := parseNumstat("1\t2\ta b.txt\x00-\t-\tbin\x003\t0\t\x00old\x00new\x00")
