@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/fakeapi"
 )
 
@@ -306,8 +308,11 @@ func checkTribunalCalls(t *testing.T, w *world, roles map[string]int, sid string
 	if tools := calls["standard"][0].ToolNames(); slices.Contains(tools, "Bash") || slices.Contains(tools, "Write") {
 		t.Errorf("the standard judge is read-only, but was offered %v", tools)
 	}
-	if tools := calls["adversarial"][0].ToolNames(); !slices.Contains(tools, "Bash") {
-		t.Errorf("the adversarial judge may run tests, but was offered %v", tools)
+	// The adversarial judge may run tests, in Claude Code's sandbox: it is
+	// offered Bash exactly where the sandbox can run (docs/security.md §2.4).
+	sandbox := claude.CheckSandbox(runtime.GOOS, os.Getenv("PATH"), func(p string) bool { _, err := os.Stat(p); return err == nil })
+	if tools := calls["adversarial"][0].ToolNames(); slices.Contains(tools, "Bash") != sandbox.OK {
+		t.Errorf("sandbox available %v, but the adversarial judge was offered %v", sandbox.OK, tools)
 	}
 	if retried && !strings.Contains(calls["actor"][1].LastUserText(), adversarialFlaw) {
 		t.Errorf("the second actor was not given the jury's critique")

@@ -53,7 +53,11 @@ type Call struct {
 	// StrictMCP passes --strict-mcp-config without any --mcp-config: the
 	// child gets no MCP servers at all, so a repository's MCP configuration
 	// cannot add tools (or start programs) in a judge's session.
-	StrictMCP       bool
+	StrictMCP bool
+	// SandboxBash runs the child's Bash commands inside Claude Code's own
+	// sandbox, confined to Dir with no network (Settings); set it with
+	// WithSandboxedBash.
+	SandboxBash     bool
 	MaxTurns        int // --max-turns when > 0
 	MaxOutputTokens int // CLAUDE_CODE_MAX_OUTPUT_TOKENS when > 0
 	Dir             string

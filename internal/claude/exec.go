@@ -21,10 +21,11 @@ type Exec struct {
 
 // Args returns the command-line arguments for c, without the program name.
 // Every child is headless, prints one JSON result, runs no hooks and writes
-// no transcript (a judge's session is not the user's to resume).
+// no transcript (a judge's session is not the user's to resume); a call
+// with SandboxBash carries its sandbox in the same --settings layer.
 func Args(c Call) []string {
 	args := []string{"-p", "--output-format", "json",
-		"--settings", DisableHooksSettings,
+		"--settings", Settings(c),
 		"--no-session-persistence"}
 	if c.Model != "" {
 		args = append(args, "--model", c.Model)

@@ -30,9 +30,9 @@ var longFuncs = map[string]int{
 	"internal/ledger/append.go appendLocked":             94,
 	"internal/provider/schema.go check":                  100,
 	"internal/session/iteration.go runner.runActor":      81,
-	"internal/session/judges.go runner.runJudges":        184,
+	"internal/session/judges.go runner.runJudges":        187,
 	"internal/session/meta.go runner.runMeta":            84,
-	"internal/session/report.go Summary":                 120,
+	"internal/session/report.go Summary":                 123,
 	"internal/stophook/record.go recorder.verdict":       137,
 }
 

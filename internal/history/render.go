@@ -107,6 +107,32 @@ func RenderTask(v *TaskView) string {
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
+	b.WriteString(strings.Join(taskFacts(v), " · ") + "\n\n")
+	b.WriteString(strings.Join(taskTotals(v), " · ") + "\n\n")
+	if c := v.Complete; c != nil && c.Error != "" {
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", surface.OneLine(c.Error, 1000))
+	}
+	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
+		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
+			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
+	}
+	renderJurors(&b, v.Jurors)
+	if iso := v.Isolation; iso != nil {
+		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
+		for _, f := range iso.Refused {
+			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", surface.OneLine(f.Path, 300), surface.OneLine(f.Reason, 300))
+		}
+	}
+	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
+	for _, it := range v.Iterations {
+		renderIteration(&b, it, v.TaskID)
+	}
+	return b.String()
+}
+
+// taskFacts are the task header's facts: when, which session and rubric,
+// and the gate's parameters.
+func taskFacts(v *TaskView) []string {
 	var facts []string
 	facts = append(facts, "started "+v.Started.Format(timeLayout))
 	if m := v.Manifest; m != nil {
@@ -127,7 +153,12 @@ func RenderTask(v *TaskView) string {
 			facts = append(facts, "aggregation "+string(p.AggregationMethod))
 		}
 	}
-	b.WriteString(strings.Join(facts, " · ") + "\n\n")
+	return facts
+}
+
+// taskTotals are the task's totals: iterations, cost, time, and where the
+// outcome came from.
+func taskTotals(v *TaskView) []string {
 	var totals []string
 	maxIter := "?"
 	if v.Params != nil && v.Params.MaxIterations > 0 {
@@ -145,37 +176,24 @@ func RenderTask(v *TaskView) string {
 	} else {
 		totals = append(totals, "no completion record: still running, or stopped before it could finish")
 	}
-	b.WriteString(strings.Join(totals, " · ") + "\n\n")
-	if c := v.Complete; c != nil && c.Error != "" {
-		fmt.Fprintf(&b, "**Stopped:** %s\n\n", surface.OneLine(c.Error, 1000))
+	return totals
+}
+
+// renderJurors writes the effective-jurors line of a panel of two or more.
+func renderJurors(b *strings.Builder, j *Jurors) {
+	if j == nil || j.Panel <= 1 {
+		return
 	}
-	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
-		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
-			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
+	if j.Effective != nil {
+		fmt.Fprintf(b, "effective jurors: %.2f of %d (mean pairwise score correlation ρ̄ %.2f over %d recorded iteration(s) of this project)\n\n",
+			*j.Effective, j.Panel, *j.MeanCorrelation, j.Iterations)
+	} else {
+		fmt.Fprintf(b, "effective jurors: not yet measurable (%d recorded iteration(s) of this project with two or more of these judges' scores; at least %d with some spread are needed)\n\n",
+			j.Iterations, judgestats.MinCommon)
 	}
-	if j := v.Jurors; j != nil && j.Panel > 1 {
-		if j.Effective != nil {
-			fmt.Fprintf(&b, "effective jurors: %.2f of %d (mean pairwise score correlation ρ̄ %.2f over %d recorded iteration(s) of this project)\n\n",
-				*j.Effective, j.Panel, *j.MeanCorrelation, j.Iterations)
-		} else {
-			fmt.Fprintf(&b, "effective jurors: not yet measurable (%d recorded iteration(s) of this project with two or more of these judges' scores; at least %d with some spread are needed)\n\n",
-				j.Iterations, judgestats.MinCommon)
-		}
-		if j.Warning != "" {
-			fmt.Fprintf(&b, "**Warning:** %s\n\n", j.Warning)
-		}
+	if j.Warning != "" {
+		fmt.Fprintf(b, "**Warning:** %s\n\n", j.Warning)
 	}
-	if iso := v.Isolation; iso != nil {
-		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
-		for _, f := range iso.Refused {
-			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", surface.OneLine(f.Path, 300), surface.OneLine(f.Reason, 300))
-		}
-	}
-	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
-	for _, it := range v.Iterations {
-		renderIteration(&b, it, v.TaskID)
-	}
-	return b.String()
 }
 
 func dash(s string) string {

@@ -201,6 +201,10 @@ type CallMeta struct {
 	JudgeType string `json:"judge_type,omitempty"`
 	Rep       *int   `json:"rep,omitempty"`
 	Attempt   int    `json:"attempt,omitempty"`
+	// Bash is "sandboxed" when the judge's Bash ran inside Claude Code's
+	// sandbox, "withheld" when its agent has Bash but no sandbox could
+	// run; empty for a call without Bash.
+	Bash string `json:"bash,omitempty"`
 }
 
 // Call is calls/<nn>-<label>.json, the evidence of one model call: what

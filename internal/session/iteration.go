@@ -118,7 +118,29 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 		return err
 	}
 
-	// Consensus and dissent.
+	r.consensus(it, dir, verdicts)
+
+	// Meta-Judge.
+	if err := r.runMeta(ctx, it, dir, label); err != nil {
+		return err
+	}
+
+	// Gate.
+	res := gate.DecideWithChecks(gate.Input{
+		Policy: r.params.GatePolicy, Verdicts: verdicts, Aggregate: it.aggregate,
+		Threshold: r.params.ScoreThreshold, Meta: it.meta, Dissent: it.dissent,
+		DissentThreshold: r.params.DissentThreshold, Rubric: r.rub,
+	}, r.checks(it))
+	r.warnAll(res.Warnings)
+	it.gate = res
+	r.recordGate(it, dir, n)
+	return nil
+}
+
+// consensus is spec §7.4 step 4: the aggregate score and the dissent of
+// the panel's usable verdicts, recorded as events and artifacts.
+func (r *runner) consensus(it *iterationState, dir string, verdicts []verdict.Verdict) {
+	iterID := it.report.IterationID
 	var warns []string
 	it.aggregate, warns = aggregate.Score(r.params.AggregationMethod, verdicts, r.rub, r.params.MinCriterionCoverage)
 	r.warnAll(warns)
@@ -150,22 +172,6 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 		r.emit(dissent)
 		r.write(filepath.Join(dir, records.DissentFile), dissent)
 	}
-
-	// Meta-Judge.
-	if err := r.runMeta(ctx, it, dir, label); err != nil {
-		return err
-	}
-
-	// Gate.
-	res := gate.DecideWithChecks(gate.Input{
-		Policy: r.params.GatePolicy, Verdicts: verdicts, Aggregate: it.aggregate,
-		Threshold: r.params.ScoreThreshold, Meta: it.meta, Dissent: it.dissent,
-		DissentThreshold: r.params.DissentThreshold, Rubric: r.rub,
-	}, r.checks(it))
-	r.warnAll(res.Warnings)
-	it.gate = res
-	r.recordGate(it, dir, n)
-	return nil
 }
 
 // warnAll passes on the warnings a decision package returned.

@@ -37,7 +37,8 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 		}
 	})
-	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner})
+	sandboxed := func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }
+	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner, Sandbox: sandboxed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +74,14 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 			t.Errorf("judge prompt lacks the diff or the iteration:\n%s", c.Prompt)
 		}
 		// Reads are served unapproved only in c.Dir; pre-approving them
-		// would open the user's whole disk to the judge (spec §4).
-		wantApproved := ""
-		if roleOf(c) == "adversarial" {
-			wantApproved = "Bash"
+		// would open the user's whole disk to the judge (spec §4). The
+		// adversarial judge's Bash is not pre-approved either: it runs in
+		// Claude Code's sandbox, which approves what it confines.
+		if got := strings.Join(c.AllowedTools, ","); got != "" {
+			t.Errorf("%s pre-approves %q (tools %q), want nothing", roleOf(c), got, c.Tools)
 		}
-		if got := strings.Join(c.AllowedTools, ","); got != wantApproved {
-			t.Errorf("%s pre-approves %q (tools %q), want %q", roleOf(c), got, c.Tools, wantApproved)
+		if adv := roleOf(c) == "adversarial"; c.SandboxBash != adv || slices.Contains(c.Tools, "Bash") != adv {
+			t.Errorf("%s: sandboxed Bash %v, tools %q", roleOf(c), c.SandboxBash, c.Tools)
 		}
 		if !slices.Contains(c.Tools, "Read") {
 			t.Errorf("%s is not offered Read: %q", roleOf(c), c.Tools)

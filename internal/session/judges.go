@@ -27,6 +27,7 @@ type repCall struct {
 	model string
 	seq   int
 	call  claude.Call
+	bash  string // the seat's Bash state (confineBash)
 	res   claude.Result
 	err   error
 }
@@ -72,6 +73,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	}
 	schema := prompts.VerdictSchema(r.criterionNames())
 	seatErr := make([]error, len(seats))
+	bashState := make([]string, len(seats))
 	var types []string
 	for i, s := range seats {
 		types = append(types, s.JudgeType+repSuffix(reps[i]))
@@ -91,12 +93,14 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			if reps[i] > 1 || k > 0 {
 				model = r.repModel(s.JudgeType, k)
 			}
-			calls = append(calls, &repCall{seat: i, rep: k, model: model, seq: it.nextCall(), call: claude.Call{
+			call, bash := r.confineBash(s.JudgeType, claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
 				JSONSchema: schema, Tools: agent.Tools, AllowedTools: claude.NeedApproval(agent.Tools), StrictMCP: true,
 				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
 				Dir: r.workDir, Timeout: r.params.JudgeTimeout,
-			}})
+			})
+			bashState[i] = bash
+			calls = append(calls, &repCall{seat: i, rep: k, model: model, seq: it.nextCall(), call: call, bash: bash})
 		}
 	}
 	var wg sync.WaitGroup
@@ -112,7 +116,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 				label += "-rep" + strconv.Itoa(c.rep)
 				rep = &c.rep
 			}
-			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], records.CallMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep}, c.call, c.res, c.err)
+			r.recordCall(dir, c.seq, label, r.prov.judges[s.JudgeType], records.CallMeta{Role: "judge", JudgeID: s.JudgeID, JudgeType: s.JudgeType, Rep: rep, Bash: c.bash}, c.call, c.res, c.err)
 		}(c)
 	}
 	commands := make([]commandRun, len(r.commands))
@@ -193,7 +197,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 			Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
 			CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: reps[i],
-			Provider: info.Provider, Family: info.Family,
+			Provider: info.Provider, Family: info.Family, Bash: bashState[i],
 		}
 		if score, ok := v.UsableScore(); ok {
 			jr.Score = events.Ptr(score)

@@ -36,6 +36,9 @@ type Report struct {
 	// Isolation says where the actor worked and whether the change reached
 	// the user's working tree.
 	Isolation *records.Isolation `json:"isolation,omitempty"`
+	// BashNote is the summary's line about a judge that ran without its
+	// Bash because no sandbox could confine it.
+	BashNote string `json:"bash_note,omitempty"`
 }
 
 // IterationReport is one pass of the loop.
@@ -86,6 +89,10 @@ type JudgeReport struct {
 	// Provider and Family say which client and model family judged.
 	Provider string `json:"provider,omitempty"`
 	Family   string `json:"family,omitempty"`
+	// Bash is "sandboxed" when the seat had Bash inside Claude Code's
+	// sandbox, "withheld" when its agent has Bash but no sandbox could run
+	// (docs/security.md §2.4); empty for a seat without Bash.
+	Bash string `json:"bash,omitempty"`
 }
 
 // ConsensusReport is the aggregate and dissent.
@@ -263,6 +270,9 @@ func Summary(r *Report) string {
 			line += " — " + r.FamilyNote
 		}
 		b.WriteString(line + "\n")
+	}
+	if r.BashNote != "" {
+		b.WriteString(firstLine(r.BashNote, 300) + "\n")
 	}
 	if r.ArtifactDir != "" {
 		fmt.Fprintf(&b, "Artifacts: %s/\n", r.ArtifactDir)

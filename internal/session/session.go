@@ -81,6 +81,10 @@ type Deps struct {
 	// PID is this process's id, recorded as the owner of a task worktree
 	// so that the next run can tell a crashed run's leftovers.
 	PID int
+	// Sandbox says whether Claude Code's Bash sandbox can run for a judge
+	// (docs/security.md §2.4); nil checks this machine with
+	// claude.CheckSandbox and the PATH of Environ.
+	Sandbox func() claude.SandboxSupport
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
@@ -126,6 +130,10 @@ type runner struct {
 	commands []cmdjudge.Judge
 	failAt   severity.Level
 	prov     providers
+	// bash is the sandbox check, made once, the first time a judge would
+	// get Bash.
+	bash   sync.Once
+	bashOK claude.SandboxSupport
 	// shadow judges work outside a task (JudgeDiff): no events, no
 	// artifacts, no ledger entry; shadowDiff is the change the judges see.
 	shadow     bool

@@ -37,6 +37,20 @@ func Setup(env *testscript.Env) error {
 	env.Setenv("GIT_COMMITTER_NAME", "Test")
 	env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 	env.Setenv("GIT_TERMINAL_PROMPT", "0")
+	// Stand-ins for bubblewrap and socat first on PATH: tribunal then
+	// gives the adversarial judge its sandboxed Bash on every machine
+	// (claude.CheckSandbox), so the scripts' argv and summaries do not
+	// depend on what the host has installed. The fake claude runs neither.
+	stubs := filepath.Join(work, "sandbox-stubs")
+	if err := os.MkdirAll(stubs, 0o755); err != nil {
+		return err
+	}
+	for _, name := range []string{"bwrap", "socat"} {
+		if err := os.WriteFile(filepath.Join(stubs, name), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+			return err
+		}
+	}
+	env.Setenv("PATH", stubs+string(os.PathListSeparator)+env.Getenv("PATH"))
 	return nil
 }
 
