@@ -28,7 +28,6 @@ var longFuncs = map[string]int{
 	"internal/calibrate/report.go calibration.report":    103,
 	"internal/history/log.go Log":                        122,
 	"internal/ledger/append.go appendLocked":             94,
-	"internal/provider/schema.go check":                  100,
 	"internal/session/iteration.go runner.runActor":      81,
 	"internal/session/judges.go runner.runJudges":        187,
 	"internal/session/meta.go runner.runMeta":            84,

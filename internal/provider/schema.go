@@ -55,6 +55,7 @@ func Conform(text, schema string) (json.RawMessage, error) {
 }
 
 // check returns the first violation of schema s by value v at path, or "".
+// An enum is checked first, then the keywords of s's type.
 func check(v any, s map[string]any, path string) string {
 	if enum, ok := s["enum"].([]any); ok {
 		if !slices.ContainsFunc(enum, func(e any) bool { return equalJSON(e, v) }) {
@@ -63,95 +64,124 @@ func check(v any, s map[string]any, path string) string {
 	}
 	switch t, _ := s["type"].(string); t {
 	case "object":
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s must be an object, got %s", path, short(v))
-		}
-		props, _ := s["properties"].(map[string]any)
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				if name, _ := r.(string); name != "" {
-					if _, has := obj[name]; !has {
-						return fmt.Sprintf("%s lacks the required key %q", path, name)
-					}
-				}
-			}
-		}
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			sub, known := props[k].(map[string]any)
-			if !known {
-				if extra, isObj := s["additionalProperties"].(map[string]any); isObj {
-					sub, known = extra, true
-				} else if s["additionalProperties"] == false {
-					return fmt.Sprintf("%s has the unknown key %q", path, k)
-				}
-			}
-			if known {
-				if msg := check(obj[k], sub, path+"."+k); msg != "" {
-					return msg
-				}
-			}
-		}
+		return checkObject(v, s, path)
 	case "array":
-		arr, ok := v.([]any)
-		if !ok {
-			return fmt.Sprintf("%s must be an array, got %s", path, short(v))
-		}
-		if hi, ok := s["maxItems"].(float64); ok && float64(len(arr)) > hi {
-			return fmt.Sprintf("%s has %d items, more than %g", path, len(arr), hi)
-		}
-		if s["uniqueItems"] == true {
-			seen := map[string]bool{}
-			for _, e := range arr {
-				k := short(e)
-				if seen[k] {
-					return fmt.Sprintf("%s repeats %s", path, k)
-				}
-				seen[k] = true
-			}
-		}
-		if items, ok := s["items"].(map[string]any); ok {
-			for i, e := range arr {
-				if msg := check(e, items, fmt.Sprintf("%s[%d]", path, i)); msg != "" {
-					return msg
-				}
-			}
-		}
+		return checkArray(v, s, path)
 	case "string":
-		str, ok := v.(string)
-		if !ok {
-			return fmt.Sprintf("%s must be a string, got %s", path, short(v))
-		}
-		if lo, ok := s["minLength"].(float64); ok && float64(utf8.RuneCountInString(str)) < lo {
-			return fmt.Sprintf("%s is shorter than %g characters", path, lo)
-		}
+		return checkString(v, s, path)
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return fmt.Sprintf("%s must be a boolean, got %s", path, short(v))
 		}
 	case "number", "integer":
-		n, ok := v.(json.Number)
-		if !ok {
-			return fmt.Sprintf("%s must be a number, got %s", path, short(v))
+		return checkNumber(v, s, path, t == "integer")
+	}
+	return ""
+}
+
+// checkObject checks an object's required keys, then each key in sorted
+// order (so the first violation reported does not depend on map order)
+// against its property schema or additionalProperties.
+func checkObject(v any, s map[string]any, path string) string {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Sprintf("%s must be an object, got %s", path, short(v))
+	}
+	props, _ := s["properties"].(map[string]any)
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if name, _ := r.(string); name != "" {
+				if _, has := obj[name]; !has {
+					return fmt.Sprintf("%s lacks the required key %q", path, name)
+				}
+			}
 		}
-		f, err := n.Float64()
-		if err != nil {
-			return fmt.Sprintf("%s is not a finite number", path)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		sub, known := props[k].(map[string]any)
+		if !known {
+			if extra, isObj := s["additionalProperties"].(map[string]any); isObj {
+				sub, known = extra, true
+			} else if s["additionalProperties"] == false {
+				return fmt.Sprintf("%s has the unknown key %q", path, k)
+			}
 		}
-		if t == "integer" && strings.ContainsAny(n.String(), ".eE") && f != float64(int64(f)) {
-			return fmt.Sprintf("%s must be an integer, got %s", path, n)
+		if known {
+			if msg := check(obj[k], sub, path+"."+k); msg != "" {
+				return msg
+			}
 		}
-		if lo, ok := s["minimum"].(float64); ok && f < lo {
-			return fmt.Sprintf("%s is %s, below the minimum %g", path, n, lo)
+	}
+	return ""
+}
+
+// checkArray checks an array's length, uniqueness and items.
+func checkArray(v any, s map[string]any, path string) string {
+	arr, ok := v.([]any)
+	if !ok {
+		return fmt.Sprintf("%s must be an array, got %s", path, short(v))
+	}
+	if hi, ok := s["maxItems"].(float64); ok && float64(len(arr)) > hi {
+		return fmt.Sprintf("%s has %d items, more than %g", path, len(arr), hi)
+	}
+	if s["uniqueItems"] == true {
+		seen := map[string]bool{}
+		for _, e := range arr {
+			k := short(e)
+			if seen[k] {
+				return fmt.Sprintf("%s repeats %s", path, k)
+			}
+			seen[k] = true
 		}
-		if hi, ok := s["maximum"].(float64); ok && f > hi {
-			return fmt.Sprintf("%s is %s, above the maximum %g", path, n, hi)
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		for i, e := range arr {
+			if msg := check(e, items, fmt.Sprintf("%s[%d]", path, i)); msg != "" {
+				return msg
+			}
 		}
+	}
+	return ""
+}
+
+// checkString checks a string's minimum length, counted in characters
+// (runes), as JSON Schema counts it.
+func checkString(v any, s map[string]any, path string) string {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Sprintf("%s must be a string, got %s", path, short(v))
+	}
+	if lo, ok := s["minLength"].(float64); ok && float64(utf8.RuneCountInString(str)) < lo {
+		return fmt.Sprintf("%s is shorter than %g characters", path, lo)
+	}
+	return ""
+}
+
+// checkNumber checks a number against integer, minimum and maximum. It is
+// a json.Number, so messages quote the response's own digits; 3.0 counts
+// as an integer.
+func checkNumber(v any, s map[string]any, path string, integer bool) string {
+	n, ok := v.(json.Number)
+	if !ok {
+		return fmt.Sprintf("%s must be a number, got %s", path, short(v))
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return fmt.Sprintf("%s is not a finite number", path)
+	}
+	if integer && strings.ContainsAny(n.String(), ".eE") && f != float64(int64(f)) {
+		return fmt.Sprintf("%s must be an integer, got %s", path, n)
+	}
+	if lo, ok := s["minimum"].(float64); ok && f < lo {
+		return fmt.Sprintf("%s is %s, below the minimum %g", path, n, lo)
+	}
+	if hi, ok := s["maximum"].(float64); ok && f > hi {
+		return fmt.Sprintf("%s is %s, above the maximum %g", path, n, hi)
 	}
 	return ""
 }
