@@ -27,7 +27,6 @@ var longFuncs = map[string]int{
 	"internal/calibrate/report.go Report.Text":           82,
 	"internal/calibrate/report.go calibration.report":    103,
 	"internal/history/log.go Log":                        122,
-	"internal/ledger/append.go appendLocked":             94,
 	"internal/session/iteration.go runner.runActor":      81,
 	"internal/session/judges.go runner.runJudges":        187,
 	"internal/session/meta.go runner.runMeta":            84,

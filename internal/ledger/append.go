@@ -81,36 +81,18 @@ func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, 
 // appendLocked runs under the lock: it finds where the chain ends, checks
 // that against the head, then writes e after it.
 func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, error) {
-	mismatch := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %q: %s; run tribunal-session verify --ledger %q",
-			ErrHeadMismatch, path, fmt.Sprintf(format, args...), path)
-	}
 	head, err := readHead(path)
 	if err != nil {
 		return Entry{}, err
 	}
-	// Only a ledger whose head pins nothing may be created here: a head
-	// with entries whose ledger is gone is damage to report, not repair.
-	flags := os.O_RDWR | os.O_APPEND
-	if head == nil || head.Entries == 0 {
-		flags |= os.O_CREATE
-	}
-	f, err := store.OpenInPlace(path, flags, 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Entry{}, mismatch("the ledger file is gone but its head pins %d entries", head.Entries)
-	}
+	f, size, err := openLedger(path, head)
 	if err != nil {
-		return Entry{}, fmt.Errorf("open ledger: %w", err)
+		return Entry{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Entry{}, fmt.Errorf("stat ledger: %w", err)
-	}
-	size := fi.Size()
 	if head == nil {
 		if size != 0 {
-			return Entry{}, mismatch("it has content but its head file is missing")
+			return Entry{}, headMismatch(path, "it has content but its head file is missing")
 		}
 		// A new ledger gets its head before its first line, so that from
 		// then on a missing head always means tampering, never "new".
@@ -123,33 +105,9 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 	if err != nil {
 		return Entry{}, fmt.Errorf("read ledger: %w", err)
 	}
-	prevHash, prevKey, seq := zeroHash, "", int64(0)
-	if last == nil {
-		if head.Entries != 0 {
-			return Entry{}, mismatch("the head pins %d entries but the ledger has none", head.Entries)
-		}
-	} else {
-		l, p := parseLine(last)
-		if p != nil {
-			return Entry{}, mismatch("its last line is bad: %s", p.reason)
-		}
-		switch {
-		case l.Seq == head.Entries-1 && l.Hash == head.Hash:
-		case l.Seq == head.Entries && l.Prev == head.Hash:
-			// The previous append wrote its line but not its head. The
-			// entry is signed and chained, so only the key holder made it.
-			prev := head.PublicKey
-			if head.Entries == 0 {
-				prev = ""
-			}
-			if p := l.continues(prev); p != nil {
-				return Entry{}, mismatch("entry %d, beyond the head: %s", l.Seq, p.reason)
-			}
-		default:
-			return Entry{}, mismatch("the head pins %d entries ending in %s but the last line is entry %d with hash %s",
-				head.Entries, head.Hash, l.Seq, l.Hash)
-		}
-		prevHash, prevKey, seq = l.Hash, l.PublicKey, l.Seq+1
+	end, err := chainEnd(path, head, last)
+	if err != nil {
+		return Entry{}, err
 	}
 	if partial > 0 {
 		// An interrupted write after the last complete entry: never part
@@ -158,8 +116,8 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 			return Entry{}, fmt.Errorf("drop an incomplete last line: %w", err)
 		}
 	}
-	e.Seq, e.Prev = seq, prevHash
-	line, err := signEntry(&e, key, keyDir, prevKey)
+	e.Seq, e.Prev = end.seq, end.hash
+	line, err := signEntry(&e, key, keyDir, end.key)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -169,10 +127,81 @@ func appendLocked(path, keyDir string, key ed25519.PrivateKey, e Entry) (Entry, 
 	if err := f.Sync(); err != nil {
 		return Entry{}, fmt.Errorf("sync ledger: %w", err)
 	}
-	if err := writeHead(path, &Head{Entries: seq + 1, Hash: e.Hash}, key); err != nil {
+	if err := writeHead(path, &Head{Entries: end.seq + 1, Hash: e.Hash}, key); err != nil {
 		return Entry{}, err
 	}
 	return e, nil
+}
+
+// headMismatch is ErrHeadMismatch for the ledger at path, with what is
+// wrong and the command that says more.
+func headMismatch(path, format string, args ...any) error {
+	return fmt.Errorf("%w: %q: %s; run tribunal-session verify --ledger %q",
+		ErrHeadMismatch, path, fmt.Sprintf(format, args...), path)
+}
+
+// openLedger opens the ledger at path for appending and returns it with
+// its size. Only a ledger whose head pins nothing may be created here: a
+// head with entries whose ledger is gone is damage to report, not repair.
+func openLedger(path string, head *Head) (*os.File, int64, error) {
+	flags := os.O_RDWR | os.O_APPEND
+	if head == nil || head.Entries == 0 {
+		flags |= os.O_CREATE
+	}
+	f, err := store.OpenInPlace(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, headMismatch(path, "the ledger file is gone but its head pins %d entries", head.Entries)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("open ledger: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("stat ledger: %w", err)
+	}
+	return f, fi.Size(), nil
+}
+
+// chainLink is where the next entry attaches: the sequence number it
+// takes, and the hash and public key of the entry before it.
+type chainLink struct {
+	seq  int64
+	hash string
+	key  string
+}
+
+// chainEnd checks the ledger's last complete line (nil: none) against its
+// head and returns where the next entry attaches. The line may be the
+// entry the head pins, or one entry beyond it.
+func chainEnd(path string, head *Head, last []byte) (chainLink, error) {
+	if last == nil {
+		if head.Entries != 0 {
+			return chainLink{}, headMismatch(path, "the head pins %d entries but the ledger has none", head.Entries)
+		}
+		return chainLink{seq: 0, hash: zeroHash, key: ""}, nil
+	}
+	l, p := parseLine(last)
+	if p != nil {
+		return chainLink{}, headMismatch(path, "its last line is bad: %s", p.reason)
+	}
+	switch {
+	case l.Seq == head.Entries-1 && l.Hash == head.Hash:
+	case l.Seq == head.Entries && l.Prev == head.Hash:
+		// The previous append wrote its line but not its head. The
+		// entry is signed and chained, so only the key holder made it.
+		prev := head.PublicKey
+		if head.Entries == 0 {
+			prev = ""
+		}
+		if p := l.continues(prev); p != nil {
+			return chainLink{}, headMismatch(path, "entry %d, beyond the head: %s", l.Seq, p.reason)
+		}
+	default:
+		return chainLink{}, headMismatch(path, "the head pins %d entries ending in %s but the last line is entry %d with hash %s",
+			head.Entries, head.Hash, l.Seq, l.Hash)
+	}
+	return chainLink{seq: l.Seq + 1, hash: l.Hash, key: l.PublicKey}, nil
 }
 
 // signEntry fills e's endorsement (when the key changed since prevKey),
@@ -224,7 +253,7 @@ func readHead(path string) (*Head, error) {
 	}
 	h, p := parseHead(data)
 	if p != nil {
-		return nil, fmt.Errorf("%w: %q: %s; run tribunal-session verify --ledger %q", ErrHeadMismatch, path, p.reason, path)
+		return nil, headMismatch(path, "%s", p.reason)
 	}
 	return &h, nil
 }
