@@ -58,6 +58,9 @@ type CaseResult struct {
 	Flipped bool       `json:"flipped,omitempty"`
 }
 
+// report computes the figures over the cases judged so far; a case not
+// yet judged (or, with --swap, not yet judged reversed) marks the report
+// incomplete.
 func (c *calibration) report(skipped int, wall time.Duration) *Report {
 	mode := "jury"
 	if c.opts.Stop {
@@ -65,13 +68,7 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 	}
 	rep := &Report{Mode: mode, Judge: c.judge.describe(), Cases: c.opts.CasesPath, SkippedLines: skipped,
 		Threshold: c.judge.threshold(), PerJudge: map[string]judgestats.Figures{}, Complete: true}
-	var outs []judgestats.Outcome
-	var orig, swap []judgestats.Decision
-	perJudge := map[string][]judgestats.Outcome{}
-	var seatOrder []string
-	seatScores := map[string][]float64{}
-	var paid, cached, all []float64
-	var durations []float64
+	t := tally{perJudge: map[string][]judgestats.Outcome{}, seatScores: map[string][]float64{}}
 	for i, cs := range c.cases {
 		r := c.results[i]
 		if !r.done {
@@ -79,87 +76,126 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 			continue
 		}
 		cr := CaseResult{ID: cs.ID, Label: cs.Label, Judgement: r.Judgement, Cached: r.cached}
-		outs = append(outs, judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
-		for _, s := range r.Judges {
-			if _, ok := perJudge[s.Key]; !ok {
-				seatOrder = append(seatOrder, s.Key)
-				seatScores[s.Key] = make([]float64, len(c.cases))
-				for k := range seatScores[s.Key] {
-					seatScores[s.Key][k] = math.NaN()
-				}
-			}
-			d := judgestats.Failed
-			if !s.Failed && s.Score != nil {
-				d = judgestats.Fail
-				if s.Passed {
-					d = judgestats.Pass
-				}
-				seatScores[s.Key][i] = *s.Score
-			}
-			perJudge[s.Key] = append(perJudge[s.Key], judgestats.Outcome{Label: cs.Label, Decision: d, Score: s.Score})
-		}
+		t.outs = append(t.outs, judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
+		t.addSeats(i, len(c.cases), cs.Label, r.Judges)
 		if c.opts.Stop {
-			perJudge["stop"] = append(perJudge["stop"], judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
+			t.perJudge["stop"] = append(t.perJudge["stop"], judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
 		}
-		for _, o := range []outcome{r, c.swapped[i]} {
-			if !o.done {
-				continue
-			}
-			if o.CostUSD != nil {
-				all = append(all, *o.CostUSD)
-				if o.cached {
-					cached = append(cached, *o.CostUSD)
-				} else {
-					paid = append(paid, *o.CostUSD)
-				}
-			}
-			if o.cached {
-				rep.Cost.Cached++
-			} else {
-				rep.Cost.Judged++
-				durations = append(durations, float64(o.DurationMS))
-			}
-		}
+		t.addCost(&rep.Cost, r, c.swapped[i])
 		if c.opts.Swap {
 			if s := c.swapped[i]; s.done {
-				sj := s.Judgement
-				cr.Swapped = &sj
-				orig = append(orig, r.decision())
-				swap = append(swap, s.decision())
-				cr.Flipped = r.decision() != judgestats.Failed && s.decision() != judgestats.Failed && r.decision() != s.decision()
+				t.addSwap(&cr, r, s)
 			} else {
 				rep.Complete = false
 			}
 		}
 		rep.Results = append(rep.Results, cr)
 	}
-	rep.Figures = judgestats.Compute(outs)
-	for k, v := range perJudge {
+	t.fill(rep, c.opts.Swap)
+	rep.Cost.WallMS = wall.Milliseconds()
+	return rep
+}
+
+// tally gathers, case by case, what a report's figures are computed from.
+type tally struct {
+	outs       []judgestats.Outcome
+	orig, swap []judgestats.Decision
+	perJudge   map[string][]judgestats.Outcome
+	// seatOrder keeps the seats in the order first seen, so that the
+	// effective-jurors matrix does not depend on map order; seatScores
+	// holds each seat's score per case index, NaN where it gave none.
+	seatOrder  []string
+	seatScores map[string][]float64
+	// paid, cached and all are judging costs; durations are the times of
+	// judgings made in this run (a cached one took none).
+	paid, cached, all []float64
+	durations         []float64
+}
+
+// addSeats counts each jury seat's own pass/fail call on case i of n.
+func (t *tally) addSeats(i, n int, label string, seats []Seat) {
+	for _, s := range seats {
+		if _, ok := t.perJudge[s.Key]; !ok {
+			t.seatOrder = append(t.seatOrder, s.Key)
+			t.seatScores[s.Key] = make([]float64, n)
+			for k := range t.seatScores[s.Key] {
+				t.seatScores[s.Key][k] = math.NaN()
+			}
+		}
+		d := judgestats.Failed
+		if !s.Failed && s.Score != nil {
+			d = judgestats.Fail
+			if s.Passed {
+				d = judgestats.Pass
+			}
+			t.seatScores[s.Key][i] = *s.Score
+		}
+		t.perJudge[s.Key] = append(t.perJudge[s.Key], judgestats.Outcome{Label: label, Decision: d, Score: s.Score})
+	}
+}
+
+// addCost counts the cost and time of a case's judgings, original and
+// swapped, into ct's counts and the tally's lists.
+func (t *tally) addCost(ct *CostTime, judgings ...outcome) {
+	for _, o := range judgings {
+		if !o.done {
+			continue
+		}
+		if o.CostUSD != nil {
+			t.all = append(t.all, *o.CostUSD)
+			if o.cached {
+				t.cached = append(t.cached, *o.CostUSD)
+			} else {
+				t.paid = append(t.paid, *o.CostUSD)
+			}
+		}
+		if o.cached {
+			ct.Cached++
+		} else {
+			ct.Judged++
+			t.durations = append(t.durations, float64(o.DurationMS))
+		}
+	}
+}
+
+// addSwap records a case judged both ways; a failed run on either side is
+// no flip.
+func (t *tally) addSwap(cr *CaseResult, r, s outcome) {
+	sj := s.Judgement
+	cr.Swapped = &sj
+	t.orig = append(t.orig, r.decision())
+	t.swap = append(t.swap, s.decision())
+	cr.Flipped = r.decision() != judgestats.Failed && s.decision() != judgestats.Failed && r.decision() != s.decision()
+}
+
+// fill computes rep's figures, per-judge figures, sweep, flip rate,
+// effective jurors and costs from the tally.
+func (t *tally) fill(rep *Report, swapped bool) {
+	rep.Figures = judgestats.Compute(t.outs)
+	for k, v := range t.perJudge {
 		rep.PerJudge[k] = judgestats.Compute(v)
 	}
-	rep.Sweep = judgestats.SweepThresholds(outs, 0.05, rep.Threshold)
-	if c.opts.Swap {
-		f := judgestats.FlipRate(orig, swap)
+	rep.Sweep = judgestats.SweepThresholds(t.outs, 0.05, rep.Threshold)
+	if swapped {
+		f := judgestats.FlipRate(t.orig, t.swap)
 		rep.Swap = &f
 	}
-	if len(seatOrder) > 0 {
+	if len(t.seatOrder) > 0 {
 		var m [][]float64
-		for _, k := range seatOrder {
-			m = append(m, seatScores[k])
+		for _, k := range t.seatOrder {
+			m = append(m, t.seatScores[k])
 		}
 		j := judgestats.EffectiveJurors(m)
 		rep.Jurors = &j
 	}
-	rep.Cost.PaidUSD = sum(paid)
-	rep.Cost.CachedUSD = sum(cached)
-	if m, ok := judgestats.Mean(all); ok {
+	rep.Cost.PaidUSD = sum(t.paid)
+	rep.Cost.CachedUSD = sum(t.cached)
+	if m, ok := judgestats.Mean(t.all); ok {
 		rep.Cost.MeanCaseUSD = &m
 	}
-	if m, ok := judgestats.Mean(durations); ok {
+	if m, ok := judgestats.Mean(t.durations); ok {
 		rep.Cost.MeanCaseMS = &m
 	}
-	rep.Cost.WallMS = wall.Milliseconds()
-	return rep
 }
 
 func sum(xs []float64) *float64 {
@@ -174,7 +210,9 @@ func sum(xs []float64) *float64 {
 	return &s
 }
 
-// Text renders the report for a person.
+// Text renders the report for a person: the headline figures, then a
+// section each for the seats, the jurors' independence, the swap test,
+// the threshold sweep, cost and time, and the cases to look at.
 func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## tribunal calibration — %d case(s) from %s\n\n", r.N, r.Cases)
@@ -186,38 +224,74 @@ func (r *Report) Text() string {
 		fmt.Fprintf(&b, "Skipped: %d malformed line(s)\n", r.SkippedLines)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "Decided:                 %d of %d (%d failed judging(s), counted neither pass nor fail)\n", r.Decided, r.N, r.Failures)
-	fmt.Fprintf(&b, "Agreement with labels:   %s\n", pct(r.Agreement))
-	fmt.Fprintf(&b, "Cohen's κ:               %s\n", num(r.Kappa))
-	fmt.Fprintf(&b, "Catch rate:              %s of reject cases failed\n", pct(r.CatchRate))
-	fmt.Fprintf(&b, "False interventions:     %s of accept cases failed\n", pct(r.FalseInterventionRate))
-	c := r.Confusion
-	b.WriteString("\n|              | failed | passed | no decision |\n|---|---|---|---|\n")
-	fmt.Fprintf(&b, "| label reject | %d | %d | %d |\n", c.RejectFailed, c.RejectPassed, c.RejectErrors)
-	fmt.Fprintf(&b, "| label accept | %d | %d | %d |\n", c.AcceptFailed, c.AcceptPassed, c.AcceptErrors)
-	if len(r.PerJudge) > 0 {
-		b.WriteString("\nPer judge (each seat's own pass/fail):\n\n| judge | decided | agreement | κ | catch | false interventions | failed |\n|---|---|---|---|---|---|---|\n")
-		for _, k := range judgestats.SortedKeys(r.PerJudge) {
-			f := r.PerJudge[k]
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %d |\n", k, f.Decided, pct(f.Agreement), num(f.Kappa), pct(f.CatchRate), pct(f.FalseInterventionRate), f.Failures)
-		}
-	}
-	if j := r.Jurors; j != nil && j.Panel > 1 && j.Effective == nil {
-		fmt.Fprintf(&b, "\nEffective jurors: n/a of %d (no two judges scored %d or more common cases with any spread)\n", j.Panel, judgestats.MinCommon)
-	} else if j != nil && j.Panel > 1 {
-		fmt.Fprintf(&b, "\nEffective jurors: %s of %d (mean pairwise correlation ρ̄ %s over %d pair(s))\n", num(j.Effective), j.Panel, num(j.MeanCorrelation), j.Pairs)
-		if w := judgestats.JurorsWarning(*j); w != "" {
-			fmt.Fprintf(&b, "**Warning:** %s\n", w)
-		}
-	}
+	r.writeFigures(&b)
+	r.writePerJudge(&b)
+	r.writeJurors(&b)
 	if r.Swap != nil {
 		fmt.Fprintf(&b, "\nSwap test: %d of %d decision(s) flipped with the diff's files reversed (flip rate %s; %d pair(s) skipped: a run failed)\n",
 			r.Swap.Flips, r.Swap.Pairs, pct(r.Swap.Rate), r.Swap.Skipped)
 	}
-	fmt.Fprintf(&b, "\nThreshold sweep over %d scored case(s) (pass iff score ≥ t; only the threshold varies):\n\n| t | agreement | κ | catch | false interventions |\n|---|---|---|---|---|\n", r.Sweep.Scored)
+	r.writeSweep(&b)
+	ct := r.Cost
+	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
+	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",
+		(time.Duration(ct.WallMS) * time.Millisecond).Round(time.Millisecond), ct.Judged, msText(ct.MeanCaseMS), ct.Cached)
+	if wrong := r.casesToLookAt(); len(wrong) > 0 {
+		b.WriteString("\nCases to look at (disagreed with the label, flipped, or failed):\n")
+		b.WriteString(strings.Join(wrong, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// writeFigures writes the verdict's agreement with the labels and its
+// confusion matrix.
+func (r *Report) writeFigures(b *strings.Builder) {
+	fmt.Fprintf(b, "Decided:                 %d of %d (%d failed judging(s), counted neither pass nor fail)\n", r.Decided, r.N, r.Failures)
+	fmt.Fprintf(b, "Agreement with labels:   %s\n", pct(r.Agreement))
+	fmt.Fprintf(b, "Cohen's κ:               %s\n", num(r.Kappa))
+	fmt.Fprintf(b, "Catch rate:              %s of reject cases failed\n", pct(r.CatchRate))
+	fmt.Fprintf(b, "False interventions:     %s of accept cases failed\n", pct(r.FalseInterventionRate))
+	c := r.Confusion
+	b.WriteString("\n|              | failed | passed | no decision |\n|---|---|---|---|\n")
+	fmt.Fprintf(b, "| label reject | %d | %d | %d |\n", c.RejectFailed, c.RejectPassed, c.RejectErrors)
+	fmt.Fprintf(b, "| label accept | %d | %d | %d |\n", c.AcceptFailed, c.AcceptPassed, c.AcceptErrors)
+}
+
+// writePerJudge writes each seat's own figures, when there are seats.
+func (r *Report) writePerJudge(b *strings.Builder) {
+	if len(r.PerJudge) == 0 {
+		return
+	}
+	b.WriteString("\nPer judge (each seat's own pass/fail):\n\n| judge | decided | agreement | κ | catch | false interventions | failed |\n|---|---|---|---|---|---|---|\n")
+	for _, k := range judgestats.SortedKeys(r.PerJudge) {
+		f := r.PerJudge[k]
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d |\n", k, f.Decided, pct(f.Agreement), num(f.Kappa), pct(f.CatchRate), pct(f.FalseInterventionRate), f.Failures)
+	}
+}
+
+// writeJurors writes the effective number of independent jurors of a
+// panel of two or more, or why it could not be computed.
+func (r *Report) writeJurors(b *strings.Builder) {
+	j := r.Jurors
+	switch {
+	case j == nil || j.Panel <= 1:
+	case j.Effective == nil:
+		fmt.Fprintf(b, "\nEffective jurors: n/a of %d (no two judges scored %d or more common cases with any spread)\n", j.Panel, judgestats.MinCommon)
+	default:
+		fmt.Fprintf(b, "\nEffective jurors: %s of %d (mean pairwise correlation ρ̄ %s over %d pair(s))\n", num(j.Effective), j.Panel, num(j.MeanCorrelation), j.Pairs)
+		if w := judgestats.JurorsWarning(*j); w != "" {
+			fmt.Fprintf(b, "**Warning:** %s\n", w)
+		}
+	}
+}
+
+// writeSweep writes the threshold sweep. The text table shows every 0.1,
+// the best and the configured threshold; --json has all the points.
+func (r *Report) writeSweep(b *strings.Builder) {
+	fmt.Fprintf(b, "\nThreshold sweep over %d scored case(s) (pass iff score ≥ t; only the threshold varies):\n\n| t | agreement | κ | catch | false interventions |\n|---|---|---|---|---|\n", r.Sweep.Scored)
 	for _, p := range r.Sweep.Points {
 		if int(math.Round(p.Threshold*100))%10 != 0 && (r.Sweep.Best == nil || p.Threshold != r.Sweep.Best.Threshold) && math.Abs(p.Threshold-r.Threshold) > 1e-9 {
-			continue // the text table shows every 0.1, the best and the configured threshold; --json has all
+			continue
 		}
 		mark := ""
 		if math.Abs(p.Threshold-r.Threshold) < 1e-9 {
@@ -226,15 +300,16 @@ func (r *Report) Text() string {
 		if r.Sweep.Best != nil && p.Threshold == r.Sweep.Best.Threshold {
 			mark += " (best κ)"
 		}
-		fmt.Fprintf(&b, "| %.2f%s | %s | %s | %s | %s |\n", p.Threshold, mark, pct(p.Agreement), num(p.Kappa), pct(p.CatchRate), pct(p.FalseInterventionRate))
+		fmt.Fprintf(b, "| %.2f%s | %s | %s | %s | %s |\n", p.Threshold, mark, pct(p.Agreement), num(p.Kappa), pct(p.CatchRate), pct(p.FalseInterventionRate))
 	}
 	if r.Sweep.Best != nil {
-		fmt.Fprintf(&b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %g)\n", r.Sweep.Best.Threshold, num(r.Sweep.Best.Kappa), r.Threshold)
+		fmt.Fprintf(b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %g)\n", r.Sweep.Best.Threshold, num(r.Sweep.Best.Kappa), r.Threshold)
 	}
-	ct := r.Cost
-	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
-	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",
-		(time.Duration(ct.WallMS) * time.Millisecond).Round(time.Millisecond), ct.Judged, msText(ct.MeanCaseMS), ct.Cached)
+}
+
+// casesToLookAt lists, one line each, the cases whose decision disagreed
+// with the label, flipped in the swap test, or failed.
+func (r *Report) casesToLookAt() []string {
 	var wrong []string
 	for _, res := range r.Results {
 		if (res.Decision == "pass" && res.Label == judgestats.Reject) || (res.Decision == "fail" && res.Label == judgestats.Accept) || res.Flipped || res.Decision == "failed" {
@@ -251,11 +326,7 @@ func (r *Report) Text() string {
 			wrong = append(wrong, line)
 		}
 	}
-	if len(wrong) > 0 {
-		b.WriteString("\nCases to look at (disagreed with the label, flipped, or failed):\n")
-		b.WriteString(strings.Join(wrong, "\n") + "\n")
-	}
-	return b.String()
+	return wrong
 }
 
 func pct(p *float64) string {
