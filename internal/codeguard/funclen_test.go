@@ -24,7 +24,6 @@ var longFuncs = map[string]int{
 	"cmd/tribunal-session/calibrate.go cli.calibrateCmd": 94,
 	"cmd/tribunal-session/history.go cli.showCmd":        81,
 	"cmd/tribunal-session/rejudge.go cli.rejudgeCmd":     98,
-	"internal/history/log.go Log":                        122,
 	"internal/session/iteration.go runner.runActor":      81,
 	"internal/session/judges.go runner.runJudges":        187,
 	"internal/session/meta.go runner.runMeta":            84,

@@ -82,55 +82,9 @@ type LogOptions struct {
 // filters, before the limit.
 func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	var res LogResult
-	ids, err := taskIDs(projectDir)
-	if err != nil {
-		res.Problems = append(res.Problems, asProblem(err))
-	}
-	type rec struct {
-		t      time.Time
-		taskID string // a task
-		adv    *surface.Advisory
-	}
-	var recs []rec
-	for _, id := range ids {
-		recs = append(recs, rec{t: ulidTime(id), taskID: id})
-	}
-	// Every judgement of a session is a record of its own; a stop file
-	// (the session's latest verdict) is listed only when no record holds
-	// its verdict, as for sessions judged before records were kept.
-	judgements, _ := surface.ListRecords(projectDir)
-	listed := map[string]bool{}
-	for _, p := range judgements {
-		a, err := surface.ReadRecord(p)
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
-			continue
-		}
-		listed[a.TaskID] = true
-		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
-	}
-	stops, err := surface.ListStopFiles(projectDir)
-	if err != nil && len(res.Problems) == 0 {
-		// An unreadable project directory is reported once, above.
-		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
-	}
-	for _, p := range stops {
-		a, err := surface.ReadStopFile(p)
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
-			continue
-		}
-		if listed[a.TaskID] {
-			continue
-		}
-		recs = append(recs, rec{t: a.WrittenAt, adv: &a})
-	}
-	sort.SliceStable(recs, func(i, j int) bool {
-		if !recs[i].t.Equal(recs[j].t) {
-			return recs[i].t.After(recs[j].t)
-		}
-		return recID(recs[i].taskID, recs[i].adv) > recID(recs[j].taskID, recs[j].adv)
-	})
+	recs := res.findRecords(projectDir)
+	// Short ids are computed over every record, before the filters, so
+	// that a short id names one record in the whole project.
 	var all []string
 	for _, r := range recs {
 		all = append(all, recName(r.taskID, r.adv))
@@ -154,32 +108,124 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 			recs = recs[:limit]
 		}
 	}
-	var missing []string
+	missing := res.addEntries(projectDir, recs)
+	res.fillFromEvents(logPath, missing)
+	res.setShortIDs(shorts)
+	if len(opts.Outcomes) > 0 {
+		res.keepOutcomes(opts.Outcomes, limit)
+	}
+	return res
+}
+
+// logRec is a record Log may list, with its date: a task (taskID) or an
+// advisory verdict (adv).
+type logRec struct {
+	t      time.Time
+	taskID string // a task
+	adv    *surface.Advisory
+}
+
+// findRecords finds the project's tasks and advisory verdicts, newest
+// first (ties broken by id, for a stable order); what cannot be read is
+// added to res.Problems.
+func (res *LogResult) findRecords(projectDir string) []logRec {
+	ids, err := taskIDs(projectDir)
+	if err != nil {
+		res.Problems = append(res.Problems, asProblem(err))
+	}
+	var recs []logRec
+	for _, id := range ids {
+		recs = append(recs, logRec{t: ulidTime(id), taskID: id})
+	}
+	recs = append(recs, res.advisoryRecords(projectDir)...)
+	sort.SliceStable(recs, func(i, j int) bool {
+		if !recs[i].t.Equal(recs[j].t) {
+			return recs[i].t.After(recs[j].t)
+		}
+		return recID(recs[i].taskID, recs[i].adv) > recID(recs[j].taskID, recs[j].adv)
+	})
+	return recs
+}
+
+// advisoryRecords finds the project's advisory verdicts. Every judgement
+// of a session is a record of its own; a stop file (the session's latest
+// verdict) is listed only when no record holds its verdict, as for
+// sessions judged before records were kept.
+func (res *LogResult) advisoryRecords(projectDir string) []logRec {
+	var recs []logRec
+	judgements, _ := surface.ListRecords(projectDir)
+	listed := map[string]bool{}
+	for _, p := range judgements {
+		a, err := surface.ReadRecord(p)
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		listed[a.TaskID] = true
+		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
+	}
+	stops, err := surface.ListStopFiles(projectDir)
+	if err != nil && len(res.Problems) == 0 {
+		// An unreadable project directory is reported once, above.
+		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
+	}
+	for _, p := range stops {
+		a, err := surface.ReadStopFile(p)
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			continue
+		}
+		if listed[a.TaskID] {
+			continue
+		}
+		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
+	}
+	return recs
+}
+
+// addEntries reads recs into res.Entries, in order, and returns the tasks
+// that have no completion record.
+func (res *LogResult) addEntries(projectDir string, recs []logRec) (missing []string) {
 	for _, r := range recs {
 		if r.adv != nil {
 			res.Entries = append(res.Entries, advisoryEntry(*r.adv))
 			continue
 		}
-		m, c, problems := loadTask(projectDir, r.taskID)
-		res.Problems = append(res.Problems, problems...)
-		e := Entry{Kind: KindTask, ID: r.taskID, TaskID: r.taskID, Time: r.t, Outcome: OutcomeIncomplete}
-		if m != nil {
-			e.Summary, e.SessionID = m.TaskSummary, m.SessionID
-		}
-		if c != nil {
-			fillComplete(&e, c)
-		} else {
+		e, complete := res.taskEntry(projectDir, r.taskID, r.t)
+		if !complete {
 			missing = append(missing, r.taskID)
-		}
-		if e.Iterations == nil {
-			if dirs, err := iterationDirs(filepath.Join(projectDir, r.taskID)); err == nil {
-				n := len(dirs)
-				e.Iterations = &n
-			}
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	res.fillFromEvents(logPath, missing)
+	return missing
+}
+
+// taskEntry lists task id from its files, as far as they can be read
+// (problems go to res.Problems); complete reports whether it has a
+// completion record. A task without one is OutcomeIncomplete, with the
+// iterations counted from its directory.
+func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, complete bool) {
+	m, c, problems := loadTask(projectDir, id)
+	res.Problems = append(res.Problems, problems...)
+	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
+	if m != nil {
+		e.Summary, e.SessionID = m.TaskSummary, m.SessionID
+	}
+	if c != nil {
+		fillComplete(&e, c)
+	}
+	if e.Iterations == nil {
+		if dirs, err := iterationDirs(filepath.Join(projectDir, id)); err == nil {
+			n := len(dirs)
+			e.Iterations = &n
+		}
+	}
+	return e, c != nil
+}
+
+// setShortIDs gives each entry its short id. A stop file's was computed
+// over its file name, which keeps it apart from task ids.
+func (res *LogResult) setShortIDs(shorts map[string]string) {
 	for i := range res.Entries {
 		e := &res.Entries[i]
 		e.ShortID = shorts[e.ID]
@@ -187,20 +233,22 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 			e.ShortID = shorts[records.StopPrefix+e.ID]
 		}
 	}
-	if len(opts.Outcomes) > 0 {
-		kept := res.Entries[:0]
-		for _, e := range res.Entries {
-			if slices.Contains(opts.Outcomes, e.Outcome) {
-				kept = append(kept, e)
-			}
-		}
-		res.Entries = kept
-		res.Total = len(kept)
-		if limit > 0 && len(res.Entries) > limit {
-			res.Entries = res.Entries[:limit]
+}
+
+// keepOutcomes keeps the entries with one of outcomes, counts them in
+// Total, then applies the limit (0: none).
+func (res *LogResult) keepOutcomes(outcomes []string, limit int) {
+	kept := res.Entries[:0]
+	for _, e := range res.Entries {
+		if slices.Contains(outcomes, e.Outcome) {
+			kept = append(kept, e)
 		}
 	}
-	return res
+	res.Entries = kept
+	res.Total = len(kept)
+	if limit > 0 && len(res.Entries) > limit {
+		res.Entries = res.Entries[:limit]
+	}
 }
 
 // fillFromEvents completes, from the events log, the outcome of the
