@@ -34,44 +34,16 @@ label other than accept/reject, or a configuration error; 3 interrupted
 `
 
 func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cases := fs.String("cases", "", "")
-	stop := fs.Bool("stop", false, "")
-	swap := fs.Bool("swap", false, "")
-	jobs := fs.Int("jobs", 1, "")
-	rubric := fs.String("rubric", "", "")
-	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(c.stderr, calibrateHelp)
-			return 0
-		}
-		c.errorf("calibrate: %v", err)
-		c.hint("tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]")
-		return exitUsage
-	}
-	switch {
-	case fs.NArg() > 0:
-		c.errorf("calibrate: unexpected argument %q", fs.Arg(0))
-		c.hint("the cases file is given with --cases FILE")
-		return exitUsage
-	case *cases == "":
-		c.errorf("calibrate: --cases FILE is required")
-		c.hint("the starter set is testdata/calibration/cases.jsonl in tribunal's repository")
-		return exitUsage
-	case *jobs < 1:
-		c.errorf("calibrate: --jobs must be at least 1 (got %d)", *jobs)
-		return exitUsage
-	case *stop && *rubric != "":
-		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")
-		return exitUsage
+	opts, asJSON, code := c.calibrateFlags(args)
+	if code >= 0 {
+		return code
 	}
 	dir, err := os.Getwd()
 	if err != nil {
 		c.errorf("cannot determine the current directory: %v", err)
 		return exitUsage
 	}
+	opts.Dir = dir
 	environ := os.Environ()
 	runner, err := c.claudeRunner(dir, environ)
 	if err != nil {
@@ -87,10 +59,55 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	if tty, _ := c.term(c.stderr); tty {
 		deps.Bar = bar.Draw
 	}
-	rep, err := calibrate.Run(ctx, calibrate.Options{
-		CasesPath: *cases, Stop: *stop, Swap: *swap, Jobs: *jobs, RubricID: *rubric, Dir: dir,
-	}, deps)
+	rep, err := calibrate.Run(ctx, opts, deps)
 	bar.End()
+	return c.calibrateReport(rep, err, asJSON)
+}
+
+// calibrateFlags parses calibrate's flags into its options (all but Dir)
+// and --json; code >= 0 means the command is done (help printed or usage
+// error), as with historyFlags.
+func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool, code int) {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&opts.CasesPath, "cases", "", "")
+	fs.BoolVar(&opts.Stop, "stop", false, "")
+	fs.BoolVar(&opts.Swap, "swap", false, "")
+	fs.IntVar(&opts.Jobs, "jobs", 1, "")
+	fs.StringVar(&opts.RubricID, "rubric", "", "")
+	fs.BoolVar(&asJSON, "json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(c.stderr, calibrateHelp)
+			return opts, asJSON, 0
+		}
+		c.errorf("calibrate: %v", err)
+		c.hint("tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]")
+		return opts, asJSON, exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		c.errorf("calibrate: unexpected argument %q", fs.Arg(0))
+		c.hint("the cases file is given with --cases FILE")
+		return opts, asJSON, exitUsage
+	case opts.CasesPath == "":
+		c.errorf("calibrate: --cases FILE is required")
+		c.hint("the starter set is testdata/calibration/cases.jsonl in tribunal's repository")
+		return opts, asJSON, exitUsage
+	case opts.Jobs < 1:
+		c.errorf("calibrate: --jobs must be at least 1 (got %d)", opts.Jobs)
+		return opts, asJSON, exitUsage
+	case opts.Stop && opts.RubricID != "":
+		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")
+		return opts, asJSON, exitUsage
+	}
+	return opts, asJSON, -1
+}
+
+// calibrateReport prints the report of calibrate.Run and decides the exit
+// status. An interrupted run still prints its partial report; input and
+// configuration errors print none.
+func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int {
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError
 	switch {
@@ -106,7 +123,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		c.errorf("calibrate: %v", err)
 		return exitAborted
 	}
-	if *asJSON {
+	if asJSON {
 		c.printJSON(rep)
 	} else {
 		io.WriteString(c.stdout, rep.Text())

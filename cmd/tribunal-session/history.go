@@ -279,22 +279,7 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if ref.Kind == history.KindAdvisory {
-		v, err := history.ShowAdvisory(project.Dir, logPath, ref.StopPath)
-		if err != nil {
-			c.errorf("%v", err)
-			return exitIncomplete
-		}
-		c.reportProblems(v.Problems)
-		if asJSON {
-			c.printJSON(struct {
-				Kind     string                `json:"kind"`
-				Advisory *history.AdvisoryView `json:"advisory"`
-				Problems []string              `json:"problems"`
-			}{history.KindAdvisory, v, problemStrings(v.Problems)})
-		} else {
-			fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
-		}
-		return exitStatus(len(v.Problems) > 0)
+		return c.showAdvisory(project.Dir, logPath, ref.StopPath, asJSON)
 	}
 	if diff {
 		patch, err := history.IterationDiff(project.Dir, ref.TaskID, iteration, previous)
@@ -306,8 +291,35 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		fmt.Fprint(c.stdout, safetext.Block(patch))
 		return 0
 	}
-	v := history.ShowTask(project.Dir, logPath, ref.TaskID)
-	v.Jurors = history.ProjectJurors(project.Dir, v)
+	return c.showTask(project.Dir, logPath, ref.TaskID, asJSON)
+}
+
+// showAdvisory prints one session's advisory verdict, from its stop file
+// or judgement record at path.
+func (c *cli) showAdvisory(projectDir, logPath, path string, asJSON bool) int {
+	v, err := history.ShowAdvisory(projectDir, logPath, path)
+	if err != nil {
+		c.errorf("%v", err)
+		return exitIncomplete
+	}
+	c.reportProblems(v.Problems)
+	if asJSON {
+		c.printJSON(struct {
+			Kind     string                `json:"kind"`
+			Advisory *history.AdvisoryView `json:"advisory"`
+			Problems []string              `json:"problems"`
+		}{history.KindAdvisory, v, problemStrings(v.Problems)})
+	} else {
+		fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
+	}
+	return exitStatus(len(v.Problems) > 0)
+}
+
+// showTask prints everything recorded about one task, with the effective
+// number of independent jurors over the project's history.
+func (c *cli) showTask(projectDir, logPath, taskID string, asJSON bool) int {
+	v := history.ShowTask(projectDir, logPath, taskID)
+	v.Jurors = history.ProjectJurors(projectDir, v)
 	c.reportProblems(v.Problems)
 	if v.Jurors != nil && v.Jurors.Warning != "" {
 		c.warning(v.Jurors.Warning)

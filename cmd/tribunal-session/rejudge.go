@@ -79,29 +79,9 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 	}
 	onlooker, _ := events.ResolvePaths(c.getenv, c.home())
 	project := store.ForKey(onlooker, repo.Key)
-	var ids []string
-	for _, p := range pos {
-		ref, err := history.Resolve(project.Dir, p)
-		if err == nil && ref.Kind != history.KindTask {
-			err = fmt.Errorf("%q is an advisory verdict (a Stop-hook turn), which has no iterations to re-judge", p)
-		}
-		if err != nil {
-			c.errorf("rejudge: %v", err)
-			c.hint("tribunal-session log lists this project's task ids")
-			return exitUsage
-		}
-		ids = append(ids, ref.TaskID)
-	}
-	if since != "" {
-		if ids, err = history.TasksSince(project.Dir, time.Now().Add(-window)); err != nil {
-			c.errorf("rejudge: %v", err)
-			return exitUsage
-		}
-		if len(ids) == 0 {
-			c.errorf("rejudge: no task of this project started in the last %s", since)
-			c.hint("tribunal-session log lists this project's tasks")
-			return exitUsage
-		}
+	ids, ok := c.rejudgeTaskIDs(project.Dir, pos, since, window)
+	if !ok {
+		return exitUsage
 	}
 	runner, err := c.claudeRunner(dir, environ)
 	if err != nil {
@@ -112,6 +92,45 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: repo.WorktreeRoot, ProjectDir: project.Dir}, rejudge.Deps{
 		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay, Claude: runner, Git: git, Environ: environ,
 	})
+	return c.rejudgeReport(res, err, asJSON)
+}
+
+// rejudgeTaskIDs resolves the tasks to re-judge: the ids (or prefixes)
+// given, each of which must name a task, not an advisory verdict; or,
+// with --since (its text since, parsed as window), the tasks started in
+// that window. false means an error was reported.
+func (c *cli) rejudgeTaskIDs(projectDir string, pos []string, since string, window time.Duration) ([]string, bool) {
+	var ids []string
+	for _, p := range pos {
+		ref, err := history.Resolve(projectDir, p)
+		if err == nil && ref.Kind != history.KindTask {
+			err = fmt.Errorf("%q is an advisory verdict (a Stop-hook turn), which has no iterations to re-judge", p)
+		}
+		if err != nil {
+			c.errorf("rejudge: %v", err)
+			c.hint("tribunal-session log lists this project's task ids")
+			return nil, false
+		}
+		ids = append(ids, ref.TaskID)
+	}
+	if since != "" {
+		var err error
+		if ids, err = history.TasksSince(projectDir, time.Now().Add(-window)); err != nil {
+			c.errorf("rejudge: %v", err)
+			return nil, false
+		}
+		if len(ids) == 0 {
+			c.errorf("rejudge: no task of this project started in the last %s", since)
+			c.hint("tribunal-session log lists this project's tasks")
+			return nil, false
+		}
+	}
+	return ids, true
+}
+
+// rejudgeReport prints what rejudge.Run returned, as far as it got, and
+// decides the exit status. A configuration error means nothing ran.
+func (c *cli) rejudgeReport(res *rejudge.Result, err error, asJSON bool) int {
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {
 		c.errorf("%v", cfgErr.Err)
