@@ -138,6 +138,21 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 	}
 }
 
+// ProviderSpecs returns the provider of the meta-judge, of the Stop hook
+// and of every judge type configured: every client a run or the hook may
+// call, and so every credential they may use.
+func (c *Config) ProviderSpecs() []provider.Spec {
+	specs := []provider.Spec{c.MetaProvider(), c.StopProvider(), c.JudgeProvider("standard")}
+	if j := c.tree.get("judges"); j.isObject() {
+		for _, t := range j.keys {
+			if j.get(t).isObject() {
+				specs = append(specs, c.JudgeProvider(t))
+			}
+		}
+	}
+	return specs
+}
+
 // checkProviders validates, against the environment environ, the provider
 // of every judge type configured, of the meta-judge and of the Stop hook:
 // the problems a run (or the hook) would stop on.
@@ -149,17 +164,9 @@ func (c *Config) checkProviders(environ []string) []string {
 		}
 	}
 	getenv := func(k string) string { return env[k] }
-	specs := []provider.Spec{c.MetaProvider(), c.StopProvider()}
-	if j := c.tree.get("judges"); j.isObject() {
-		for _, t := range j.keys {
-			if j.get(t).isObject() {
-				specs = append(specs, c.JudgeProvider(t))
-			}
-		}
-	}
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range specs {
+	for _, s := range c.ProviderSpecs() {
 		if err := s.Validate(getenv); err != nil && !seen[err.Error()] {
 			seen[err.Error()] = true
 			out = append(out, err.Error())

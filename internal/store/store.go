@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
 // Project is one project's directory, $ONLOOKER_DIR/tribunal/<key>.
@@ -127,11 +129,17 @@ func Marshal(v any) ([]byte, error) {
 // WriteJSON creates path's directory (0700) and atomically writes v as
 // indented JSON with mode 0600: verdicts and transcripts excerpts are the
 // user's private data.
-func WriteJSON(path string, v any) error {
+func WriteJSON(path string, v any) error { return WriteJSONRedacted(path, v, nil) }
+
+// WriteJSONRedacted is WriteJSON with red's secrets replaced in every
+// string of the record: the one way a record that quotes a provider's
+// answer or error (a stop file, a call record, a verdict) is written.
+func WriteJSONRedacted(path string, v any, red *redact.Redactor) error {
 	data, err := Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %q: %w", path, err)
 	}
+	data = red.JSON(data)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create directory for %q: %w", path, err)
 	}
