@@ -250,7 +250,7 @@ func (r *recorder) markPending() {
 	}
 	err := surface.WritePending(r.j.OnlookerDir, r.j.SessionID, surface.Pending{
 		ProjectDir: r.j.ProjectDir, StopFile: r.stopFile, TaskID: r.taskID,
-	})
+	}, r.now())
 	if err != nil {
 		r.warn("the verdict will not be shown at the next prompt: %v", err)
 	}
