@@ -39,6 +39,7 @@ type fixState struct {
 // answer, beyond max_fix_rounds rewakes of one session and tree state, or
 // twice with the same critique. Every rewake is recorded.
 func (h *hook) fix(ctx context.Context, j job) int {
+	h.Deps = withRedactor(h.Deps, j)
 	j.Deadline = h.deadline
 	lockAt := lockPath(j.ProjectDir, j.SessionID)
 	left := h.deadline.Sub(h.Now())
@@ -157,7 +158,7 @@ func (r *recorder) rewakeEntry(rw *rewakeRecord, taskID string) error {
 		"critique":    rw.critique,
 	}
 	_, err := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindRewake,
-		ledger.Fields{TaskID: taskID, SessionID: r.j.SessionID}, record, r.now())
+		ledger.Fields{TaskID: taskID, SessionID: r.j.SessionID, Redact: r.d.Redact}, record, r.now())
 	return err
 }
 

@@ -31,6 +31,7 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 		d.Errorf("%v", err)
 		return 1
 	}
+	d = withRedactor(d, j)
 	// The watchdog: whatever the judge is blocked on, the process ends
 	// shortly after its deadline (its model call is killed with it, by the
 	// context first and by the parent-death signal at the latest).
