@@ -45,29 +45,38 @@ func TestAcquireTakesOverAnAbandonedLock(t *testing.T) {
 	if otherID.Start == 0 {
 		t.Skip("no process start times on this platform")
 	}
+	recycled := procid.ID{PID: otherID.PID, Start: otherID.Start + 1}
 	for _, tc := range []struct {
 		name string
 		dead procid.ID
+		// older makes the dead judge's state an older one, which a live
+		// judge would be signalled for; otherwise it is this very state,
+		// which a live judge would be left to finish.
+		older bool
 	}{
-		{"pid recycled by a live process", procid.ID{PID: otherID.PID, Start: otherID.Start + 1}},
-		{"pid reaped", procid.ID{PID: reaped(t), Start: 1}},
-		{"pid no process can have", procid.ID{PID: 999999999, Start: 1}},
+		{"pid recycled by a live process, older state", recycled, true},
+		{"pid recycled by a live process, same state", recycled, false},
+		{"pid reaped", procid.ID{PID: reaped(t), Start: 1}, true},
+		{"pid no process can have", procid.ID{PID: 999999999, Start: 1}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "judges", "s.lock")
 			keeper := holder(t, path, func(procid.ID) lockInfo {
-				// The same state, within its deadline: a live judge of it
-				// would make this a duplicate.
-				return lockInfo{PID: tc.dead.PID, PIDStart: tc.dead.Start, Fingerprint: "new",
+				i := lockInfo{PID: tc.dead.PID, PIDStart: tc.dead.Start, Fingerprint: "new",
 					Queued: now.Add(-time.Second), Deadline: now.Add(time.Hour)}
+				if tc.older {
+					i.Fingerprint = "old"
+				}
+				return i
 			})
 			f, err := acquire(path, me, time.Now(), time.Now)
 			if err != nil {
-				t.Fatalf("acquire = %v, want the abandoned lock taken over", err)
-			}
-			defer f.Close()
-			if info, ok := readInfo(f); !ok || info.holder() != me.holder() || !names(path, f) {
-				t.Errorf("after the takeover the lock at the path says %+v (%v)", info, ok)
+				t.Errorf("acquire = %v, want the abandoned lock taken over", err)
+			} else {
+				defer f.Close()
+				if info, ok := readInfo(f); !ok || info.holder() != me.holder() || !names(path, f) {
+					t.Errorf("after the takeover the lock at the path says %+v (%v)", info, ok)
+				}
 			}
 			if procid.Check(procid.Of(keeper.Process.Pid)) != procid.Alive {
 				t.Error("the process keeping the old lock was signalled")
