@@ -205,19 +205,21 @@ func tryLock(path string, me lockInfo, until time.Time, now func() time.Time) (m
 	}
 }
 
-// writeInfo replaces the lock file's content with info. The holder writes
-// it in one write at offset 0 after truncating; a reader that catches the
-// moment in between sees no valid info and simply looks again.
+// writeInfo replaces the lock file's content with info: one write at
+// offset 0, then the file cut to its length. A reader that catches the
+// moment in between sees the old info's tail after the new info, which is
+// no valid info, and simply looks again. (Truncating to zero first would
+// make ext4 flush the file to disk when it is closed, milliseconds on the
+// hook's path.)
 func writeInfo(f *os.File, info lockInfo) error {
 	data, err := json.Marshal(info)
 	if err != nil {
 		return err
 	}
-	if err := f.Truncate(0); err != nil {
+	if _, err := f.WriteAt(data, 0); err != nil {
 		return err
 	}
-	_, err = f.WriteAt(data, 0)
-	return err
+	return f.Truncate(int64(len(data)))
 }
 
 // readInfo reads the holder's info from the open lock file; ok is false
