@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"context"
 
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -43,7 +43,7 @@ func (h *hook) fix(ctx context.Context, j job) int {
 	j.Deadline = h.deadline
 	lockAt := lockPath(j.ProjectDir, j.SessionID)
 	left := h.deadline.Sub(h.Now())
-	lock, err := acquire(lockAt, j.info(os.Getpid(), "fix", h.Now()), h.deadline.Add(-min(recordReserve, left/3)), h.Now)
+	lock, err := acquire(lockAt, j.info(procid.Self(), "fix", h.Now()), h.deadline.Add(-min(recordReserve, left/3)), h.Now)
 	if err == errDuplicate || err == errSuperseded {
 		return 0
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"io"
-	"os"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -13,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"
@@ -176,7 +176,7 @@ func (h *hook) run(ctx context.Context) int {
 // hook's deadline.
 func (h *hook) judgeHere(ctx context.Context, j job) {
 	j.Deadline = h.deadline
-	lock, err := acquire(lockPath(j.ProjectDir, j.SessionID), j.info(os.Getpid(), "inline", h.Now()), h.deadline, h.Now)
+	lock, err := acquire(lockPath(j.ProjectDir, j.SessionID), j.info(procid.Self(), "inline", h.Now()), h.deadline, h.Now)
 	if err == errDuplicate || err == errSuperseded {
 		return
 	}
