@@ -26,7 +26,7 @@ var logLine = regexp.MustCompile(`^\s+\S+\.go:\d+: (.*)$`)
 // Summarize reads `go test -json` from r and writes to w what a plain
 // `go test` prints — one "ok" line per passing package, everything a
 // failing package said — followed by each distinct skip line of a tier
-// with the number of tests it skipped. The skip lines are otherwise
+// with the number of tests it skipped, and each distinct note. The skip lines are otherwise
 // invisible: go test shows a passing package's output only under -v.
 // failed reports whether a package failed or did not build.
 func Summarize(r io.Reader, w io.Writer) (failed bool, err error) {
@@ -53,7 +53,7 @@ func Summarize(r io.Reader, w io.Writer) (failed bool, err error) {
 			failed = true
 		case "output":
 			output[k] = append(output[k], e.Output)
-			if m := logLine.FindStringSubmatch(strings.TrimRight(e.Output, "\n")); m != nil && e.Test != "" && strings.HasPrefix(m[1], SkipPrefix) {
+			if m := logLine.FindStringSubmatch(strings.TrimRight(e.Output, "\n")); m != nil && e.Test != "" && (strings.HasPrefix(m[1], SkipPrefix) || strings.HasPrefix(m[1], NotePrefix)) {
 				if skipped[m[1]] == nil {
 					skipped[m[1]] = map[key]bool{}
 					skipOrder = append(skipOrder, m[1])
@@ -96,6 +96,10 @@ func Summarize(r io.Reader, w io.Writer) (failed bool, err error) {
 	}
 	for _, line := range skipOrder {
 		n := len(skipped[line])
+		if strings.HasPrefix(line, NotePrefix) {
+			fmt.Fprintln(w, line)
+			continue
+		}
 		fmt.Fprintf(w, "%s — %d %s\n", line, n, map[bool]string{true: "test", false: "tests"}[n == 1])
 	}
 	return failed, sc.Err()

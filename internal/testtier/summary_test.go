@@ -19,6 +19,8 @@ const suiteJSON = `{"Action":"start","Package":"m/a"}
 {"Action":"run","Package":"m/b","Test":"TestCLI2"}
 {"Action":"output","Package":"m/b","Test":"TestCLI2","Output":"    b_test.go:7: skipped: the CLI tests (run: make test-e2e)\n"}
 {"Action":"skip","Package":"m/b","Test":"TestCLI2"}
+{"Action":"output","Package":"m/b","Test":"TestCLI3","Output":"    h_test.go:70: note: claude on PATH is not the pinned version\n"}
+{"Action":"output","Package":"m/b","Test":"TestCLI4","Output":"    h_test.go:70: note: claude on PATH is not the pinned version\n"}
 {"Action":"run","Package":"m/b","Test":"TestBad"}
 {"Action":"output","Package":"m/b","Test":"TestBad","Output":"    b_test.go:12: got 1, want 2\n"}
 {"Action":"output","Package":"m/b","Test":"TestBad","Output":"--- FAIL: TestBad (0.00s)\n"}
@@ -42,7 +44,8 @@ func TestSummarize(t *testing.T) {
 	want := "ok  \tm/a\t0.5s\n" +
 		"    b_test.go:12: got 1, want 2\n--- FAIL: TestBad (0.00s)\nFAIL\nFAIL\tm/b\t0.1s\n" +
 		"?   \tm/c\t[no test files]\n" +
-		"skipped: the CLI tests (run: make test-e2e) — 2 tests\n"
+		"skipped: the CLI tests (run: make test-e2e) — 2 tests\n" +
+		"note: claude on PATH is not the pinned version\n"
 	if out.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", out.String(), want)
 	}

@@ -45,6 +45,10 @@ const (
 // collects the lines that start with it and prints each once.
 const SkipPrefix = "skipped: "
 
+// NotePrefix starts a line a test logs for `make test` to show once: a
+// fact about what ran, such as a CLI that is not the pinned version.
+const NotePrefix = "note: "
+
 // Selected reports whether list (the value of $TRIBUNAL_TIERS) selects
 // tier: by its name or by "all".
 func Selected(list, tier string) bool {
