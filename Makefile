@@ -2,7 +2,8 @@
 #
 #   make            build the binaries and assemble the plugin in dist/marketplace/tribunal
 #   make install    the above, then install it into Claude Code through a local marketplace
-#   make test       every test (what CI runs)
+#   make test       what a contributor runs before committing: gofmt, vet, go test ./...
+#   make check      every tier, as CI runs it (see "Run the tests" in README.md)
 #   make release    cross-build linux/darwin × amd64/arm64 into dist/release/tribunal
 #   make bench      hook benchmarks (see scripts/bench-stop-gate.sh)
 
@@ -21,7 +22,8 @@ RELEASE  := dist/release/tribunal
 
 export CGO_ENABLED = 0
 
-.PHONY: all build plugin install uninstall test test-short release bench clean fmt vet
+.PHONY: all build plugin install uninstall test check release bench clean fmt vet \
+	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress
 
 all: plugin
 
@@ -69,12 +71,17 @@ release:
 	tar -C dist/release -czf dist/tribunal-$(VERSION).tar.gz .claude-plugin tribunal
 	@echo "release in dist/tribunal-$(VERSION).tar.gz"
 
-# The race detector needs cgo, which the static builds above switch off.
+# The tiers of the suite (scripts/test.sh; durations in README.md). The
+# race detector needs cgo, which the static builds above switch off; the
+# script switches it back on for the tiers that use it.
 test:
-	CGO_ENABLED=1 ./scripts/test.sh
+	./scripts/test.sh test
 
-test-short:
-	CGO_ENABLED=1 $(GO) test -race -short ./...
+check:
+	./scripts/test.sh check
+
+test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress:
+	./scripts/test.sh $(@:test-%=%)
 
 bench: build
 	./scripts/bench-stop-gate.sh

@@ -1,6 +1,7 @@
 // Package docs holds no code: its tests keep docs/spec.md and the code in step — every citation
 // names a section that exists, and the spec names the gate's words and defaults as the code
-// defines them.
+// defines them — and keep docs/design.md and docs/adr true: ADR numbers are unique and indexed,
+// the map names every package, and the code imports only down the map's layers.
 package docs
 
 import (
@@ -61,6 +62,20 @@ func TestSpecCitationsResolve(t *testing.T) {
 			t.Fatalf("the section index of spec.md lacks %s: %v", want, have)
 		}
 	}
+	walkText(t, func(rel string, line int, text string) {
+		for _, m := range cite.FindAllStringSubmatch(text, -1) {
+			if !have[m[1]] {
+				t.Errorf("%s:%d cites spec §%s, which docs/spec.md does not have", rel, line, m[1])
+			}
+		}
+	})
+}
+
+// walkText calls visit with every line of the repository's Go, Markdown,
+// testscript and shell files (outside .git, node_modules and build output),
+// numbered from 1.
+func walkText(t *testing.T, visit func(rel string, line int, text string)) {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -85,13 +100,9 @@ func TestSpecCitationsResolve(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(root, path)
 		for i, line := range strings.Split(string(data), "\n") {
-			for _, m := range cite.FindAllStringSubmatch(line, -1) {
-				if !have[m[1]] {
-					rel, _ := filepath.Rel(root, path)
-					t.Errorf("%s:%d cites spec §%s, which docs/spec.md does not have", rel, i+1, m[1])
-				}
-			}
+			visit(rel, i+1, line)
 		}
 		return nil
 	})

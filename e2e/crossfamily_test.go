@@ -17,6 +17,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // The real Codex and Gemini CLIs (pinned in package.json beside Claude
@@ -33,27 +34,12 @@ import (
 // that each CLI's verdict reaches the gate, and that its API error is a
 // judge failure.
 
-// cliBin finds node_modules/.bin/<name>; without it the test skips, unless
-// TRIBUNAL_E2E=require makes that a failure.
+// cliBin finds the real CLI name (codex, gemini) as claudeBin finds
+// claude: on PATH, else the pinned copy in node_modules/.bin.
 func cliBin(t *testing.T, name string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test with the real " + name + " CLI: skipped in -short mode")
-	}
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "node_modules", ".bin", name)
-	if fi, err := os.Stat(bin); err == nil && fi.Mode()&0o111 != 0 {
-		return bin
-	}
-	msg := "real " + name + " CLI not installed: run scripts/install-claude.sh (npm ci)"
-	if os.Getenv("TRIBUNAL_E2E") == "require" {
-		t.Fatal(msg + " (TRIBUNAL_E2E=require)")
-	}
-	t.Skip(msg)
-	return ""
+	testtier.Require(t, testtier.E2E)
+	return findCLI(t, name, "")
 }
 
 const crossVerdict = `{"score":0.88,"passed":true,"confidence":0.8,"feedback_summary":"Looks right (E2E-CROSS)","criterion_scores":{"correctness":0.9,"completeness":0.85,"safety":0.9,"clarity":0.8}}`
@@ -74,8 +60,8 @@ func newCrossWorld(t *testing.T, program, model string) *crossWorld {
 	var bin string
 	if program != provider.OpenAI {
 		bin = cliBin(t, program)
-	} else if testing.Short() {
-		t.Skip("end-to-end test: skipped in -short mode")
+	} else {
+		testtier.Require(t, testtier.E2E)
 	}
 	w := &crossWorld{t: t, api: fakellm.Start(t)}
 	base := t.TempDir()

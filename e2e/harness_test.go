@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 func TestMain(m *testing.M) {
@@ -30,37 +32,103 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// skipMessage is what a developer without the CLI sees under -v.
-const skipMessage = "real Claude Code CLI not installed: run scripts/install-claude.sh"
-
-// claudeBin finds the real CLI: $CLAUDE_BIN, else node_modules/.bin/claude
-// under the repository root. Without it the test skips, unless
-// TRIBUNAL_E2E=require (set by CI) makes that a failure.
+// claudeBin finds the real CLI the way a user's shell would, unless
+// $CLAUDE_BIN names one (CI sets it to the pinned copy): `claude` on PATH,
+// else the copy package.json pins, node_modules/.bin/claude. Without one
+// the test skips with one line, or fails under CI (testtier.Missing).
 func claudeBin(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test with the real Claude Code CLI: skipped in -short mode")
+	testtier.Require(t, testtier.E2E)
+	return findCLI(t, "claude", os.Getenv("CLAUDE_BIN"))
+}
+
+// findCLI is the lookup of every real CLI the tests drive: explicit (an
+// environment override), else name on PATH, else the pinned copy under
+// node_modules/.bin. A CLI found on PATH whose version is not the pinned
+// one is used, with a note (the tests are written against the pinned
+// version's behaviour).
+func findCLI(t *testing.T, name, explicit string) string {
+	t.Helper()
+	if explicit != "" {
+		if abs, ok := executable(explicit); ok {
+			return abs
+		}
+		t.Fatalf("%s names %s, which is not an executable file", strings.ToUpper(name)+"_BIN", explicit)
 	}
-	candidates := []string{os.Getenv("CLAUDE_BIN")}
+	pinned := ""
 	if root, err := repoRoot(); err == nil {
-		candidates = append(candidates, filepath.Join(root, "node_modules", ".bin", "claude"))
+		pinned = filepath.Join(root, "node_modules", ".bin", name)
 	}
-	for _, c := range candidates {
-		if c == "" {
-			continue
-		}
-		if fi, err := os.Stat(c); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			abs, err := filepath.Abs(c)
-			if err == nil {
-				return abs
+	if p, err := exec.LookPath(name); err == nil {
+		if abs, ok := executable(p); ok {
+			if want := pinnedVersion(name); want != "" && !strings.Contains(cliVersion(abs), want) {
+				t.Log(testtier.NotePrefix + fmt.Sprintf("%s on PATH (%s) is not the pinned version %s; the end-to-end tests ran against it", name, abs, want))
 			}
+			return abs
 		}
 	}
-	if os.Getenv("TRIBUNAL_E2E") == "require" {
-		t.Fatal(skipMessage + " (TRIBUNAL_E2E=require)")
+	if abs, ok := executable(pinned); ok && pinned != "" {
+		return abs
 	}
-	t.Skip(skipMessage)
+	testtier.Missing(t, testtier.E2E, "the "+name+" CLI on PATH or in node_modules/.bin",
+		"run scripts/install-claude.sh to install the pinned copies")
 	return ""
+}
+
+// executable returns p's absolute path when p is an executable file.
+func executable(p string) (string, bool) {
+	fi, err := os.Stat(p)
+	if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return "", false
+	}
+	abs, err := filepath.Abs(p)
+	return abs, err == nil
+}
+
+// pinnedPackages maps each CLI to its npm package in package.json.
+var pinnedPackages = map[string]string{
+	"claude": "@anthropic-ai/claude-code",
+	"codex":  "@openai/codex",
+	"gemini": "@google/gemini-cli",
+}
+
+// pinnedVersion is the version package.json pins for the CLI name, or ""
+// when it cannot be read.
+func pinnedVersion(name string) string {
+	root, err := repoRoot()
+	if err != nil {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(root, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var pkg struct {
+		DevDependencies map[string]string `json:"devDependencies"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return ""
+	}
+	return pkg.DevDependencies[pinnedPackages[name]]
+}
+
+var (
+	versionsMu sync.Mutex
+	versions   = map[string]string{}
+)
+
+// cliVersion is what `bin --version` prints, asked once per binary.
+func cliVersion(bin string) string {
+	versionsMu.Lock()
+	defer versionsMu.Unlock()
+	if v, ok := versions[bin]; ok {
+		return v
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, bin, "--version").Output()
+	versions[bin] = strings.TrimSpace(string(out))
+	return versions[bin]
 }
 
 // world is one test's isolated machine: a fresh HOME, git repository and
@@ -150,7 +218,8 @@ func (w *world) environ() []string {
 		switch {
 		case strings.HasPrefix(k, "CLAUDE"), strings.HasPrefix(k, "ANTHROPIC"),
 			strings.HasPrefix(k, "TRIBUNAL_"), strings.HasPrefix(k, "ONLOOKER_"),
-			strings.HasPrefix(k, "GIT_"), k == "HOME", k == "PATH", k == "API_TIMEOUT_MS":
+			strings.HasPrefix(k, "GIT_"), k == "HOME", k == "PATH", k == "API_TIMEOUT_MS",
+			k == "CI": // the suite's CI marker (internal/testtier), not the CLI's
 			continue
 		}
 		env = append(env, kv)

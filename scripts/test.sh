@@ -1,47 +1,86 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, vet, the unit and end-to-end suites under the
-# race detector, and a short run of every fuzz target. `make test` calls it;
-# so does CI.
+# Runs one tier of the test suite; the Makefile's test targets call it.
+#
+#   scripts/test.sh [test]     gofmt, go vet, go test ./... (the default tier: unit,
+#                              testscript end-to-end runs of every binary against a
+#                              scripted fake claude, fault tests). What a contributor
+#                              runs before committing.
+#   scripts/test.sh race       the default tier under the race detector
+#   scripts/test.sh load       the race-detector suite LOAD_COUNT (3) more times with
+#                              every CPU kept busy
+#   scripts/test.sh fuzz       a FUZZTIME (8s) coverage-guided run of every fuzz target
+#   scripts/test.sh e2e|browser|calibration|stress
+#                              one slow tier (internal/testtier), under -race
+#   scripts/test.sh check      everything CI runs: gofmt, vet, every tier under -race,
+#                              every tier again under load, the fuzz targets
+#
+# The slow tiers are opt-in through TRIBUNAL_TIERS (internal/testtier); a
+# tier that is not selected skips, and every such skip is printed once at
+# the end of the run. With CI set, a selected tier that lacks what it
+# needs (claude, chromium) fails instead of skipping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZTIME=${FUZZTIME:-8s}
-# -race needs cgo (and a C compiler); the release builds are static and
-# turn it off, so switch it back on here whatever the caller exported.
-export CGO_ENABLED=1
-if ! command -v "$(go env CC)" >/dev/null 2>&1; then
-	echo "tribunal: error: the race detector needs a C compiler ($(go env CC)), which is not installed" >&2
-	echo "tribunal: hint: apt-get install -y gcc" >&2
-	exit 1
-fi
+LOAD_COUNT=${LOAD_COUNT:-3}
 
-echo "== go $(go env GOVERSION), $(git --version)"
-unformatted=$(gofmt -l cmd internal e2e)
-if [ -n "$unformatted" ]; then
-	echo "tribunal: error: gofmt would change these files:" >&2
-	echo "$unformatted" >&2
-	exit 1
-fi
-echo "== go vet"
-go vet ./...
+# gotest runs go test with its arguments, printing plain go test output
+# followed by one line per skipped tier (go test -json keeps the skip
+# lines that plain go test hides for passing packages).
+gotest() {
+	CGO_ENABLED=0 go build -o build/test/summary ./internal/testtier/summary
+	go test -json "$@" 2>&1 | build/test/summary
+}
+
+# race needs cgo (and a C compiler); the release builds are static and
+# turn it off, so switch it back on here whatever the caller exported.
+need_race() {
+	export CGO_ENABLED=1
+	if ! command -v "$(go env CC)" >/dev/null 2>&1; then
+		echo "tribunal: error: the race detector needs a C compiler ($(go env CC)), which is not installed" >&2
+		echo "tribunal: hint: apt-get install -y gcc" >&2
+		exit 1
+	fi
+}
+
+lint() {
+	echo "== go $(go env GOVERSION), $(git --version)"
+	local unformatted
+	unformatted=$(gofmt -l cmd internal e2e docs)
+	if [ -n "$unformatted" ]; then
+		echo "tribunal: error: gofmt would change these files:" >&2
+		echo "$unformatted" >&2
+		exit 1
+	fi
+	echo "== go vet"
+	go vet ./...
+}
+
+quick() {
+	lint
+	echo "== go test ./..."
+	gotest ./...
+}
 
 # go test's default per-package limit is 10 minutes; the slowest packages
-# (the session runner's scripts, the stress suite) run close to that under
+# (the session runner's scripts, the stress tier) run close to that under
 # -race on a 2-CPU runner, and their scripts are then stopped mid-command
 # with SIGQUIT. The limits below are for the whole package binary.
-echo "== go test -race"
-go test -race -count=1 -timeout=30m ./...
+race() {
+	need_race
+	echo "== go test -race ./...${TRIBUNAL_TIERS:+ (tiers: $TRIBUNAL_TIERS)}"
+	gotest -race -count=1 -timeout=30m ./...
+}
 
-# The same suite again, three times, with every CPU kept busy by a plain
-# shell loop: a test that synchronises by sleeping, or assumes a deadline
-# is met on an idle machine, fails here instead of flaking later on a
-# developer's laptop or a shared CI runner. LOAD_COUNT=0 skips this pass
-# (it roughly doubles each run's duration and costs three of them).
-LOAD_COUNT=${LOAD_COUNT:-3}
-if [ "$LOAD_COUNT" -gt 0 ]; then
+# The same suite again, LOAD_COUNT times, with every CPU kept busy by a
+# plain shell loop: a test that synchronises by sleeping, or assumes a
+# deadline is met on an idle machine, fails here instead of flaking later
+# on a developer's laptop or a shared CI runner.
+load() {
+	need_race
+	local cpus load_pids=()
 	cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-	echo "== go test -race -count=${LOAD_COUNT} under load (${cpus} busy loops)"
-	load_pids=()
+	echo "== go test -race -count=${LOAD_COUNT} ./... under load (${cpus} busy loops)${TRIBUNAL_TIERS:+ (tiers: $TRIBUNAL_TIERS)}"
 	stop_load() {
 		if [ ${#load_pids[@]} -gt 0 ]; then
 			kill "${load_pids[@]}" 2>/dev/null || true
@@ -55,35 +94,75 @@ if [ "$LOAD_COUNT" -gt 0 ]; then
 		(while :; do :; done) &
 		load_pids+=($!)
 	done
-	go test -race -count="$LOAD_COUNT" -timeout=$((LOAD_COUNT * 20))m ./...
+	gotest -race -count="$LOAD_COUNT" -timeout=$((LOAD_COUNT * 20))m ./...
 	stop_load
 	trap - EXIT INT TERM
-fi
+}
 
-echo "== fuzz (${FUZZTIME} per target)"
-# Every Fuzz* function gets a short coverage-guided run; the committed seed
-# corpora already ran above as ordinary tests.
-while IFS= read -r line; do
-	file=${line%%:*}
-	name=$(sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/' <<<"${line#*:}")
-	pkg=./$(dirname "$file")
-	echo "-- $pkg $name"
-	# Go 1.26's fuzz coordinator can fail a target with a bare "context
-	# deadline exceeded" when -fuzztime runs out while a worker is mid-call
-	# (go.dev/issue/75804, fixed in Go 1.27). That failure writes no
-	# failing input; it earns one more run, and any other failure (or a
-	# second one) fails the suite.
-	for attempt in 1 2; do
-		if out=$(go test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1); then
+fuzz() {
+	echo "== fuzz (${FUZZTIME} per target)"
+	# Every Fuzz* function gets a short coverage-guided run; the committed
+	# seed corpora run in every tier as ordinary tests.
+	local line file name pkg out attempt
+	while IFS= read -r line; do
+		file=${line%%:*}
+		name=$(sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/' <<<"${line#*:}")
+		pkg=./$(dirname "$file")
+		echo "-- $pkg $name"
+		# Go 1.26's fuzz coordinator can fail a target with a bare "context
+		# deadline exceeded" when -fuzztime runs out while a worker is
+		# mid-call (go.dev/issue/75804, fixed in Go 1.27). That failure
+		# writes no failing input; it earns one more run, and any other
+		# failure (or a second one) fails the suite.
+		for attempt in 1 2; do
+			if out=$(go test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1); then
+				echo "$out"
+				break
+			fi
 			echo "$out"
-			break
-		fi
-		echo "$out"
-		if [ "$attempt" = 1 ] && grep -q '^    context deadline exceeded$' <<<"$out" && ! grep -q 'Failing input written to' <<<"$out"; then
-			echo "tribunal: $name stopped on the fuzz coordinator's deadline race (go.dev/issue/75804), not on an input; running it again" >&2
-			continue
-		fi
-		exit 1
-	done
-done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(' cmd internal | sed -E 's/^([^:]*):[0-9]+:/\1:/')
+			if [ "$attempt" = 1 ] && grep -q '^    context deadline exceeded$' <<<"$out" && ! grep -q 'Failing input written to' <<<"$out"; then
+				echo "tribunal: $name stopped on the fuzz coordinator's deadline race (go.dev/issue/75804), not on an input; running it again" >&2
+				continue
+			fi
+			exit 1
+		done
+	done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(' cmd internal | sed -E 's/^([^:]*):[0-9]+:/\1:/')
+}
+
+# tier runs the packages that hold one slow tier's tests, with that tier
+# selected (internal/testtier lists the tiers).
+tier() {
+	local name=$1 pkgs
+	case $name in
+	e2e) pkgs=./e2e ;;
+	browser) pkgs=./internal/report ;;
+	calibration) pkgs=./internal/calibrate ;;
+	stress) pkgs=./internal/stress ;;
+	esac
+	need_race
+	echo "== tier $name: go test -race $pkgs"
+	TRIBUNAL_TIERS=$name gotest -race -count=1 -timeout=30m $pkgs
+}
+
+case ${1:-test} in
+test) quick ;;
+race) race ;;
+load) load ;;
+fuzz) fuzz ;;
+e2e | browser | calibration | stress) tier "$1" ;;
+check)
+	# Every tier, as CI has always run them: the race pass and the loaded
+	# pass each cover the slow tiers too.
+	export TRIBUNAL_TIERS=all
+	lint
+	race
+	load
+	fuzz
+	;;
+*)
+	echo "tribunal: error: unknown test tier '$1'" >&2
+	echo "tribunal: hint: scripts/test.sh [test|race|load|fuzz|e2e|browser|calibration|stress|check]" >&2
+	exit 2
+	;;
+esac
 echo "== all tests passed"

@@ -10,8 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
 // terminationSignals end a run: each kills every child process group and
@@ -65,7 +67,8 @@ const (
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
-	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, term: term}
+	red := credentials(getenv)
+	c := &cli{getenv: getenv, stdin: stdin, stdout: red.Writer(stdout), stderr: red.Writer(stderr), term: term, red: red}
 	if len(args) == 0 {
 		c.usage(c.stderr)
 		return exitUsage
@@ -91,6 +94,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return c.helpCmd(args[1:])
 	}
 	return cmd.run(ctx, c, args[1:])
+}
+
+// credentials is the redactor of every credential the user's settings
+// configure (provider settings are honoured from user-level files only,
+// so the plugin and user layers hold them all): built once, it scrubs what
+// this process prints and what a run stores.
+func credentials(getenv func(string) string) *redact.Redactor {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cfg := config.Load(config.Sources{PluginRoot: getenv("CLAUDE_PLUGIN_ROOT"), Home: home})
+	return provider.Redactor(provider.Specs(cfg.Providers()), getenv)
 }
 
 // command is one subcommand: its name, the line the global help gives it,

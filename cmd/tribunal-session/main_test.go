@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,10 +25,13 @@ func TestMain(m *testing.M) {
 		// The real Stop hook, for the scripts about advisory history.
 		"stop-gate": func() {
 			warnf, warn := testcmds.HookLines(os.Stderr)
+			// The sibling tribunal-session makes the openai calls, as
+			// beside the real binary.
+			sessionBin, _ := exec.LookPath("tribunal-session")
 			os.Exit(stophook.Run(context.Background(), stophook.Deps{
 				Warnf: warnf, JudgeWarnf: warnf, Errorf: warnf, Warn: warn,
 				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stderr: os.Stderr,
-				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate",
+				Home: os.Getenv("HOME"), Args: os.Args[1:], SelfName: "stop-gate", SessionBin: sessionBin,
 			}))
 		},
 	})

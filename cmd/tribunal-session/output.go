@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/output"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
@@ -21,6 +22,9 @@ type cli struct {
 	// term tells whether stdout is a terminal (and its width), for the
 	// output forms meant for one.
 	term terminal
+	// red scrubs the configured credentials; stdout and stderr already
+	// pass through it.
+	red *redact.Redactor
 }
 
 // The diagnostics on stderr, each one line with its prefix, worded by

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/provider/openai"
 )
@@ -37,7 +38,11 @@ func (c *cli) providerCallCmd(ctx context.Context) int {
 		c.errorf("%s: only the %s provider is delegated, not %q", provider.DelegateCommand, provider.OpenAI, req.Spec.Name())
 		return exitUsage
 	}
-	res, err := openai.Runner(openai.Options{Getenv: c.getenv}, req.Spec).Run(ctx, req.Call)
+	// The spec came from the hook, whose settings may differ from this
+	// process's view: its own credentials are scrubbed too.
+	deps := provider.Deps{Getenv: c.getenv, Redact: provider.Redactor([]provider.Spec{req.Spec}, c.getenv),
+		OpenAI: func(s provider.Spec) claude.Runner { return openai.Runner(openai.Options{Getenv: c.getenv}, s) }}
+	res, err := deps.Runner(req.Spec).Run(ctx, req.Call)
 	out := provider.DelegateResponse{Result: res}
 	if err != nil {
 		out.Error = err.Error()

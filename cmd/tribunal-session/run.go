@@ -207,6 +207,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 			Git:      c.git(environ),
 			Environ:  environ,
 			PID:      os.Getpid(),
+			Redact:   c.red,
 		},
 	}
 	if !validate {

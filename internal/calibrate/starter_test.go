@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // The starter set lives in testdata/calibration at the repository root:
@@ -34,16 +36,19 @@ var updateStarter = flag.Bool("update-starter", false, "regenerate testdata/cali
 
 const starterDir = "../../testdata/calibration"
 
+// TestStarterSet is the calibration tier (make test-calibration): it runs
+// every program's test suite once per case. -update-starter asks for it
+// by itself.
 func TestStarterSet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the programs' test suites (about a minute); skipped with -short")
+	if !*updateStarter {
+		testtier.Require(t, testtier.Calibration)
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command on PATH")
+		testtier.Missing(t, testtier.Calibration, "the go command", "put Go on PATH")
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git command on PATH")
+		testtier.Missing(t, testtier.Calibration, "the git command", "apt-get install git")
 	}
 	var cases []Case
 	if *updateStarter {

@@ -156,9 +156,11 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 }
 
 // Providers returns the provider settings of the meta-judge, the Stop
-// hook and every configured judge type, for a check of all of them.
+// hook, the standard judge and every configured judge type: every client
+// a run or the hook may call, for a check of all of them and for the
+// credentials they may use.
 func (c *Config) Providers() []Provider {
-	out := []Provider{c.MetaProvider(), c.StopProvider()}
+	out := []Provider{c.MetaProvider(), c.StopProvider(), c.JudgeProvider("standard")}
 	if j := c.tree.get("judges"); j.isObject() {
 		for _, t := range j.keys {
 			if j.get(t).isObject() {

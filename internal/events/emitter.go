@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -49,6 +50,9 @@ type Emitter struct {
 	// Deadline, when set, bounds every wait of Emit: a hook draws its lock
 	// waits from its one time budget (ErrOutOfTime once it is spent).
 	Deadline time.Time
+	// Redact, when set, scrubs the configured secrets from every payload
+	// (an error text or feedback that quotes an API key).
+	Redact *redact.Redactor
 
 	// lockWait bounds how long Emit waits for the sequence lock; zero means
 	// defaultLockWait. Tests shorten it.
@@ -149,6 +153,7 @@ func (e *Emitter) Emit(p Payload, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("emit %s: encode payload: %w", eventType, err)
 	}
+	payload = e.Redact.JSON(payload)
 
 	entropy := e.Rand
 	if entropy == nil {

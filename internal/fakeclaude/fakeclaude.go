@@ -6,6 +6,8 @@
 // to a script: either the FAKE_CLAUDE_* variables (one reply for every call)
 // or the JSON rules file named by $FAKE_CLAUDE_SCRIPT (a reply chosen per
 // call by role, by prompt text and by how many times the rule matched).
+// With $FAKE_CLAUDE_ESCAPE set, each call first starts a process that
+// escapes its process group (see escape) and writes that pid there.
 package fakeclaude
 
 import (
@@ -109,6 +111,9 @@ func Main() int {
 		call.End = time.Now()
 		record(call)
 	}()
+	if p := os.Getenv("FAKE_CLAUDE_ESCAPE"); p != "" {
+		escape(p)
+	}
 	return respond(reply)
 }
 
@@ -177,6 +182,19 @@ func hang() {
 		}
 	}
 	time.Sleep(time.Hour)
+}
+
+// escape starts a process that leaves the call's process group and
+// session (as a tool's daemon may) and so outlives the call and its
+// caller, sleeping with whatever descriptors this process inherited; its
+// pid goes to path.
+func escape(path string) {
+	child := exec.Command("sleep", "120")
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if child.Start() == nil {
+		os.WriteFile(path, []byte(strconv.Itoa(child.Process.Pid)+"\n"), 0o644)
+		child.Process.Release()
+	}
 }
 
 func choose(role, stdin string) (Reply, int, error) {

@@ -46,6 +46,9 @@ type Reply struct {
 	// usage.cost to a Chat Completions answer.
 	Usage int
 	Cost  *float64
+	// EchoCredentials appends the request's Authorization header and
+	// query to the error message, as careless servers do.
+	EchoCredentials bool
 }
 
 // Text returns a reply with the given message.
@@ -69,6 +72,8 @@ type Rule struct {
 type Request struct {
 	API    string
 	Path   string
+	Query  string // the raw query
+	User   string // the userinfo's "user:password", from basic authentication
 	Model  string
 	Body   []byte
 	Header http.Header // Authorization and x-goog-api-key replaced by "<set>"
@@ -158,7 +163,11 @@ func (s *Server) pick(r Request) Reply {
 // works.
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(req.Body, 64<<20))
-	rec := Request{Path: req.URL.Path, Body: body, Header: req.Header.Clone()}
+	rec := Request{Path: req.URL.Path, Query: req.URL.RawQuery, Body: body, Header: req.Header.Clone()}
+	if u, pw, ok := req.BasicAuth(); ok {
+		rec.User = u + ":" + pw
+	}
+	auth := req.Header.Get("Authorization")
 	for _, h := range []string{"Authorization", "X-Goog-Api-Key"} {
 		if rec.Header.Get(h) != "" {
 			rec.Header.Set(h, "<set>")
@@ -187,6 +196,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	reply := s.pick(rec)
+	if reply.Status != 0 && reply.EchoCredentials {
+		reply.Error += fmt.Sprintf(" (Authorization: %q, query: %q)", auth, rec.Query)
+	}
 	if reply.Status != 0 {
 		writeError(w, rec.API, reply)
 		return

@@ -20,7 +20,7 @@ func TestResolve(t *testing.T) {
 	writeTask(t, dir, t2, "", "", nil)
 	stopFile(t, dir, "3f2a9c1b-aaaa", id("01HZ3", 1), "accepted", 0.9, "")
 	stopFile(t, dir, "3f2a9c1b-bbbb", id("01HZ3", 2), "accepted", 0.9, "")
-	// The Stop hook sanitises "a/b c" to "a_b_c".
+	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves.
 	odd := records.StopPath(store.ForKey(dir, "").Dir, "a/b c")
 	write(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
 	cases := []struct {
@@ -35,8 +35,8 @@ func TestResolve(t *testing.T) {
 		{in: " " + t1 + " ", kind: KindTask, target: t1},
 		{in: "3f2a9c1b-aaaa", kind: KindAdvisory, target: "stop-3f2a9c1b-aaaa.json"},
 		{in: "3f2a9c1b-b", kind: KindAdvisory, target: "stop-3f2a9c1b-bbbb.json"},
-		{in: "a/b c", kind: KindAdvisory, target: "stop-a_b_c.json"},
-		{in: "a/b", kind: KindAdvisory, target: "stop-a_b_c.json"},
+		{in: "a/b c", kind: KindAdvisory, target: filepath.Base(odd)},
+		{in: "a/b", kind: KindAdvisory, target: filepath.Base(odd)},
 		{in: "3f2a9c1b", wantErr: ErrAmbiguous},
 		{in: "01HZ", wantErr: ErrAmbiguous},
 		{in: "nothing", wantErr: ErrNotFound},
@@ -235,7 +235,7 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 			t.Errorf("render lacks %q:\n%s", want, out)
 		}
 	}
-	write(t, filepath.Join(dir, "surfaced", "stop-sess_9."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"later"}`)
+	write(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"later"}`)
 	v, _ = ShowAdvisory(dir, "", p)
 	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown to a new session at 2026-05-24 11:00Z (session later).") {
 		t.Errorf("surfaced render:\n%s", out)

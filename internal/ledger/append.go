@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/jcs"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -48,6 +49,9 @@ func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, 
 		return Entry{}, errors.New("ledger entry has no task id")
 	}
 	rec, err := marshalCanonical(record)
+	if err == nil && fields.Redact.Active() {
+		rec, err = jcs.Canonicalize(fields.Redact.JSON(rec))
+	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("ledger record: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
 // The layout: the ledger is <project dir>/ledger.jsonl beside the task
@@ -62,6 +64,10 @@ type Fields struct {
 	TaskID      string
 	IterationID string
 	SessionID   string
+	// Redact, when set, scrubs the configured secrets from the record
+	// before it is signed: a signed line can never be scrubbed later
+	// without breaking verify.
+	Redact *redact.Redactor
 }
 
 // Entry is one ledger line. The line is the RFC 8785 canonical JSON of

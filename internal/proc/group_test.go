@@ -53,7 +53,7 @@ func TestRunKillsTheGroup(t *testing.T) {
 			if res.Output != tt.output {
 				t.Errorf("output = %q, want %q", res.Output, tt.output)
 			}
-			waitGone(t, readPids(t, pidFile, 1)[0], 5*time.Second)
+			waitGone(t, readPids(t, pidFile, 1)[0], 60*time.Second)
 		})
 	}
 }
@@ -120,7 +120,7 @@ func TestChildDiesWithKilledParent(t *testing.T) {
 	}
 	parent.Wait()
 	for i, who := range []string{"the child", "the child's subprocess"} {
-		t.Run(who, func(t *testing.T) { waitGone(t, pids[i], 5*time.Second) })
+		t.Run(who, func(t *testing.T) { waitGone(t, pids[i], 60*time.Second) })
 	}
 }
 
@@ -142,7 +142,7 @@ func TestWatchdog(t *testing.T) {
 		within time.Duration
 	}{
 		{name: "at the deadline", parent: me, after: 0, killed: true, within: watchdogGrace + 10*time.Second},
-		{name: "parent gone, long before the deadline", parent: gone.Process.Pid, after: time.Hour, killed: true, within: 5 * time.Second},
+		{name: "parent gone, long before the deadline", parent: gone.Process.Pid, after: time.Hour, killed: true, within: 60 * time.Second},
 		{name: "cancelled", parent: me, after: 0, stop: true},
 	}
 	for _, tt := range tests {

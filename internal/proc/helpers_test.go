@@ -44,6 +44,9 @@ func alive(pid int) bool {
 }
 
 // waitGone polls until pid is gone; it fails (killing pid) after within.
+// The bounds callers pass are far below the 300 s the test processes would
+// otherwise live, yet generous: under the race detector on a loaded
+// 2-core runner the watchdog's one-second polls can lag by seconds.
 func waitGone(t *testing.T, pid int, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
 // Provider names, as written in settings (judges.<type>.provider).
@@ -90,8 +91,9 @@ func (s Spec) Validate(getenv func(string) string) error {
 			return fmt.Errorf("%s.base_url: the %s provider needs the endpoint's base URL (e.g. http://localhost:11434/v1)", key, OpenAI)
 		}
 	}
-	if s.BaseURL != "" && !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://") {
-		return fmt.Errorf("%s.base_url: %q is not an http(s) URL", key, s.BaseURL)
+	if s.BaseURL != "" && (!strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://") || s.Endpoint() == "") {
+		// The value is not quoted: it may carry a credential.
+		return fmt.Errorf("%s.base_url: not an http(s) URL with a host (e.g. http://localhost:11434/v1)", key)
 	}
 	if s.APIKeyEnv != "" {
 		if !isEnvName(s.APIKeyEnv) {
@@ -230,12 +232,23 @@ type Deps struct {
 	// TempDir holds the per-call files a CLI needs (output schema, last
 	// message, settings); "" means the system's.
 	TempDir string
+	// Redact, when set, scrubs the configured secrets from every result
+	// and error a runner returns (see Redactor).
+	Redact *redact.Redactor
 }
 
 // Runner returns the runner of a seat. Every one honours Call.Timeout as
 // the judge's deadline and reports a failure as an error, which the loop
 // turns into a failed judge (seat kept, no pass vote).
 func (d Deps) Runner(s Spec) claude.Runner {
+	r := d.runner(s)
+	if d.Redact.Active() && r != nil {
+		return redacting{red: d.Redact, next: r}
+	}
+	return r
+}
+
+func (d Deps) runner(s Spec) claude.Runner {
 	switch s.Name() {
 	case OpenAI:
 		if d.OpenAI == nil {

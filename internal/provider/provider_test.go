@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/prompts"
 )
 
 func TestValidate(t *testing.T) {
@@ -120,11 +122,12 @@ func TestConform(t *testing.T) {
 		{"nested ok", `{"score":1,"passed":false,"criterion_scores":{"a":0.5},"severity":"high"}`, ""},
 		{"prose", `Here is my verdict: {"score":0.8,"passed":true}`, "not a JSON object"},
 		{"array", `[1]`, "not a JSON object"},
-		{"missing", `{"score":0.8}`, `lacks the required key "passed"`},
+		{"missing", `{"passed":true}`, `lacks the required key "score"`},
+		{"defaulted missing", `{"score":0.8}`, ""},
 		{"range", `{"score":1.5,"passed":true}`, "above the maximum"},
 		{"negative", `{"score":-0.1,"passed":true}`, "below the minimum"},
 		{"type", `{"score":"0.8","passed":true}`, "must be a number"},
-		{"extra", `{"score":0.8,"passed":true,"judge_id":"x"}`, `unknown key "judge_id"`},
+		{"extra dropped", `{"score":0.8,"passed":true,"judge_id":"x"}`, ""},
 		{"nested extra", `{"score":0.8,"passed":true,"criterion_scores":{"b":1}}`, `unknown key "b"`},
 		{"enum", `{"score":0.8,"passed":true,"severity":"medium"}`, "not one of the allowed values"},
 		{"items", `{"score":0.8,"passed":true,"tags":[1]}`, "$.tags[0] must be a string"},
@@ -143,6 +146,36 @@ func TestConform(t *testing.T) {
 				t.Fatalf("error = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestConformToleratesWhatTheReadersDefault: the Stop judge over an
+// OpenAI-compatible endpoint lost a verdict with an extra key or without
+// confidence, which the loop judge and spec §8.5 accept (issue 18 item 7).
+func TestConformToleratesWhatTheReadersDefault(t *testing.T) {
+	stop := `{"score":0.4,"passed":false,"judge_type":"standard","feedback_summary":"No test.","criteria_evaluated":["edge-cases"]}`
+	raw, err := Conform(stop, prompts.StopVerdictSchema())
+	if err != nil || strings.Contains(string(raw), "criteria_evaluated") {
+		t.Fatalf("Stop answer with an extra key and no confidence: %s, %v", raw, err)
+	}
+	raw, err = Conform(`{"score":0.9,"passed":null,"judge_type":"standard","confidence":null}`, prompts.StopVerdictSchema())
+	if err != nil || string(raw) != `{"judge_type":"standard","score":0.9}` {
+		t.Fatalf("null defaulted keys: %s, %v", raw, err)
+	}
+	loop := `{"score":0.8,"passed":true,"criterion_scores":{"correctness":0.8},"criteria_evaluated":["x"],"judge_id":"forged"}`
+	raw, err = Conform(loop, prompts.VerdictSchema([]string{"correctness"}))
+	if err != nil || !strings.Contains(string(raw), "criteria_evaluated") || strings.Contains(string(raw), "forged") {
+		t.Fatalf("loop answer without confidence and feedback: %s, %v", raw, err)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{`{"passed":true,"judge_type":"standard"}`, `lacks the required key "score"`},
+		{`{"score":0.5,"passed":true}`, `lacks the required key "judge_type"`},
+		{`{"score":0.5,"judge_type":"standard","confidence":"high"}`, "$.confidence must be a number"},
+		{`{"score":0.5,"judge_type":"standard","passed":"yes"}`, "$.passed must be a boolean"},
+	} {
+		if _, err := Conform(bad.text, prompts.StopVerdictSchema()); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: err %v, want %q", bad.text, err, bad.want)
+		}
 	}
 }
 

@@ -18,18 +18,31 @@ import (
 // schema the judge was given.
 var ErrSchema = errors.New("response does not match the output schema")
 
-// Conform is the strict parse-and-validate step every non-claude response
-// goes through, whether or not the server honoured the structured-output
+// Conform is the parse-and-validate step every non-claude response goes
+// through, whether or not the server honoured the structured-output
 // request: text (one JSON object, optionally inside one code fence) must
 // satisfy schema, and the object is returned as compact JSON. The schemas
 // tribunal sends use a small subset of JSON Schema (type, properties,
 // required, additionalProperties, enum, minimum, maximum, items), which is
 // what is checked here; a general validator costs the Stop hook several
 // milliseconds of package initialisation on every turn.
+//
+// The answer's top level is read as the verdict's readers read it, one
+// rule for the loop's judges and the Stop hook's (spec §4.1, §8.5): a key
+// the schema does not list is dropped, not refused, and a key whose
+// absence the reader defaults (verdict.Defaulted: passed, confidence,
+// feedback_summary) may be absent or null. Everything present is checked.
 func Conform(text, schema string) (json.RawMessage, error) {
 	obj, err := verdict.ParseOutput(text)
 	if err != nil {
 		return nil, fmt.Errorf("the response is not a JSON object: %w", err)
+	}
+	var s map[string]any
+	if schema != "" {
+		if err := json.Unmarshal([]byte(schema), &s); err != nil {
+			return nil, fmt.Errorf("output schema: %w", err)
+		}
+		tolerate(obj, s)
 	}
 	raw, err := json.Marshal(obj)
 	if err != nil {
@@ -37,10 +50,6 @@ func Conform(text, schema string) (json.RawMessage, error) {
 	}
 	if schema == "" {
 		return raw, nil
-	}
-	var s map[string]any
-	if err := json.Unmarshal([]byte(schema), &s); err != nil {
-		return nil, fmt.Errorf("output schema: %w", err)
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -52,6 +61,30 @@ func Conform(text, schema string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%w: %s", ErrSchema, msg)
 	}
 	return raw, nil
+}
+
+// tolerate applies Conform's top-level reading to obj and the object
+// schema s: it deletes the keys s does not list (when s forbids others)
+// and the defaulted keys that are null, and drops the defaulted keys from
+// s's required list.
+func tolerate(obj map[string]json.RawMessage, s map[string]any) {
+	if t, _ := s["type"].(string); t != "object" {
+		return
+	}
+	props, _ := s["properties"].(map[string]any)
+	for k, raw := range obj {
+		if _, known := props[k]; !known && s["additionalProperties"] == false {
+			delete(obj, k)
+		} else if verdict.Defaulted(k) && string(bytes.TrimSpace(raw)) == "null" {
+			delete(obj, k)
+		}
+	}
+	if req, ok := s["required"].([]any); ok {
+		s["required"] = slices.DeleteFunc(req, func(r any) bool {
+			name, _ := r.(string)
+			return verdict.Defaulted(name)
+		})
+	}
 }
 
 // check returns the first violation of schema s by value v at path, or "".

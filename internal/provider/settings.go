@@ -32,3 +32,12 @@ func CheckAll(ps []config.Provider, environ []string) []string {
 	}
 	return out
 }
+
+// Specs is Of over a list, as config.Providers returns it.
+func Specs(ps []config.Provider) []Spec {
+	out := make([]Spec, len(ps))
+	for i, p := range ps {
+		out[i] = Of(p)
+	}
+	return out
+}

@@ -46,7 +46,7 @@ func TestStopPaths(t *testing.T) {
 			t.Errorf("JudgementsDir(%q) = %q, stop file %q", sid, d, p)
 		}
 	}
-	if got := StopFileName("a/b c"); got != "stop-a_b_c.json" {
+	if got := StopFileName("a/b c"); got != "stop-a_b_c_0af99a6091695385.json" {
 		t.Errorf("StopFileName = %q", got)
 	}
 }

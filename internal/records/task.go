@@ -194,7 +194,8 @@ type Isolation struct {
 type CallMeta struct {
 	Role string `json:"role"`
 	// Provider is the client that made the call (claude, codex, gemini,
-	// openai); Endpoint the base URL of an HTTP one.
+	// openai); Endpoint the base URL of an HTTP one, without userinfo,
+	// query or fragment, which may hold credentials.
 	Provider  string `json:"provider"`
 	Endpoint  string `json:"endpoint,omitempty"`
 	JudgeID   string `json:"judge_id,omitempty"`

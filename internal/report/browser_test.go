@@ -22,23 +22,23 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // These tests render the pages in a real headless Chromium (Debian's
-// chromium package; .ci/run installs it). Outside CI they skip when it is
-// missing; in CI (CI set) a missing browser fails them.
+// chromium package; .ci/run installs it). They are the browser tier
+// (make test-browser); outside CI they skip when it is missing, under CI
+// a missing browser fails them.
 
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	testtier.Require(t, testtier.Browser)
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed; .ci/run installs Debian's chromium package")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium); skipping the browser tests")
+	testtier.Missing(t, testtier.Browser, "chromium", "apt-get install chromium; .ci/run installs it")
 	return ""
 }
 

@@ -73,7 +73,7 @@ func (it *iterationState) nextCall() int {
 func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spec, meta records.CallMeta, call claude.Call, res claude.Result, err error) {
 	meta.Provider = spec.Name()
 	if spec.Name() == provider.OpenAI {
-		meta.Endpoint = spec.BaseURL
+		meta.Endpoint = spec.Endpoint()
 	}
 	rec := records.Call{
 		CallMeta: meta, Model: call.Model,

@@ -78,8 +78,8 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	if err != nil {
 		return "", false, err
 	}
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), previous))
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), cumulative))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), previous, r.Redact))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), cumulative, r.Redact))
 	r.write(filepath.Join(dir, records.FilesChangedFile), files)
 	it.report.Commit = head
 	it.report.Files = files
@@ -296,5 +296,5 @@ func UpdateIsolation(taskDir, state string) error {
 	if err := store.WriteJSON(path, &rep); err != nil {
 		return err
 	}
-	return storeWriteText(taskDir, records.SummaryFile, Summary(&rep))
+	return storeWriteText(taskDir, records.SummaryFile, Summary(&rep), nil)
 }

@@ -258,7 +258,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		done.ArtifactKind = "patch"
 	}
 	it.report.Actor.ArtifactKind = done.ArtifactKind
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.ActorFile), res.Text+"\n"))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.ActorFile), res.Text+"\n", r.Redact))
 	r.emit(done, costOpts(res)...)
 	r.progress("%s actor done in %s (%s)", label, time.Duration(duration)*time.Millisecond, done.ArtifactKind)
 	return res.Text, nil

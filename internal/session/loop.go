@@ -87,7 +87,7 @@ func (r *runner) writeManifests() {
 		LastTaskAt: now,
 		Source:     "local",
 	}
-	r.storeErr(storeWrite(r.project.Dir, records.ManifestFile, pm))
+	r.storeErr(storeWrite(r.project.Dir, records.ManifestFile, pm, r.Redact))
 	store.SweepTemp(r.project.Dir, time.Hour, r.Now())
 	var rub json.RawMessage
 	if r.rub != nil && len(r.rub.Raw) > 0 {
@@ -121,7 +121,7 @@ func (r *runner) writeManifests() {
 			},
 		})
 	}
-	r.storeErr(storeWriteText(r.taskDir, records.TaskTextFile, r.opts.Task+"\n"))
+	r.storeErr(storeWriteText(r.taskDir, records.TaskTextFile, r.opts.Task+"\n", r.Redact))
 }
 
 // finish emits session.complete, writes session-complete.json and fills the
@@ -156,7 +156,7 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	r.emit(complete)
 	r.write(records.SessionCompleteFile, records.Complete{SessionComplete: complete, Error: r.report.Error})
 	r.write(records.ReportFile, r.report)
-	r.storeErr(storeWriteText(r.taskDir, records.SummaryFile, Summary(r.report)))
+	r.storeErr(storeWriteText(r.taskDir, records.SummaryFile, Summary(r.report), r.Redact))
 	if r.lostEvents > 1 {
 		r.Warn(fmt.Sprintf("%d events in all were not recorded; the first failed with: %v", r.lostEvents, r.firstEventErr))
 	}

@@ -199,7 +199,7 @@ func (r *runner) ledger(it *iterationState, n int) {
 		rec.Trustworthy = &it.trust.Trustworthy
 	}
 	_, err := ledger.Append(ledger.PathFor(r.project.Dir), ledger.KeyDir(r.emitter.Dir), ledger.KindGate,
-		ledger.Fields{TaskID: r.taskID, IterationID: it.report.IterationID, SessionID: r.opts.SessionID}, rec, r.Now())
+		ledger.Fields{TaskID: r.taskID, IterationID: it.report.IterationID, SessionID: r.opts.SessionID, Redact: r.Redact}, rec, r.Now())
 	if err != nil {
 		r.Warn(fmt.Sprintf("gate decision not added to the ledger: %v", err))
 	}

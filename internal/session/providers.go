@@ -24,6 +24,7 @@ func (r *runner) setupProviders(types []string) error {
 		deps: provider.Deps{
 			Claude: r.Claude, Getenv: r.Getenv, Environ: r.Environ,
 			CodexPath: r.cfg.CLIPath(provider.Codex), GeminiPath: r.cfg.CLIPath(provider.Gemini),
+			Redact: r.Redact,
 			OpenAI: func(s provider.Spec) claude.Runner {
 				return openai.Runner(openai.Options{Getenv: r.Getenv}, s)
 			},

@@ -19,6 +19,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -85,6 +86,10 @@ type Deps struct {
 	// (docs/security.md §2.4); nil checks this machine with
 	// claude.CheckSandbox and the PATH of Environ.
 	Sandbox func() claude.SandboxSupport
+	// Redact scrubs the configured credentials from everything the run
+	// stores or prints; nil means the run builds it from its settings
+	// (provider.Redactor over every configured provider).
+	Redact *redact.Redactor
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
@@ -216,7 +221,9 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		})
 		return r.report, err
 	}
-	return r.report, r.loop(ctx)
+	err := r.Redact.Error(r.loop(ctx))
+	r.report.Error = r.Redact.String(r.report.Error)
+	return r.report, err
 }
 
 // Validate checks a task exactly as Run does before its first model call
@@ -326,7 +333,7 @@ func (r *runner) write(rel string, v any) {
 	if r.shadow {
 		return
 	}
-	r.storeErr(store.WriteJSON(filepath.Join(r.taskDir, rel), v))
+	r.storeErr(store.WriteJSONRedacted(filepath.Join(r.taskDir, rel), v, r.Redact))
 }
 
 func (r *runner) storeErr(err error) {
@@ -381,6 +388,24 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	return nil
 }
 
+// useRedactor makes every sink of the run pass through the redactor of
+// the configured credentials: the progress, warning and note lines, the
+// events, the artifacts (r.write) and the ledger (r.Redact in its
+// fields), on top of the provider runners' own redaction.
+func (r *runner) useRedactor() {
+	if r.Redact == nil {
+		r.Redact = provider.Redactor(provider.Specs(r.cfg.Providers()), r.Getenv)
+	}
+	if !r.Redact.Active() {
+		return
+	}
+	r.Progress, r.Warn = r.Redact.Func(r.Progress), r.Redact.Func(r.Warn)
+	r.Note, r.Relay = r.Redact.Func(r.Note), r.Redact.Func(r.Relay)
+	if r.emitter != nil {
+		r.emitter.Redact = r.Redact
+	}
+}
+
 // configure loads the configuration layers of worktreeRoot ("" outside a
 // repository: plugin and user layers only), the rubric, the effective
 // parameters and the panel: everything a jury needs, nothing the actor
@@ -392,6 +417,7 @@ func (r *runner) configure(worktreeRoot string) error {
 		WorktreeRoot: worktreeRoot,
 		Warn:         r.Warn,
 	})
+	r.useRedactor()
 	rubrics := rubric.OverlayPaths(r.Home, worktreeRoot)
 	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
 	rubrics.Warn = r.Warn

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -21,8 +22,12 @@ import (
 const JudgeCommand = "judge"
 
 // lockedFlag tells the detached judge that it inherited the session lock
-// as file descriptor 3.
+// as file descriptor inheritedLock.
 const lockedFlag = "--locked"
+
+// inheritedLock is the descriptor of the session lock handed to a judge
+// started with lockedFlag: the first of exec.Cmd.ExtraFiles.
+const inheritedLock = 3
 
 // recordReserve is the time a judge keeps, past the model call's own
 // deadline, to record the verdict (events, stop file, ledger).
@@ -61,28 +66,34 @@ type job struct {
 	SessionBin string        `json:"session_bin,omitempty"`
 }
 
-// info is the lock holder's description of a judge running this job.
-func (j job) info(pid int, mode string, now time.Time) lockInfo {
-	return lockInfo{PID: pid, Started: now, Deadline: j.Deadline, Fingerprint: j.Fingerprint, Queued: j.Queued, Mode: mode}
+// info is the lock holder's description of process p judging this job.
+func (j job) info(p procid.ID, mode string, now time.Time) lockInfo {
+	return lockInfo{PID: p.PID, PIDStart: p.Start, Started: now, Deadline: j.Deadline,
+		Fingerprint: j.Fingerprint, Queued: j.Queued, Mode: mode}
 }
 
 // dispatch starts the detached judge of j, unless one is already judging
 // this state. It never waits: with the lock free the hook takes it and
 // hands it to the judge it starts (no window in which a second Stop could
 // start a second judge); with the lock held by a judge of the same state
-// there is nothing to do; otherwise the new judge is started without the
-// lock and supersedes the running one itself, so the turn does not wait
-// for the old judge to wind down.
+// that is not provably gone there is nothing to do; otherwise the new
+// judge is started without the lock and supersedes the running one (or
+// takes over an abandoned lock) itself, so the turn does not wait for the
+// old judge to wind down.
 func (h *hook) dispatch(j job) {
 	j.Deadline = h.Now().Add(j.Settings.Timeout + recordReserve + startSlack)
 	path := lockPath(j.ProjectDir, j.SessionID)
-	f, held, err := tryLock(path)
+	// Until the judge exists, the hook itself is the holder.
+	f, held, err := tryLock(path, j.info(procid.Self(), "detached", h.Now()), h.deadline, h.Now)
 	if err != nil {
 		h.warn("no advisory verdict: %v", err)
 		return
 	}
-	if held {
-		if info, ok := readInfo(path); ok && info.Fingerprint == j.Fingerprint && h.Now().Before(info.Deadline) {
+	if held != nil {
+		info, ok := readInfo(held)
+		held.Close()
+		if ok && info.Fingerprint == j.Fingerprint && h.Now().Before(info.Deadline) &&
+			procid.Check(info.holder()) != procid.Gone {
 			return
 		}
 		if err := h.spawn(j, nil); err != nil {
@@ -101,7 +112,8 @@ func (h *hook) dispatch(j job) {
 // hook or Claude Code, stdin/stdout/stderr on /dev/null (Claude Code reads
 // the hook's stdout to its end, so an inherited pipe would make the turn
 // wait for the judge after all). With lock it also inherits the session
-// lock as descriptor 3 and the hook records the judge as its holder.
+// lock as descriptor inheritedLock and the hook records the judge as its
+// holder.
 func (h *hook) spawn(j job, lock *os.File) error {
 	dir := filepath.Join(j.ProjectDir, JudgesDir)
 	entropy := h.Rand
@@ -143,8 +155,10 @@ func (h *hook) spawn(j job, lock *os.File) error {
 	}
 	if lock != nil {
 		// Written before the hook lets go of its descriptor: from the
-		// moment the judge exists, the lock says who holds it.
-		if err := writeInfo(lock, j.info(cmd.Process.Pid, "detached", h.Now())); err != nil {
+		// moment the judge exists, the lock says who holds it. The judge
+		// is this process's child, not yet waited for, so its pid cannot
+		// have been recycled when its start time is read.
+		if err := writeInfo(lock, j.info(procid.Of(cmd.Process.Pid), "detached", h.Now())); err != nil {
 			h.warn("cannot describe the running judge in %q: %v", lock.Name(), err)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"context"
 
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -39,10 +39,11 @@ type fixState struct {
 // answer, beyond max_fix_rounds rewakes of one session and tree state, or
 // twice with the same critique. Every rewake is recorded.
 func (h *hook) fix(ctx context.Context, j job) int {
+	h.Deps = withRedactor(h.Deps, j)
 	j.Deadline = h.deadline
 	lockAt := lockPath(j.ProjectDir, j.SessionID)
 	left := h.deadline.Sub(h.Now())
-	lock, err := acquire(lockAt, j.info(os.Getpid(), "fix", h.Now()), h.deadline.Add(-min(recordReserve, left/3)), h.Now)
+	lock, err := acquire(lockAt, j.info(procid.Self(), "fix", h.Now()), h.deadline.Add(-min(recordReserve, left/3)), h.Now)
 	if err == errDuplicate || err == errSuperseded {
 		return 0
 	}
@@ -157,7 +158,7 @@ func (r *recorder) rewakeEntry(rw *rewakeRecord, taskID string) error {
 		"critique":    rw.critique,
 	}
 	_, err := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindRewake,
-		ledger.Fields{TaskID: taskID, SessionID: r.j.SessionID}, record, r.now())
+		ledger.Fields{TaskID: taskID, SessionID: r.j.SessionID, Redact: r.d.Redact}, record, r.now())
 	return err
 }
 

@@ -19,5 +19,5 @@ func (r *recorder) history(a records.Judgement) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	return store.WriteJSON(filepath.Join(dir, a.TaskID+records.JSONExt), a)
+	return store.WriteJSONRedacted(filepath.Join(dir, a.TaskID+records.JSONExt), a, r.d.Redact)
 }

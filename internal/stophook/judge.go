@@ -29,18 +29,19 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // verdict can still be recorded before the job's deadline. The Result is
 // returned with most errors too, so that a failed call's cost still counts.
 func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
-	runner := d.Claude
 	model := j.Settings.Model
 	if !j.Provider.IsClaude() {
 		model = j.Provider.QualifiedModel("")
-		runner = provider.Deps{
-			Getenv: d.Getenv, Environ: d.Environ,
-			CodexPath: j.CodexPath, GeminiPath: j.GeminiPath,
-			OpenAI: provider.Delegate(j.SessionBin, d.Environ),
-		}.Runner(j.Provider)
-	} else if runner == nil {
-		runner = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
 	}
+	cl := d.Claude
+	if cl == nil {
+		cl = claude.Exec{Path: j.ClaudePath, Env: d.Environ}
+	}
+	runner := provider.Deps{
+		Claude: cl, Getenv: d.Getenv, Environ: d.Environ,
+		CodexPath: j.CodexPath, GeminiPath: j.GeminiPath,
+		OpenAI: provider.Delegate(j.SessionBin, d.Environ), Redact: d.Redact,
+	}.Runner(j.Provider)
 	in, err := evidence(ctx, d, j)
 	if err != nil {
 		return advisory{}, claude.Result{}, err
@@ -56,6 +57,31 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	settings := j.Settings
 	settings.Model = model
 	return Judge(ctx, runner, settings, in, j.Worktree, timeout)
+}
+
+// withRedactor returns d with its Redact set (from the job's provider,
+// when the caller gave none) and every sink of a judge — its warnings, the
+// rewake's stderr — passing through it; the recorder applies it to the
+// events, the stop file, the history record and the ledger.
+func withRedactor(d Deps, j job) Deps {
+	if d.Redact == nil {
+		d.Redact = provider.Redactor([]provider.Spec{j.Provider}, d.Getenv)
+	}
+	red := d.Redact
+	if !red.Active() {
+		return d
+	}
+	wrap := func(f func(string, ...any)) func(string, ...any) {
+		if f == nil {
+			return nil
+		}
+		return func(format string, args ...any) { f("%s", red.String(fmt.Sprintf(format, args...))) }
+	}
+	d.Warnf, d.JudgeWarnf, d.Errorf, d.Warn = wrap(d.Warnf), wrap(d.JudgeWarnf), wrap(d.Errorf), red.Func(d.Warn)
+	if d.Stderr != nil {
+		d.Stderr = red.Writer(d.Stderr)
+	}
+	return d
 }
 
 // Advisory is a validated advisory verdict (spec §8.5).

@@ -9,22 +9,25 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/procid"
 )
 
 // holder starts a process that holds the lock at path (it inherits the
-// locked descriptor) and sleeps; the lock is released when it dies.
-func holder(t *testing.T, path string, info func(pid int) lockInfo) *exec.Cmd {
+// locked descriptor) and sleeps; the lock is released when it dies. info
+// gets the holder's own identity and returns what the lock file says.
+func holder(t *testing.T, path string, info func(self procid.ID) lockInfo) *exec.Cmd {
 	t.Helper()
-	f, held, err := tryLock(path)
-	if err != nil || held {
-		t.Fatalf("tryLock: held %v, %v", held, err)
+	f, held, err := tryLock(path, lockInfo{PID: os.Getpid()}, time.Now().Add(time.Minute), time.Now)
+	if err != nil || held != nil {
+		t.Fatalf("tryLock: held %v, %v", held != nil, err)
 	}
 	cmd := exec.Command("sleep", "300")
 	cmd.ExtraFiles = []*os.File{f}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeInfo(f, info(cmd.Process.Pid)); err != nil {
+	if err := writeInfo(f, info(procid.Of(cmd.Process.Pid))); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -32,6 +35,11 @@ func holder(t *testing.T, path string, info func(pid int) lockInfo) *exec.Cmd {
 	// and so the lock, are gone already.
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	return cmd
+}
+
+// as describes holder p with the fields of i.
+func as(i lockInfo) func(procid.ID) lockInfo {
+	return func(p procid.ID) lockInfo { i.PID, i.PIDStart = p.PID, p.Start; return i }
 }
 
 // alive reports whether pid runs (a zombie does not).
@@ -66,7 +74,7 @@ func TestAcquire(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "judges", "s.lock")
 			var h *exec.Cmd
 			if tt.held != nil {
-				h = holder(t, path, func(pid int) lockInfo { i := *tt.held; i.PID = pid; return i })
+				h = holder(t, path, as(*tt.held))
 			}
 			f, err := acquire(path, me, time.Now().Add(20*time.Second), time.Now)
 			if err != tt.wantErr {
@@ -79,7 +87,7 @@ func TestAcquire(t *testing.T) {
 				return
 			}
 			defer f.Close()
-			info, ok := readInfo(path)
+			info, ok := readInfo(f)
 			if !ok || info.Fingerprint != "new" || info.PID != me.PID {
 				t.Errorf("lock info after acquire = %+v, %v", info, ok)
 			}
@@ -90,7 +98,7 @@ func TestAcquire(t *testing.T) {
 // A holder that ignores SIGTERM is killed once termGrace has passed.
 func TestAcquireKillsAStubbornHolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.lock")
-	f, _, err := tryLock(path)
+	f, _, err := tryLock(path, lockInfo{PID: os.Getpid()}, time.Now().Add(time.Minute), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +109,7 @@ func TestAcquireKillsAStubbornHolder(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	now := time.Now()
-	writeInfo(f, lockInfo{PID: cmd.Process.Pid, Fingerprint: "old", Queued: now.Add(-time.Minute), Deadline: now.Add(time.Minute)})
+	writeInfo(f, lockInfo{PID: cmd.Process.Pid, PIDStart: procid.Of(cmd.Process.Pid).Start, Fingerprint: "old", Queued: now.Add(-time.Minute), Deadline: now.Add(time.Minute)})
 	f.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -127,26 +135,8 @@ func TestTryLockRefusesASymlink(t *testing.T) {
 	link := filepath.Join(dir, "judges", "s.lock")
 	os.MkdirAll(filepath.Dir(link), 0o700)
 	os.Symlink(target, link)
-	if _, _, err := tryLock(link); err == nil {
+	if _, _, err := tryLock(link, lockInfo{PID: os.Getpid()}, time.Now().Add(time.Minute), time.Now); err == nil {
 		t.Fatal("a symlinked lock was followed")
-	}
-}
-
-func TestSignalable(t *testing.T) {
-	for _, c := range []struct {
-		pid  int
-		want bool
-	}{
-		{0, false}, // kill(0) is the caller's own process group
-		{-1, false},
-		{-4242, false}, // a process group
-		{1, false},
-		{os.Getpid(), false},
-		{os.Getpid() + 100000, true},
-	} {
-		if got := signalable(c.pid); got != c.want {
-			t.Errorf("signalable(%d) = %v, want %v", c.pid, got, c.want)
-		}
 	}
 }
 
@@ -155,7 +145,7 @@ func TestSignalable(t *testing.T) {
 // process's whole group — the hook and Claude Code with it.
 func TestAcquireNeverSignalsADamagedHolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.lock")
-	cmd := holder(t, path, func(int) lockInfo {
+	cmd := holder(t, path, func(procid.ID) lockInfo {
 		return lockInfo{PID: 0, Deadline: time.Now().Add(-time.Hour), Fingerprint: "old"}
 	})
 	_, err := acquire(path, lockInfo{PID: os.Getpid(), Fingerprint: "new", Queued: time.Now()}, time.Now().Add(300*time.Millisecond), time.Now)

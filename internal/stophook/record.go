@@ -137,14 +137,14 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		Judge:       &r.j.Judge,
 	}
 	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
-	fileErr := store.WriteJSON(stopPath, file)
+	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
 	histErr := r.history(records.Judgement{
 		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
 		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake,
 	})
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
-		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID}, file, now())
+		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
 	if fileErr == nil {
 		r.stopFile, r.taskID = stopPath, taskID
 	}
@@ -211,7 +211,7 @@ type chainEvent struct {
 // reported once, not six times.
 func (r *recorder) emit(chain []chainEvent) (failed int, firstErr error) {
 	em := &events.Emitter{Dir: r.j.OnlookerDir, LogPath: r.j.LogPath, SessionID: r.j.SessionID,
-		Now: r.d.Now, Rand: r.entropy(), Deadline: r.deadline}
+		Now: r.d.Now, Rand: r.entropy(), Deadline: r.deadline, Redact: r.d.Redact}
 	for _, e := range chain {
 		if err := em.Emit(e.p, e.opts...); err != nil {
 			failed++
@@ -250,7 +250,7 @@ func (r *recorder) markPending() {
 	}
 	err := surface.WritePending(r.j.OnlookerDir, r.j.SessionID, surface.Pending{
 		ProjectDir: r.j.ProjectDir, StopFile: r.stopFile, TaskID: r.taskID,
-	})
+	}, r.now())
 	if err != nil {
 		r.warn("the verdict will not be shown at the next prompt: %v", err)
 	}

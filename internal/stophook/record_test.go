@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ReadRecord(%s): %v", p, err)
 		}
-		if a.Name != "stop-a_b" || a.SessionID != "a/b" || a.Fingerprint != "fp" || !strings.HasSuffix(p, a.TaskID+".json") {
+		if a.Name != "stop-"+store.SanitizeSessionID("a/b") || a.SessionID != "a/b" || a.Fingerprint != "fp" || !strings.HasSuffix(p, a.TaskID+".json") {
 			t.Errorf("record %s: %+v", p, a)
 		}
 		byOutcome[a.Outcome] = a

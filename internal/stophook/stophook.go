@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"io"
-	"os"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -13,8 +12,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -60,6 +61,10 @@ type Deps struct {
 	// SessionBin is the tribunal-session executable, which makes the
 	// hook's openai calls so that this binary links no HTTP client.
 	SessionBin string
+	// Redact scrubs the configured credentials from everything a judge
+	// stores or prints; nil means it is built from the job's provider
+	// (withRedactor) when a judge runs.
+	Redact *redact.Redactor
 
 	// The hook's diagnostics, one stderr line each, handed over as plain
 	// text: the binary's output code adds the prefixes. Warnf is a problem
@@ -171,7 +176,7 @@ func (h *hook) run(ctx context.Context) int {
 // hook's deadline.
 func (h *hook) judgeHere(ctx context.Context, j job) {
 	j.Deadline = h.deadline
-	lock, err := acquire(lockPath(j.ProjectDir, j.SessionID), j.info(os.Getpid(), "inline", h.Now()), h.deadline, h.Now)
+	lock, err := acquire(lockPath(j.ProjectDir, j.SessionID), j.info(procid.Self(), "inline", h.Now()), h.deadline, h.Now)
 	if err == errDuplicate || err == errSuperseded {
 		return
 	}
@@ -182,7 +187,7 @@ func (h *hook) judgeHere(ctx context.Context, j job) {
 	defer lock.Close()
 	ctx, cancel := context.WithDeadline(ctx, j.Deadline)
 	defer cancel()
-	(&worker{Deps: h.Deps, j: j}).judgeAndRecord(ctx)
+	(&worker{Deps: withRedactor(h.Deps, j), j: j}).judgeAndRecord(ctx)
 }
 
 // enabled reads the hook's input and settings and reports whether this

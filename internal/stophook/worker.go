@@ -3,7 +3,10 @@ package stophook
 import (
 	"context"
 	"os"
+	"syscall"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/procid"
 )
 
 // exitGrace is how long past its deadline a detached judge may take to
@@ -19,6 +22,11 @@ const exitGrace = 3 * time.Second
 func runWorker(ctx context.Context, d Deps, args []string) int {
 	locked := len(args) == 2 && args[0] == lockedFlag
 	if locked {
+		// First of all, before any child (git, the model CLI, proc's
+		// watchdog) exists: the inherited lock must not pass on to them.
+		// A descendant that outlives the judge would keep the session
+		// locked after the judge is gone.
+		syscall.CloseOnExec(inheritedLock)
 		args = args[1:]
 	}
 	if len(args) != 1 {
@@ -31,6 +39,7 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 		d.Errorf("%v", err)
 		return 1
 	}
+	d = withRedactor(d, j)
 	// The watchdog: whatever the judge is blocked on, the process ends
 	// shortly after its deadline (its model call is killed with it, by the
 	// context first and by the parent-death signal at the latest).
@@ -40,14 +49,14 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 	defer watchdog.Stop()
 
 	w := &worker{Deps: d, j: j}
+	path := lockPath(j.ProjectDir, j.SessionID)
+	me := j.info(procid.Self(), "detached", d.Now())
 	var lock *os.File
 	if locked {
-		lock = os.NewFile(3, "session-lock")
-		if err := writeInfo(lock, j.info(os.Getpid(), "detached", d.Now())); err != nil {
-			w.warn("cannot describe the running judge: %v", err)
-		}
-	} else {
-		lock, err = acquire(lockPath(j.ProjectDir, j.SessionID), j.info(os.Getpid(), "detached", d.Now()), j.Deadline, d.Now)
+		lock = adopt(path, me, j.Deadline, d.Now)
+	}
+	if lock == nil {
+		lock, err = acquire(path, me, j.Deadline, d.Now)
 		if err == errDuplicate || err == errSuperseded {
 			return 0
 		}
@@ -60,6 +69,26 @@ func runWorker(ctx context.Context, d Deps, args []string) int {
 	os.Remove(args[0])
 	w.judgeAndRecord(ctx)
 	return 0
+}
+
+// adopt makes the lock inherited from the hook this judge's: the
+// descriptor must be a regular file whose flock this process has (it
+// shares the hook's open file, so the flock is already its own) and that
+// path still names — a takeover may have replaced it since. nil means
+// the judge must acquire the lock like any other.
+func adopt(path string, me lockInfo, until time.Time, now func() time.Time) *os.File {
+	var st syscall.Stat_t
+	if syscall.Fstat(inheritedLock, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil // not a lock this process may close
+	}
+	f := os.NewFile(inheritedLock, "session lock")
+	if flockNB(f) == nil {
+		if ok, err := claim(f, path, me, until, now); ok && err == nil {
+			return f
+		}
+	}
+	f.Close()
+	return nil
 }
 
 // worker is one detached judge.

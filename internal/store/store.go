@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
 // Project is one project's directory, $ONLOOKER_DIR/tribunal/<key>.
@@ -37,32 +39,37 @@ func (p Project) WorktreesDir() string { return filepath.Join(p.Dir, "worktrees"
 // hand us a session id of any length.
 const maxSIDName = 128
 
-// SanitizeSessionID maps a session id to a safe file-name component: every
-// byte outside [A-Za-z0-9-] becomes "_" (so "../x" cannot leave the
-// directory and a multi-byte character becomes several "_"), and an empty
-// result becomes "unknown". An id longer than 128 bytes keeps its first 111
-// sanitised bytes plus "-" and 16 hex digits of the SHA-256 of the raw id,
-// so distinct long ids still get distinct files.
+// SanitizeSessionID maps a session id to a safe file-name component, one
+// name per id (spec §8.8). An id of 1 to 128 bytes of [A-Za-z0-9-] — every
+// Claude Code session id, a UUID — is its own name, as it always was. Any
+// other id has every byte outside that set replaced by "_" (so "../x"
+// cannot leave the directory and a multi-byte character becomes several
+// "_"), is cut to 111 bytes, and gets "_" and 16 hex digits of the SHA-256
+// of the raw id: "a/b", "a_b" and "a\x00b" get three names, and no such
+// name equals an untouched id, which never holds "_". An empty id becomes
+// "unknown", the session id the events give it (spec §10.1).
 func SanitizeSessionID(sid string) string {
+	if sid == "" {
+		return "unknown"
+	}
 	b := []byte(sid)
 	out := make([]byte, len(b))
+	changed := len(b) > maxSIDName
 	for i, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
 			out[i] = c
 		default:
 			out[i] = '_'
+			changed = true
 		}
 	}
-	if len(out) == 0 {
-		return "unknown"
+	if !changed {
+		return string(out)
 	}
-	if len(out) > maxSIDName {
-		sum := sha256.Sum256(b)
-		out = append(out[:maxSIDName-17:maxSIDName-17], '-')
-		out = append(out, hex.EncodeToString(sum[:8])...)
-	}
-	return string(out)
+	sum := sha256.Sum256(b)
+	out = append(out[:min(len(out), maxSIDName-17):min(len(out), maxSIDName-17)], '_')
+	return string(append(out, hex.EncodeToString(sum[:8])...))
 }
 
 // WriteFileAtomic replaces path with data so that a reader, or a crash at
@@ -122,11 +129,17 @@ func Marshal(v any) ([]byte, error) {
 // WriteJSON creates path's directory (0700) and atomically writes v as
 // indented JSON with mode 0600: verdicts and transcripts excerpts are the
 // user's private data.
-func WriteJSON(path string, v any) error {
+func WriteJSON(path string, v any) error { return WriteJSONRedacted(path, v, nil) }
+
+// WriteJSONRedacted is WriteJSON with red's secrets replaced in every
+// string of the record: the one way a record that quotes a provider's
+// answer or error (a stop file, a call record, a verdict) is written.
+func WriteJSONRedacted(path string, v any, red *redact.Redactor) error {
 	data, err := Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %q: %w", path, err)
 	}
+	data = red.JSON(data)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create directory for %q: %w", path, err)
 	}

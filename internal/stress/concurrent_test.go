@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // TestConcurrentWriters runs 8 Stop hooks (each its own Claude Code
@@ -25,6 +26,7 @@ import (
 // is whole and holds its session's last verdict, and no temporary file is
 // left.
 func TestConcurrentWriters(t *testing.T) {
+	testtier.Require(t, testtier.Stress)
 	w := newWorld(t)
 	const hooks, sessions = 8, 2
 	rounds := *roundsFlag

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // victim is one process of the kill test.
@@ -35,6 +36,7 @@ type victim struct {
 // file belongs to its session, and a fresh run of each command succeeds at
 // once: no lock stays held and no counter or id file is broken.
 func TestKillAtRandomMoments(t *testing.T) {
+	testtier.Require(t, testtier.Stress)
 	w := newWorld(t)
 	seed := *seedFlag
 	if seed == 0 {

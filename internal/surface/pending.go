@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -31,14 +33,108 @@ func PendingPath(onlookerDir, sessionID string) string {
 	return filepath.Join(onlookerDir, PendingDirName, store.SanitizeSessionID(sessionID)+".json")
 }
 
+// PendingExpiry is how long a pending verdict waits for its session's
+// next prompt: session_start.max_age_hours' default, past which a
+// session start no longer surfaces a verdict either. A session resumed
+// later is not interrupted with a review of changes that old; the entry
+// is dropped instead (prompt-submit skips it, WritePending prunes it).
+const PendingExpiry = 72 * time.Hour
+
 // WritePending replaces the session's pending verdict with p: only the
 // newest verdict of a session is worth interrupting its next prompt for.
-func WritePending(onlookerDir, sessionID string, p Pending) error {
+// It then prunes the directory (PrunePending): the writer of the entries,
+// a judge off every hook's hot path, keeps their number bounded.
+func WritePending(onlookerDir, sessionID string, p Pending, now time.Time) error {
 	path := PendingPath(onlookerDir, sessionID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create %q: %w", filepath.Dir(path), err)
 	}
-	return store.WriteJSON(path, p)
+	if err := store.WriteJSON(path, p); err != nil {
+		return err
+	}
+	PrunePending(onlookerDir, now)
+	return nil
+}
+
+// PrunePending deletes, best-effort, the pending entries that can never be
+// shown: older than PendingExpiry, or whose verdict has been shown (its
+// surfaced marker exists: a session start, or fix mode, showed it), or
+// replaced or deleted since (the stop file holds another task or none), or
+// that are not pending files at all; and the leftovers of interrupted
+// writes and claims. Without it every session with a late verdict left a
+// file forever. It returns how many entries it deleted.
+func PrunePending(onlookerDir string, now time.Time) int {
+	dir := filepath.Join(onlookerDir, PendingDirName)
+	store.SweepTemp(dir, time.Hour, now)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") {
+			// A claim prompt-submit did not finish removing.
+			if fi, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".shown") && now.Sub(fi.ModTime()) > time.Hour && os.Remove(path) == nil {
+				n++
+			}
+			continue
+		}
+		if prunable(onlookerDir, path, now) && removeUnchanged(path, onlookerDir, now) {
+			n++
+		}
+	}
+	return n
+}
+
+// prunable reports whether the pending entry at path can never be shown.
+func prunable(onlookerDir, path string, now time.Time) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return err == nil // a directory or link is no pending file; vanished is nothing to do
+	}
+	if now.Sub(fi.ModTime()) > PendingExpiry {
+		return true
+	}
+	data, ok := store.ReadOptional(path, maxPending, func(string) {})
+	if !ok {
+		return false
+	}
+	p, err := decodePending(data)
+	if err == nil {
+		err = checkPending(onlookerDir, p)
+	}
+	if err != nil {
+		// Left for its session's prompt, which reports it, or for expiry.
+		return false
+	}
+	a, err := ReadStopFile(p.StopFile)
+	if err != nil || a.TaskID != p.TaskID {
+		return true
+	}
+	_, shown := ReadMark(p.ProjectDir, a)
+	return shown
+}
+
+// removeUnchanged deletes the entry at path unless a judge replaced it
+// after prunable looked: it is renamed away first (the claim prompt-submit
+// uses too), looked at again, and put back when it no longer qualifies.
+func removeUnchanged(path, onlookerDir string, now time.Time) bool {
+	held := path + "." + strconv.Itoa(os.Getpid()) + ".prune"
+	if os.Rename(path, held) != nil {
+		return false
+	}
+	if prunable(onlookerDir, held, now) {
+		return os.Remove(held) == nil
+	}
+	// A newer verdict arrived in between: restore it, unless an even
+	// newer one is already in place.
+	if os.Link(held, path) != nil {
+		os.Remove(held)
+		return false
+	}
+	os.Remove(held)
+	return false
 }
 
 // MarkShown records that a was shown in session sid by other means (fix

@@ -37,7 +37,14 @@ func RunPrompt(_ context.Context, d Deps) int {
 	}
 	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
 	path := PendingPath(onlookerDir, h.in.SessionID)
-	if _, err := os.Lstat(path); err != nil {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return 0
+	}
+	if h.Now().Sub(fi.ModTime()) > PendingExpiry {
+		// Too old to interrupt a prompt for (a session resumed days
+		// later): dropped unseen; session start and show still list it.
+		os.Remove(path)
 		return 0
 	}
 	// Renaming the pending file away is the claim: of two prompts racing,

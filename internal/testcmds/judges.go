@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -26,7 +27,13 @@ import (
 //	signal SIG PID             send SIG (TERM, INT, HUP, KILL) to PID
 //	ppid VAR FILE              set VAR to the parent pid of the first pid listed in FILE (Linux /proc)
 //	attempts                   print every session's judge records (stop-<sid>/*.json), one compact line each, oldest first
+//	holdlock LOCK VAR          start a process that holds the flock of LOCK (created) until the script ends; VAR is its pid
+//	strays FILE VAR            the pids listed in FILE are killed when the script ends; VAR is the first
+//	running PID...             each PID names a running process (not a zombie)
 func init() {
+	Cmds["holdlock"] = holdLock
+	Cmds["strays"] = straysCmd
+	Cmds["running"] = runningCmd
 	Cmds["attempts"] = attemptsCmd
 	Cmds["ppid"] = ppidCmd
 	Cmds["judges-idle"] = judgesIdle
@@ -156,4 +163,54 @@ func ppidCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("ppid: cannot parse /proc/%s/stat", fields[0])
 	}
 	ts.Setenv(args[0], rest[1])
+}
+
+func holdLock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: holdlock LOCK VAR")
+	}
+	path := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o700))
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	ts.Check(err)
+	defer f.Close()
+	ts.Check(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	// The sleeper shares the locked open file; this process lets go of
+	// its own descriptor, so the lock is the sleeper's alone.
+	cmd := exec.Command("sleep", "300")
+	cmd.ExtraFiles = []*os.File{f}
+	ts.Check(cmd.Start())
+	ts.Defer(func() { cmd.Process.Kill(); cmd.Wait() })
+	ts.Setenv(args[1], strconv.Itoa(cmd.Process.Pid))
+}
+
+func straysCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: strays FILE VAR")
+	}
+	pids := strings.Fields(ts.ReadFile(args[0]))
+	if len(pids) == 0 {
+		ts.Fatalf("strays: no pid in %s", args[0])
+	}
+	ts.Defer(func() {
+		for _, p := range pids {
+			if pid, err := strconv.Atoi(p); err == nil && pid > 1 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	ts.Setenv(args[1], pids[0])
+}
+
+func runningCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: running PID...")
+	}
+	for _, p := range args {
+		pid, err := strconv.Atoi(p)
+		ts.Check(err)
+		if pid <= 1 || syscall.Kill(pid, 0) != nil || zombie(pid) {
+			ts.Fatalf("process %d is not running", pid)
+		}
+	}
 }

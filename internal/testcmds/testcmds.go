@@ -72,6 +72,7 @@ func Setup(env *testscript.Env) error {
 //	waitfile FILE [DURATION]         wait until FILE exists (default 30s)
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
 //	fakellm VAR API REPLY            serve internal/fakellm (see fakellm.go); VAR is its URL
+//	                                 (REPLY fail:STATUS:MSG, or echo:STATUS:MSG to quote the credentials)
 //
 // ledger.go adds mkledger, ledgerpath and exitcode; scrub.go adds scrub, which readies an
 // output that holds ids, times or paths for `cmp` against a golden file.

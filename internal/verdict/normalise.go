@@ -33,3 +33,17 @@ func NormaliseJudge(text string, threshold float64) (Verdict, []string) {
 	v.CriterionScores, v.HasCriterionScores = asObject(obj["criterion_scores"])
 	return v, warnings
 }
+
+// Defaulted reports whether a judge's answer may leave out key because its
+// readers default it: passed becomes "score ≥ threshold" (spec §4.1 step
+// 5, §8.5 step 3), confidence 0.6 for the Stop hook and none for a loop
+// judge (§8.5 step 6, §4.1), feedback_summary empty (§8.5 step 5). Every
+// provider's schema check (provider.Conform) lets these be absent, so that
+// an answer the claude path accepts is accepted from any provider.
+func Defaulted(key string) bool {
+	switch key {
+	case "passed", "confidence", "feedback_summary":
+		return true
+	}
+	return false
+}

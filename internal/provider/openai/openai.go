@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -101,7 +102,10 @@ func (o *openAI) Run(ctx context.Context, c claude.Call) (claude.Result, error) 
 			return res, fmt.Errorf("the API key variable %s is empty", o.spec.APIKeyEnv)
 		}
 	}
-	url := strings.TrimRight(o.spec.BaseURL, "/") + "/chat/completions"
+	target, err := requestURL(o.spec.BaseURL)
+	if err != nil {
+		return res, err
+	}
 	structured := c.JSONSchema != ""
 	var last error
 	for attempt := 1; ; attempt++ {
@@ -109,7 +113,7 @@ func (o *openAI) Run(ctx context.Context, c claude.Call) (claude.Result, error) 
 		if err != nil {
 			return res, fmt.Errorf("encode the request: %w", err)
 		}
-		text, retryAfter, err := o.post(ctx, url, key, body, &res)
+		text, retryAfter, err := o.post(ctx, target, key, body, &res)
 		res.NumTurns = attempt
 		res.Duration = time.Since(start)
 		if err == nil {
@@ -210,12 +214,26 @@ func (o *openAI) request(c claude.Call, structured bool) chatRequest {
 	return req
 }
 
+// requestURL is the chat-completions URL of a base URL: the path joined
+// ("…/v1" and "…/v1/" both give "…/v1/chat/completions"), the base's query
+// kept (Azure's "?api-version=…", a key in "?api-key=…"), the fragment
+// dropped, the userinfo kept for the client's basic authentication.
+func requestURL(base string) (*url.URL, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return nil, errors.New("the base URL is not an absolute URL")
+	}
+	u = u.JoinPath("chat", "completions")
+	u.Fragment, u.RawFragment = "", ""
+	return u, nil
+}
+
 // post makes one attempt. It returns the message text, or an error and the
 // server's Retry-After.
-func (o *openAI) post(ctx context.Context, url, key string, body []byte, res *claude.Result) (string, time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+func (o *openAI) post(ctx context.Context, target *url.URL, key string, body []byte, res *claude.Result) (string, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.String(), bytes.NewReader(body))
 	if err != nil {
-		return "", 0, fmt.Errorf("build the request for %s: %w", url, err)
+		return "", 0, fmt.Errorf("build the request for %s: %w", o.spec.Endpoint(), err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
@@ -227,6 +245,12 @@ func (o *openAI) post(ctx context.Context, url, key string, body []byte, res *cl
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		// The client's error quotes the URL, query and all: keep only
+		// what went wrong.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return "", 0, &netError{err: err}
 	}
 	defer resp.Body.Close()

@@ -1,0 +1,56 @@
+package codeguard
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// hookLinks is, for each hook binary, every internal package it may link.
+// Hooks start on every turn of every session: a package outside its list
+// (a model client, the process runner, the loop) costs start-up time on a
+// path that only reads settings and verdicts. The list is exact, so that
+// it shrinks when the code does: a package no longer linked must leave it.
+var hookLinks = map[string][]string{
+	"session-start": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
+		"redact", "rubric", "rules", "safetext", "severity", "store", "surface", "trust", "verdict",
+		"warncap", "worktree"},
+	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
+		"redact", "rubric", "rules", "safetext", "severity", "store", "surface", "trust", "verdict",
+		"warncap", "worktree"},
+	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
+		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
+		"rubric", "rules", "safetext", "severity", "stophook", "store", "surface", "transcript",
+		"trust", "unidiff", "verdict", "warncap", "worktree"},
+}
+
+// TestHookBinariesLinkOnlyTheirPath holds each hook binary to its list.
+func TestHookBinariesLinkOnlyTheirPath(t *testing.T) {
+	const prefix = "github.com/tribunal-cc/tribunal/internal/"
+	for bin, allowed := range hookLinks {
+		t.Run(bin, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "./cmd/"+bin)
+			cmd.Dir = filepath.Join("..", "..")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go list -deps ./cmd/%s: %v", bin, err)
+			}
+			var linked []string
+			for _, pkg := range strings.Fields(string(out)) {
+				if name, ok := strings.CutPrefix(pkg, prefix); ok {
+					linked = append(linked, name)
+					if !slices.Contains(allowed, name) {
+						t.Errorf("%s links internal/%s, which is not on its path (hookLinks)", bin, name)
+					}
+				}
+			}
+			for _, name := range allowed {
+				if !slices.Contains(linked, name) {
+					t.Errorf("%s no longer links internal/%s: remove it from hookLinks", bin, name)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/redact"
+)
+
+// cliKeyVars are the variables the model CLIs read a key from on their
+// own, when no api_key_env hands them one: an endpoint or a CLI that
+// echoes its key would put it in tribunal's records as surely as ours.
+var cliKeyVars = map[string][]string{
+	Claude: {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"},
+	Codex:  {"OPENAI_API_KEY", "CODEX_API_KEY"},
+	Gemini: {"GEMINI_API_KEY", "GOOGLE_API_KEY"},
+}
+
+// Redactor returns the redactor of every credential the specs use (nil
+// when there is none): each api_key_env's value, the userinfo and query
+// values of each base_url, and the keys the CLIs of the specs' providers
+// (and claude, which runs the actor) read from their own variables.
+func Redactor(specs []Spec, getenv func(string) string) *redact.Redactor {
+	var secrets []string
+	vars := map[string]bool{}
+	for _, v := range cliKeyVars[Claude] {
+		vars[v] = true
+	}
+	for _, s := range specs {
+		if s.APIKeyEnv != "" && isEnvName(s.APIKeyEnv) {
+			vars[s.APIKeyEnv] = true
+		}
+		for _, v := range cliKeyVars[s.Name()] {
+			vars[v] = true
+		}
+		secrets = append(secrets, redact.URLSecrets(s.BaseURL)...)
+	}
+	for v := range vars {
+		secrets = append(secrets, getenv(v))
+	}
+	return redact.New(secrets...)
+}
+
+// Endpoint is the base URL as tribunal records it: without userinfo,
+// query or fragment (spec §7.13), "" when it is not a URL.
+func (s Spec) Endpoint() string {
+	e, _ := redact.Endpoint(s.BaseURL)
+	return e
+}
+
+// redacting is a runner whose result and error pass through a redactor:
+// the boundary where a provider's text (an error body that echoes the key,
+// a CLI's stderr) enters tribunal.
+type redacting struct {
+	red  *redact.Redactor
+	next claude.Runner
+}
+
+func (r redacting) Run(ctx context.Context, c claude.Call) (claude.Result, error) {
+	res, err := r.next.Run(ctx, c)
+	res.Text = r.red.String(res.Text)
+	res.Raw = r.red.String(res.Raw)
+	res.Stderr = r.red.String(res.Stderr)
+	res.Subtype = r.red.String(res.Subtype)
+	res.TerminalReason = r.red.String(res.TerminalReason)
+	res.Structured = r.red.RawJSON(res.Structured)
+	return res, r.red.Error(err)
+}
