@@ -85,7 +85,7 @@ func RenderLog(r LogResult) string {
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
 	if len(r.Kept) > 0 {
-		fmt.Fprintf(&b, "\nKept changes, not in your working tree (branch tribunal/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+		fmt.Fprintf(&b, "\nKept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
 	}
 	return b.String()
 }
@@ -161,6 +161,9 @@ func RenderTask(v *TaskView) string {
 		}
 	}
 	if iso := v.Isolation; iso != nil {
+		if line := leftOutLine(iso); line != "" {
+			b.WriteString(line + "\n")
+		}
 		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)

@@ -176,13 +176,16 @@ type Isolation struct {
 	Snapshot string `json:"snapshot,omitempty"`
 	Head     string `json:"head,omitempty"`
 	// State: applied (in the user's working tree, uncommitted), kept (on
-	// the branch, not applied), unchanged (the actor changed nothing), or
+	// the task's ref, not applied), unchanged (the actor changed nothing), or
 	// in_place.
 	State      string                `json:"state"`
 	Conflicts  []string              `json:"conflicts,omitempty"`
 	Files      []worktree.FileChange `json:"files,omitempty"`
 	Submodules []string              `json:"submodules,omitempty"`
 	Error      string                `json:"error,omitempty"`
+	// LeftOut names the user's untracked files that the snapshot left out
+	// because they look like secrets (internal/secretfiles).
+	LeftOut []string `json:"left_out,omitempty"`
 }
 
 // CallMeta says which seat and attempt a model call belongs to.

@@ -9,7 +9,7 @@ import (
 // A task's commits are held by the ref RefPrefix+<id>, outside refs/heads:
 // a branch would be listed by `git branch`, checked out by mistake, and
 // published by `git push --all` with whatever the snapshot holds. Records
-// of tribunal before 1.4 name a branch LegacyBranchPrefix+<id> instead;
+// of earlier tribunal versions name a branch LegacyBranchPrefix+<id> instead;
 // every operation accepts both, and Migrate moves the old kind.
 
 // ref is the full name of the task's ref.
@@ -20,8 +20,8 @@ func (t *Task) ref() string {
 	return "refs/heads/" + t.Branch
 }
 
-// Legacy reports whether t's change is still on a branch of tribunal
-// before 1.4 (refs/heads/tribunal/<id>).
+// Legacy reports whether t's change is still on a branch of an earlier
+// tribunal version (refs/heads/tribunal/<id>).
 func (t *Task) Legacy() bool { return t.Branch == LegacyBranchPrefix+t.ID }
 
 // validRef reports whether a record's ref name is one tribunal gave task

@@ -150,7 +150,7 @@ func TestKeptTaskRefIsNoBranch(t *testing.T) {
 	}
 }
 
-// legacyKept makes a kept task as tribunal before 1.4 left it: its change
+// legacyKept makes a kept task as earlier tribunal versions left it: its change
 // on branch tribunal/<id>, its record naming that branch.
 func (f *fixture) legacyKept(repo, id string) *Task {
 	f.t.Helper()

@@ -26,7 +26,7 @@ import (
 // pushes refs/heads) does not publish it; `git push --mirror` would.
 const RefPrefix = "refs/tribunal/tasks/"
 
-// LegacyBranchPrefix named the task branches of tribunal before 1.4
+// LegacyBranchPrefix named the task branches of earlier tribunal versions
 // (refs/heads/tribunal/<task-id>); Migrate moves a kept task's branch to
 // RefPrefix.
 const LegacyBranchPrefix = "tribunal/"
@@ -92,7 +92,7 @@ type Task struct {
 	// Path is the task worktree, its HEAD detached at the task's commits.
 	Path string `json:"worktree"`
 	// Branch is the ref holding the task's commits: RefPrefix+ID, or, in a
-	// record of tribunal before 1.4 not yet migrated, the branch name
+	// record of earlier tribunal versions not yet migrated, the branch name
 	// LegacyBranchPrefix+ID (refs/heads/tribunal/<id>).
 	Branch string `json:"branch"`
 	// Base is the commit the snapshot sits on: the user's HEAD, or an empty
