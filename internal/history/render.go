@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -435,6 +436,9 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	}
 	if v.Rewake {
 		b.WriteString("Handed back to the model in its session (fix mode).\n\n")
+	}
+	if line := secretfiles.Describe(v.LeftOut); line != "" {
+		b.WriteString("**Untracked secrets:** the judge's diff " + line + ".\n\n")
 	}
 	if m := v.Surfaced; m != nil {
 		at := "at a session start"

@@ -62,7 +62,7 @@ func populated() map[string]any {
 		"judgement.json": records.Judgement{
 			TaskID: taskID, SessionID: "a/b c", Outcome: records.OutcomeRejected, Verdict: &verdict,
 			Mode: records.Mode, Fingerprint: "abc123", WrittenAt: "2026-05-24T10:00:00Z",
-			CostUSD: f64(0.0123), DurationMS: i(1500), Error: "judge timed out", Rewake: true,
+			CostUSD: f64(0.0123), DurationMS: i(1500), Error: "judge timed out", Rewake: true, LeftOut: []string{".env"},
 		},
 		"project-manifest.json": records.ProjectManifest{
 			ProjectKey: "0123456789ab", RemoteURL: str("git@example.invalid:x/y.git"), RepoRoot: str("/repo"),

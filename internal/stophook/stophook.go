@@ -235,6 +235,10 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		h.warn("cannot read the state of %q: %v", repo.WorktreeRoot, err)
 		return job{}, false
 	}
+	// Untracked files that look like secrets count for nothing: a turn that
+	// only touched .env is not judged, and the fingerprint never hashes it.
+	rule := h.cfg.SecretRule()
+	st, _ = st.WithoutSecrets(repo.WorktreeRoot, rule)
 	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
 		return job{}, false
 	}
