@@ -55,7 +55,7 @@ func (m *Manager) Migrate(ctx context.Context, dir string, t *Task) (string, err
 		return "", m.save(t)
 	}
 	// "" as the old value: the new ref must not exist yet.
-	if _, err := m.git(ctx, dir, "update-ref", "-m", "tribunal: move task ref out of refs/heads", to, tip, ""); err != nil {
+	if _, err := m.git(ctx, dir, "update-ref", "-m", "move the task ref out of refs/heads", to, tip, ""); err != nil {
 		if cur, cerr := m.gitLine(ctx, dir, "rev-parse", "--verify", "--quiet", to); cerr != nil || cur != tip {
 			return "", fmt.Errorf("move %s to %s: %w", old, to, err)
 		}
