@@ -225,3 +225,31 @@ func TestDamagedRecordRefRefused(t *testing.T) {
 		t.Errorf("Load = %v, want a damaged record", err)
 	}
 }
+
+// TestActorSecretNeverOverwritesTheUsers: the actor, not seeing the
+// user's .env, writes one of its own; applying that change would overwrite
+// the user's file, so nothing is applied and the user's .env stays.
+func TestActorSecretNeverOverwritesTheUsers(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.m.Secrets, _ = secretfiles.New([]string{"*.secret"})
+	repo, _ := f.secretRepo()
+	task, err := f.m.Create(ctx, repo, "01ACTORENV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(task.Path, ".env"), "API_TOKEN=placeholder\n")
+	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.m.Apply(ctx, task)
+	if err != nil || res.Applied || len(res.Conflicts) == 0 {
+		t.Fatalf("apply: %+v, %v; want a refusal", res, err)
+	}
+	if got := read(t, filepath.Join(repo, ".env")); got != "API_TOKEN="+secretMark+"\n" {
+		t.Errorf("the user's .env = %q", got)
+	}
+	if f.objectsContain(repo, secretMark) {
+		t.Error("a secret-looking file was hashed into the repository")
+	}
+}
