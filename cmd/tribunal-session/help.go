@@ -30,12 +30,16 @@ Runs the task through Actor → Jury → Meta-Judge → Gate in the git
 repository of the current directory. Progress goes to stderr; the summary
 (or, with --json, the report) to stdout.
 
-The actor works in a git worktree of its own, on branch tribunal/<task id>,
-started from your HEAD plus your uncommitted changes (tracked and untracked,
-not ignored). Your working tree, index and branches are not touched while
-the task runs; an accepted change is then applied to your working tree as
-uncommitted changes. A change that is not accepted, or that conflicts with
-edits you made meanwhile, is kept on its branch: see 'apply' and 'discard'.
+The actor works in a git worktree of its own, its commits held by the ref
+refs/tribunal/tasks/<task id> (not a branch: 'git branch' and 'git push
+--all' leave it alone), started from your HEAD plus your uncommitted
+changes (tracked and untracked, not ignored). Untracked files that look
+like secrets (.env, private keys, credential files, and the patterns of
+tribunal.secret_files) are left out, and a line names them. Your working
+tree, index and branches are not touched while the task runs; an accepted
+change is then applied to your working tree as uncommitted changes. A
+change that is not accepted, or that conflicts with edits you made
+meanwhile, is kept on its ref: see 'apply' and 'discard'.
 
 Flags may come before or after the task; "--" ends them, so
 'run -- --weird task' runs the task "--weird task". A --rubric=ID token
@@ -54,19 +58,20 @@ inside the task text selects the rubric as --rubric ID does.
                          diff stat, your own edits included)
 
 Exit status: 0 accepted (also when the accepted change overlaps edits you
-made meanwhile: it is then kept on its branch, and the summary and a
+made meanwhile: it is then kept on its ref, and the summary and a
 warning say so); 10 not accepted (the gate never passed);
 2 usage or configuration error (nothing ran; with --detach too, before
 anything starts); 3 aborted (also when no judge produced a usable verdict).
 `
 	applyHelp = `usage: tribunal-session apply TASK_ID
 
-Applies a kept task's change (its branch tribunal/TASK_ID relative to the
-snapshot the task started from) to the working tree of the current
+Applies a kept task's change (its ref refs/tribunal/tasks/TASK_ID relative
+to the snapshot the task started from) to the working tree of the current
 directory as uncommitted changes, merged three-way with whatever you
 changed since. All or nothing:
 when the change conflicts with your edits nothing is written. On success
-the branch is deleted.
+the ref is deleted. A task kept by earlier tribunal versions on the branch
+tribunal/TASK_ID is moved to the ref first, with a line saying so.
 
 Exit status: 0 applied (or nothing to apply); 1 the change conflicts with
 your edits (nothing was changed; the files are named); 2 usage error,
@@ -74,7 +79,8 @@ unknown task, or the task is still running; 3 git failed.
 `
 	discardHelp = `usage: tribunal-session discard TASK_ID
 
-Drops a kept task: deletes its branch tribunal/TASK_ID and its record. Your
+Drops a kept task: deletes its ref refs/tribunal/tasks/TASK_ID (or the
+branch tribunal/TASK_ID of earlier tribunal versions) and its record. Your
 working tree is not touched; the task's artifacts and diffs stay on record.
 
 Exit status: 0 discarded; 2 usage error, unknown task, or still running;

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -46,15 +48,27 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 	t, err := m.Load(id)
 	if err != nil {
 		c.errorf("%s: %v", name, err)
-		c.hint("only a task whose change was not applied is kept; 'tribunal-session log' lists tasks, 'git branch --list tribunal/*' their branches")
+		c.hint("only a task whose change was not applied is kept; 'tribunal-session log' lists tasks, 'git for-each-ref %s' their refs", worktree.RefPrefix)
 		return nil, nil, exitUsage
 	}
 	// The change lands in the work tree apply runs in, which may be another
 	// worktree of the same repository than the task started from: the
 	// three-way merge takes whatever tree it finds there.
-	if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
-		t.UserRoot = root
+	root, err := projectkey.FindWorktreeRoot(dir)
+	if err != nil {
+		root = t.UserRoot
 	}
+	// A task kept by earlier tribunal versions sits on a branch: move it out of
+	// refs/heads first (apply may keep it on a conflict).
+	if note, err := m.Migrate(ctx, root, t); err != nil {
+		c.warnf("%v", err)
+	} else if note != "" {
+		c.progress(note)
+	}
+	t.UserRoot = root
+	// Apply snapshots the working tree again: the same untracked files
+	// that look like secrets stay out of it.
+	m.Secrets = c.secretRule(root)
 	if t.State != worktree.Kept && t.PID > 0 && worktree.ProcessAlive(t.PID) {
 		c.errorf("%s: task %s is still running", name, id)
 		c.hint("wait for it: tribunal-session wait %s", id)
@@ -93,7 +107,7 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		}
 	}
 	if err := m.Discard(context.WithoutCancel(ctx), t); err != nil {
-		c.warnf("branch %s not removed: %v", t.Branch, err)
+		c.warnf("%s not removed: %v", t.Branch, err)
 	}
 	c.recordFate(ctx, t.ID, "applied")
 	return 0
@@ -114,7 +128,7 @@ func (c *cli) recordFate(ctx context.Context, id, state string) {
 	}
 }
 
-// discardCmd drops a kept task's branch and record; the working tree is
+// discardCmd drops a kept task's ref and record; the working tree is
 // not touched.
 func (c *cli) discardCmd(ctx context.Context, args []string) int {
 	m, t, code := c.keptTask(ctx, "discard", args)
@@ -125,7 +139,7 @@ func (c *cli) discardCmd(ctx context.Context, args []string) int {
 		c.errorf("discard: task %s: %v", t.ID, err)
 		return exitAborted
 	}
-	fmt.Fprintf(c.stdout, "task %s: discarded branch %s; your working tree was not touched\n", t.ID, t.Branch)
+	fmt.Fprintf(c.stdout, "task %s: discarded %s; your working tree was not touched\n", t.ID, t.Branch)
 	c.recordFate(ctx, t.ID, "discarded")
 	return 0
 }
@@ -135,6 +149,13 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// secretRule is the rule for untracked files that look like secrets in the
+// repository at root: the built-in patterns and those of its settings.
+func (c *cli) secretRule(root string) secretfiles.Rule {
+	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warning})
+	return cfg.SecretRule()
 }
 
 // worktrees is the task-worktree manager of a project: its worktrees

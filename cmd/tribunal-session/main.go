@@ -144,7 +144,7 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.configCmd(ctx, args) }},
 	{"apply", "apply a kept task's change to the working tree (uncommitted)", applyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
-	{"discard", "drop a kept task's branch; the working tree is not touched", discardHelp,
+	{"discard", "drop a kept task's ref; the working tree is not touched", discardHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},

@@ -15,14 +15,16 @@ import (
 // it shrinks when the code does: a package no longer linked must leave it.
 var hookLinks = map[string][]string{
 	"session-start": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
-		"redact", "rubric", "rules", "safetext", "severity", "store", "surface", "trust", "verdict",
+		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
+		"verdict",
 		"warncap", "worktree"},
 	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
-		"redact", "rubric", "rules", "safetext", "severity", "store", "surface", "trust", "verdict",
+		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
+		"verdict",
 		"warncap", "worktree"},
 	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
-		"rubric", "rules", "safetext", "severity", "stophook", "store", "surface", "transcript",
+		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "surface", "transcript",
 		"trust", "unidiff", "verdict", "warncap", "worktree"},
 }
 

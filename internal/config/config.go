@@ -53,6 +53,9 @@ type Config struct {
 	warn func(string)
 	// pluginFile is the plugin's config.json, whose values are defaults.
 	pluginFile string
+	// secretFiles gathers tribunal.secret_files from every layer: it only
+	// adds (SecretFiles).
+	secretFiles []string
 }
 
 // layer is one settings file.
@@ -78,12 +81,15 @@ func Load(src Sources) *Config {
 		tree = &node{kids: map[string]*node{}, src: builtinSource}
 	}
 	var pluginFile string
+	secrets := collectSecretFiles(nil, tree, warn)
 	if src.PluginRoot != "" {
 		path := pluginConfigPath(src)
 		pluginFile = path
 		w := warncap.New(warn, path)
 		if data, ok := readCapped(path, w.Warn); ok {
-			tree = merge(tree, pluginLayer(data, path, w.Warn))
+			t := pluginLayer(data, path, w.Warn)
+			secrets = collectSecretFiles(secrets, t, w.Warn)
+			tree = merge(tree, t)
 		}
 		w.Flush()
 	}
@@ -99,11 +105,12 @@ func Load(src Sources) *Config {
 				// for another repository.
 				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), w.Warn)
 			}
+			secrets = collectSecretFiles(secrets, t, w.Warn)
 			tree = merge(tree, t)
 		}
 		w.Flush()
 	}
-	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets}
 }
 
 // pluginConfigPath is the plugin's config.json (layer 1); src.PluginRoot

@@ -54,6 +54,10 @@ type StopHookSettings struct {
 	Mode string
 	// MaxFixRounds bounds fix mode's rewakes per session and tree state.
 	MaxFixRounds int
+	// SecretFiles are the patterns the settings add to the built-in list of
+	// untracked files that look like secrets (Config.SecretFiles): the
+	// judge's diff leaves those files out.
+	SecretFiles []string `json:",omitempty"`
 }
 
 // Stop-hook modes (tribunal.stop_hook.mode).
@@ -86,6 +90,7 @@ func (c *Config) StopHook() StopHookSettings {
 		Timeout:             c.stopHookTimeout(),
 		Mode:                c.stopHookMode(),
 		MaxFixRounds:        c.count(DefaultMaxFixRounds, "stop_hook", "max_fix_rounds"),
+		SecretFiles:         c.SecretFiles(),
 	}
 }
 

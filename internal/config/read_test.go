@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -43,12 +44,12 @@ func TestStopHookSettings(t *testing.T) {
 	got := e.load().StopHook()
 	e.noWarnings()
 	want := StopHookSettings{SkipIfNoFileChanges: false, ScoreThreshold: 0.9, Model: "S", MaxOutputTokens: 1000, Timeout: 500 * time.Millisecond, Mode: StopModeFix, MaxFixRounds: 2}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StopHook = %+v, want %+v", got, want)
 	}
 	def := Load(Sources{}).StopHook()
 	wantDef := StopHookSettings{Enabled: false, SkipIfNoFileChanges: true, ScoreThreshold: 0.75, Model: "claude-opus-4-7", MaxOutputTokens: 2048, Timeout: 60 * time.Second, Mode: StopModeAdvisory, MaxFixRounds: 1}
-	if def != wantDef {
+	if !reflect.DeepEqual(def, wantDef) {
 		t.Errorf("default StopHook = %+v, want %+v", def, wantDef)
 	}
 }

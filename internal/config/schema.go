@@ -113,6 +113,7 @@ var tribunalSpec = object(map[string]*spec{
 		}),
 	},
 	"command_judge_repositories": leaf(kindArray),
+	"secret_files":               leaf(kindArray),
 	"meta_judge": object(providerFields(map[string]*spec{
 		"model":             leaf(kindString),
 		"max_output_tokens": leaf(kindCount),

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
@@ -42,6 +43,15 @@ func IterationDiff(projectDir, taskID string, n int, previous bool) (string, err
 	return string(data), nil
 }
 
+// leftOutLine names the untracked files the task's snapshot left out
+// because they look like secrets; "" when there were none.
+func leftOutLine(iso *records.Isolation) string {
+	if line := secretfiles.Describe(iso.LeftOut); line != "" {
+		return "**Untracked secrets:** " + line + "."
+	}
+	return ""
+}
+
 // isolationLine says where the task's actor worked and what became of its
 // change.
 func isolationLine(iso *records.Isolation, id string) string {
@@ -61,7 +71,7 @@ func isolationLine(iso *records.Isolation, id string) string {
 		if len(iso.Conflicts) > 0 {
 			why = " (it overlaps your edits: " + surface.OneLine(strings.Join(iso.Conflicts, ", "), 300) + ")"
 		}
-		return fmt.Sprintf("**Working tree:** unchanged; the change is kept on branch %s%s — `tribunal-session apply %s` or `discard %s`.", branch, why, id, id)
+		return fmt.Sprintf("**Working tree:** unchanged; the change is kept as %s%s — `tribunal-session apply %s` or `discard %s`.", branch, why, id, id)
 	}
-	return "**Working tree:** unchanged (the run did not finish: its change, if any, is on branch " + branch + ")."
+	return "**Working tree:** unchanged (the run did not finish: its change, if any, is kept as " + branch + ")."
 }

@@ -54,7 +54,7 @@ type LogResult struct {
 	Entries []Entry `json:"entries"`
 	// Total counts every record found, before the limit.
 	Total int `json:"total"`
-	// Kept lists the tasks whose change is kept on a tribunal/<id> branch
+	// Kept lists the tasks whose change is kept on refs/tribunal/tasks/<id>
 	// (not accepted, or conflicting with the user's edits), oldest first;
 	// the caller fills it (worktree.KeptTasks), since where task worktrees
 	// live depends on the environment.

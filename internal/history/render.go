@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -87,7 +88,7 @@ func RenderLog(r LogResult) string {
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
 	if len(r.Kept) > 0 {
-		fmt.Fprintf(&b, "\nKept changes, not in your working tree (branch tribunal/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+		fmt.Fprintf(&b, "\nKept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
 	}
 	return b.String()
 }
@@ -118,6 +119,9 @@ func RenderTask(v *TaskView) string {
 	}
 	renderJurors(&b, v.Jurors)
 	if iso := v.Isolation; iso != nil {
+		if line := leftOutLine(iso); line != "" {
+			b.WriteString(line + "\n")
+		}
 		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
 		for _, f := range iso.Refused {
 			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", surface.OneLine(f.Path, 300), surface.OneLine(f.Reason, 300))
@@ -474,6 +478,9 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	}
 	if v.Rewake {
 		b.WriteString("Handed back to the model in its session (fix mode).\n\n")
+	}
+	if line := secretfiles.Describe(v.LeftOut); line != "" {
+		b.WriteString("**Untracked secrets:** the judge's diff " + line + ".\n\n")
 	}
 	if m := v.Surfaced; m != nil {
 		at := "at a session start"

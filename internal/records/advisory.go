@@ -64,6 +64,9 @@ type Judgement struct {
 	Error       string          `json:"error,omitempty"`
 	// Rewake is set when fix mode handed the verdict back to the model.
 	Rewake bool `json:"rewake,omitempty"`
+	// LeftOut names the untracked files the judge's diff left out because
+	// they look like secrets (internal/secretfiles).
+	LeftOut []string `json:"left_out,omitempty"`
 }
 
 // wireVerdict reads a verdict's score as written, so that null, a string

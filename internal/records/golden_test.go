@@ -62,7 +62,7 @@ func populated() map[string]any {
 		"judgement.json": records.Judgement{
 			TaskID: taskID, SessionID: "a/b c", Outcome: records.OutcomeRejected, Verdict: &verdict,
 			Mode: records.Mode, Fingerprint: "abc123", WrittenAt: "2026-05-24T10:00:00Z",
-			CostUSD: f64(0.0123), DurationMS: i(1500), Error: "judge timed out", Rewake: true,
+			CostUSD: f64(0.0123), DurationMS: i(1500), Error: "judge timed out", Rewake: true, LeftOut: []string{".env"},
 		},
 		"project-manifest.json": records.ProjectManifest{
 			ProjectKey: "0123456789ab", RemoteURL: str("git@example.invalid:x/y.git"), RepoRoot: str("/repo"),
@@ -125,10 +125,10 @@ func populated() map[string]any {
 			Passed: false, GateChecks: checks,
 		},
 		"isolation.json": records.Isolation{
-			Mode: "worktree", Branch: "tribunal/x", Worktree: "/wt", Snapshot: "0123abcd", Head: "4567ef01",
+			Mode: "worktree", Branch: "refs/tribunal/tasks/x", Worktree: "/wt", Snapshot: "0123abcd", Head: "4567ef01",
 			State: "kept", Conflicts: []string{"a.go"},
 			Files:      []worktree.FileChange{{Path: "b.go", OldPath: "a.go", Status: "renamed", Added: 1, Deleted: 2, Binary: true}},
-			Submodules: []string{"vendor/x"}, Error: "apply failed",
+			Submodules: []string{"vendor/x"}, Error: "apply failed", LeftOut: []string{".env"},
 		},
 		"call.json": records.Call{
 			CallMeta: records.CallMeta{Role: "judge", Provider: "openai", Endpoint: "http://127.0.0.1:1/v1",

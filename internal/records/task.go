@@ -176,7 +176,7 @@ type Isolation struct {
 	Snapshot string `json:"snapshot,omitempty"`
 	Head     string `json:"head,omitempty"`
 	// State: applied (in the user's working tree, uncommitted), kept (on
-	// the branch, not applied), unchanged (the actor changed nothing), or
+	// the task's ref, not applied), unchanged (the actor changed nothing), or
 	// in_place.
 	State      string                `json:"state"`
 	Conflicts  []string              `json:"conflicts,omitempty"`
@@ -188,6 +188,9 @@ type Isolation struct {
 	GitTampered []worktree.Tamper `json:"git_tampered,omitempty"`
 	// Refused lists what the last iteration's commit did not record.
 	Refused []worktree.Refusal `json:"refused,omitempty"`
+	// LeftOut names the user's untracked files that the snapshot left out
+	// because they look like secrets (internal/secretfiles).
+	LeftOut []string `json:"left_out,omitempty"`
 }
 
 // CallMeta says which seat and attempt a model call belongs to.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -34,18 +35,24 @@ func (r *runner) isolate(ctx context.Context) error {
 		return nil
 	}
 	for _, id := range r.wt.Cleanup(ctx, r.repo.WorktreeRoot) {
-		r.Note("removed the worktree and branch left by an interrupted task " + id)
+		r.Note("removed the worktree and ref left by an interrupted task " + id)
+	}
+	for _, note := range r.wt.MigrateKept(ctx, r.repo.WorktreeRoot) {
+		r.Note(note)
 	}
 	t, err := r.wt.Create(ctx, r.repo.WorktreeRoot, r.taskID)
 	if err != nil {
 		return &ConfigError{Err: fmt.Errorf("cannot create the task's worktree: %w", err), Hint: isolationHint}
 	}
 	r.task, r.workDir = t, t.Path
-	r.report.Isolation = &records.Isolation{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules}
+	r.report.Isolation = &records.Isolation{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules, LeftOut: t.LeftOut}
+	if line := secretfiles.Describe(t.LeftOut); line != "" {
+		r.Note(line)
+	}
 	if len(t.Submodules) > 0 {
 		r.Warn(fmt.Sprintf("submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}
-	r.progress("task %s: working in %s (branch %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
+	r.progress("task %s: working in %s (ref %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
 	return nil
 }
 
@@ -88,9 +95,9 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 }
 
 // finishIsolation decides the fate of the task's change: an accepted one is
-// applied to the user's working tree (or kept on its branch when it cannot
+// applied to the user's working tree (or kept on its ref when it cannot
 // be applied cleanly); any other outcome leaves the user's tree alone and
-// keeps the branch when the actor changed something. The worktree is
+// keeps the ref when the actor changed something. The worktree is
 // removed either way.
 func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 	if r.task == nil {
@@ -132,9 +139,9 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 		switch {
 		case outcome != Accepted:
 		case iso.Error != "":
-			r.Warn(fmt.Sprintf("the accepted change was NOT applied (%s); it is kept on branch %s", firstLine(iso.Error, 500), iso.Branch))
+			r.Warn(fmt.Sprintf("the accepted change was NOT applied (%s); it is kept as %s", firstLine(iso.Error, 500), iso.Branch))
 		default:
-			r.Warn(fmt.Sprintf("the accepted change was NOT applied: it conflicts with your edits (%s); it is kept on branch %s",
+			r.Warn(fmt.Sprintf("the accepted change was NOT applied: it conflicts with your edits (%s); it is kept as %s",
 				firstLine(strings.Join(iso.Conflicts, ", "), 300), iso.Branch))
 		}
 	}
@@ -190,12 +197,22 @@ func refusedLines(r *Report) []string {
 	return lines
 }
 
-// isolationLines is the summary's account of the user's working tree.
+// isolationLines is the summary's account of the user's working tree,
+// after the line naming the untracked files the snapshot left out.
 func isolationLines(r *Report) []string {
 	iso := r.Isolation
 	if iso == nil || iso.Mode != "worktree" {
 		return nil
 	}
+	if line := secretfiles.Describe(iso.LeftOut); line != "" {
+		return append([]string{"**Untracked secrets:** " + line + " — the actor and the judges never saw them."}, worktreeLines(r)...)
+	}
+	return worktreeLines(r)
+}
+
+// worktreeLines says what became of the user's working tree.
+func worktreeLines(r *Report) []string {
+	iso := r.Isolation
 	id := r.TaskID
 	switch iso.State {
 	case "applied":
@@ -215,13 +232,13 @@ func isolationLines(r *Report) []string {
 			} else {
 				lines = append(lines, fmt.Sprintf("**Your working tree:** unchanged — the accepted change does not apply cleanly beside your edits (%s).", inline(strings.Join(iso.Conflicts, ", "), 500)))
 			}
-			lines = append(lines, fmt.Sprintf("It is kept on branch `%s`: resolve the overlap and run `tribunal-session apply %s`, or inspect it with `git diff %s %s`; `tribunal-session discard %s` drops it.",
+			lines = append(lines, fmt.Sprintf("It is kept as `%s`: resolve the overlap and run `tribunal-session apply %s`, or inspect it with `git diff %s %s`; `tribunal-session discard %s` drops it.",
 				iso.Branch, id, shortCommit(iso.Snapshot), iso.Branch, id))
 			return lines
 		}
 		return []string{
 			"**Your working tree:** unchanged — the change was not accepted.",
-			fmt.Sprintf("It is kept on branch `%s`: `tribunal-session apply %s` applies it anyway, `tribunal-session discard %s` drops it.", iso.Branch, id, id),
+			fmt.Sprintf("It is kept as `%s`: `tribunal-session apply %s` applies it anyway, `tribunal-session discard %s` drops it.", iso.Branch, id, id),
 		}
 	}
 	return []string{"**Your working tree:** unchanged."}

@@ -66,7 +66,7 @@ func TestSummary(t *testing.T) {
 
 func TestIsolationLines(t *testing.T) {
 	id := "01ARZ3NDEKTSV4RRFFQ69G5FAV"
-	branch := "tribunal/" + id
+	branch := "refs/tribunal/tasks/" + id
 	for _, tc := range []struct {
 		name    string
 		outcome string
@@ -78,9 +78,9 @@ func TestIsolationLines(t *testing.T) {
 		{"applied", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, State: "applied"},
 			[]string{"the accepted change was applied as uncommitted changes"}, []string{"apply " + id}},
 		{"accepted but overlapping", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, Snapshot: "0123456789abcdef", State: "kept", Conflicts: []string{"a.go", "b.go"}},
-			[]string{"does not apply cleanly beside your edits (a.go, b.go)", "kept on branch `" + branch + "`", "tribunal-session apply " + id, "git diff 0123456789ab " + branch, "tribunal-session discard " + id}, nil},
+			[]string{"does not apply cleanly beside your edits (a.go, b.go)", "kept as `" + branch + "`", "tribunal-session apply " + id, "git diff 0123456789ab " + branch, "tribunal-session discard " + id}, nil},
 		{"accepted, apply failed", Accepted, &records.Isolation{Mode: "worktree", Branch: branch, State: "kept", Error: "the change could not be applied: disk full"},
-			[]string{"the accepted change could not be applied (the change could not be applied: disk full)", "kept on branch"}, []string{"cleanly"}},
+			[]string{"the accepted change could not be applied (the change could not be applied: disk full)", "kept as `" + branch + "`"}, []string{"cleanly"}},
 		{"not accepted", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "kept"},
 			[]string{"unchanged — the change was not accepted", "applies it anyway"}, []string{"cleanly"}},
 		{"nothing changed", Aborted, &records.Isolation{Mode: "worktree", Branch: branch, State: "unchanged"},
@@ -88,7 +88,9 @@ func TestIsolationLines(t *testing.T) {
 		{"applied later", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "applied"},
 			[]string{"not accepted by the gate, was applied later"}, nil},
 		{"discarded", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "discarded"},
-			[]string{"the change was discarded"}, nil},
+			[]string{"the change was discarded"}, []string{"secrets"}},
+		{"secrets left out", Exhausted, &records.Isolation{Mode: "worktree", Branch: branch, State: "kept", LeftOut: []string{".env", "secrets/id_ed25519"}},
+			[]string{"**Untracked secrets:** left out 2 untracked files that look like secrets: .env, secrets/id_ed25519 — the actor and the judges never saw them.\n**Your working tree:** unchanged"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := strings.Join(isolationLines(&Report{TaskID: id, Outcome: tc.outcome, Isolation: tc.iso}), "\n")

@@ -377,7 +377,7 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.workDir = repo.WorktreeRoot
 	if !r.opts.InPlace {
 		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
-			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key)}
+			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key), Secrets: r.cfg.SecretRule()}
 		r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
 		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
 			return &ConfigError{Err: err, Hint: isolationHint}

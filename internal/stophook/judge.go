@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -42,7 +43,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 		CodexPath: j.CodexPath, GeminiPath: j.GeminiPath,
 		OpenAI: provider.Delegate(j.SessionBin, d.Environ), Redact: d.Redact,
 	}.Runner(j.Provider)
-	in, err := evidence(ctx, d, j)
+	in, leftOut, err := evidence(ctx, d, j)
 	if err != nil {
 		return advisory{}, claude.Result{}, err
 	}
@@ -56,7 +57,9 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	}
 	settings := j.Settings
 	settings.Model = model
-	return Judge(ctx, runner, settings, in, j.Worktree, timeout)
+	adv, res, err := Judge(ctx, runner, settings, in, j.Worktree, timeout)
+	adv.LeftOut = leftOut
+	return adv, res, err
 }
 
 // withRedactor returns d with its Redact set (from the job's provider,
@@ -126,11 +129,12 @@ func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in
 }
 
 // evidence gathers the grounded judge prompt's material from the state of
-// the tree and the turn: the unified diff against HEAD, the user's last
-// request and the final message. It is read when the judge runs, not when the hook ran; the
+// the tree and the turn: the unified diff against HEAD, without the
+// untracked files that look like secrets (returned, for the record), the
+// user's last request and the final message. It is read when the judge runs, not when the hook ran; the
 // few milliseconds between them cannot change what the fingerprint named
 // without a newer Stop superseding this judge.
-func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
+func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, []string, error) {
 	var turn transcript.Exchange
 	var tail []byte
 	if hookio.IsRegularFile(j.TranscriptPath) {
@@ -138,7 +142,7 @@ func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
 		turn, _ = transcript.Read(j.TranscriptPath)
 	}
 	if len(tail) == 0 && j.LastAssistantMessage == "" {
-		return prompts.StopInput{}, errNothingToJudge
+		return prompts.StopInput{}, nil, errNothingToJudge
 	}
 	reply := j.LastAssistantMessage
 	if reply == "" {
@@ -149,8 +153,11 @@ func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
 		git = projectkey.ExecGit("git", d.Environ)
 	}
 	var changes []unidiff.File
+	var leftOut []string
 	st, err := gitstate.Status(ctx, git, j.Worktree)
 	if err == nil {
+		rule, _ := secretfiles.New(j.Settings.SecretFiles)
+		st, leftOut = st.WithoutSecrets(j.Worktree, rule)
 		changes, err = gitstate.Diff(ctx, git, j.Worktree, st)
 	}
 	if err != nil {
@@ -162,7 +169,7 @@ func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, error) {
 		Changes:              changes,
 		UserRequest:          turn.Request,
 		LastAssistantMessage: reply,
-	}, nil
+	}, leftOut, nil
 }
 
 // responseObject picks the verdict object out of a result: the structured

@@ -141,7 +141,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
 	histErr := r.history(records.Judgement{
 		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
-		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake,
+		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake, LeftOut: a.LeftOut,
 	})
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())

@@ -240,22 +240,14 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		h.warn("cannot read the state of %q: %v", repo.WorktreeRoot, err)
 		return job{}, false
 	}
+	// Untracked files that look like secrets count for nothing: a turn that
+	// only touched .env is not judged, and the fingerprint never hashes it.
+	rule := h.cfg.SecretRule()
+	st, _ = st.WithoutSecrets(repo.WorktreeRoot, rule)
 	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
 		return job{}, false
 	}
-	var extra [][]byte
-	if !h.stop.SkipIfNoFileChanges {
-		// One judgement per tree state (ADR-009): what a turn said is not
-		// part of the fingerprint, unless the file-change filter is off, in
-		// which case a turn that only talked is judged too.
-		var tail []byte
-		if haveTranscript {
-			tail, _ = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
-		}
-		sum := sha256.Sum256(tail)
-		extra = append(extra, []byte(h.in.LastAssistantMessage), sum[:])
-	}
-	fp, err := gitstate.Fingerprint(ctx, git, repo.WorktreeRoot, st, extra...)
+	fp, err := h.fingerprint(ctx, git, repo.WorktreeRoot, st, haveTranscript)
 	if err != nil {
 		h.warn("cannot fingerprint the working tree: %v", err)
 		return job{}, false
@@ -300,6 +292,24 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		GeminiPath:           h.cfg.CLIPath(provider.Gemini),
 		SessionBin:           h.SessionBin,
 	}, true
+}
+
+// fingerprint is the turn's tree state (ADR-009), with what the turn said
+// when the file-change filter is off.
+func (h *hook) fingerprint(ctx context.Context, git projectkey.GitRunner, root string, st gitstate.State, haveTranscript bool) (string, error) {
+	var extra [][]byte
+	if !h.stop.SkipIfNoFileChanges {
+		// One judgement per tree state (ADR-009): what a turn said is not
+		// part of the fingerprint, unless the file-change filter is off, in
+		// which case a turn that only talked is judged too.
+		var tail []byte
+		if haveTranscript {
+			tail, _ = hookio.Tail(h.in.TranscriptPath, transcriptTailBytes)
+		}
+		sum := sha256.Sum256(tail)
+		extra = append(extra, []byte(h.in.LastAssistantMessage), sum[:])
+	}
+	return gitstate.Fingerprint(ctx, git, root, st, extra...)
 }
 
 // locateClaude finds the judge's executable: TRIBUNAL_CLAUDE_BIN, else the

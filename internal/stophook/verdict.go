@@ -20,6 +20,9 @@ type advisory struct {
 	Passed     bool
 	Feedback   string
 	Confidence float64
+	// LeftOut names the untracked files the judge's diff left out because
+	// they look like secrets; the verdict's record names them.
+	LeftOut []string
 }
 
 // validate applies spec §8.5 to one JSON object: the score must be a number in

@@ -58,7 +58,7 @@ func ReadRecord(path string) (Advisory, error) {
 	if err != nil {
 		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	a.DurationMS, a.Rewake = j.DurationMS, j.Rewake
+	a.DurationMS, a.Rewake, a.LeftOut = j.DurationMS, j.Rewake, j.LeftOut
 	if j.Outcome != records.OutcomeFailed && j.Outcome != records.OutcomeCancelled {
 		a.fill(j.TaskID, j.SessionID, j.Outcome, j.Fingerprint, j.WrittenAt, j.CostUSD, j.Verdict)
 		return a, nil

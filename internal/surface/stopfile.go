@@ -62,6 +62,9 @@ type Advisory struct {
 	// handed the verdict back to the model (judgement records only).
 	DurationMS *int `json:"duration_ms,omitempty"`
 	Rewake     bool `json:"rewake,omitempty"`
+	// LeftOut names the untracked files the judge's diff left out because
+	// they look like secrets (judgement records only).
+	LeftOut []string `json:"left_out,omitempty"`
 }
 
 // ShortSession is the first 8 characters of the sanitised session id: enough

@@ -232,9 +232,9 @@ type ApplyResult struct {
 // the user's tree and the merge result applied, with `git apply`, which
 // writes all files or none.
 func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
-	tip, err := m.gitLine(ctx, t.UserRoot, "rev-parse", "--verify", "--quiet", "refs/heads/"+t.Branch+"^{commit}")
+	tip, err := m.gitLine(ctx, t.UserRoot, "rev-parse", "--verify", "--quiet", t.ref()+"^{commit}")
 	if err != nil || tip == "" {
-		return ApplyResult{}, fmt.Errorf("branch %s no longer exists", t.Branch)
+		return ApplyResult{}, fmt.Errorf("%s no longer exists", t.Branch)
 	}
 	snapTree, err := m.treeOf(ctx, t.UserRoot, t.Snapshot)
 	if err != nil {
@@ -309,7 +309,10 @@ func (m *Manager) userTree(ctx context.Context, t *Task) (tree, scratch string, 
 			m.git(wctx, t.UserRoot, "worktree", "prune")
 		}
 	}
-	tree, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
+	// The secret-looking untracked files are left out as the snapshot left
+	// them out: the merge never sees them, the patch never touches them,
+	// and no blob of theirs is written.
+	tree, _, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
 	if err != nil {
 		done()
 		return "", "", nil, err
@@ -325,7 +328,7 @@ func (m *Manager) treeOf(ctx context.Context, dir, commit string) (string, error
 	return tree, nil
 }
 
-// Changed reports whether the task's branch differs from its snapshot.
+// Changed reports whether the task's ref differs from its snapshot.
 func (m *Manager) Changed(ctx context.Context, t *Task) bool {
 	a, err1 := m.treeOf(ctx, t.UserRoot, t.Snapshot)
 	b, err2 := m.treeOf(ctx, t.UserRoot, t.Head)

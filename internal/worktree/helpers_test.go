@@ -98,7 +98,9 @@ func (f *fixture) state(dir string) string {
 	idx, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
 	b.Write(idx)
 	b.WriteString(f.git(dir, "rev-parse", "HEAD") + "\n")
-	b.WriteString(strings.Join(userRefs(f.git(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/stash")), "\n") + "\n")
+	// Task refs live outside refs/heads: the user's branches stay exactly
+	// as they were.
+	b.WriteString(f.git(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/stash") + "\n")
 	var paths []string
 	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err == nil && info.IsDir() && info.Name() == ".git" {
@@ -114,15 +116,4 @@ func (f *fixture) state(dir string) string {
 		b.WriteString(p + "\n" + read(f.t, p))
 	}
 	return b.String()
-}
-
-// userRefs drops the task branches, which are ours to create.
-func userRefs(list string) []string {
-	var out []string
-	for _, l := range strings.Split(list, "\n") {
-		if !strings.HasPrefix(l, "refs/heads/"+BranchPrefix) {
-			out = append(out, l)
-		}
-	}
-	return out
 }

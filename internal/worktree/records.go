@@ -59,7 +59,7 @@ func loadFrom(dir, id string) (*Task, error) {
 	if err := jsonUnmarshal(data, t); err != nil {
 		return nil, fmt.Errorf("the record of task %s is damaged: %w", id, err)
 	}
-	if t.ID != id || !strings.HasPrefix(t.Branch, BranchPrefix) {
+	if t.ID != id || !validRef(t.Branch, id) {
 		return nil, fmt.Errorf("the record of task %s is damaged: it names task %q, branch %q", id, t.ID, t.Branch)
 	}
 	return t, nil

@@ -18,10 +18,18 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 )
 
-// BranchPrefix names every task branch: tribunal/<task-id>.
-const BranchPrefix = "tribunal/"
+// RefPrefix names every task's ref: refs/tribunal/tasks/<task-id>. It is
+// not a branch: `git branch` does not list it and `git push --all` (which
+// pushes refs/heads) does not publish it; `git push --mirror` would.
+const RefPrefix = "refs/tribunal/tasks/"
+
+// LegacyBranchPrefix named the task branches of earlier tribunal versions
+// (refs/heads/tribunal/<task-id>); Migrate moves a kept task's branch to
+// RefPrefix.
+const LegacyBranchPrefix = "tribunal/"
 
 // States of a task's isolation record.
 const (
@@ -30,7 +38,7 @@ const (
 	Creating = "creating"
 	// Running: a live run owns the worktree.
 	Running = "running"
-	// Kept: the run ended; its branch holds a change that was not applied
+	// Kept: the run ended; its ref holds a change that was not applied
 	// (rejected, aborted, or a conflicting accept). apply/discard act on it.
 	Kept = "kept"
 )
@@ -64,6 +72,10 @@ type Manager struct {
 	Fallback string
 	// Warn receives a note when Create falls back.
 	Warn func(string)
+	// Secrets decides which of the user's untracked files look like
+	// secrets: snapshots leave them out (the zero Rule is the built-in
+	// list).
+	Secrets secretfiles.Rule
 	// PID is this process's id, recorded as the owner of a running task.
 	PID int
 	// Alive reports whether a recorded owner still runs; nil means
@@ -79,8 +91,11 @@ type Task struct {
 	ID string `json:"task_id"`
 	// UserRoot is the user's work tree root, where an accepted change lands.
 	UserRoot string `json:"user_root"`
-	// Path is the task worktree; Branch is checked out there.
-	Path   string `json:"worktree"`
+	// Path is the task worktree, its HEAD detached at the task's commits.
+	Path string `json:"worktree"`
+	// Branch is the ref holding the task's commits: RefPrefix+ID, or, in a
+	// record of earlier tribunal versions not yet migrated, the branch name
+	// LegacyBranchPrefix+ID (refs/heads/tribunal/<id>).
 	Branch string `json:"branch"`
 	// Base is the commit the snapshot sits on: the user's HEAD, or an empty
 	// root commit in a repository without commits.
@@ -101,6 +116,9 @@ type Task struct {
 	Tampered []Tamper `json:"git_tampered,omitempty"`
 	// Refused is what the last Commit did not record (see Refusal).
 	Refused []Refusal `json:"-"`
+	// LeftOut lists the user's untracked files that the snapshot left out
+	// because they look like secrets (Manager.Secrets).
+	LeftOut []string `json:"left_out,omitempty"`
 	// dir is where this record lives (Manager.Dir or Manager.Fallback).
 	dir string
 	// guard is the copy of the repository's git files taken when the task
@@ -148,11 +166,14 @@ func (m *Manager) Check(ctx context.Context, userRoot string) error {
 	return nil
 }
 
-// Create makes task id's worktree at <Dir>/<id> on branch tribunal/<id>,
-// checked out at a snapshot of the user's work tree, and records it as
-// running. The user's index, working tree, HEAD and branches are only read.
+// Create makes task id's worktree at <Dir>/<id>, checked out (detached) at
+// a snapshot of the user's work tree that ref RefPrefix+id points at, and
+// records it as running. The user's index, working tree, HEAD and branches
+// are only read. Untracked files that look like secrets are left out of
+// the snapshot (Task.LeftOut names them) and never hashed into the
+// repository.
 func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
-	t := &Task{ID: id, UserRoot: userRoot, Branch: BranchPrefix + id,
+	t := &Task{ID: id, UserRoot: userRoot, Branch: RefPrefix + id,
 		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
 	err := m.begin(t, m.Dir)
 	if err != nil && m.Fallback != "" && m.Fallback != m.Dir {
@@ -180,23 +201,24 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 		return fail(err)
 	}
 	t.Base = base
-	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "-b", t.Branch, t.Path, base); err != nil {
+	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", t.Path, base); err != nil {
 		return fail(fmt.Errorf("create the task worktree: %w", err))
 	}
-	tree, err := m.capture(ctx, t.Path, userRoot, base, nil)
+	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, base, nil)
 	if err != nil {
 		return fail(err)
 	}
+	t.LeftOut = leftOut
 	snap, err := m.commit(ctx, t.Path, tree, base, "tribunal: snapshot of "+userRoot+" for task "+id)
 	if err != nil {
 		return fail(err)
 	}
-	if _, err := m.git(ctx, t.Path, "update-ref", "refs/heads/"+t.Branch, snap); err != nil {
+	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
 		return fail(fmt.Errorf("point %s at the snapshot: %w", t.Branch, err))
 	}
 	// Check the snapshot out into the task worktree (and reset its index,
 	// which capture filled with the user's stat data).
-	if _, err := m.git(ctx, t.Path, "reset", "--hard", "--quiet"); err != nil {
+	if _, err := m.git(ctx, t.Path, "reset", "--hard", "--quiet", snap); err != nil {
 		return fail(fmt.Errorf("check out the snapshot: %w", err))
 	}
 	t.Snapshot, t.Head = snap, snap
@@ -230,12 +252,13 @@ func (m *Manager) baseCommit(ctx context.Context, userRoot string) (string, erro
 }
 
 // capture records the user's work tree (tracked and untracked files, not
-// ignored ones) in the index of worktree wt and returns its tree. The
-// index starts as a copy of the user's, whose stat data lets `add -A`
-// skip unchanged files; when that copy cannot be used (no index yet, a
-// split index) it starts from base's tree instead. pins precede git's
+// ignored ones, nor untracked ones that look like secrets, which it
+// returns) in the index of worktree wt and returns its tree. The index
+// starts as a copy of the user's, whose stat data lets `add -A` skip
+// unchanged files; when that copy cannot be used (no index yet, a split
+// index) it starts from base's tree instead. pins precede git's
 // arguments (see Guard).
-func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (string, error) {
+func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (string, []string, error) {
 	copied := false
 	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
 		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
@@ -245,31 +268,70 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins [
 	// ":/" is the whole work tree whatever the current directory; our own
 	// directory is left out when it lies inside the user's tree (a
 	// repository at $HOME holds $ONLOOKER_DIR).
-	spec := append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--", ":/")
+	specs := []string{":/"}
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
-		spec = append(spec, ":(top,exclude)"+filepath.ToSlash(rel))
+		specs = append(specs, ":(top,exclude)"+filepath.ToSlash(rel))
+	}
+	leftOut, err := m.secretFiles(ctx, userRoot, specs)
+	if err != nil {
+		return "", nil, err
+	}
+	args := append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--")
+	if len(leftOut) > 0 {
+		// Excluded by pathspec, the files are never read, so no blob of
+		// theirs is written. Their list can outgrow a command line.
+		for _, p := range leftOut {
+			specs = append(specs, ":(top,exclude,literal)"+p)
+		}
+		file := wt + ".pathspec"
+		if err := os.WriteFile(file, []byte(strings.Join(specs, "\x00")), 0o600); err != nil {
+			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
+		}
+		defer os.Remove(file)
+		args = append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--pathspec-from-file="+file, "--pathspec-file-nul")
+		specs = nil
 	}
 	add := func() error {
-		_, err := m.git(ctx, wt, spec...)
+		_, err := m.git(ctx, wt, append(args, specs...)...)
 		return err
 	}
-	err := errors.New("no index")
+	err = errors.New("no index")
 	if copied {
 		err = add()
 	}
 	if err != nil {
 		if _, rerr := m.git(ctx, wt, append(append([]string{}, pins...), "read-tree", base)...); rerr != nil {
-			return "", fmt.Errorf("prepare the snapshot index: %w", rerr)
+			return "", nil, fmt.Errorf("prepare the snapshot index: %w", rerr)
 		}
 		if err = add(); err != nil {
-			return "", fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
+			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
 		}
 	}
 	tree, err := m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
 	if err != nil {
-		return "", fmt.Errorf("write the snapshot tree: %w", err)
+		return "", nil, fmt.Errorf("write the snapshot tree: %w", err)
 	}
-	return tree, nil
+	return tree, leftOut, nil
+}
+
+// secretFiles lists the user's untracked, not ignored files within specs
+// (as the user's own index and excludes define them; ls-files writes
+// nothing) and returns those that look like secrets.
+func (m *Manager) secretFiles(ctx context.Context, userRoot string, specs []string) ([]string, error) {
+	out, err := m.git(ctx, userRoot, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, specs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("list the untracked files of %q: %w", userRoot, err)
+	}
+	var untracked []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			untracked = append(untracked, p)
+		}
+	}
+	_, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
+		return secretfiles.Head(filepath.Join(userRoot, filepath.FromSlash(rel)))
+	})
+	return leftOut, nil
 }
 
 func (m *Manager) commit(ctx context.Context, dir, tree, parent, msg string) (string, error) {
@@ -299,9 +361,10 @@ func (m *Manager) submodules(ctx context.Context, wt string) ([]string, error) {
 
 // Commit records the task worktree's current state (whatever the actor
 // left, including its own commits and untracked files) as a commit on the
-// task branch whose parent is the previous iteration's, and returns it.
-// First the repository's git files are put back (Guard), and what must
-// not be recorded is taken out of the worktree and listed in t.Refused.
+// task's ref whose parent is the previous iteration's, detaches the
+// worktree's HEAD there, and returns it. First the repository's git files
+// are put back (Guard), and what must not be recorded is taken out of the
+// worktree and listed in t.Refused.
 func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, error) {
 	m.Guard(ctx, t)
 	refused, tracked, err := m.scan(ctx, t)
@@ -326,16 +389,21 @@ func (m *Manager) Commit(ctx context.Context, t *Task, msg string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if _, err := m.git(ctx, t.Path, "update-ref", "refs/heads/"+t.Branch, c); err != nil {
+	if _, err := m.git(ctx, t.Path, "update-ref", t.ref(), c); err != nil {
 		return "", fmt.Errorf("advance %s: %w", t.Branch, err)
+	}
+	// --no-deref: should the actor have checked a branch out, that branch
+	// is not moved.
+	if _, err := m.git(ctx, t.Path, "update-ref", "--no-deref", "HEAD", c); err != nil {
+		return "", fmt.Errorf("advance the task worktree's HEAD: %w", err)
 	}
 	t.Head = c
 	return c, m.save(t)
 }
 
 // Finish removes the task worktree of a run that ended. With keep the
-// branch stays and the record says Kept (apply and discard act on it);
-// otherwise branch and record go too.
+// ref stays and the record says Kept (apply and discard act on it);
+// otherwise ref and record go too.
 func (m *Manager) Finish(ctx context.Context, t *Task, keep bool) error {
 	if keep {
 		if err := m.removeWorktree(ctx, t); err != nil {
@@ -347,18 +415,18 @@ func (m *Manager) Finish(ctx context.Context, t *Task, keep bool) error {
 	return m.remove(ctx, t, true)
 }
 
-// Discard drops a kept task: worktree (if any), branch and record.
+// Discard drops a kept task: worktree (if any), ref and record.
 func (m *Manager) Discard(ctx context.Context, t *Task) error { return m.remove(ctx, t, true) }
 
-// remove deletes the worktree, the branch (when dropBranch or the task
-// never got past creation) and the record.
+// remove deletes the worktree, the ref (when dropBranch or the task never
+// got past creation) and the record.
 func (m *Manager) remove(ctx context.Context, t *Task, dropBranch bool) error {
 	err := m.removeWorktree(ctx, t)
 	if dropBranch || t.State == Creating {
-		ref := "refs/heads/" + t.Branch
+		ref := t.ref()
 		if _, verr := m.git(ctx, t.UserRoot, "rev-parse", "--verify", "--quiet", ref); verr == nil {
 			if _, derr := m.git(ctx, t.UserRoot, "update-ref", "-d", ref); derr != nil {
-				err = errors.Join(err, fmt.Errorf("delete branch %s: %w", t.Branch, derr))
+				err = errors.Join(err, fmt.Errorf("delete %s: %w", t.Branch, derr))
 			}
 		}
 	}

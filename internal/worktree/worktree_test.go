@@ -128,8 +128,8 @@ func TestApplyConflictLeavesTheTreeAlone(t *testing.T) {
 	if err != nil || kept.State != Kept {
 		t.Fatalf("kept record: %+v, %v", kept, err)
 	}
-	if f.git(repo, "rev-parse", "--verify", "refs/heads/tribunal/01CONFLICT") != task.Head {
-		t.Error("the kept branch does not point at the task's last commit")
+	if f.git(repo, "rev-parse", "--verify", "refs/tribunal/tasks/01CONFLICT") != task.Head {
+		t.Error("the kept ref does not point at the task's last commit")
 	}
 	// The user resolves by taking their edit back; apply now succeeds.
 	write(t, filepath.Join(repo, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
@@ -185,8 +185,8 @@ func TestCleanupRemovesCrashedRuns(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.m.Dir, "01FRESH.apply")); err != nil {
 		t.Error("a fresh scratch directory (an apply running now) was removed")
 	}
-	if out := f.git(repo, "branch", "--list", "tribunal/*", "--format=%(refname:short)"); out != "tribunal/01KEPT\ntribunal/01LIVE" {
-		t.Errorf("branches after cleanup: %q", out)
+	if out := f.git(repo, "for-each-ref", "--format=%(refname)", "refs/tribunal"); out != "refs/tribunal/tasks/01KEPT\nrefs/tribunal/tasks/01LIVE" {
+		t.Errorf("task refs after cleanup: %q", out)
 	}
 }
 
