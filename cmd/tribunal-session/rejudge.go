@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rejudge"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -179,7 +180,7 @@ func renderRejudge(res *rejudge.Result) string {
 	for _, t := range res.Tasks {
 		fmt.Fprintf(&b, "\n### task %s", t.TaskID)
 		if t.Summary != "" {
-			fmt.Fprintf(&b, " — %s", oneLine(t.Summary, 100))
+			fmt.Fprintf(&b, " — %s", safetext.OneLine(t.Summary, 100+len("…")))
 		}
 		b.WriteString("\n")
 		if t.Skipped != "" {
@@ -203,12 +204,4 @@ func renderRejudge(res *rejudge.Result) string {
 	}
 	fmt.Fprintf(&b, "\n%d iteration(s) re-judged, %d flipped, %d without a usable new verdict; cost %s\n", res.Rejudged, res.Flips, res.Failed, cost)
 	return b.String()
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
 }

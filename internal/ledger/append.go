@@ -153,7 +153,7 @@ func openLedger(path string, head *Head) (*os.File, int64, error) {
 		flags |= os.O_CREATE
 	}
 	f, err := store.OpenInPlace(path, flags, 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) && head != nil && head.Entries > 0 {
 		return nil, 0, headMismatch(path, "the ledger file is gone but its head pins %d entries", head.Entries)
 	}
 	if err != nil {
