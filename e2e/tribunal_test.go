@@ -392,7 +392,7 @@ func checkTribunalRecords(t *testing.T, w *world, taskID, sid, outcome string, g
 // checkUserTree checks the user's working tree after the run: an accepted
 // change is there as uncommitted changes beside the user's own edit;
 // otherwise the tree is exactly as the user left it and the change is kept
-// on the task's branch.
+// on the task's ref (refs/tribunal/tasks/<id>).
 func checkUserTree(t *testing.T, w *world, taskID string, accepted bool) {
 	t.Helper()
 	if got := readFile(t, filepath.Join(w.repo, "README.md")); got != userReadme {
@@ -400,7 +400,9 @@ func checkUserTree(t *testing.T, w *world, taskID string, accepted bool) {
 	}
 	status := w.git("status", "--porcelain")
 	greeting := filepath.Join(w.repo, "greeting.go")
-	branches := w.git("branch", "--list", "tribunal/*")
+	// Task changes live under refs/tribunal/tasks/, never under refs/heads
+	// where `git push --all` would publish them.
+	branches := w.git("for-each-ref", "--format=%(refname)", "refs/tribunal/tasks/", "refs/heads/tribunal/")
 	if accepted {
 		if got := readFile(t, greeting); strings.Count(got, actorChange) != 2 {
 			t.Errorf("the accepted change (two iterations' edits) is not in the user's tree: %q", got)
@@ -415,8 +417,8 @@ func checkUserTree(t *testing.T, w *world, taskID string, accepted bool) {
 		if _, err := os.Stat(greeting); err == nil {
 			t.Errorf("a change that was not accepted reached the user's tree")
 		}
-		if !strings.Contains(branches, "tribunal/"+taskID) {
-			t.Errorf("the rejected change is not kept on its branch: %q", branches)
+		if strings.TrimSpace(branches) != "refs/tribunal/tasks/"+taskID {
+			t.Errorf("the rejected change is not kept on refs/tribunal/tasks/%s alone: %q", taskID, branches)
 		}
 	}
 	if out := w.git("worktree", "list"); strings.Count(out, "\n") != 1 {
