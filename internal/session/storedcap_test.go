@@ -44,4 +44,3 @@ func TestStoredDiffIsCappedInTotal(t *testing.T) {
 		t.Error("a diff under the cap changed")
 	}
 }
-
