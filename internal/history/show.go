@@ -13,7 +13,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -352,9 +351,9 @@ func floorFacts(vs []rawVerdict, name string, rub *rubric.Rubric) *FloorFacts {
 
 // AdvisoryView is everything recorded about one advisory verdict.
 type AdvisoryView struct {
-	surface.Advisory
+	records.Advisory
 	// Surfaced is set when a session start has shown the verdict.
-	Surfaced   *surface.Mark `json:"surfaced,omitempty"`
+	Surfaced   *records.Mark `json:"surfaced,omitempty"`
 	DurationMS *int          `json:"duration_ms,omitempty"`
 	TokenCount *int          `json:"token_count,omitempty"`
 	Problems   []Problem     `json:"-"`
@@ -364,16 +363,16 @@ type AdvisoryView struct {
 // it, and from the events log what the file does not hold (the judge
 // call's duration and tokens).
 func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
-	read := surface.ReadStopFile
+	read := records.ReadStopFile
 	if records.IsJudgementPath(stopPath) {
-		read = surface.ReadRecord
+		read = records.ReadRecord
 	}
 	a, err := read(stopPath)
 	if err != nil {
 		return nil, &Problem{Path: stopPath, Err: unwrapPath(err)}
 	}
 	v := &AdvisoryView{Advisory: a, DurationMS: a.DurationMS}
-	if m, ok := surface.ReadMark(projectDir, a); ok {
+	if m, ok := records.ReadMark(projectDir, a); ok {
 		v.Surfaced = &m
 	}
 	evs, err := scanEvents(logPath, []string{a.TaskID})
