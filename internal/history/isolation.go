@@ -1,8 +1,8 @@
 package history
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,12 +33,12 @@ func IterationDiff(projectDir, taskID string, n int, previous bool) (string, err
 		name = records.DiffPreviousFile
 	}
 	path := filepath.Join(dirs[n-1], name)
-	data, err := os.ReadFile(path)
+	data, err := records.ReadText(path, records.MaxDiff)
+	if p := asProblem(err); err != nil && errors.Is(p.Err, ErrMissing) {
+		return "", fmt.Errorf("iteration %d of task %s has no stored diff (a run with --in-place, or one from before diffs were kept)", n, taskID)
+	}
 	if err != nil {
-		if os.IsNotExist(err) {
-			return "", fmt.Errorf("iteration %d of task %s has no stored diff (a run with --in-place, or one from before diffs were kept)", n, taskID)
-		}
-		return "", &Problem{Path: path, Err: unwrapPath(err)}
+		return "", err
 	}
 	return string(data), nil
 }

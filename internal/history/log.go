@@ -157,7 +157,7 @@ func (res *LogResult) advisoryRecords(projectDir string) []logRec {
 	for _, p := range judgements {
 		a, err := records.ReadRecord(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		listed[a.TaskID] = true
@@ -166,12 +166,12 @@ func (res *LogResult) advisoryRecords(projectDir string) []logRec {
 	stops, err := records.ListStopFiles(projectDir)
 	if err != nil && len(res.Problems) == 0 {
 		// An unreadable project directory is reported once, above.
-		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
+		res.Problems = append(res.Problems, *records.FileProblem(projectDir, err))
 	}
 	for _, p := range stops {
 		a, err := records.ReadStopFile(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		if listed[a.TaskID] {

@@ -182,7 +182,7 @@ func ResolveRun(runsDir, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	entries, err := os.ReadDir(runsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", &Problem{Path: runsDir, Err: unwrapPath(err)}
+		return "", records.FileProblem(runsDir, err)
 	}
 	var runs []string
 	for _, e := range entries {

@@ -368,21 +368,19 @@ func Line(it Iteration) string {
 	return s
 }
 
+// readText is a recorded text file's content, "" when it cannot be read
+// (records.ReadText refuses a named pipe rather than wait on it).
 func readText(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := records.ReadText(path, records.MaxArtifact)
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(data))
 }
 
+// readDiff is the first maxDiff bytes of a recorded diff.
 func readDiff(path string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxDiff))
+	data, err := records.ReadHead(path, maxDiff)
 	if err != nil {
 		return "", false
 	}
