@@ -4,7 +4,6 @@ package rejudge
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/records"
@@ -391,12 +390,8 @@ func readDiff(path string) (string, bool) {
 // each iteration's actor, from report.json.
 func recordedCommits(taskDir string) map[string]string {
 	out := map[string]string{}
-	data, ok := store.ReadOptional(filepath.Join(taskDir, records.ReportFile), 64<<20, func(string) {})
-	if !ok {
-		return out
-	}
 	var rep session.Report
-	if json.Unmarshal(data, &rep) == nil {
+	if records.ReadJSON(filepath.Join(taskDir, records.ReportFile), &rep) == nil {
 		for _, it := range rep.Iterations {
 			if it.Commit != "" {
 				out[it.IterationID] = it.Commit
