@@ -143,6 +143,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	for _, c := range calls {
 		v, findings := r.judgeVerdict(c.res, c.err)
 		findings = severity.MarkUnverified(findings, locator(r.workDir))
+		for k := range findings {
+			findings[k].Judge = seats[c.seat].JudgeType
+		}
 		v.JudgeType, v.JudgeModelID = seats[c.seat].JudgeType, c.model
 		repVerdicts[c.seat] = append(repVerdicts[c.seat], v)
 		it.findings = append(it.findings, findings...)
