@@ -62,9 +62,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	// today's diff stat of the whole tree. A shadow jury (JudgeDiff) sees
 	// the work's change the way an isolated task's judges do.
 	var diffStat, diff string
-	isolated := r.task != nil || r.shadow
+	isolated := r.task != nil || r.shadow || r.review
 	switch {
-	case r.shadow:
+	case r.shadow || r.review:
 		diff = r.shadowDiff
 	case r.task != nil:
 		diff = boundedDiff(it.diff)
@@ -221,6 +221,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			state = "failed"
 		}
 		notes = append(notes, "command:"+cr.Name+" "+state)
+	}
+	if r.dismiss != nil {
+		it.findings = r.dismiss(it.findings)
 	}
 	for _, f := range it.findings {
 		if f.Unverified {

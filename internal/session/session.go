@@ -143,6 +143,11 @@ type runner struct {
 	// artifacts, no ledger entry; shadowDiff is the change the judges see.
 	shadow     bool
 	shadowDiff string
+	// review judges an existing change (review.go): recorded like a task,
+	// its judges shown shadowDiff; dismiss drops the findings people
+	// dismissed before the gate weighs them.
+	review  bool
+	dismiss func([]severity.Finding) []severity.Finding
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
