@@ -10,7 +10,11 @@ func Markdown(r Review, o MarkdownOptions) string { return Marker + "\n" }
 const Marker = "<!-- tribunal-review -->"
 
 // SARIF renders r as a SARIF 2.1.0 log.
-func SARIF(r Review, toolVersion string) ([]byte, error) { return nil, errors.New("reviewfmt: sarif: in progress") }
+func SARIF(r Review, toolVersion string) ([]byte, error) {
+	return nil, errors.New("reviewfmt: sarif: in progress")
+}
 
 // CodeQuality renders r as a GitLab Code Quality report.
-func CodeQuality(r Review) ([]byte, error) { return nil, errors.New("reviewfmt: codequality: in progress") }
+func CodeQuality(r Review) ([]byte, error) {
+	return nil, errors.New("reviewfmt: codequality: in progress")
+}
