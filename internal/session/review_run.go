@@ -168,4 +168,3 @@ func (v *Reviewer) dismissals() (map[string]bool, error) {
 	}
 	return review.ReadDismissed(path)
 }
-
