@@ -6,14 +6,15 @@ package main
 
 const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
-  10  not accepted: the gate never passed (exhausted_iterations)
+  10  not accepted: the gate never passed (exhausted_iterations);
+      review: rejected (with --fail-on: a finding at or above it)
   1   replay: a recorded decision would differ under the current rules;
       rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
-  3   aborted: the actor failed twice, no judge produced a usable verdict,
-      a signal, the budget, or another error;
+  3   aborted: the actor failed twice, no judge produced a usable verdict
+      (review: not a judgement of the code), a signal, the budget, or another error;
       show/replay/view: a record was damaged (what could be read was printed);
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
