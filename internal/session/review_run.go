@@ -69,7 +69,8 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	case errors.Is(runErr, ErrNoVerdict):
 		outcome, sessionOutcome = review.NoVerdict, Aborted
 	case runErr != nil:
-		sessionOutcome = Aborted
+		// Stopped (a signal, the budget) before the gate: no judgement.
+		outcome, sessionOutcome = review.NoVerdict, Aborted
 	case it.report.Gate.Passed:
 		outcome, sessionOutcome = review.Accepted, Accepted
 	}
@@ -106,10 +107,10 @@ func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
 // reviewReason is the review's one-line reason.
 func reviewReason(outcome string, it *iterationState, err error) string {
 	switch {
-	case outcome == review.NoVerdict:
+	case errors.Is(err, ErrNoVerdict):
 		return "not a judgement of the code: every judge failed (" + firstLine(err.Error(), 400) + ")"
 	case err != nil:
-		return "stopped: " + firstLine(err.Error(), 400)
+		return "not a judgement of the code: stopped before the gate (" + firstLine(err.Error(), 400) + ")"
 	}
 	agg := 0.0
 	if it.report.Consensus != nil {
