@@ -58,7 +58,7 @@ cat >"$work/bin/claude" <<'SH'
 #!/bin/sh
 cat >/dev/null
 case "$*" in
-*"Meta-Judge"*) out='{"verdict_quality":"sound","bias_detected":false}' ;;
+*"# Tribunal Meta-Judge"*) out='{"verdict_quality":"sound","bias_detected":false}' ;;
 *) out='{"score":0.9,"passed":true,"criterion_scores":{},"confidence":0.9,"feedback_summary":"ok"}' ;;
 esac
 printf '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":%s,"total_cost_usd":0}\n' "$out"
