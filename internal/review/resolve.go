@@ -93,7 +93,9 @@ func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Inpu
 }
 
 // resolveRange is the merge-base diff of base and head, as a pull request
-// shows it.
+// shows it. Four git children on the way that succeeds (the review's
+// fixed cost is mostly process starts); a ref that does not resolve is
+// diagnosed after.
 func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
 	if in.Base == "" {
 		return nil, &InputError{Err: errors.New("--head needs --base"), Hint: "pass --base REF: the branch the change is to be merged into"}
@@ -102,15 +104,18 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 	if head == "" {
 		head = "HEAD"
 	}
-	shallow := isShallow(ctx, git, root)
-	baseC, err := commitOf(ctx, git, root, in.Base, "--base", shallow)
-	if err != nil {
-		return nil, err
+	for _, ref := range []string{in.Base, head} {
+		if strings.HasPrefix(ref, "-") {
+			return nil, &InputError{Err: fmt.Errorf("%q is not a ref", ref), Hint: "name a branch, tag or commit"}
+		}
 	}
-	headC, err := commitOf(ctx, git, root, head, "--head", shallow)
-	if err != nil {
-		return nil, err
+	out, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository", in.Base+"^{commit}", head+"^{commit}", head+"^{tree}")
+	ids := strings.Fields(out)
+	if err != nil || len(ids) != 4 {
+		return nil, badRefs(ctx, git, root, in.Base, head)
 	}
+	shallow, baseC, headC := ids[0] == "true", ids[1], ids[2]
+	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3]}
 	mb, err := line(ctx, git, root, "merge-base", baseC, headC)
 	if err != nil || mb == "" {
 		if shallow {
@@ -119,18 +124,26 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 		}
 		return nil, &InputError{Err: fmt.Errorf("%s and %s have no common history", in.Base, head), Hint: "pass a --base that the head branch was started from"}
 	}
-	patch, err := git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), mb, headC)...)
-	if err != nil {
-		return nil, fmt.Errorf("diff %s..%s: %w", mb, headC, err)
-	}
-	c := &Change{Kind: KindRange, Base: mb, Head: headC, Patch: patch}
+	c.Base = mb
 	if c.BaseTree, err = line(ctx, git, root, "rev-parse", mb+"^{tree}"); err != nil {
 		return nil, fmt.Errorf("tree of %s: %w", mb, err)
 	}
-	if c.HeadKey, err = line(ctx, git, root, "rev-parse", headC+"^{tree}"); err != nil {
-		return nil, fmt.Errorf("tree of %s: %w", headC, err)
+	if c.Patch, err = git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), mb, headC)...); err != nil {
+		return nil, fmt.Errorf("diff %s..%s: %w", mb, headC, err)
 	}
 	return c, c.parse(fmt.Sprintf("%s...%s", in.Base, head))
+}
+
+// badRefs says which of base and head does not resolve, and what to do.
+func badRefs(ctx context.Context, git projectkey.GitRunner, root, base, head string) error {
+	shallow := isShallow(ctx, git, root)
+	if _, err := commitOf(ctx, git, root, base, "--base", shallow); err != nil {
+		return err
+	}
+	if _, err := commitOf(ctx, git, root, head, "--head", shallow); err != nil {
+		return err
+	}
+	return &InputError{Err: fmt.Errorf("cannot resolve %s and %s", base, head), Hint: "name a branch, tag or commit of this repository"}
 }
 
 // resolveStaged is the index against HEAD (the empty tree before the

@@ -61,7 +61,9 @@ const noTask = "Review this change. Nobody said what it is meant to do: judge it
 func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, error) {
 	d = d.withDefaults()
 	r := &runner{Deps: d, start: d.Now(), maxCost: map[string]float64{}, review: true}
-	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID}
+	// InPlace: the worktree manager is set up only when the head state
+	// needs a worktree (headState), which a CI checkout of the head does not.
+	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true}
 	if strings.TrimSpace(r.opts.Task) == "" {
 		r.opts.Task = noTask
 	}

@@ -137,6 +137,9 @@ func (v *Reviewer) headState(ctx context.Context) (done func(), err error) {
 	if c.Kind == review.KindRange {
 		commit, patch = c.Head, nil
 	}
+	if err := r.worktrees(ctx); err != nil {
+		return nil, err
+	}
 	t, err := r.wt.Checkout(ctx, root, r.taskID, commit, patch)
 	if err != nil {
 		return nil, err
