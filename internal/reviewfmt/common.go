@@ -15,9 +15,7 @@ type mapping struct {
 }
 
 // levels is the one table from a rung to its SARIF level and Code Quality
-// severity. An unverified finding never blocks (internal/severity), so it
-// renders as Info whatever its rung: a code-scanning rule that fails a
-// check on "error" must not fire on a location the judge made up.
+// severity.
 var levels = map[severity.Level]mapping{
 	severity.Info:     {"note", "info"},
 	severity.Low:      {"note", "minor"},
@@ -37,13 +35,9 @@ func rung(f Finding) severity.Level {
 	return severity.Info
 }
 
-// mapped is f's row of the table, Info's for an unverified finding.
-func mapped(f Finding) mapping {
-	if f.Unverified {
-		return levels[severity.Info]
-	}
-	return levels[rung(f)]
-}
+// mapped is f's row of the table. Unverified findings never reach it:
+// the formats that annotate code leave out places a judge made up.
+func mapped(f Finding) mapping { return levels[rung(f)] }
 
 // maxRuleID bounds a rule id: a criterion is a rubric's short name, but
 // the model chose which one to cite.
@@ -53,7 +47,7 @@ const maxRuleID = 100
 // type of the judge that raised it, else "tribunal".
 func ruleID(f Finding) string {
 	for _, s := range []string{f.Criterion, f.Judge} {
-		if id := safetext.OneLine(s, maxRuleID); id != "" {
+		if id := safetext.Inline(s, maxRuleID); id != "" {
 			return id
 		}
 	}

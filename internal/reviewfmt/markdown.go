@@ -182,8 +182,8 @@ func location(f Finding, r Review, o MarkdownOptions) string {
 
 func attribution(f Finding) string {
 	parts := []string{}
-	for _, s := range []string{f.Judge, f.Criterion} {
-		if s != "" {
+	for i, s := range []string{f.Judge, f.Criterion} {
+		if s != "" && (i == 0 || s != f.Judge) {
 			parts = append(parts, inline(s, 60))
 		}
 	}

@@ -48,6 +48,8 @@ type (
 	sarifRule struct {
 		ID               string       `json:"id"`
 		ShortDescription sarifMessage `json:"shortDescription"`
+		FullDescription  sarifMessage `json:"fullDescription"`
+		Help             sarifMessage `json:"help"`
 	}
 	sarifAutomation struct {
 		ID string `json:"id"`
@@ -77,7 +79,7 @@ type (
 	}
 	sarifPhysical struct {
 		ArtifactLocation sarifArtifact `json:"artifactLocation"`
-		Region           *sarifRegion  `json:"region,omitempty"`
+		Region           *sarifRegion  `json:"region"`
 	}
 	sarifArtifact struct {
 		URI       string `json:"uri"`
@@ -89,13 +91,15 @@ type (
 )
 
 // SARIF renders r as a SARIF 2.1.0 log with one run: one result per
-// finding, its rule the finding's criterion (else its judge's type), its
-// level from the severity table, its fingerprint in partialFingerprints.
-// A finding without a file, or whose location is unverified, has no
-// location (code scanning must not point at a line the judge made up);
-// the cited place is then in the message. Judge failures are the
-// invocation's notifications, and a review whose judges all failed is an
-// unsuccessful execution, not a clean result.
+// located finding, its rule the finding's criterion (else its judge's
+// type), its level from the severity table, its fingerprint in
+// partialFingerprints, a finding on a whole file placed at line 1.
+// Code scanning requires a location on every result, and must not point
+// at a line a judge made up, so findings about the change as a whole and
+// findings at an unverified location are listed in the run's properties
+// ("unlocatedFindings") instead. Judge failures are the invocation's
+// notifications, and a review whose judges all failed is an unsuccessful
+// execution, not a clean result.
 func SARIF(r Review, toolVersion string) ([]byte, error) {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
@@ -109,15 +113,24 @@ func SARIF(r Review, toolVersion string) ([]byte, error) {
 		Properties:        runProperties(r),
 	}
 	index := map[string]int{}
+	unlocated := []map[string]any{}
 	for _, f := range ordered(r.Findings) {
+		if f.File == "" || f.Unverified {
+			unlocated = append(unlocated, unlocatedFinding(f))
+			continue
+		}
 		id := ruleID(f)
 		i, ok := index[id]
 		if !ok {
 			i = len(run.Tool.Driver.Rules)
 			index[id] = i
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{ruleText(f)}})
+			text := sarifMessage{ruleText(f)}
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: text, FullDescription: text, Help: sarifMessage{ruleHelp}})
 		}
 		run.Results = append(run.Results, sarifFinding(f, id, i))
+	}
+	if len(unlocated) > 0 {
+		run.Properties["unlocatedFindings"] = unlocated
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -170,30 +183,42 @@ func ruleText(f Finding) string {
 	return "Findings of tribunal's jury."
 }
 
+// ruleHelp is every rule's help: tribunal's rules are the rubric's
+// criteria, judged by models, so the help says how to contest a finding.
+const ruleHelp = "A finding of tribunal's model jury on this rubric criterion. The pull-request comment has the judge's full text; to dismiss a finding, add its fingerprint to the branch's dismissal file."
+
 func sarifFinding(f Finding, id string, index int) sarifResult {
-	res := sarifResult{
-		RuleID: id, RuleIndex: index, Level: mapped(f).sarif,
-		Properties: map[string]any{"severity": rung(f).String(), "judge": f.Judge, "criterion": f.Criterion, "unverified": f.Unverified},
-	}
-	msg := f.Message
-	if strings.TrimSpace(msg) == "" {
+	msg := strings.TrimSpace(f.Message)
+	if msg == "" {
 		msg = "The judge gave no message for this " + rung(f).String() + " finding"
 	}
-	switch {
-	case f.File != "" && f.Unverified:
-		msg = fmt.Sprintf("%s (cited at %s, which does not exist in the reviewed change)", strings.TrimSpace(msg), cited(f))
-	case f.File != "":
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"}}}
-		if f.Line > 0 {
-			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line}
-		}
-		res.Locations = []sarifLocation{loc}
+	region := &sarifRegion{StartLine: max(f.Line, 1)}
+	res := sarifResult{
+		RuleID: id, RuleIndex: index, Level: mapped(f).sarif,
+		Message: sarifMessage{sentence(msg)},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+			ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"},
+			Region:           region,
+		}}},
+		Properties: map[string]any{"severity": rung(f).String(), "judge": f.Judge, "criterion": f.Criterion},
 	}
-	res.Message = sarifMessage{sentence(msg)}
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]string{FingerprintKey: f.Fingerprint}
 	}
 	return res
+}
+
+// unlocatedFinding is a finding code scanning cannot place, as data.
+func unlocatedFinding(f Finding) map[string]any {
+	u := map[string]any{
+		"severity": rung(f).String(), "judge": f.Judge, "criterion": f.Criterion,
+		"message": safetext.Inline(f.Message, 0), "fingerprint": f.Fingerprint,
+	}
+	if f.File != "" {
+		u["cited"] = safetext.Inline(cited(f), 0)
+		u["unverified"] = true
+	}
+	return u
 }
 
 func cited(f Finding) string {
