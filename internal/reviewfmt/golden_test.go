@@ -104,3 +104,21 @@ func TestGoldens(t *testing.T) {
 		})
 	}
 }
+
+func TestSARIFSummary(t *testing.T) {
+	for name, r := range samples {
+		data, err := SARIF(r, "1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, outcome, err := SARIFSummary(data)
+		if err != nil || id != r.ID || outcome != r.Outcome {
+			t.Errorf("%s: SARIFSummary = %q, %q, %v; want %q, %q", name, id, outcome, err, r.ID, r.Outcome)
+		}
+	}
+	for _, bad := range []string{`not json`, `{"runs":[]}`, `{"runs":[{"properties":{}}]}`} {
+		if _, _, err := SARIFSummary([]byte(bad)); err == nil {
+			t.Errorf("SARIFSummary(%s) gave no error", bad)
+		}
+	}
+}

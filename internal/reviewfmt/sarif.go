@@ -248,3 +248,25 @@ func sentence(s string) string {
 	}
 	return s
 }
+
+// SARIFSummary reads back, from a log SARIF wrote, the review's id and
+// outcome (its run's properties): what the CI integrations set as step
+// outputs without parsing the comment.
+func SARIFSummary(data []byte) (id, outcome string, err error) {
+	var log struct {
+		Runs []struct {
+			Properties struct {
+				ReviewID string `json:"reviewId"`
+				Outcome  string `json:"outcome"`
+			} `json:"properties"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		return "", "", fmt.Errorf("reviewfmt: read a review's SARIF: %w", err)
+	}
+	if len(log.Runs) != 1 || log.Runs[0].Properties.Outcome == "" {
+		return "", "", fmt.Errorf("reviewfmt: the SARIF log is not one written by tribunal-session review (no run with an outcome)")
+	}
+	p := log.Runs[0].Properties
+	return p.ReviewID, p.Outcome, nil
+}
