@@ -152,6 +152,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) }},
+	{"github", "the GitHub Action's steps around review: prepare the task, publish the comment", githubHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.githubCmd(ctx, args) }},
 	{"verify", "check the signed verdict ledger", verifyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,

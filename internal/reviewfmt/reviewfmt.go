@@ -1,10 +1,6 @@
 // Package reviewfmt renders a finished review for PR comments (Markdown), code scanning (SARIF 2.1.0) and GitLab (Code Quality).
 package reviewfmt
 
-import (
-	"github.com/tribunal-cc/tribunal/internal/severity"
-)
-
 // Format names accepted by `--format` and `--output FORMAT=FILE`.
 const (
 	FormatText        = "text"
@@ -69,17 +65,8 @@ type MarkdownOptions struct {
 	ServerURL  string // e.g. "https://github.com"
 	Repository string // "owner/name"
 	Head       string // the commit the links point at; Review.Head when ""
-}
-
-// levelMap is the one table from a severity rung to the SARIF level and
-// the GitLab Code Quality severity: every renderer reads it, so a rung
-// means the same thing in every format.
-var levelMap = map[severity.Level]struct{ sarif, codeQuality string }{
-	severity.Info:     {"note", "info"},
-	severity.Low:      {"note", "minor"},
-	severity.Minor:    {"note", "minor"},
-	severity.Moderate: {"warning", "major"},
-	severity.Major:    {"warning", "major"},
-	severity.Critical: {"error", "critical"},
-	severity.Blocker:  {"error", "blocker"},
+	// DismissedFile is the file (relative to the repository root) where a
+	// finding's fingerprint is added to dismiss it, named in the comment's
+	// line on dismissing; the review command owns the name.
+	DismissedFile string
 }
