@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/review"
@@ -177,16 +178,21 @@ func writeBytes(w io.Writer) func([]byte, error) error {
 // markdownOptions are the links of the PR comment: --repo-url, else the
 // GitHub Actions variables.
 func (c *cli) markdownOptions(f reviewFlags) reviewfmt.MarkdownOptions {
-	if f.repo != "" {
-		u := strings.TrimSuffix(f.repo, "/")
-		if i := strings.Index(u, "://"); i >= 0 {
-			if j := strings.Index(u[i+3:], "/"); j >= 0 {
-				return reviewfmt.MarkdownOptions{ServerURL: u[:i+3+j], Repository: u[i+3+j+1:]}
-			}
-		}
-		return reviewfmt.MarkdownOptions{}
+	o := reviewfmt.MarkdownOptions{DismissedFile: review.DismissedFile}
+	if f.dismissed != "" && !filepath.IsAbs(f.dismissed) {
+		o.DismissedFile = filepath.ToSlash(f.dismissed)
 	}
-	return reviewfmt.MarkdownOptions{ServerURL: c.getenv("GITHUB_SERVER_URL"), Repository: c.getenv("GITHUB_REPOSITORY")}
+	if f.repo == "" {
+		o.ServerURL, o.Repository = c.getenv("GITHUB_SERVER_URL"), c.getenv("GITHUB_REPOSITORY")
+		return o
+	}
+	u := strings.TrimSuffix(f.repo, "/")
+	if i := strings.Index(u, "://"); i >= 0 {
+		if j := strings.Index(u[i+3:], "/"); j >= 0 {
+			o.ServerURL, o.Repository = u[:i+3+j], u[i+3+j+1:]
+		}
+	}
+	return o
 }
 
 // reviewJSON is `review --json`: the review as the renderers take it,
