@@ -124,6 +124,8 @@ type command struct {
 var commands = []command{
 	{"run", "run a task through Actor → Jury → Meta-Judge → Gate", runHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
+	{"review", "judge an existing change (a branch, the staged changes, a diff) with no actor", reviewHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
 	{"cancel", "stop a detached run", cancelHelp,
@@ -152,6 +154,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) }},
+	{"github", "the GitHub Action's steps around review: prepare the task, publish the comment", githubHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.githubCmd(ctx, args) }},
 	{"verify", "check the signed verdict ledger", verifyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
