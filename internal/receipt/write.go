@@ -1,0 +1,119 @@
+package receipt
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/ledger"
+)
+
+// Options say where receipts go and who signs them.
+type Options struct {
+	// Ref is the notes ref (DefaultRef unless the user's settings say
+	// otherwise); KeyDir the ledger's key directory, whose current key
+	// signs (created on first use, as for the ledger).
+	Ref    string
+	KeyDir string
+	Now    time.Time
+}
+
+// Written is one receipt that was written, with what the note merge had
+// to drop.
+type Written struct {
+	Receipt  Receipt
+	Warnings []string
+}
+
+// Write signs each receipt and merges it into its commit's note: one
+// receipt per signer per commit, the newest (see Merge).
+func Write(ctx context.Context, g Git, o Options, rs []Receipt) ([]Written, error) {
+	key, err := ledger.LoadOrCreateKey(o.KeyDir)
+	if err != nil {
+		return nil, err
+	}
+	commits := make([]Commit, len(rs))
+	for i, r := range rs {
+		commits[i] = Commit{ID: r.Commit}
+	}
+	notes, err := g.Notes(ctx, o.Ref, commits)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Written, 0, len(rs))
+	for _, r := range rs {
+		signed, err := Sign(r, key, o.Now)
+		if err != nil {
+			return out, err
+		}
+		note, warnings, err := Merge(notes[r.Commit], signed)
+		if err != nil {
+			return out, err
+		}
+		if err := g.WriteNote(ctx, o.Ref, r.Commit, note); err != nil {
+			return out, err
+		}
+		// A range may name a commit twice only through a caller's list;
+		// the next merge then starts from what was just written.
+		notes[r.Commit] = note
+		out = append(out, Written{Receipt: signed, Warnings: warnings})
+	}
+	return out, nil
+}
+
+// ForReview writes the receipt of a review of the change base..head (h/
+// review's `tribunal-session review` calls it once its verdict is
+// recorded): it is attached to head, vouches for head's tree, and names
+// base and the digest of the diff the judges read. v is the verdict as
+// recorded (outcome, passed, scores, rubric, models, cost, time, task id
+// and ledger entry).
+func ForReview(ctx context.Context, g Git, o Options, base, head string, v Verdict) (Written, error) {
+	return forChange(ctx, g, o, KindReview, base, head, v)
+}
+
+// ForCommit writes the receipt of an advisory verdict on one commit: its
+// change from its first parent (the empty tree for a root commit).
+func ForCommit(ctx context.Context, g Git, o Options, commit string, v Verdict) (Written, error) {
+	cs, err := g.Commits(ctx, commit)
+	if err != nil {
+		return Written{}, err
+	}
+	base := emptyTree
+	if len(cs) == 1 && len(cs[0].Parents) > 0 {
+		base = cs[0].Parents[0]
+	}
+	return forChange(ctx, g, o, KindAdvisory, base, commit, v)
+}
+
+// emptyTree is git's empty tree (SHA-1 repositories), the base of a root
+// commit's change.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+func forChange(ctx context.Context, g Git, o Options, kind, base, head string, v Verdict) (Written, error) {
+	cs, err := g.Commits(ctx, head)
+	if err != nil {
+		return Written{}, err
+	}
+	if len(cs) != 1 {
+		return Written{}, fmt.Errorf("%q is not one commit", head)
+	}
+	baseCommit, baseTree := "", emptyTree
+	if base != emptyTree {
+		bs, err := g.Commits(ctx, base)
+		if err != nil || len(bs) != 1 {
+			return Written{}, fmt.Errorf("base %q is not one commit of this repository: %v", base, err)
+		}
+		baseCommit, baseTree = bs[0].ID, bs[0].Tree
+	}
+	digest, err := g.DiffDigest(ctx, baseTree, cs[0].Tree)
+	if err != nil {
+		return Written{}, err
+	}
+	r := Receipt{Kind: kind, Commit: cs[0].ID, Tree: cs[0].Tree, Verdict: v,
+		Judged: Judged{Base: baseCommit, Head: cs[0].ID, BaseTree: baseTree, Tree: cs[0].Tree, DiffSHA256: digest, Match: MatchReview}}
+	w, err := Write(ctx, g, o, []Receipt{r})
+	if err != nil {
+		return Written{}, err
+	}
+	return w[0], nil
+}
