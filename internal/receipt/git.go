@@ -251,8 +251,17 @@ func (g Git) patchIDs(ctx context.Context, diff []byte) (string, error) {
 	return id, nil
 }
 
-// UserEmail is git's user.email here, "" when unset.
+// UserEmail is the e-mail address git would author a commit with here
+// (user.email, or GIT_AUTHOR_EMAIL), "" when git has none.
 func (g Git) UserEmail(ctx context.Context) string {
-	out, _ := g.run(ctx, nil, "config", "user.email")
-	return strings.TrimSpace(string(out))
+	out, err := g.run(ctx, nil, "var", "GIT_AUTHOR_IDENT")
+	if err != nil {
+		return ""
+	}
+	_, rest, ok := strings.Cut(string(out), "<")
+	email, _, ok2 := strings.Cut(rest, ">")
+	if !ok || !ok2 {
+		return ""
+	}
+	return strings.TrimSpace(email)
 }
