@@ -37,10 +37,16 @@ type Entry struct {
 // silently read past.
 func ParseNote(note []byte) []Entry {
 	var out []Entry
+	summaries := map[string]int{}
 	for i, raw := range bytes.Split(note, []byte("\n")) {
 		line := bytes.TrimRight(raw, " \t\r")
 		switch {
-		case len(line) == 0, bytes.HasPrefix(line, []byte(summaryPrefix)):
+		case len(line) == 0:
+			continue
+		case bytes.HasPrefix(line, []byte(summaryPrefix)):
+			if _, dup := summaries[string(line)]; !dup {
+				summaries[string(line)] = i + 1
+			}
 			continue
 		case line[0] != '{':
 			out = append(out, Entry{Line: i + 1, Text: line,
@@ -50,9 +56,18 @@ func ParseNote(note []byte) []Entry {
 		r, err := Parse(line)
 		if err != nil {
 			err = fmt.Errorf("note line %d: %w", i+1, err)
+		} else {
+			delete(summaries, r.Summary())
 		}
 		out = append(out, Entry{Line: i + 1, Text: line, Receipt: r, Err: err})
 	}
+	// A summary is what people read in git log: one that no receipt of
+	// the note says was edited, and is reported like any edit.
+	for s, n := range summaries {
+		out = append(out, Entry{Line: n, Text: []byte(s),
+			Err: fmt.Errorf("%w: note line %d is a summary that no receipt in the note says: %.100q", ErrSignature, n, s)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }
 
@@ -73,6 +88,8 @@ func Merge(old []byte, r Receipt) ([]byte, []string, error) {
 		switch {
 		case e.Err == nil && e.Receipt.Signer.PublicKey == r.Signer.PublicKey:
 			// Superseded by r.
+		case bytes.HasPrefix(e.Text, []byte(summaryPrefix)):
+			// A summary without its receipt: summaries are rebuilt.
 		case e.Text[0] == '{':
 			lines = append(lines, e.Text)
 		default:

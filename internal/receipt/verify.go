@@ -7,8 +7,9 @@ import (
 )
 
 // Status is what verify finds for a receipt or a commit. The order is
-// severity: a commit's status is its best receipt's when one is valid,
-// else its worst's, and a range's is its worst commit's (spec §11.5).
+// severity: a commit's status is Valid when one of its receipts is valid
+// and no line of its note is edited, else its worst finding's; a range's
+// is its worst commit's (spec §11.5).
 type Status int
 
 // The statuses, least severe first.
@@ -63,7 +64,11 @@ func Check(c Commit, note []byte, signers Signers) Result {
 		res.Findings = append(res.Findings, f)
 		best, worst = min(best, f.Status), max(worst, f.Status)
 	}
-	if best != Valid {
+	// Another signer's receipt that fails for want of a place in the
+	// allowed-signers file (or for another tree) is normal in a team; a
+	// line that is not what its signer wrote is evidence that the note
+	// was edited, and fails the commit even beside a valid receipt.
+	if best != Valid || worst == BadSignature {
 		res.Status = worst
 	}
 	return res
