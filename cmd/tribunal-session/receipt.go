@@ -258,3 +258,12 @@ func (c *cli) printResult(r receipt.Result, ref string) {
 		fmt.Fprintf(c.stdout, "  %s%s: %s\n", f.Status, who, safetext.OneLine(f.Reason, 1000))
 	}
 }
+
+// receiptNote says, after an accepted change reached the working tree,
+// how its verdict follows it into a commit: the receipt waits for the
+// commit that holds the change (spec §11.3).
+func (c *cli) receiptNote(rep *session.Report) {
+	if rep.Isolation != nil && rep.Isolation.State == "applied" {
+		c.progressf("task %s: once you commit the change, 'tribunal-session receipt HEAD' attaches this verdict to the commit as a signed git note", rep.TaskID)
+	}
+}
