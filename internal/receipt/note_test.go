@@ -132,7 +132,7 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func allow(t *testing.T, principal string, keys ...ed25519.PrivateKey) Signers {
+func allow(t testing.TB, principal string, keys ...ed25519.PrivateKey) Signers {
 	t.Helper()
 	var b strings.Builder
 	for _, k := range keys {
