@@ -3,9 +3,9 @@
 # 1,000 commits (internal/receipt's BenchmarkReceiptsRange).
 #
 # The benchmark builds a repository of 1,001 commits with git fast-import,
-# signs a receipt for each of the last 1,000 and writes it into its note
-# with the user's git (receipt.Write: one `git notes add` per commit, after
-# one batch read of the existing notes), then verifies the range as
+# signs a receipt for each of the last 1,000 and merges it into its note
+# (receipt.Write: one batch read of the existing notes, then one notes
+# commit by git fast-import for the whole range), then verifies the range as
 # `tribunal-session verify-receipt main~1000..main` does (one rev-list, one
 # notes list, one cat-file --batch, then signature and tree checks).
 #

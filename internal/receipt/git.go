@@ -80,20 +80,33 @@ func isRange(spec string) bool {
 }
 
 // Notes reads the notes under ref of the given commits: commit id → note
-// text, for the commits that have one. One `notes list` and one
-// `cat-file --batch` read any number of notes.
+// text, for the commits that have one.
 func (g Git) Notes(ctx context.Context, ref string, commits []Commit) (map[string][]byte, error) {
-	out, err := g.run(ctx, nil, "notes", "--ref", ref, "list")
+	tip, err := g.Tip(ctx, ref)
 	if err != nil {
-		if _, verr := g.run(ctx, nil, "rev-parse", "--verify", "--quiet", ref); verr != nil {
-			return map[string][]byte{}, nil // no notes ref yet: no notes
-		}
+		return nil, err
+	}
+	return g.NotesAt(ctx, tip, commits)
+}
+
+// NotesAt reads the notes of the given commits from the notes commit tip
+// ("" for none): one ls-tree and one cat-file --batch, whatever the number
+// of notes. A note's path in the notes tree is the annotated commit's id,
+// split into directories by git's fanout.
+func (g Git) NotesAt(ctx context.Context, tip string, commits []Commit) (map[string][]byte, error) {
+	notes := map[string][]byte{}
+	if tip == "" {
+		return notes, nil
+	}
+	out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", tip)
+	if err != nil {
 		return nil, err
 	}
 	blobOf := map[string]string{}
-	for _, l := range strings.Split(string(out), "\n") {
-		if blob, commit, ok := strings.Cut(l, " "); ok {
-			blobOf[commit] = blob
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+			blobOf[strings.ReplaceAll(path, "/", "")] = f[2]
 		}
 	}
 	var want []string
@@ -104,7 +117,6 @@ func (g Git) Notes(ctx context.Context, ref string, commits []Commit) (map[strin
 			in.WriteString(b + "\n")
 		}
 	}
-	notes := map[string][]byte{}
 	if len(want) == 0 {
 		return notes, nil
 	}
@@ -116,7 +128,7 @@ func (g Git) Notes(ctx context.Context, ref string, commits []Commit) (map[strin
 	for _, c := range want {
 		body, err := readBatchObject(br)
 		if err != nil {
-			return nil, fmt.Errorf("read the note of %s in %s: %w", c, ref, err)
+			return nil, fmt.Errorf("read the note of %s: %w", c, err)
 		}
 		notes[c] = body
 	}
@@ -145,13 +157,47 @@ func readBatchObject(br *bufio.Reader) ([]byte, error) {
 	return body[:n], nil
 }
 
-// WriteNote replaces commit's note under ref with note, by `git notes
-// add -f` (a commit on the notes ref, as any notes edit makes).
-func (g Git) WriteNote(ctx context.Context, ref, commit string, note []byte) error {
-	if _, err := g.run(ctx, note, "notes", "--ref", ref, "add", "-f", "-F", "-", commit); err != nil {
-		return fmt.Errorf("write the receipt note of %s: %w", commit, err)
+// NoteWrite is one commit's new note.
+type NoteWrite struct {
+	Commit string
+	Note   []byte
+}
+
+// WriteNotes replaces the notes of the given commits under ref in one
+// notes commit made by git fast-import, git's own bulk writer (it lays
+// out the notes tree, fanout and all, as `git notes` does). The commit's
+// parent is base, the ref's commit the notes were read at ("" for a ref
+// that did not exist): fast-import refuses to move the ref unless that
+// is still its tip, so a writer that raced this one is never overwritten
+// and this write fails instead. `git notes add` gives no such guarantee.
+func (g Git) WriteNotes(ctx context.Context, ref, base string, writes []NoteWrite) error {
+	ident, err := g.run(ctx, nil, "var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return fmt.Errorf("git has no identity to write the notes commit with: %w", err)
+	}
+	var in bytes.Buffer
+	msg := fmt.Sprintf("tribunal: receipts for %d commit(s)\n", len(writes))
+	fmt.Fprintf(&in, "feature done\ncommit %s\ncommitter %s\ndata %d\n%s", ref, strings.TrimSpace(string(ident)), len(msg), msg)
+	if base != "" {
+		fmt.Fprintf(&in, "from %s\n", base)
+	}
+	for _, w := range writes {
+		fmt.Fprintf(&in, "N inline %s\ndata %d\n%s\n", w.Commit, len(w.Note), w.Note)
+	}
+	in.WriteString("\ndone\n")
+	if _, err := g.run(ctx, in.Bytes(), "fast-import", "--quiet"); err != nil {
+		return fmt.Errorf("write %d receipt note(s) to %s (if another writer updated it meanwhile, run the command again): %w", len(writes), ref, err)
 	}
 	return nil
+}
+
+// Tip is the commit ref points at, "" when it does not exist.
+func (g Git) Tip(ctx context.Context, ref string) (string, error) {
+	out, err := g.run(ctx, nil, "for-each-ref", "--format=%(objectname)", ref)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // DiffArgs render the judged diff whose SHA-256 a receipt carries: fixed

@@ -244,3 +244,38 @@ func TestMatchTasksByTree(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 }
+
+// A writer that read the notes before another wrote them does not
+// overwrite that write: fast-import refuses to move the ref, the error
+// says to run again, and the other receipt is still there.
+func TestWriteNeverOverwritesARacingWriter(t *testing.T) {
+	ctx := context.Background()
+	env := gitEnv(t)
+	dir := filepath.Join(t.TempDir(), "r")
+	r := newRepo(t, env, dir, "init", "-q", "-b", "main", dir)
+	r.commit("a.txt", "a\n", "base")
+	head := r.commit("b.txt", "b\n", "change")
+	aliceKeys, aliceKey := keyDir(t)
+	if _, err := ForCommit(ctx, r.g(), Options{Ref: DefaultRef, KeyDir: aliceKeys, Now: t0}, "HEAD", verdict()); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := r.g().Tip(ctx, DefaultRef)
+	if err != nil || stale == "" {
+		t.Fatal(stale, err)
+	}
+	bobKeys, bobKey := keyDir(t)
+	if _, err := ForCommit(ctx, r.g(), Options{Ref: DefaultRef, KeyDir: bobKeys, Now: t0}, "HEAD", verdict()); err != nil {
+		t.Fatal(err)
+	}
+	err = r.g().WriteNotes(ctx, DefaultRef, stale, []NoteWrite{{Commit: head, Note: []byte("tribunal: stale\n")}})
+	if err == nil || !strings.Contains(err.Error(), "run the command again") {
+		t.Fatalf("a stale write: %v", err)
+	}
+	res := r.verify("HEAD", allow(t, "x", aliceKey, bobKey))
+	if res[0].Status != Valid || len(res[0].Findings) != 2 {
+		t.Fatalf("both receipts should remain: %+v", res[0])
+	}
+	if res[0].Findings[0].Receipt.Kind != KindAdvisory || res[0].Findings[0].Receipt.Judged.Base == "" {
+		t.Errorf("an advisory receipt names the parent as its base: %+v", res[0].Findings[0].Receipt)
+	}
+}

@@ -26,9 +26,15 @@ type Written struct {
 }
 
 // Write signs each receipt and merges it into its commit's note: one
-// receipt per signer per commit, the newest (see Merge).
+// receipt per signer per commit, the newest (see Merge). All the notes
+// are written in one notes commit (Git.WriteNotes), which fails rather
+// than overwrite a concurrent writer's.
 func Write(ctx context.Context, g Git, o Options, rs []Receipt) ([]Written, error) {
 	key, err := ledger.LoadOrCreateKey(o.KeyDir)
+	if err != nil {
+		return nil, err
+	}
+	base, err := g.Tip(ctx, o.Ref)
 	if err != nil {
 		return nil, err
 	}
@@ -36,27 +42,38 @@ func Write(ctx context.Context, g Git, o Options, rs []Receipt) ([]Written, erro
 	for i, r := range rs {
 		commits[i] = Commit{ID: r.Commit}
 	}
-	notes, err := g.Notes(ctx, o.Ref, commits)
+	notes, err := g.NotesAt(ctx, base, commits)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Written, 0, len(rs))
+	var writes []NoteWrite
+	at := map[string]int{}
 	for _, r := range rs {
 		signed, err := Sign(r, key, o.Now)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
 		note, warnings, err := Merge(notes[r.Commit], signed)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
-		if err := g.WriteNote(ctx, o.Ref, r.Commit, note); err != nil {
-			return out, err
-		}
-		// A range may name a commit twice only through a caller's list;
-		// the next merge then starts from what was just written.
+		// A commit named twice gets one note: the later merge starts from
+		// the earlier one.
 		notes[r.Commit] = note
+		if i, ok := at[r.Commit]; ok {
+			writes[i].Note = note
+		} else {
+			at[r.Commit] = len(writes)
+			writes = append(writes, NoteWrite{Commit: r.Commit, Note: note})
+		}
 		out = append(out, Written{Receipt: signed, Warnings: warnings})
+	}
+	if len(writes) == 0 {
+		return out, nil
+	}
+	if err := g.WriteNotes(ctx, o.Ref, base, writes); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
