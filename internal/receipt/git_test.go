@@ -279,3 +279,23 @@ func TestWriteNeverOverwritesARacingWriter(t *testing.T) {
 		t.Errorf("an advisory receipt names the parent as its base: %+v", res[0].Findings[0].Receipt)
 	}
 }
+
+// A root commit's change is judged from the empty tree, which git names
+// for the repository's hash; its receipt has no base commit.
+func TestForCommitOnARootCommit(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "r")
+	r := newRepo(t, gitEnv(t), dir, "init", "-q", "-b", "main", dir)
+	r.commit("a.txt", "a\n", "root")
+	keys, key := keyDir(t)
+	w, err := ForCommit(ctx, r.g(), Options{Ref: DefaultRef, KeyDir: keys, Now: t0}, "HEAD", verdict())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := w.Receipt.Judged; j.Base != "" || j.BaseTree != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" || len(j.DiffSHA256) != 64 {
+		t.Errorf("judged %+v", j)
+	}
+	if res := r.verify("HEAD", allow(t, "me", key)); res[0].Status != Valid {
+		t.Errorf("%+v", res[0])
+	}
+}

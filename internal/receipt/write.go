@@ -3,6 +3,7 @@ package receipt
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/ledger"
@@ -81,7 +82,8 @@ func Write(ctx context.Context, g Git, o Options, rs []Receipt) ([]Written, erro
 // ForReview writes the receipt of a review of the change base..head (h/
 // review's `tribunal-session review` calls it once its verdict is
 // recorded): it is attached to head, vouches for head's tree, and names
-// base and the digest of the diff the judges read. v is the verdict as
+// base ("" for the empty tree) and the digest of the diff the judges
+// read. v is the verdict as
 // recorded (outcome, passed, scores, rubric, models, cost, time, task id
 // and ledger entry).
 func ForReview(ctx context.Context, g Git, o Options, base, head string, v Verdict) (Written, error) {
@@ -89,23 +91,21 @@ func ForReview(ctx context.Context, g Git, o Options, base, head string, v Verdi
 }
 
 // ForCommit writes the receipt of an advisory verdict on one commit: its
-// change from its first parent (the empty tree for a root commit).
+// change from its first parent (from the empty tree for a root commit).
 func ForCommit(ctx context.Context, g Git, o Options, commit string, v Verdict) (Written, error) {
 	cs, err := g.Commits(ctx, commit)
 	if err != nil {
 		return Written{}, err
 	}
-	base := emptyTree
+	base := ""
 	if len(cs) == 1 && len(cs[0].Parents) > 0 {
 		base = cs[0].Parents[0]
 	}
 	return forChange(ctx, g, o, KindAdvisory, base, commit, v)
 }
 
-// emptyTree is git's empty tree (SHA-1 repositories), the base of a root
-// commit's change.
-const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
+// forChange writes the receipt of the change base..head to head; base ""
+// is the empty tree.
 func forChange(ctx context.Context, g Git, o Options, kind, base, head string, v Verdict) (Written, error) {
 	cs, err := g.Commits(ctx, head)
 	if err != nil {
@@ -114,8 +114,16 @@ func forChange(ctx context.Context, g Git, o Options, kind, base, head string, v
 	if len(cs) != 1 {
 		return Written{}, fmt.Errorf("%q is not one commit", head)
 	}
-	baseCommit, baseTree := "", emptyTree
-	if base != emptyTree {
+	baseCommit, baseTree := "", ""
+	if base == "" {
+		// The empty tree's id depends on the repository's hash, so git
+		// names it.
+		out, err := g.run(ctx, []byte{}, "mktree")
+		if err != nil {
+			return Written{}, err
+		}
+		baseTree = strings.TrimSpace(string(out))
+	} else {
 		bs, err := g.Commits(ctx, base)
 		if err != nil || len(bs) != 1 {
 			return Written{}, fmt.Errorf("base %q is not one commit of this repository: %v", base, err)
