@@ -52,7 +52,11 @@ func (r *runner) isolate(ctx context.Context) error {
 	if len(t.Submodules) > 0 {
 		r.Warn(fmt.Sprintf("submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}
-	r.progress("task %s: working in %s (ref %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
+	warm := ""
+	if t.Warm {
+		warm = ", a warm worktree from the pool"
+	}
+	r.progress("task %s: working in %s (ref %s%s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch, warm)
 	return nil
 }
 

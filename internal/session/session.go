@@ -379,6 +379,8 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
 			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key), Secrets: r.cfg.SecretRule()}
 		r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
+		pool := r.cfg.WorktreePool()
+		r.wt.Pool = worktree.Pool{Off: pool.Off, Size: pool.Size, MaxIdle: pool.MaxIdle, KeepIgnored: pool.KeepIgnored}
 		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
 			return &ConfigError{Err: err, Hint: isolationHint}
 		}
