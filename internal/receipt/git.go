@@ -176,7 +176,7 @@ func (g Git) WriteNotes(ctx context.Context, ref, base string, writes []NoteWrit
 		return fmt.Errorf("git has no identity to write the notes commit with: %w", err)
 	}
 	var in bytes.Buffer
-	msg := fmt.Sprintf("tribunal: receipts for %d commit(s)\n", len(writes))
+	msg := fmt.Sprintf("%sreceipts for %d commit(s)\n", summaryPrefix, len(writes))
 	fmt.Fprintf(&in, "feature done\ncommit %s\ncommitter %s\ndata %d\n%s", ref, strings.TrimSpace(string(ident)), len(msg), msg)
 	if base != "" {
 		fmt.Fprintf(&in, "from %s\n", base)

@@ -239,7 +239,7 @@ func Parse(line []byte) (Receipt, error) {
 // verification reads only the JSON.
 func (r Receipt) Summary() string {
 	var b strings.Builder
-	b.WriteString("tribunal: ")
+	b.WriteString(summaryPrefix)
 	b.WriteString(oneWord(r.Outcome))
 	if r.Score != nil {
 		b.WriteString(" " + num(*r.Score))
