@@ -129,12 +129,14 @@ type runner struct {
 	history  []iterationState
 	// Isolation: the task worktree (nil with --in-place) and the
 	// directory every model call and command judge runs in.
-	wt       *worktree.Manager
-	task     *worktree.Task
-	workDir  string
-	commands []cmdjudge.Judge
-	failAt   severity.Level
-	prov     providers
+	wt      *worktree.Manager
+	task    *worktree.Task
+	workDir string
+	// diffCapWarned: the stored-diff cap was announced (once a run).
+	diffCapWarned bool
+	commands      []cmdjudge.Judge
+	failAt        severity.Level
+	prov          providers
 	// bash is the sandbox check, made once, the first time a judge would
 	// get Bash.
 	bash   sync.Once
