@@ -204,13 +204,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		}
 		r.progress("%s actor working (%s)…", label, modelName(r.params.ActorModel))
 		stop := r.longPhase(label, "waiting for the actor")
-		call := claude.Call{
-			Role: "actor", Prompt: prompt, SystemPrompt: agent.Body,
-			SystemPromptMode: claude.AppendSystemPrompt, Model: r.params.ActorModel,
-			Tools: agent.Tools, AllowedTools: agent.Tools, PermissionMode: "acceptEdits",
-			MaxTurns: actorMaxTurns, MaxOutputTokens: r.params.ActorMaxTokens,
-			Dir: r.workDir, Timeout: r.params.ActorTimeout,
-		}
+		call := r.actorCall(prompt, agent)
 		seq := it.nextCall()
 		res, lastErr = r.Claude.Run(ctx, call)
 		stop()
@@ -262,6 +256,18 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 	r.emit(done, costOpts(res)...)
 	r.progress("%s actor done in %s (%s)", label, time.Duration(duration)*time.Millisecond, done.ArtifactKind)
 	return res.Text, nil
+}
+
+// actorCall is the actor's model call: it edits the work directory
+// without asking, within the actor's turn, token and time limits.
+func (r *runner) actorCall(prompt string, agent prompts.AgentDef) claude.Call {
+	return claude.Call{
+		Role: "actor", Prompt: prompt, SystemPrompt: agent.Body,
+		SystemPromptMode: claude.AppendSystemPrompt, Model: r.params.ActorModel,
+		Tools: agent.Tools, AllowedTools: agent.Tools, PermissionMode: "acceptEdits",
+		MaxTurns: actorMaxTurns, MaxOutputTokens: r.params.ActorMaxTokens,
+		Dir: r.workDir, Timeout: r.params.ActorTimeout,
+	}
 }
 
 // treeFingerprint identifies the working tree's state, to tell whether the

@@ -169,96 +169,142 @@ func Summary(r *Report) string {
 	if r.Error != "" {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", inline(r.Error, 1000))
 	}
-	if len(r.Iterations) > 0 {
-		b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
-		for _, it := range r.Iterations {
-			var judges []string
-			for _, j := range it.Judges {
-				if j.Score != nil {
-					judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
-				} else if j.Failed {
-					judges = append(judges, j.Type+" failed")
-				} else {
-					judges = append(judges, j.Type+" no score")
-				}
-			}
-			agg, dis := "—", "—"
-			if it.Consensus != nil {
-				agg = fmt.Sprintf("%.2f", it.Consensus.Aggregate)
-				dis = fmt.Sprintf("%.2f", it.Consensus.Dissent)
-				if it.Consensus.DissentRecorded {
-					dis += " ⚑"
-				}
-			}
-			gate := "—"
-			if it.Consensus != nil {
-				gate = GateSentence(it.Gate, it.Consensus.Aggregate)
-			} else if it.Actor.Error != "" {
-				gate = "actor failed"
-			} else if it.Gate.Reason == "no_usable_verdict" {
-				gate = "no usable verdict: aborted"
-			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
-		}
-		b.WriteString("\n")
-	}
-	var notes []string
-	for _, it := range r.Iterations {
-		m := it.Meta
-		var parts []string
-		if m.Failed {
-			parts = append(parts, "meta-judge failed; treated as questionable with no bias")
-		} else if m.Quality != "" {
-			parts = append(parts, "jury "+m.Quality)
-		}
-		if m.Bias {
-			parts = append(parts, "bias: "+strings.Join(m.BiasTypes, ", "))
-		}
-		if m.Override != "" {
-			parts = append(parts, "recommended "+m.Override)
-		}
-		for _, p := range m.Probes {
-			parts = append(parts, "probe "+inline(p, 300))
-		}
-		if it.WorstSeverity != "" {
-			parts = append(parts, "worst finding: "+it.WorstSeverity)
-		}
-		if it.UnverifiedFindings > 0 {
-			parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
-		}
-		for _, c := range it.Commands {
-			if !c.Passed {
-				parts = append(parts, "command "+inline(c.Name, 100)+" failed")
-			}
-		}
-		if t := it.Gate.Trust; t != nil && !t.Trustworthy {
-			parts = append(parts, "trust: "+inline(strings.Join(t.Reasons, "; "), 500))
-		}
-		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
-			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
-		}
-	}
-	if len(notes) > 0 {
+	b.WriteString(iterationTable(r.Iterations))
+	if notes := checkNotes(r.Iterations); len(notes) > 0 {
 		b.WriteString("**Meta-judge and check notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
 	b.WriteString(lastFeedback(r))
-	if files := changedFiles(r); len(files) > 0 {
-		b.WriteString("**Files changed by the task**\n\n")
-		for i, f := range files {
-			if i == maxSummaryFiles {
-				fmt.Fprintf(&b, "- … and %d more (see files.json of the last iteration)\n", len(files)-maxSummaryFiles)
-				break
-			}
-			b.WriteString("- " + fileLine(f) + "\n")
-		}
-		b.WriteString("\n")
-	}
+	b.WriteString(filesSection(r))
 	if lines := refusedLines(r); len(lines) > 0 {
 		b.WriteString("**Not recorded** (taken out of the task's worktree)\n\n" + strings.Join(lines, "\n") + "\n\n")
 	}
 	if lines := isolationLines(r); len(lines) > 0 {
 		b.WriteString(strings.Join(lines, "\n") + "\n\n")
 	}
+	b.WriteString(footer(r))
+	return b.String()
+}
+
+// iterationTable is the summary's table: one row per iteration with its
+// judges, aggregate, dissent and gate.
+func iterationTable(its []IterationReport) string {
+	if len(its) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
+	for _, it := range its {
+		var judges []string
+		for _, j := range it.Judges {
+			if j.Score != nil {
+				judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
+			} else if j.Failed {
+				judges = append(judges, j.Type+" failed")
+			} else {
+				judges = append(judges, j.Type+" no score")
+			}
+		}
+		agg, dis := "—", "—"
+		if it.Consensus != nil {
+			agg = fmt.Sprintf("%.2f", it.Consensus.Aggregate)
+			dis = fmt.Sprintf("%.2f", it.Consensus.Dissent)
+			if it.Consensus.DissentRecorded {
+				dis += " ⚑"
+			}
+		}
+		gate := "—"
+		if it.Consensus != nil {
+			gate = GateSentence(it.Gate, it.Consensus.Aggregate)
+		} else if it.Actor.Error != "" {
+			gate = "actor failed"
+		} else if it.Gate.Reason == "no_usable_verdict" {
+			gate = "no usable verdict: aborted"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// checkNotes lists, per iteration, what the meta-judge and tribunal's
+// extra checks said when it is worth a line.
+func checkNotes(its []IterationReport) []string {
+	var notes []string
+	for _, it := range its {
+		if parts := iterationNotes(it); len(parts) > 0 && noteworthy(it) {
+			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
+		}
+	}
+	return notes
+}
+
+// iterationNotes is every meta-judge and check fact of one iteration.
+func iterationNotes(it IterationReport) []string {
+	m := it.Meta
+	var parts []string
+	if m.Failed {
+		parts = append(parts, "meta-judge failed; treated as questionable with no bias")
+	} else if m.Quality != "" {
+		parts = append(parts, "jury "+m.Quality)
+	}
+	if m.Bias {
+		parts = append(parts, "bias: "+strings.Join(m.BiasTypes, ", "))
+	}
+	if m.Override != "" {
+		parts = append(parts, "recommended "+m.Override)
+	}
+	for _, p := range m.Probes {
+		parts = append(parts, "probe "+inline(p, 300))
+	}
+	if it.WorstSeverity != "" {
+		parts = append(parts, "worst finding: "+it.WorstSeverity)
+	}
+	if it.UnverifiedFindings > 0 {
+		parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
+	}
+	for _, c := range it.Commands {
+		if !c.Passed {
+			parts = append(parts, "command "+inline(c.Name, 100)+" failed")
+		}
+	}
+	if t := it.Gate.Trust; t != nil && !t.Trustworthy {
+		parts = append(parts, "trust: "+inline(strings.Join(t.Reasons, "; "), 500))
+	}
+	return parts
+}
+
+// noteworthy says whether an iteration's notes deserve a line: a sound
+// jury with nothing else to say does not.
+func noteworthy(it IterationReport) bool {
+	m := it.Meta
+	return m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 ||
+		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
+}
+
+// filesSection lists the files the task changed, bounded.
+func filesSection(r *Report) string {
+	files := changedFiles(r)
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("**Files changed by the task**\n\n")
+	for i, f := range files {
+		if i == maxSummaryFiles {
+			fmt.Fprintf(&b, "- … and %d more (see files.json of the last iteration)\n", len(files)-maxSummaryFiles)
+			break
+		}
+		b.WriteString("- " + fileLine(f) + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// footer is the summary's closing lines: iterations, cost, duration,
+// judge families, the Bash note and where the artifacts are.
+func footer(r *Report) string {
+	var b strings.Builder
 	cost := "not reported"
 	if r.CostUSD != nil {
 		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
