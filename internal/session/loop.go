@@ -11,7 +11,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -35,14 +34,14 @@ func (r *runner) loop(ctx context.Context) error {
 	for n := 0; n < r.params.MaxIterations; n++ {
 		it, err := r.iteration(ctx, n)
 		if it != nil {
-			r.report.Iterations = append(r.report.Iterations, it.report)
+			r.report.Iterations = append(r.report.Iterations, it.Report)
 			r.history = append(r.history, *it)
 		}
 		if err != nil {
 			outcome, runErr = Aborted, err
 			break
 		}
-		if it.report.Gate.Passed {
+		if it.Report.Gate.Passed {
 			outcome = Accepted
 			break
 		}
@@ -52,7 +51,7 @@ func (r *runner) loop(ctx context.Context) error {
 }
 
 func (r *runner) sessionStart() events.SessionStart {
-	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats := r.jury.Panel()
 	start := events.SessionStart{
 		TaskID:         r.taskID,
 		GatePolicy:     r.params.GatePolicy,

@@ -10,8 +10,8 @@ import (
 func (r *runner) probes(cur *iterationState) []string {
 	var its []probes.Iteration
 	for _, h := range append(append([]iterationState{}, r.history...), *cur) {
-		pi := probes.Iteration{Aggregate: h.aggregate, OutputBytes: len(h.actorOutput)}
-		for _, v := range h.verdicts {
+		pi := probes.Iteration{Aggregate: h.Aggregate, OutputBytes: len(h.ActorOutput)}
+		for _, v := range h.Verdicts {
 			if s, ok := v.UsableScore(); ok {
 				pi.Judges = append(pi.Judges, probes.Judge{Type: v.JudgeType, Score: s})
 			}
@@ -24,7 +24,7 @@ func (r *runner) probes(cur *iterationState) []string {
 	}
 	// Command judges are facts, not opinions: the meta-judge should weigh
 	// a judge that passed work whose tests fail.
-	for _, c := range cur.commands {
+	for _, c := range cur.Commands {
 		if !c.Passed {
 			out = append(out, "command judge "+c.Name+" failed: "+firstLine(c.Feedback+c.Error, 200))
 		}

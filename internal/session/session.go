@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,12 +17,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -94,18 +93,16 @@ type Deps struct {
 
 // ConfigError is a setup failure caused by the user's configuration or
 // invocation (a bad rubric, an invalid setting, an empty panel, no
-// repository): the run is aborted before any model call. Hint, when set,
-// says what to do instead of the generic "fix the setting".
-type ConfigError struct {
-	Err  error
-	Hint string
-}
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
+// repository): the run is aborted before any model call. It is the
+// engine's (judging.ConfigError).
+type ConfigError = judging.ConfigError
 
 // ErrInterrupted marks a run stopped by a signal or a cancelled context.
-var ErrInterrupted = errors.New("interrupted")
+var ErrInterrupted = judging.ErrInterrupted
+
+// ErrNoVerdict marks a task aborted because no judge of an iteration
+// produced a usable verdict.
+var ErrNoVerdict = judging.ErrNoVerdict
 
 // runner holds one task's state.
 type runner struct {
@@ -133,16 +130,8 @@ type runner struct {
 	task     *worktree.Task
 	workDir  string
 	commands []cmdjudge.Judge
-	failAt   severity.Level
-	prov     providers
-	// bash is the sandbox check, made once, the first time a judge would
-	// get Bash.
-	bash   sync.Once
-	bashOK claude.SandboxSupport
-	// shadow judges work outside a task (JudgeDiff): no events, no
-	// artifacts, no ledger entry; shadowDiff is the change the judges see.
-	shadow     bool
-	shadowDiff string
+	// jury is the judging engine loaded from the settings.
+	jury *judging.Jury
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -258,66 +247,22 @@ func (r *runner) elapsedMS() int {
 }
 
 func (r *runner) progress(format string, args ...any) {
-	line := fmt.Sprintf("[%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	line := fmt.Sprintf("[%s] "+format, append([]any{judging.ClockTime(r.Now().Sub(r.start))}, args...)...)
 	r.progressMu.Lock()
 	defer r.progressMu.Unlock()
 	r.Progress(line)
 }
 
-// clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).
-func clockTime(d time.Duration) string {
-	s := int(d.Round(time.Second) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-// defaultHeartbeat is how often a long phase reports that it is alive.
-const defaultHeartbeat = 30 * time.Second
-
 // longPhase prints "still <what>" every Heartbeat until the returned stop
-// is called: a judge may think for minutes, and a person (or a detached
-// run's wait) should see that the run is alive and how long the phase
-// has taken.
+// is called (judging.LongPhase).
 func (r *runner) longPhase(label, what string) (stop func()) {
-	every := r.Heartbeat
-	if every == 0 {
-		every = defaultHeartbeat
-	}
-	if every < 0 {
-		return func() {}
-	}
-	begun := r.Now()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				r.progress("%s still %s (%s so far)", label, what, clockTime(r.Now().Sub(begun)))
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		wg.Wait()
-	}
+	return judging.LongPhase(r.Heartbeat, r.Now, r.progress, label, what)
 }
 
 // emit records an event; a failure is a warning and never stops the loop
 // (spec §7.5). A broken log or disk fails every write the same way, so only the
 // first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
-	if r.shadow {
-		return
-	}
 	if err := r.emitter.Emit(p, opts...); err != nil {
 		r.lostEvents++
 		if r.lostEvents == 1 {
@@ -330,9 +275,6 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 // write stores an artifact; a failure is a warning (spec §B.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
-	if r.shadow {
-		return
-	}
 	r.storeErr(store.WriteJSONRedacted(filepath.Join(r.taskDir, rel), v, r.Redact))
 }
 
@@ -389,13 +331,11 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 }
 
 // useRedactor makes every sink of the run pass through the redactor of
-// the configured credentials: the progress, warning and note lines, the
-// events, the artifacts (r.write) and the ledger (r.Redact in its
-// fields), on top of the provider runners' own redaction.
+// the configured credentials (the jury's): the progress, warning and note
+// lines, the events, the artifacts (r.write) and the ledger (r.Redact in
+// its fields), on top of the provider runners' own redaction.
 func (r *runner) useRedactor() {
-	if r.Redact == nil {
-		r.Redact = provider.Redactor(provider.Specs(r.cfg.Providers()), r.Getenv)
-	}
+	r.Redact = r.jury.Redactor()
 	if !r.Redact.Active() {
 		return
 	}
@@ -406,62 +346,31 @@ func (r *runner) useRedactor() {
 	}
 }
 
-// configure loads the configuration layers of worktreeRoot ("" outside a
-// repository: plugin and user layers only), the rubric, the effective
-// parameters and the panel: everything a jury needs, nothing the actor
-// or the artifacts need.
+// configure loads the judging engine for worktreeRoot ("" outside a
+// repository: plugin and user layers only): settings, rubric, effective
+// parameters and panel — everything a jury needs, nothing the actor or
+// the artifacts need.
 func (r *runner) configure(worktreeRoot string) error {
-	r.cfg = config.Load(config.Sources{
-		PluginRoot:   r.Getenv("CLAUDE_PLUGIN_ROOT"),
-		Home:         r.Home,
-		WorktreeRoot: worktreeRoot,
-		Warn:         r.Warn,
-	})
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations}, r.env())
+	r.jury = jury
+	r.report.RubricID = jury.RubricID()
+	if err != nil {
+		return errors.Unwrap(err)
+	}
+	r.cfg, r.rub, r.params = jury.Config(), jury.Rubric(), jury.Params()
 	r.useRedactor()
-	rubrics := rubric.OverlayPaths(r.Home, worktreeRoot)
-	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
-	rubrics.Warn = r.Warn
-	set := rubric.LoadSet(rubrics)
-	id := r.opts.RubricID
-	if id == "" {
-		id = r.cfg.DefaultRubricID()
-	}
-	r.report.RubricID = id
-	rub, ok := set.Lookup(id)
-	if !ok {
-		rub = nil
-	}
-	params, err := r.cfg.Session(rub)
-	if err != nil {
-		if rub == nil {
-			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
-		}
-		return err
-	}
-	if r.opts.MaxIterations > 0 {
-		params.MaxIterations = r.opts.MaxIterations
-	}
-	r.rub = rub
-	r.params = params
-	// A dry empanelling: the real one mints fresh ids every iteration, but
-	// an empty panel must stop the run before the Actor (spec §3.2). Its
-	// warnings (degraded or refused types) are printed here, once per run.
-	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Relay)
-	if err != nil {
-		return err
-	}
-	if len(seats) == 0 {
-		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
-	}
-	if err := r.setupProviders(seatTypes(seats)); err != nil {
-		return err
-	}
-	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
-		return err
-	}
-	r.report.Seats = len(seats)
-	r.report.Families = r.panelFamilies(seatTypes(seats))
+	r.report.Seats = jury.SeatCount()
+	r.report.Families = jury.Families()
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
-	r.report.MaxIterations = params.MaxIterations
+	r.report.MaxIterations = r.params.MaxIterations
 	return nil
+}
+
+// env is what the engine gets of the run's dependencies.
+func (d Deps) env() judging.Env {
+	return judging.Env{
+		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Progress: d.Progress,
+		Heartbeat: d.Heartbeat, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
+		Sandbox: d.Sandbox, Redact: d.Redact,
+	}
 }
