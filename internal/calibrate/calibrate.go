@@ -12,10 +12,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/provider/openai"
-	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 // Options are what the user asked for.
@@ -42,7 +42,7 @@ type Deps struct {
 	// Bar is set (a terminal) it receives the progress bar instead, each
 	// state to be redrawn in place of the last. Warn receives warnings.
 	// Relay receives the judges' warnings, tagged by the package that
-	// found them (see session.Deps). All get plain text: the binary
+	// found them (see judging.Env). All get plain text: the binary
 	// prefixes and prints it.
 	Progress func(string)
 	Bar      func(string)
@@ -69,7 +69,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 var ErrInterrupted = errInterrupted
 
 // Run judges every case and returns the report. A *InputError or a
-// *session.ConfigError means nothing ran; ErrInterrupted comes with a
+// *judging.ConfigError means nothing ran; ErrInterrupted comes with a
 // partial report.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if d.Now == nil {
@@ -133,7 +133,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		if !j.spec.IsClaude() {
 			// Another family's client, as the hook would use it.
 			if err := j.spec.Validate(d.Getenv); err != nil {
-				return nil, &session.ConfigError{Err: err}
+				return nil, &judging.ConfigError{Err: err}
 			}
 			j.settings.Model = j.spec.QualifiedModel("")
 			j.claude = provider.Deps{
@@ -145,7 +145,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		}
 		return j, nil
 	}
-	jury, err := session.LoadJury(session.JuryOptions{RubricID: opts.RubricID, WorktreeRoot: worktree}, session.Deps{
+	jury, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: worktree}, judging.Env{
 		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
 	})
 	if err != nil {

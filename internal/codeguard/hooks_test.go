@@ -22,7 +22,10 @@ var hookLinks = map[string][]string{
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
 		"verdict",
 		"warncap", "worktree"},
-	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
+	// judging/stopjudge is the advisory judge's call and verdict check,
+	// split out of stophook (moved, not new code) so that calibrate --stop
+	// asks the same judge without linking the hook.
+	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "surface", "transcript",
 		"trust", "unidiff", "verdict", "warncap", "worktree"},

@@ -18,10 +18,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -48,7 +48,7 @@ type Deps struct {
 	Home   string
 	// Progress receives one line per step, Warn each warning and Relay
 	// the judges' warnings tagged by the package that found them (see
-	// session.Deps), as plain text: the binary prefixes and prints them.
+	// judging.Env), as plain text: the binary prefixes and prints them.
 	Progress func(string)
 	Warn     func(string)
 	Relay    func(string)
@@ -129,7 +129,7 @@ type Result struct {
 // stored and reported.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run re-judges every task in opts. A configuration error (*session.
+// Run re-judges every task in opts. A configuration error (*judging.
 // ConfigError) stops it before any call.
 func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 	if d.Now == nil {
@@ -144,12 +144,12 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 	if d.Progress == nil {
 		d.Progress = func(string) {}
 	}
-	juries := map[string]*session.Jury{}
-	jury := func(id string) (*session.Jury, error) {
+	juries := map[string]*judging.Jury{}
+	jury := func(id string) (*judging.Jury, error) {
 		if j, ok := juries[id]; ok {
 			return j, nil
 		}
-		j, err := session.LoadJury(session.JuryOptions{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, session.Deps{
+		j, err := judging.Load(judging.Options{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, judging.Env{
 			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
 		})
 		if err != nil {
@@ -208,7 +208,7 @@ func (d Deps) progress(format string, args ...any) {
 
 // rejudgeTask re-judges one task's iterations, then stores the result
 // beside the task and appends it to the ledger.
-func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func(string) (*session.Jury, error)) (Task, error) {
+func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func(string) (*judging.Jury, error)) (Task, error) {
 	view := history.ShowTask(opts.ProjectDir, "", id)
 	t := Task{TaskID: id}
 	if view.Manifest != nil {
@@ -241,7 +241,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	}
 	j, err := jury(rubricID)
 	if err != nil {
-		var ce *session.ConfigError
+		var ce *judging.ConfigError
 		if errors.As(err, &ce) && opts.RubricID == "" {
 			// The task's rubric no longer exists: say so for this task.
 			t.Skipped = "its rubric cannot be loaded now: " + ce.Err.Error()
@@ -272,7 +272,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	return t, nil
 }
 
-func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
+func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *judging.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
 	out := Iteration{Number: it.Number, ID: it.ID}
 	if it.Gate != nil {
 		out.Recorded = &Decision{Passed: it.Gate.Passed && it.Gate.BlockedBy == "", Reason: string(it.Gate.Reason)}
@@ -300,7 +300,7 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 	defer cleanup()
 	out.Note = note
 	d.progress("%s: judging with the current configuration…", label)
-	jd, err := j.JudgeDiff(ctx, session.Work{Task: taskText, Files: unidiff.Parse([]byte(diff)), ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
+	jd, err := j.JudgeDiff(ctx, judging.Work{Task: taskText, Files: unidiff.Parse([]byte(diff)), ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
 	out.CostUSD = jd.CostUSD
 	for _, v := range jd.Verdicts {
 		jv := Judge{Type: v.JudgeType, Model: v.JudgeModelID, Passed: v.Passed, Failed: v.Failed, Error: v.Error}
@@ -397,7 +397,9 @@ func recordedCommits(taskDir string) map[string]string {
 	if !ok {
 		return out
 	}
-	var rep session.Report
+	var rep struct {
+		Iterations []judging.IterationReport `json:"iterations"`
+	}
 	if json.Unmarshal(data, &rep) == nil {
 		for _, it := range rep.Iterations {
 			if it.Commit != "" {
