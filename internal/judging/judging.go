@@ -8,9 +8,11 @@
 // task's store; JudgeDiff judges with a Recorder that keeps nothing, for
 // work that no task of this run produced (calibrate, rejudge).
 //
-// One recorded round of judging a given change in a given directory —
-// what `tribunal-session review` needs — is session.Review's business
-// only as far as the task's store goes: the engine's part is Judge.
+// One recorded round of judging a given change in a given directory, as a
+// task with its store, events and ledger entry (`tribunal-session
+// review`), is session.Review: it loads the Jury and records the round
+// through session's Recorder. A caller with a store of its own can call
+// Judge with its own Recorder.
 package judging
 
 import (

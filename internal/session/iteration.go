@@ -36,28 +36,40 @@ type iterationState struct {
 // iteration runs spec §7.4 for iteration n. A returned error aborts the task;
 // a nil error with a blocked gate means "retry or exhaust".
 func (r *runner) iteration(ctx context.Context, n int) (*iterationState, error) {
-	iterID, err := r.newID()
+	it, err := r.newIteration(n)
 	if err != nil {
 		return nil, err
 	}
-	it := &iterationState{Round: judging.Round{Report: IterationReport{Number: n, IterationID: iterID}}}
 	start := r.Now()
 	defer func() { it.Report.DurationMS = int(r.Now().Sub(start) / time.Millisecond) }()
-	dir := records.IterationDir(iterID)
-	trigger := "initial"
-	if n > 0 {
-		trigger = "gate_blocked"
-	}
-	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: iterID, IterationNumber: n, Trigger: trigger})
-	label := fmt.Sprintf("[%d/%d]", n+1, r.params.MaxIterations)
-
-	// Actor.
+	dir, label := r.startIteration(it)
 	output, err := r.runActor(ctx, it, dir, label)
 	if err != nil {
 		return it, err
 	}
 	it.ActorOutput = output
 	return it, r.judge(ctx, it, dir, label)
+}
+
+// newIteration mints iteration n's id.
+func (r *runner) newIteration(n int) (*iterationState, error) {
+	iterID, err := r.newID()
+	if err != nil {
+		return nil, err
+	}
+	return &iterationState{Round: judging.Round{Report: IterationReport{Number: n, IterationID: iterID}}}, nil
+}
+
+// startIteration emits the iteration's iteration.start and returns its
+// artifact directory and its progress label.
+func (r *runner) startIteration(it *iterationState) (dir, label string) {
+	n := it.Report.Number
+	trigger := "initial"
+	if n > 0 {
+		trigger = "gate_blocked"
+	}
+	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: n, Trigger: trigger})
+	return records.IterationDir(it.Report.IterationID), fmt.Sprintf("[%d/%d]", n+1, r.params.MaxIterations)
 }
 
 // judge is spec §7.4 steps 3–7 for one iteration whose work is done:
@@ -70,7 +82,7 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	}
 	// Isolated, the judges see the task's own change (bounded); in place,
 	// today's diff stat of the whole tree.
-	if r.task != nil {
+	if r.task != nil || r.review != nil {
 		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)

@@ -20,8 +20,9 @@ import (
 // task is in the report and the prompts; the manifest is for listings.
 const maxTaskSummary = 500
 
-// loop runs spec §7.3–spec §7.4 and finishes the task.
-func (r *runner) loop(ctx context.Context) error {
+// loop runs spec §7.3–spec §7.4, each iteration by iteration, and
+// finishes the task.
+func (r *runner) loop(ctx context.Context, iteration func(context.Context, int) (*iterationState, error)) error {
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -32,7 +33,7 @@ func (r *runner) loop(ctx context.Context) error {
 	var runErr error
 	outcome := Exhausted
 	for n := 0; n < r.params.MaxIterations; n++ {
-		it, err := r.iteration(ctx, n)
+		it, err := iteration(ctx, n)
 		if it != nil {
 			r.report.Iterations = append(r.report.Iterations, it.Report)
 			r.history = append(r.history, *it)

@@ -1,4 +1,14 @@
 // Package session runs one /tribunal task: the Actor → Jury → Meta-Judge → Gate loop, its events, its artifacts and its report.
+//
+// Run is the loop: isolation in a task worktree, the actor, and each
+// iteration's round of judging by the engine (internal/judging), recorded
+// in the task's store (taskRecorder: events, artifacts, ledger, cost and
+// budget). Review is one such recorded round with no actor: it judges a
+// given change (ReviewOptions.Diff) in a given directory (Dir) — command
+// judges, meta-judge, gate, manifests, events, artifacts, ledger entry,
+// report — as a one-iteration task. Judging without recording (calibrate,
+// rejudge) is judging.Jury.JudgeDiff; LoadJury and Jury here are aliases
+// kept for older callers.
 package session
 
 import (
@@ -132,6 +142,8 @@ type runner struct {
 	commands []cmdjudge.Judge
 	// jury is the judging engine loaded from the settings.
 	jury *judging.Jury
+	// review is the change a Review judges (nil for a run).
+	review *ReviewOptions
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -168,6 +180,23 @@ func (d Deps) withDefaults() Deps {
 // the outcome is aborted: a *ConfigError for setup failures, wrapping
 // ErrInterrupted after a signal, or the Actor's failure.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+	r, err := begin(ctx, opts, d)
+	if err != nil {
+		return r.report, err
+	}
+	if err := r.isolate(ctx); err != nil {
+		r.abort(err)
+		return r.report, err
+	}
+	err = r.Redact.Error(r.loop(ctx, r.iteration))
+	r.report.Error = r.Redact.String(r.report.Error)
+	return r.report, err
+}
+
+// begin prepares a task: its id, its event emitter and its setup (spec
+// §7.2). A setup failure is recorded as an aborted task and returned as a
+// *ConfigError.
+func begin(ctx context.Context, opts Options, d Deps) (*runner, error) {
 	d = d.withDefaults()
 	if d.PID == 0 {
 		d.PID = os.Getpid()
@@ -181,38 +210,32 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if r.taskID == "" {
 		id, err := r.newID()
 		if err != nil {
-			return r.report, err
+			return r, err
 		}
 		r.taskID = id
 	}
 	r.report.TaskID = r.taskID
-
 	if err := r.setup(ctx, onlookerDir); err != nil {
 		// spec §7.2 step 6: one session.complete aborted, no artifacts.
-		r.report.Outcome = Aborted
-		r.report.Error = err.Error()
-		r.emit(events.SessionComplete{
-			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
-			TotalDurationMS: events.Ptr(r.elapsedMS()),
-		})
+		r.abort(err)
 		var ce *ConfigError
 		if errors.As(err, &ce) {
-			return r.report, ce
+			return r, ce
 		}
-		return r.report, &ConfigError{Err: err}
+		return r, &ConfigError{Err: err}
 	}
-	if err := r.isolate(ctx); err != nil {
-		r.report.Outcome = Aborted
-		r.report.Error = err.Error()
-		r.emit(events.SessionComplete{
-			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
-			TotalDurationMS: events.Ptr(r.elapsedMS()),
-		})
-		return r.report, err
-	}
-	err := r.Redact.Error(r.loop(ctx))
-	r.report.Error = r.Redact.String(r.report.Error)
-	return r.report, err
+	return r, nil
+}
+
+// abort records a task that stopped before its first iteration: one
+// session.complete aborted, no artifacts.
+func (r *runner) abort(err error) {
+	r.report.Outcome = Aborted
+	r.report.Error = err.Error()
+	r.emit(events.SessionComplete{
+		TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
+		TotalDurationMS: events.Ptr(r.elapsedMS()),
+	})
 }
 
 // Validate checks a task exactly as Run does before its first model call
@@ -241,6 +264,9 @@ func (r *runner) newID() (string, error) {
 	}
 	return id, nil
 }
+
+// msSince is the time since t in milliseconds.
+func (r *runner) msSince(t time.Time) int { return int(r.Now().Sub(t) / time.Millisecond) }
 
 func (r *runner) elapsedMS() int {
 	return int(r.Now().Sub(r.start) / time.Millisecond)
