@@ -13,6 +13,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
@@ -197,17 +198,19 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 		},
 		deps: session.Deps{
-			Getenv:   c.getenv,
-			Home:     c.home(),
-			Progress: c.progress,
-			Warn:     c.warning,
-			Note:     c.progress,
-			Relay:    c.relay,
-			Claude:   runner,
-			Git:      c.git(environ),
-			Environ:  environ,
-			PID:      os.Getpid(),
-			Redact:   c.red,
+			Env: env.Env{
+				Getenv:   c.getenv,
+				Home:     c.home(),
+				Progress: c.progress,
+				Warn:     c.warning,
+				Note:     c.progress,
+				Relay:    c.relay,
+				Claude:   runner,
+				Git:      c.git(environ),
+				Environ:  environ,
+				Redact:   c.red,
+			},
+			PID: os.Getpid(),
 		},
 	}
 	if !validate {

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -34,27 +34,14 @@ type Options struct {
 	Dir string
 }
 
-// Deps is everything a run touches outside memory.
+// Deps is everything a run touches outside memory: the shared
+// environment (internal/env; TempDir holds the cases' working
+// directories, Progress receives one line per finished judging) and Bar,
+// which, when set (a terminal), receives the progress bar instead of
+// Progress, each state to be redrawn in place of the last.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per finished judging, for a log; when
-	// Bar is set (a terminal) it receives the progress bar instead, each
-	// state to be redrawn in place of the last. Warn receives warnings.
-	// Relay receives the judges' warnings, tagged by the package that
-	// found them (see judging.Env). All get plain text: the binary
-	// prefixes and prints it.
-	Progress func(string)
-	Bar      func(string)
-	Warn     func(string)
-	Relay    func(string)
-	Now      func() time.Time
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
-	// Environ is the base environment of other model CLIs (codex, gemini).
-	Environ []string
-	// TempDir holds the cases' working directories ("" → os.TempDir()).
-	TempDir string
+	env.Env
+	Bar func(string)
 }
 
 // InputError is a problem with the cases file or the invocation: nothing
@@ -72,15 +59,7 @@ var ErrInterrupted = errInterrupted
 // *judging.ConfigError means nothing ran; ErrInterrupted comes with a
 // partial report.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
+	d.Env = d.Env.WithDefaults()
 	if opts.Jobs < 1 {
 		opts.Jobs = 1
 	}

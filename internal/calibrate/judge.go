@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -17,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 

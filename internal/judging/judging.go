@@ -17,58 +17,15 @@ package judging
 
 import (
 	"errors"
-	"io"
-	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/redact"
+	"github.com/tribunal-cc/tribunal/internal/env"
 )
 
-// Env is what the engine touches outside memory. The cmd layer fills it
-// (internal/ never reads the process environment); nil sinks discard.
-type Env struct {
-	Getenv func(string) string
-	Home   string
-	// Warn receives each warning of the settings and the run; Relay the
-	// warnings of the decision packages (aggregate, verdict, severity,
-	// jury, gate), which name their source themselves; Progress one line
-	// per step. All get plain text.
-	Warn     func(string)
-	Relay    func(string)
-	Progress func(string)
-	// Heartbeat is how often a long phase (the jury, the meta-judge)
-	// says it is still going: 0 means every 30 seconds, a negative value
-	// never.
-	Heartbeat time.Duration
-	Now       func() time.Time
-	Rand      io.Reader
-	Claude    claude.Runner
-	// Environ is the environment of model CLIs and command judges (their
-	// PATH comes from here, never from the repository).
-	Environ []string
-	// Sandbox says whether Claude Code's Bash sandbox can run for a judge
-	// (docs/security.md §2.4); nil checks this machine.
-	Sandbox func() claude.SandboxSupport
-	// Redact scrubs the configured credentials from everything stored or
-	// printed; nil means Load builds it from the configured providers.
-	Redact *redact.Redactor
-}
-
-// withDefaults fills the clock and the sinks a caller left unset.
-func (e Env) withDefaults() Env {
-	if e.Now == nil {
-		e.Now = time.Now
-	}
-	if e.Getenv == nil {
-		e.Getenv = func(string) string { return "" }
-	}
-	for _, f := range []*func(string){&e.Warn, &e.Relay, &e.Progress} {
-		if *f == nil {
-			*f = func(string) {}
-		}
-	}
-	return e
-}
+// Env is what the engine touches outside memory (internal/env): the
+// settings' variables and home, the clock and entropy, the claude runner
+// and the children's environment, the sandbox check, the redactor and the
+// sinks (Warn, Relay, Progress); the cmd layer fills it.
+type Env = env.Env
 
 // ConfigError is a setup failure caused by the user's configuration or
 // invocation (a bad rubric, an invalid setting, an empty panel, no

@@ -1,7 +1,6 @@
 package judging
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -53,10 +52,7 @@ type Jury struct {
 // before any model call. Its error is a *ConfigError, naming the rubric
 // in use when one was found (RubricID says which was asked for).
 func Load(opts Options, e Env) (*Jury, error) {
-	j := &Jury{env: e.withDefaults()}
-	if j.env.Rand == nil {
-		j.env.Rand = rand.Reader
-	}
+	j := &Jury{env: e.WithDefaults()}
 	if err := j.configure(opts); err != nil {
 		return j, &ConfigError{Err: err}
 	}

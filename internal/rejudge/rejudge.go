@@ -3,25 +3,23 @@ package rejudge
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -42,23 +40,11 @@ type Options struct {
 	ProjectDir string
 }
 
-// Deps is everything a rejudging touches outside memory.
+// Deps is everything a rejudging touches outside memory: the shared
+// environment (internal/env). Progress receives one line per step, Warn
+// each warning and Relay the judges' warnings, as plain text.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per step, Warn each warning and Relay
-	// the judges' warnings tagged by the package that found them (see
-	// judging.Env), as plain text: the binary prefixes and prints them.
-	Progress func(string)
-	Warn     func(string)
-	Relay    func(string)
-	Now      func() time.Time
-	Rand     io.Reader
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
-	// Environ is the base environment of other model CLIs (codex, gemini).
-	Environ []string
-	TempDir string
+	env.Env
 }
 
 // Decision is a gate decision and the aggregate it was made at.
@@ -132,18 +118,7 @@ var ErrInterrupted = errors.New("interrupted")
 // Run re-judges every task in opts. A configuration error (*judging.
 // ConfigError) stops it before any call.
 func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Rand == nil {
-		d.Rand = rand.Reader
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
+	d.Env = d.Env.WithDefaults()
 	juries := map[string]*judging.Jury{}
 	jury := func(id string) (*judging.Jury, error) {
 		if j, ok := juries[id]; ok {

@@ -15,7 +15,7 @@ type (
 // LoadJury loads the judge configuration that `run` would use
 // (judging.Load). Its error is a *ConfigError.
 func LoadJury(opts JuryOptions, d Deps) (*Jury, error) {
-	j, err := judging.Load(opts, d.withDefaults().env())
+	j, err := judging.Load(opts, d.withDefaults().Env)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"),
 		[]byte(`{"tribunal":{"command_judges":{"where":{"command":["sh","-c","pwd > where.txt"],"timeout_seconds":20}}}}`), 0o644)
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker"), "PATH": os.Getenv("PATH")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker"), "PATH": os.Getenv("PATH")}
 	var mu sync.Mutex
 	var calls []claude.Call
 	runner := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
@@ -42,9 +43,14 @@ func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
 	})
 	const diff = "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old line\n+new line\n"
 	rep, err := Review(context.Background(), ReviewOptions{Task: "rename the line", Dir: repo, Diff: diff, ActorOutput: "renamed"}, Deps{
-		Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git: projectkey.ExecGit("git", os.Environ()), Environ: os.Environ(),
-		Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} },
+		Env: env.Env{
+			Getenv:  func(k string) string { return vars[k] },
+			Home:    home,
+			Claude:  runner,
+			Git:     projectkey.ExecGit("git", os.Environ()),
+			Environ: os.Environ(),
+			Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} },
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

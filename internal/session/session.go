@@ -13,23 +13,20 @@ package session
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -61,44 +58,13 @@ type Options struct {
 	InPlace bool
 }
 
-// Deps is everything the loop touches outside memory.
+// Deps is everything the loop touches outside memory: the shared
+// environment (internal/env) and this process's id.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per step, for a person watching, each
-	// with the time since the task started.
-	Progress func(string)
-	// Heartbeat is how often a long phase (the actor, the jury, the
-	// meta-judge) says it is still going: 0 means every 30 seconds, a
-	// negative value never.
-	Heartbeat time.Duration
-	// Warn receives each warning of the run and of the settings it loads;
-	// Note a line that is neither progress nor a warning (a leftover
-	// cleaned up). Relay receives the warnings of the decision packages
-	// (aggregate, verdict, severity, jury, gate), which name their source
-	// themselves ("tribunal-gate: …", as the decide output carries them).
-	// All get plain text: the binary adds the prefixes and prints them.
-	Warn   func(string)
-	Note   func(string)
-	Relay  func(string)
-	Now    func() time.Time
-	Rand   io.Reader
-	Claude claude.Runner
-	Git    projectkey.GitRunner
-	// Environ is the environment of command judges (their PATH comes
-	// from here, never from the repository).
-	Environ []string
+	env.Env
 	// PID is this process's id, recorded as the owner of a task worktree
 	// so that the next run can tell a crashed run's leftovers.
 	PID int
-	// Sandbox says whether Claude Code's Bash sandbox can run for a judge
-	// (docs/security.md §2.4); nil checks this machine with
-	// claude.CheckSandbox and the PATH of Environ.
-	Sandbox func() claude.SandboxSupport
-	// Redact scrubs the configured credentials from everything the run
-	// stores or prints; nil means the run builds it from its settings
-	// (provider.Redactor over every configured provider).
-	Redact *redact.Redactor
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
@@ -155,24 +121,7 @@ type runner struct {
 // withDefaults fills the clock, entropy and output sinks a caller left
 // unset.
 func (d Deps) withDefaults() Deps {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Rand == nil {
-		d.Rand = rand.Reader
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
-	if d.Note == nil {
-		d.Note = func(string) {}
-	}
-	if d.Relay == nil {
-		d.Relay = func(string) {}
-	}
+	d.Env = d.Env.WithDefaults()
 	return d
 }
 
@@ -377,7 +326,7 @@ func (r *runner) useRedactor() {
 // parameters and panel — everything a jury needs, nothing the actor or
 // the artifacts need.
 func (r *runner) configure(worktreeRoot string) error {
-	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations}, r.env())
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
 	if err != nil {
@@ -390,13 +339,4 @@ func (r *runner) configure(worktreeRoot string) error {
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = r.params.MaxIterations
 	return nil
-}
-
-// env is what the engine gets of the run's dependencies.
-func (d Deps) env() judging.Env {
-	return judging.Env{
-		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Progress: d.Progress,
-		Heartbeat: d.Heartbeat, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
-		Sandbox: d.Sandbox, Redact: d.Redact,
-	}
 }
