@@ -29,9 +29,9 @@ func BoundedDiff(patch string) string {
 	return unidiff.Render(unidiff.Parse([]byte(patch)), judgeDiffBytes)
 }
 
-// ShadowDiff renders a Work's change for the judges' prompt, bounded
+// shadowDiff renders a Work's change for the judges' prompt, bounded
 // exactly as an isolated task's diff is.
-func ShadowDiff(files []unidiff.File) string { return unidiff.Render(files, judgeDiffBytes) }
+func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, judgeDiffBytes) }
 
 // Work is one finished piece of work to judge.
 type Work struct {
@@ -72,7 +72,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 	it := &Round{Report: IterationReport{Number: w.Iteration, IterationID: iterID}, ActorOutput: w.ActorOutput}
 	err = j.Judge(ctx, Input{
 		Task: w.Task, ActorOutput: w.ActorOutput, Dir: w.Dir,
-		Diff: ShadowDiff(w.Files), Isolated: true, Label: fmt.Sprintf("[%d]", w.Iteration+1),
+		Diff: shadowDiff(w.Files), Isolated: true, Label: fmt.Sprintf("[%d]", w.Iteration+1),
 	}, it, rec)
 	if errors.Is(err, ErrNoVerdict) {
 		// A run aborts the task here; for a shadow jury it is a result:

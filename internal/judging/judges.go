@@ -94,7 +94,7 @@ func (r *round) runJudges(ctx context.Context, seats []jury.Seat) ([]verdict.Ver
 // judges see the change itself (bounded) when it is isolated, else the
 // working tree's diff stat.
 func (r *round) planCalls(p *panel) {
-	schema := prompts.VerdictSchema(r.CriterionNames())
+	schema := prompts.VerdictSchema(r.criterionNames())
 	for i, s := range p.seats {
 		p.types = append(p.types, s.JudgeType+repSuffix(p.reps[i]))
 		r.emit(events.JudgeStart{TaskID: r.in.TaskID, IterationID: r.it.Report.IterationID, JudgeID: s.JudgeID, JudgeType: s.JudgeType, JudgeModelID: s.Model})

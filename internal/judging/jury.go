@@ -196,12 +196,12 @@ func (j *Jury) Fingerprint(w Work) string {
 		a, _ := prompts.Agent(name)
 		put(a)
 	}
-	put(prompts.VerdictSchema(j.CriterionNames()))
+	put(prompts.VerdictSchema(j.criterionNames()))
 	put(prompts.MetaSchema())
 	for _, s := range j.Panel() {
 		put(prompts.JudgePrompt(prompts.JudgeInput{
 			Task: w.Task, Criteria: j.Criteria(), ActorOutput: w.ActorOutput,
-			Threshold: j.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, Diff: ShadowDiff(w.Files), Isolated: true,
+			Threshold: j.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, Diff: shadowDiff(w.Files), Isolated: true,
 		}))
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -226,8 +226,8 @@ func (j *Jury) Criteria() []prompts.Criterion {
 	return out
 }
 
-// CriterionNames lists the rubric's criteria by name.
-func (j *Jury) CriterionNames() []string {
+// criterionNames lists the rubric's criteria by name.
+func (j *Jury) criterionNames() []string {
 	var names []string
 	for _, c := range j.Criteria() {
 		names = append(names, c.Name)

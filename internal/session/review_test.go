@@ -58,6 +58,9 @@ func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
 	if rep.Outcome != Exhausted || len(rep.Iterations) != 1 || rep.Iterations[0].Gate.Passed {
 		t.Fatalf("outcome %s, %d iteration(s), gate %+v; want one blocked iteration", rep.Outcome, len(rep.Iterations), rep.Iterations[0].Gate)
 	}
+	if sum := Summary(rep); !strings.Contains(sum, "exhausted_iterations") || !strings.Contains(sum, "Iterations 1 of 1") {
+		t.Errorf("summary:\n%s", sum)
+	}
 	roles := map[string]int{}
 	for _, c := range calls {
 		roles[c.Role]++
