@@ -12,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
 // tape is a Recorder that keeps what a round hands it.
@@ -59,12 +60,13 @@ func (t *tape) NewID() (string, error) {
 	return "01J0000000000000000000000" + string(rune('A'+t.ids)), nil
 }
 
-// loadJury loads a two-seat jury from a user settings file.
+// loadJury loads a two-seat jury from a user settings file that blocks
+// on a critical finding.
 func loadJury(t *testing.T, run claude.Runner) *Jury {
 	t.Helper()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
-	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"tribunal":{"session":{"judge_types":["standard","adversarial"],"max_iterations":2}}}`), 0o644)
+	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"tribunal":{"session":{"judge_types":["standard","adversarial"],"max_iterations":2},"severity":{"fail_at_or_above":"critical"}}}`), 0o644)
 	j, err := Load(Options{}, Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
 	if err != nil {
 		t.Fatal(err)
@@ -120,5 +122,37 @@ func TestJudgeStopsAtTheBudget(t *testing.T) {
 	err := j.Judge(context.Background(), Input{TaskID: "T", Task: "t", Dir: t.TempDir()}, &Round{}, &tape{budget: refused})
 	if !errors.Is(err, refused) || asked != 0 {
 		t.Errorf("err %v after %d call(s); want the budget's refusal before any call", err, asked)
+	}
+}
+
+// TestKeepFiltersFindingsBeforeTheGate: a finding that Keep drops is
+// neither counted nor weighed; without Keep the same critical finding
+// blocks the gate.
+func TestKeepFiltersFindingsBeforeTheGate(t *testing.T) {
+	run := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
+		if c.Role == "meta" {
+			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+		}
+		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[{"severity":"critical","message":"injects SQL"}]}`)}, nil
+	})
+	j := loadJury(t, run)
+	for _, tc := range []struct {
+		name   string
+		keep   func([]severity.Finding) []severity.Finding
+		passed bool
+	}{
+		{"kept", nil, false},
+		{"dismissed", func([]severity.Finding) []severity.Finding { return nil }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			it := &Round{Report: IterationReport{IterationID: "01J00000000000000000000ITR"}}
+			err := j.Judge(context.Background(), Input{TaskID: "T", Task: "t", Dir: t.TempDir(), Keep: tc.keep}, it, &tape{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if it.Gate.Passed != tc.passed || (len(it.Findings) == 0) != tc.passed {
+				t.Errorf("gate passed %v with %d finding(s) (%s); want passed %v", it.Gate.Passed, len(it.Findings), it.Report.WorstSeverity, tc.passed)
+			}
+		})
 	}
 }

@@ -77,6 +77,9 @@ func (r *round) runJudges(ctx context.Context, seats []jury.Seat) ([]verdict.Ver
 	}
 	verdicts, notes := r.seatVerdicts(p)
 	notes = append(notes, r.recordCommands(commands)...)
+	if r.in.Keep != nil {
+		r.it.Findings = r.in.Keep(r.it.Findings)
+	}
 	for _, f := range r.it.Findings {
 		if f.Unverified {
 			r.it.Report.UnverifiedFindings++

@@ -10,7 +10,7 @@
 //
 // One recorded round of judging a given change in a given directory, as a
 // task with its store, events and ledger entry (`tribunal-session
-// review`), is session.Review: it loads the Jury and records the round
+// review`), is session.JudgeChange: it loads the Jury and records the round
 // through session's Recorder. A caller with a store of its own can call
 // Judge with its own Recorder.
 package judging

@@ -55,6 +55,10 @@ type Input struct {
 	// History are the task's earlier rounds, oldest first: the
 	// meta-judge, the bias probes and the trust gate read them.
 	History []*Round
+	// Keep, when set, filters the judges' findings before they are
+	// counted and weighed by the gate (a review drops the findings people
+	// dismissed).
+	Keep func([]severity.Finding) []severity.Finding
 }
 
 // Recorder receives everything a round would keep or say. The loop's

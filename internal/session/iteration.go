@@ -82,7 +82,7 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	}
 	// Isolated, the judges see the task's own change (bounded); in place,
 	// today's diff stat of the whole tree.
-	if r.task != nil || r.review != nil {
+	if r.task != nil || r.given != nil {
 		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
@@ -92,6 +92,9 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	}
 	for i := range r.history {
 		in.History = append(in.History, &r.history[i].Round)
+	}
+	if r.given != nil {
+		in.Keep = r.given.Keep
 	}
 	return r.jury.Judge(ctx, in, &it.Round, taskRecorder{r})
 }

@@ -3,8 +3,8 @@
 // Run is the loop: isolation in a task worktree, the actor, and each
 // iteration's round of judging by the engine (internal/judging), recorded
 // in the task's store (taskRecorder: events, artifacts, ledger, cost and
-// budget). Review is one such recorded round with no actor: it judges a
-// given change (ReviewOptions.Diff) in a given directory (Dir) — command
+// budget). JudgeChange is one such recorded round with no actor: it judges a
+// given change (ChangeOptions.Diff) in a given directory (Dir) — command
 // judges, meta-judge, gate, manifests, events, artifacts, ledger entry,
 // report — as a one-iteration task. Judging without recording (calibrate,
 // rejudge) is judging.Jury.JudgeDiff; LoadJury and Jury here are aliases
@@ -108,8 +108,8 @@ type runner struct {
 	commands []cmdjudge.Judge
 	// jury is the judging engine loaded from the settings.
 	jury *judging.Jury
-	// review is the change a Review judges (nil for a run).
-	review *ReviewOptions
+	// given is the change a JudgeChange judges (nil for a run).
+	given *ChangeOptions
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int

@@ -16,11 +16,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
-// TestReviewJudgesAGivenChangeRecorded: Review judges a change with no
+// TestJudgeChangeJudgesAGivenChangeRecorded: JudgeChange judges a change with no
 // actor but with everything an iteration has: the judges see the given
 // diff and run, with the command judges, in the given directory; the
 // task's events, artifacts, report and ledger entry are recorded.
-func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
+func TestJudgeChangeJudgesAGivenChangeRecorded(t *testing.T) {
 	home := t.TempDir()
 	repo := newRepo(t, `{"tribunal":{"session":{"judge_types":["standard","adversarial"]}}}`)
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
@@ -42,7 +42,7 @@ func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
 		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 	})
 	const diff = "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old line\n+new line\n"
-	rep, err := Review(context.Background(), ReviewOptions{Task: "rename the line", Dir: repo, Diff: diff, ActorOutput: "renamed"}, Deps{
+	rep, err := JudgeChange(context.Background(), ChangeOptions{Task: "rename the line", Dir: repo, Diff: diff, ActorOutput: "renamed"}, Deps{
 		Env: env.Env{
 			Getenv:  func(k string) string { return vars[k] },
 			Home:    home,
@@ -93,7 +93,7 @@ func TestReviewJudgesAGivenChangeRecorded(t *testing.T) {
 		}
 	}
 	if strings.Contains(string(log), "actor.start") {
-		t.Error("a review emitted actor events")
+		t.Error("judging a given change emitted actor events")
 	}
 	project := filepath.Dir(rep.ArtifactDir)
 	if got, err := ledger.Verify(ledger.PathFor(project)); err != nil || got.Entries != 1 {

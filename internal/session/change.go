@@ -3,11 +3,13 @@ package session
 import (
 	"context"
 	"errors"
+
+	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
-// ReviewOptions are a finished change to judge with no actor: one round
+// ChangeOptions are a finished change to judge with no actor: one round
 // of the jury, the meta-judge and the gate, recorded as a task.
-type ReviewOptions struct {
+type ChangeOptions struct {
 	// Task is what the change is meant to do; the judges are asked about
 	// it as about a /tribunal task.
 	Task     string
@@ -22,12 +24,15 @@ type ReviewOptions struct {
 	Diff string
 	// ActorOutput is the claim judged beside the change ("" → none).
 	ActorOutput string
+	// Keep, when set, filters the judges' findings before the gate
+	// weighs them (judging.Input.Keep).
+	Keep func([]severity.Finding) []severity.Finding
 	// SessionID and TaskID are as in Options.
 	SessionID string
 	TaskID    string
 }
 
-// Review judges one change in one directory with everything a /tribunal
+// JudgeChange judges one change in one directory with everything a /tribunal
 // iteration has but the actor: the command judges run in Dir, and the
 // task's manifests, events, artifacts, ledger entry, report and summary
 // are recorded as a run's are, under a task id. It is a one-iteration
@@ -35,7 +40,7 @@ type ReviewOptions struct {
 // when it blocks, and aborted (with the error) when the setup fails (a
 // *ConfigError), no judge gives a usable verdict, or a signal stops it.
 // Nothing in the user's working tree changes.
-func Review(ctx context.Context, opts ReviewOptions, d Deps) (*Report, error) {
+func JudgeChange(ctx context.Context, opts ChangeOptions, d Deps) (*Report, error) {
 	r, err := begin(ctx, Options{
 		Task: opts.Task, RubricID: opts.RubricID, MaxIterations: 1, Dir: opts.Dir,
 		SessionID: opts.SessionID, TaskID: opts.TaskID, InPlace: true,
@@ -43,17 +48,17 @@ func Review(ctx context.Context, opts ReviewOptions, d Deps) (*Report, error) {
 	if err != nil {
 		return r.report, err
 	}
-	r.review = &opts
+	r.given = &opts
 	r.workDir = opts.Dir
-	err = r.Redact.Error(r.loop(ctx, r.reviewIteration))
+	err = r.Redact.Error(r.loop(ctx, r.changeIteration))
 	r.report.Error = r.Redact.String(r.report.Error)
 	return r.report, err
 }
 
-// reviewIteration is Review's only iteration: the given change, judged.
-func (r *runner) reviewIteration(ctx context.Context, n int) (*iterationState, error) {
+// changeIteration is JudgeChange's only iteration: the given change, judged.
+func (r *runner) changeIteration(ctx context.Context, n int) (*iterationState, error) {
 	if n > 0 {
-		return nil, errors.New("a review has one iteration")
+		return nil, errors.New("judging a given change is one iteration")
 	}
 	it, err := r.newIteration(n)
 	if err != nil {
@@ -62,6 +67,6 @@ func (r *runner) reviewIteration(ctx context.Context, n int) (*iterationState, e
 	start := r.Now()
 	defer func() { it.Report.DurationMS = r.msSince(start) }()
 	dir, label := r.startIteration(it)
-	it.ActorOutput, it.diff = r.review.ActorOutput, r.review.Diff
+	it.ActorOutput, it.diff = r.given.ActorOutput, r.given.Diff
 	return it, r.judge(ctx, it, dir, label)
 }
