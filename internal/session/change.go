@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
@@ -67,6 +68,8 @@ func (r *runner) changeIteration(ctx context.Context, n int) (*iterationState, e
 	start := r.Now()
 	defer func() { it.Report.DurationMS = r.msSince(start) }()
 	dir, label := r.startIteration(it)
-	it.ActorOutput, it.diff = r.given.ActorOutput, r.given.Diff
-	return it, r.judge(ctx, it, dir, label)
+	it.ActorOutput = r.given.ActorOutput
+	in := r.roundInput(it, dir, label)
+	in.Isolated, in.Diff, in.Keep = true, judging.BoundedDiff(r.given.Diff), r.given.Keep
+	return it, r.judgeRound(ctx, it, in)
 }

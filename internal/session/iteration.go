@@ -73,19 +73,27 @@ func (r *runner) startIteration(it *iterationState) (dir, label string) {
 }
 
 // judge is spec §7.4 steps 3–7 for one iteration whose work is done:
-// the engine's round (judging.Jury.Judge) over the task's directory,
-// recorded in the task's store.
+// the engine's round over the task's directory, recorded in the task's
+// store. Isolated, the judges see the task's own change (bounded); in
+// place, today's diff stat of the whole tree.
 func (r *runner) judge(ctx context.Context, it *iterationState, dir, label string) error {
-	in := judging.Input{
-		TaskID: r.taskID, Task: r.opts.Task, ActorOutput: it.ActorOutput, Dir: r.workDir,
-		ArtifactDir: dir, Label: label, Commands: r.commands,
-	}
-	// Isolated, the judges see the task's own change (bounded); in place,
-	// today's diff stat of the whole tree.
-	if r.task != nil || r.given != nil {
+	in := r.roundInput(it, dir, label)
+	if r.task != nil {
 		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
+	}
+	return r.judgeRound(ctx, it, in)
+}
+
+// roundInput is what the engine needs of this task for one round, but
+// for the diff the judges are shown: the task, the directory the judges
+// and command judges run in, where the round's artifacts go, the command
+// judges and the task's earlier rounds.
+func (r *runner) roundInput(it *iterationState, dir, label string) judging.Input {
+	in := judging.Input{
+		TaskID: r.taskID, Task: r.opts.Task, ActorOutput: it.ActorOutput, Dir: r.workDir,
+		ArtifactDir: dir, Label: label, Commands: r.commands,
 	}
 	if c := refusedCommand(it.Report.Refused); c != nil {
 		in.Extra = []records.Command{*c}
@@ -93,9 +101,13 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	for i := range r.history {
 		in.History = append(in.History, &r.history[i].Round)
 	}
-	if r.given != nil {
-		in.Keep = r.given.Keep
-	}
+	return in
+}
+
+// judgeRound is one round of judging in, recorded in the task's store
+// (taskRecorder): the seam between the loop and the engine, which a
+// round without an actor (JudgeChange) uses too.
+func (r *runner) judgeRound(ctx context.Context, it *iterationState, in judging.Input) error {
 	return r.jury.Judge(ctx, in, &it.Round, taskRecorder{r})
 }
 
