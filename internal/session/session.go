@@ -102,10 +102,12 @@ type runner struct {
 	history  []iterationState
 	// Isolation: the task worktree (nil with --in-place) and the
 	// directory every model call and command judge runs in.
-	wt       *worktree.Manager
-	task     *worktree.Task
-	workDir  string
-	commands []cmdjudge.Judge
+	wt      *worktree.Manager
+	task    *worktree.Task
+	workDir string
+	// diffCapWarned: the stored-diff cap was announced (once a run).
+	diffCapWarned bool
+	commands      []cmdjudge.Judge
 	// jury is the judging engine loaded from the settings.
 	jury *judging.Jury
 	// given is the change a JudgeChange judges (nil for a run).
@@ -296,6 +298,8 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
 			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key), Secrets: r.cfg.SecretRule()}
 		r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
+		pool := r.cfg.WorktreePool()
+		r.wt.Pool = worktree.Pool{Off: pool.Off, Size: pool.Size, MaxIdle: pool.MaxIdle, KeepIgnored: pool.KeepIgnored}
 		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
 			return &ConfigError{Err: err, Hint: isolationHint}
 		}
