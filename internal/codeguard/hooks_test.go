@@ -16,19 +16,17 @@ import (
 var hookLinks = map[string][]string{
 	"session-start": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
-		"verdict",
-		"warncap", "worktree"},
+		"verdict", "warncap"},
 	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
-		"verdict",
-		"warncap", "worktree"},
+		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
 	// split out of stophook (moved, not new code) so that calibrate --stop
 	// asks the same judge without linking the hook.
 	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
-		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "surface", "transcript",
-		"trust", "unidiff", "verdict", "warncap", "worktree"},
+		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
+		"trust", "unidiff", "verdict", "warncap"},
 }
 
 // TestHookBinariesLinkOnlyTheirPath holds each hook binary to its list.

@@ -257,7 +257,7 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 		return err
 	}
 	t.LeftOut = leftOut
-	snap, err := m.commit(ctx, t.Path, tree, t.Base, "tribunal: snapshot of "+userRoot+" for task "+t.ID)
+	snap, err := m.commit(ctx, t.Path, tree, t.Base, snapshotMessage(userRoot, t.ID))
 	if err != nil {
 		return err
 	}
@@ -271,6 +271,11 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 	}
 	t.Snapshot, t.Head = snap, snap
 	return nil
+}
+
+// snapshotMessage is the commit message of a task's snapshot.
+func snapshotMessage(userRoot, id string) string {
+	return "tribunal: snapshot of " + userRoot + " for task " + id
 }
 
 // baseCommit is the user's HEAD commit, or, on an unborn branch, a root
