@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,31 +28,9 @@ const reviewFlaw = "Retry loops forever on 500 @octocat <b>see</b> [here](https:
 // the second's edits it.
 func TestReviewAction(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, "")
-	sessionBin := filepath.Join(w.plugin.Dir, "bin", "tribunal-session")
-	if err := exec.Command(sessionBin, "help", "review").Run(); err != nil {
-		t.Skip("skipped: the Action's end-to-end run needs 'tribunal-session review', which this build lacks")
-	}
-	if err := os.Symlink(sessionBin, filepath.Join(w.pathDir, "tribunal-session")); err != nil {
-		t.Fatal(err)
-	}
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	scriptReviewJudges(w.api)
+	w, root, base, heads := reviewWorld(t)
 	gh := fakegithub.Start("ghs_e2e")
 	defer gh.Close()
-
-	base := strings.TrimSpace(w.git("rev-parse", "HEAD"))
-	w.git("checkout", "-q", "-b", "retry")
-	heads := []string{}
-	for i, body := range []string{"for {\n\tsend()\n}\n", "for i := 0; i < 3; i++ {\n\tsend()\n}\n"} {
-		w.writeFile("retry.go", "package retry\n\nfunc Retry() {\n"+body+"}\n")
-		w.git("add", "-A")
-		w.git("commit", "-q", "-m", fmt.Sprintf("retry, push %d", i+1))
-		heads = append(heads, strings.TrimSpace(w.git("rev-parse", "HEAD")))
-	}
 	for i, head := range heads {
 		job := t.TempDir()
 		event := filepath.Join(job, "event.json")
@@ -98,6 +77,80 @@ func TestReviewAction(t *testing.T) {
 	}
 }
 
+// reviewWorld is a world whose PATH has the built tribunal-session and
+// whose repository has a branch "retry" of two commits (two pushes) on
+// top of base, judged by scriptReviewJudges. It skips the test while the
+// build has no review command.
+func reviewWorld(t *testing.T) (w *world, root, base string, heads []string) {
+	w = newWorld(t, "")
+	sessionBin := filepath.Join(w.plugin.Dir, "bin", "tribunal-session")
+	if err := exec.Command(sessionBin, "help", "review").Run(); err != nil {
+		t.Skip("skipped: the CI review scripts' end-to-end runs need 'tribunal-session review', which this build lacks")
+	}
+	if err := os.Symlink(sessionBin, filepath.Join(w.pathDir, "tribunal-session")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scriptReviewJudges(w.api)
+	base = strings.TrimSpace(w.git("rev-parse", "HEAD"))
+	w.git("checkout", "-q", "-b", "retry")
+	for i, body := range []string{"for {\n\tsend()\n}\n", "for i := 0; i < 3; i++ {\n\tsend()\n}\n"} {
+		w.writeFile("retry.go", "package retry\n\nfunc Retry() {\n"+body+"}\n")
+		w.git("add", "-A")
+		w.git("commit", "-q", "-m", fmt.Sprintf("retry, push %d", i+1))
+		heads = append(heads, strings.TrimSpace(w.git("rev-parse", "HEAD")))
+	}
+	return w, root, base, heads
+}
+
+// TestReviewGitLab runs the GitLab job's script as a merge request
+// pipeline would: the Code Quality report it leaves is the finding at
+// retry.go, and the job is advisory (exit 0) although the review rejects.
+func TestReviewGitLab(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	job := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join(root, "ci", "gitlab", "review.sh"))
+	cmd.Dir = w.repo
+	cmd.Env = append(w.environ(), "GITLAB_CI=true", "CI_MERGE_REQUEST_IID=7", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+base,
+		"CI_COMMIT_SHA="+heads[1], "CI_MERGE_REQUEST_TITLE=Add retry", "CI_MERGE_REQUEST_DESCRIPTION=Up to 3 times.", "TRIBUNAL_OUT="+job)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ci/gitlab/review.sh: %v\n%s", err, out)
+	}
+	var issues []struct {
+		CheckName, Severity string
+		Location            struct{ Path string }
+	}
+	data, _ := os.ReadFile(filepath.Join(job, "gl-code-quality-report.json"))
+	if err := json.Unmarshal(data, &issues); err != nil || len(issues) == 0 || issues[0].Location.Path != "retry.go" || issues[0].Severity != "major" {
+		t.Errorf("Code Quality report = %s (%v)\n%s", data, err, out)
+	}
+	if !strings.Contains(string(out), reviewfmt.Marker) {
+		t.Errorf("the job log lacks the review:\n%s", out)
+	}
+}
+
+// TestReviewPreCommitHook runs ci/hooks/pre-commit as git does: the staged
+// change is judged and a major finding blocks the commit at
+// TRIBUNAL_FAIL_ON=major.
+func TestReviewPreCommitHook(t *testing.T) {
+	t.Parallel()
+	w, root, _, _ := reviewWorld(t)
+	w.writeFile("retry.go", "package retry\n\nfunc Retry() {\n\tfor {\n\t}\n}\n")
+	w.git("add", "retry.go")
+	cmd := exec.Command("git", "-c", "core.hooksPath="+filepath.Join(root, "ci", "hooks"), "commit", "-q", "-m", "loop")
+	cmd.Dir = w.repo
+	cmd.Env = append(w.environ(), "TRIBUNAL_FAIL_ON=major")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "commit blocked by the review") {
+		t.Errorf("the pre-commit hook let a change with a major finding through (%v):\n%s", err, out)
+	}
+}
+
 // scriptReviewJudges answers every judge of the review with a verdict that
 // fails the change and cites retry.go, and the meta-judge with "sound".
 func scriptReviewJudges(api *fakeapi.Server) {
@@ -108,7 +161,7 @@ func scriptReviewJudges(api *fakeapi.Server) {
 			return fakeapi.Structured(map[string]any{
 				"score": 0.4, "passed": false, "confidence": 0.8, "feedback_summary": "The retry never stops.",
 				"criterion_scores": map[string]float64{"correctness": 0.4, "completeness": 0.6, "safety": 0.9, "clarity": 0.7},
-				"findings": []map[string]any{{"severity": "major", "file": "retry.go", "line": 4, "message": reviewFlaw, "criterion": "correctness"}},
+				"findings":         []map[string]any{{"severity": "major", "file": "retry.go", "line": 4, "message": reviewFlaw, "criterion": "correctness"}},
 			})
 		}})
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GitHub Action's steps (action.yml at the repository root).
 #
-#   review.sh install   build tribunal-session from this checkout and install
-#                       the Claude Code CLI pinned in package.json, both into
-#                       $RUNNER_TEMP/tribunal, which goes on $GITHUB_PATH
+#   review.sh install   ci/install.sh: tribunal-session built from this checkout
+#                       and the Claude Code CLI pinned in package.json, in
+#                       $RUNNER_TEMP/tribunal/bin, which goes on $GITHUB_PATH
 #   review.sh run       review the pull request of $GITHUB_EVENT_PATH, write
 #                       the job summary, the step outputs and the PR comment
 #
@@ -17,16 +17,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/tribunal
 
 install() {
-	mkdir -p "$tmp/bin"
-	version=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$here/plugin/.claude-plugin/plugin.json")
-	(cd "$here" && CGO_ENABLED=0 go build -trimpath \
-		-ldflags "-s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$version" \
-		-o "$tmp/bin/" ./cmd/tribunal-session)
-	claude=$(node -p "require('$here/package.json').devDependencies['@anthropic-ai/claude-code']")
-	npm install --prefix "$tmp/npm" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$claude" >&2
-	ln -sf "$tmp/npm/node_modules/.bin/claude" "$tmp/bin/claude"
-	"$tmp/bin/claude" --version >&2
-	echo "$tmp/bin" >>"${GITHUB_PATH:?not inside a GitHub Actions job}"
+	"$here/ci/install.sh" "$tmp" >>"${GITHUB_PATH:?not inside a GitHub Actions job}"
 }
 
 # fetch_commit makes sure a commit of the event is in the clone: a shallow
