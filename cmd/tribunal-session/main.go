@@ -124,6 +124,8 @@ type command struct {
 var commands = []command{
 	{"run", "run a task through Actor → Jury → Meta-Judge → Gate", runHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
+	{"review", "judge an existing change (a branch, the staged changes, a diff) with no actor", reviewHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
 	{"cancel", "stop a detached run", cancelHelp,

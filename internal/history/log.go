@@ -14,6 +14,10 @@ import (
 const (
 	KindTask     = "task"
 	KindAdvisory = "advisory"
+	// KindReview is a review of an existing change (`tribunal-session
+	// review`): a task directory whose manifest says so; show, view and
+	// replay read it as a task.
+	KindReview = records.KindReview
 )
 
 // OutcomeIncomplete is the outcome of a task with no completion record, in
@@ -210,6 +214,9 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
 	if m != nil {
 		e.Summary, e.SessionID = m.TaskSummary, m.SessionID
+		if m.Kind == records.KindReview {
+			e.Kind = KindReview
+		}
 	}
 	if c != nil {
 		fillComplete(&e, c)
@@ -261,7 +268,7 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 		}
 		for i := range res.Entries {
 			e := &res.Entries[i]
-			if e.Kind != KindTask || e.Outcome != OutcomeIncomplete {
+			if (e.Kind != KindTask && e.Kind != KindReview) || e.Outcome != OutcomeIncomplete {
 				continue
 			}
 			if c, ok := completeFromEvents(evs[e.TaskID]); ok {

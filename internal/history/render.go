@@ -104,7 +104,7 @@ func RenderTask(v *TaskView) string {
 	if iso := v.Isolation; iso != nil && len(iso.GitTampered) > 0 {
 		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", surface.OneLine(worktree.TamperLine(iso.GitTampered), 2000))
 	}
-	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, Glyph(outcome), outcome, score(final))
+	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, Glyph(outcome), outcome, score(final))
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}

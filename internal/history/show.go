@@ -101,6 +101,14 @@ type rawVerdict struct {
 	raw  json.RawMessage
 }
 
+// Kind is KindReview for a review's record, else KindTask.
+func (v *TaskView) Kind() string {
+	if v.Manifest != nil && v.Manifest.Kind == records.KindReview {
+		return KindReview
+	}
+	return KindTask
+}
+
 // ShowTask reads everything recorded about a task. logPath is the events
 // log, consulted only when session-complete.json is missing.
 func ShowTask(projectDir, logPath, taskID string) *TaskView {

@@ -50,7 +50,7 @@ func populated() map[string]any {
 			Alpha: 1, AlphaMeasured: true, Spread: map[string]float64{"correctness": 0.3},
 			Survivors: map[string]int{"correctness": 2}},
 		WorstSeverity: "high",
-		Findings:      []severity.Finding{{Severity: "high", Message: "unchecked error", File: "main.go", Line: 7, Unverified: true}},
+		Findings:      []severity.Finding{{Severity: "high", Message: "unchecked error", File: "main.go", Line: 7, Unverified: true, Criterion: "safety", Judge: "standard"}},
 		Commands:      []records.Command{{Name: "tests", Required: true, Passed: false, Failed: true, Error: "exit 2", Feedback: "FAIL"}},
 	}
 	return map[string]any{
@@ -77,6 +77,14 @@ func populated() map[string]any {
 				MetaModel: "claude-opus-4-7", WorktreeRoot: "/repo", Families: []string{"anthropic"},
 			},
 			SessionID: "sess-1",
+			Kind:      records.KindReview,
+		},
+		"review.json": records.Review{
+			ReviewID: taskID, Change: "range", Base: "b0", Head: "h0", BaseTree: "bt", HeadKey: "ht",
+			Outcome: "rejected", Reason: "the aggregate 0.35 is below the score threshold",
+			Findings: []records.ReviewFinding{{Finding: severity.Finding{Severity: "major", Message: "m", File: "a.go", Line: 3,
+				Criterion: "correctness", Judge: "standard", Unverified: true}, Fingerprint: "tf1:00"}},
+			Dismissed: 1, Omitted: []string{"x.png: binary, not shown"}, DiffBytes: 48000,
 		},
 		"params.json": records.Params{
 			ScoreThreshold: f64(0.75), MaxIterations: 3, GatePolicy: rules.Majority,

@@ -31,6 +31,13 @@ const (
 	// SummaryFile its Markdown rendering.
 	ReportFile  = "report.json"
 	SummaryFile = "summary.md"
+	// ReviewFile is a review's own record in its directory: what was
+	// reviewed, the findings with their fingerprints, what the judges did
+	// not see (internal/review, `tribunal-session review`).
+	ReviewFile = "review.json"
+	// ReviewCacheDir is the default directory of reused review verdicts
+	// in a project directory.
+	ReviewCacheDir = "review-cache"
 	// RejudgePrefix starts a shadow re-judging's record in a task directory
 	// (rejudge-<id>.json).
 	RejudgePrefix = "rejudge-"

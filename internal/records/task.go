@@ -29,6 +29,42 @@ type Manifest struct {
 	StartedAt   string          `json:"started_at"`
 	Effective   Effective       `json:"effective"`
 	SessionID   string          `json:"session_id,omitempty"`
+	// Kind is KindReview for a review of an existing change; "" is a
+	// /tribunal task.
+	Kind string `json:"kind,omitempty"`
+}
+
+// KindReview marks a task directory that holds a review
+// (`tribunal-session review`): no actor, one round of judging.
+const KindReview = "review"
+
+// Review is review.json: what a review judged and what it found.
+type Review struct {
+	ReviewID string `json:"review_id"`
+	// Change is "range", "staged" or "diff" (internal/review); Base and
+	// Head the commits ("" for a head state that is not a commit).
+	Change   string `json:"change"`
+	Base     string `json:"base,omitempty"`
+	Head     string `json:"head,omitempty"`
+	BaseTree string `json:"base_tree"`
+	HeadKey  string `json:"head_key"`
+	// Outcome is accepted, rejected or no-verdict; Reason the gate's
+	// one-line reason.
+	Outcome  string          `json:"outcome"`
+	Reason   string          `json:"reason"`
+	Findings []ReviewFinding `json:"findings"`
+	// Dismissed counts the findings dropped by the dismissal file.
+	Dismissed int `json:"dismissed,omitempty"`
+	// Omitted says what the judges' diff left out (unidiff.RenderNoting).
+	Omitted []string `json:"omitted,omitempty"`
+	// DiffBytes is the bound the judges' diff was rendered within.
+	DiffBytes int `json:"diff_bytes"`
+}
+
+// ReviewFinding is a finding and its fingerprint (review.Fingerprint).
+type ReviewFinding struct {
+	severity.Finding
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Effective is what the task ran with. Params holds a Params; it stays raw

@@ -111,6 +111,7 @@ func (r *runner) writeManifests() {
 			Rubric:      rub,
 			StartedAt:   now,
 			SessionID:   r.opts.SessionID,
+			Kind:        r.kind(),
 			Effective: records.Effective{
 				Params:       params,
 				ActorModel:   r.params.ActorModel,

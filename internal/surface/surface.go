@@ -112,7 +112,8 @@ func (h *hook) run(ctx context.Context) {
 	if git == nil {
 		git = projectkey.ExecGit("git", h.Environ)
 	}
-	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
+	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: h.Environ}
+	repo, err := projectkey.ResolveCached(ctx, h.in.Cwd, git, cache)
 	if err != nil || repo.Key == "" {
 		return
 	}

@@ -61,8 +61,13 @@ func (e *env) settings(s string) {
 	writeFile(e.t, filepath.Join(e.repo, ".claude", "settings.json"), s)
 }
 
+// git fakes a repository without a remote: `config --list` succeeds (no
+// entries), `remote get-url origin` fails.
 func (e *env) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	e.gitCalls.Add(1)
+	if len(args) > 0 && args[0] == "config" {
+		return nil, nil
+	}
 	return nil, errors.New("no remote")
 }
 
@@ -155,8 +160,8 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 	if !strings.Contains(note, "- rejected, score 0.42 (2 h ago, session s1), the judge wrote:\n> fb s1\n") {
 		t.Errorf("note: %s", note)
 	}
-	if e.gitCalls.Load() != 1 {
-		t.Errorf("git ran %d times, want 1 (remote get-url)", e.gitCalls.Load())
+	if e.gitCalls.Load() != 2 {
+		t.Errorf("git ran %d times, want 2 (config --list and remote get-url, cold cache)", e.gitCalls.Load())
 	}
 	m, ok := ReadMark(e.project(), Advisory{Name: "stop-s1", TaskID: t1})
 	if !ok || m.SessionID != "s2" || !m.SurfacedAt.Equal(e.now) {
@@ -166,6 +171,9 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 		if out, errs := e.start(sid, nil); out != "" || errs != "" {
 			t.Errorf("second start %s: stdout %q stderr %q", sid, out, errs)
 		}
+	}
+	if e.gitCalls.Load() != 2 {
+		t.Errorf("git ran %d times in all, want 2: later starts take the origin from the cache", e.gitCalls.Load())
 	}
 	// A new verdict of the same session is a new thing to surface.
 	e.stop("s1", t2, 0.9, e.now.Add(-time.Minute))
@@ -212,7 +220,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				writeFile(e.t, filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"), "{}")
 			},
-			sid: "me", gitCalls: 1,
+			sid: "me", gitCalls: 2,
 		},
 		{
 			// The own file is the only recent one: no git either.
@@ -228,7 +236,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("me", t1, 0.5, e.now)
 				e.stop("other", t2, 0.6, e.now.Add(-time.Minute))
 			},
-			sid: "me", want: []string{"session other"}, gitCalls: 1,
+			sid: "me", want: []string{"session other"}, gitCalls: 2,
 		},
 		{
 			name: "own session skipped by sanitised name",
@@ -242,7 +250,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				e.stop("", t1, 0.5, e.now)
 			},
-			sid: "", want: []string{"session unknown"}, gitCalls: 1,
+			sid: "", want: []string{"session unknown"}, gitCalls: 2,
 		},
 		{
 			name: "stale by written_at (default 72 h)",
@@ -250,7 +258,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("old", t1, 0.5, e.now.Add(-73*time.Hour))
 				e.stop("edge", t2, 0.6, e.now.Add(-72*time.Hour))
 			},
-			sid: "me", want: []string{"score 0.60 (3 d ago, session edge)"}, gitCalls: 1,
+			sid: "me", want: []string{"score 0.60 (3 d ago, session edge)"}, gitCalls: 2,
 		},
 		{
 			name:     "configured max age",
@@ -259,14 +267,14 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("old", t1, 0.5, e.now.Add(-61*time.Minute))
 				e.stop("new", t2, 0.6, e.now.Add(-59*time.Minute))
 			},
-			sid: "me", want: []string{"session new"}, gitCalls: 1,
+			sid: "me", want: []string{"session new"}, gitCalls: 2,
 		},
 		{
 			name: "future written_at counts as now",
 			setup: func(e *env) {
 				e.stop("skew", t1, 0.5, e.now.Add(time.Hour))
 			},
-			sid: "me", want: []string{"just now, session skew"}, gitCalls: 1,
+			sid: "me", want: []string{"just now, session skew"}, gitCalls: 2,
 		},
 		{
 			name: "newest first, ties by task id",
@@ -275,7 +283,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("b", t2, 0.2, e.now.Add(-time.Hour))
 				e.stop("c", t3, 0.3, e.now.Add(-3*time.Hour))
 			},
-			sid: "me", want: []string{"session b", "session a", "session c"}, gitCalls: 1,
+			sid: "me", want: []string{"session b", "session a", "session c"}, gitCalls: 2,
 		},
 		{
 			name:     "disabled: no git at all",
@@ -299,7 +307,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				e.stop("s1", t1, 0.5, e.now)
 			},
-			sid: "me", want: []string{"session s1"}, gitCalls: 1,
+			sid: "me", want: []string{"session s1"}, gitCalls: 2,
 		},
 	}
 	for _, c := range cases {

@@ -173,22 +173,7 @@ func (m *Manager) Check(ctx context.Context, userRoot string) error {
 // the snapshot (Task.LeftOut names them) and never hashed into the
 // repository.
 func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
-	t := &Task{ID: id, UserRoot: userRoot, Branch: RefPrefix + id,
-		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
-	err := m.begin(t, m.Dir)
-	if err != nil && m.Fallback != "" && m.Fallback != m.Dir {
-		ferr := privateRoot(m.Fallback, true)
-		if ferr == nil {
-			ferr = m.begin(t, m.Fallback)
-		}
-		if ferr != nil {
-			return nil, fmt.Errorf("%w; and in %q: %w", err, m.Fallback, ferr)
-		}
-		if m.Warn != nil {
-			m.Warn(fmt.Sprintf("cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
-		}
-		err = nil
-	}
+	t, err := m.claim(userRoot, id)
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +216,28 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 		return fail(fmt.Errorf("record task worktree: %w", err))
 	}
 	return t, nil
+}
+
+// claim records task id as being created, in Dir or, when nothing can be
+// written there, in Fallback.
+func (m *Manager) claim(userRoot, id string) (*Task, error) {
+	t := &Task{ID: id, UserRoot: userRoot, Branch: RefPrefix + id,
+		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
+	err := m.begin(t, m.Dir)
+	if err != nil && m.Fallback != "" && m.Fallback != m.Dir {
+		ferr := privateRoot(m.Fallback, true)
+		if ferr == nil {
+			ferr = m.begin(t, m.Fallback)
+		}
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; and in %q: %w", err, m.Fallback, ferr)
+		}
+		if m.Warn != nil {
+			m.Warn(fmt.Sprintf("cannot keep the task worktree in %s (%v); using %s", m.Dir, err, m.Fallback))
+		}
+		err = nil
+	}
+	return t, err
 }
 
 // baseCommit is the user's HEAD commit, or, on an unborn branch, a root
