@@ -45,7 +45,7 @@ func TestReviewAction(t *testing.T) {
 		cmd.Env = append(w.environ(),
 			"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+event,
 			"GITHUB_OUTPUT="+filepath.Join(job, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(job, "summary.md"),
-			"GITHUB_API_URL="+gh.URL, "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
+			"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
 			"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
@@ -72,8 +72,19 @@ func TestReviewAction(t *testing.T) {
 		t.Errorf("comment writes = %+v, want one POST then one PATCH", calls)
 	}
 	body := comments[0].Body
-	if !strings.Contains(body, "E2E-REVIEW-FLAW") || strings.Contains(body, "@octocat") || strings.Contains(body, "<b>") {
-		t.Errorf("the comment does not carry the second review's finding inertly:\n%s", body)
+	if !strings.Contains(body, "E2E-REVIEW-FLAW") || strings.Contains(body, "<b>") || !strings.Contains(body, "](https://github.example/acme/widgets/blob/"+heads[1]+"/retry.go#L4)") {
+		t.Errorf("the comment lacks the second review's finding, linked at its head:\n%s", body)
+	}
+	// Outside fenced blocks (where GitHub makes nothing of it) the
+	// mention must be broken.
+	fenced := false
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "```") {
+			fenced = !fenced
+		}
+		if !fenced && strings.Contains(l, "@octocat") {
+			t.Errorf("a live mention in the comment: %q", l)
+		}
 	}
 }
 
