@@ -7,8 +7,8 @@
 #   review.sh run       review the pull request of $GITHUB_EVENT_PATH, write
 #                       the job summary, the step outputs and the PR comment
 #
-# run reads the inputs from INPUT_COMMENT, INPUT_GATE, INPUT_FAIL_ON and
-# INPUT_ARGS. By default the review is advisory: the step fails only when no
+# run reads the inputs from INPUT_COMMENT, INPUT_GATE, INPUT_FAIL_ON,
+# INPUT_CACHE_DIR and INPUT_ARGS. By default the review is advisory: the step fails only when no
 # review could be written at all. With INPUT_GATE=true it fails as the
 # review's exit status says (10: rejected; 3: no verdict).
 set -euo pipefail
@@ -37,6 +37,7 @@ run() {
 		--output "md=$tmp/review.md" --output "sarif=$tmp/review.sarif")
 	[ "${INPUT_GATE:-false}" = true ] && args+=(--gate)
 	[ -n "${INPUT_FAIL_ON:-}" ] && args+=(--fail-on "$INPUT_FAIL_ON")
+	[ -n "${INPUT_CACHE_DIR:-}" ] && args+=(--cache-dir "$INPUT_CACHE_DIR")
 	if [ -n "${INPUT_ARGS:-}" ]; then
 		read -ra extra <<<"$INPUT_ARGS"
 		args+=("${extra[@]}")
