@@ -148,6 +148,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
 	{"discard", "drop a kept task's ref; the working tree is not touched", discardHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) }},
+	{"gc", "reclaim the disk of idle and abandoned task worktrees", gcHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.gcCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,

@@ -129,12 +129,14 @@ type runner struct {
 	history  []iterationState
 	// Isolation: the task worktree (nil with --in-place) and the
 	// directory every model call and command judge runs in.
-	wt       *worktree.Manager
-	task     *worktree.Task
-	workDir  string
-	commands []cmdjudge.Judge
-	failAt   severity.Level
-	prov     providers
+	wt      *worktree.Manager
+	task    *worktree.Task
+	workDir string
+	// diffCapWarned: the stored-diff cap was announced (once a run).
+	diffCapWarned bool
+	commands      []cmdjudge.Judge
+	failAt        severity.Level
+	prov          providers
 	// bash is the sandbox check, made once, the first time a judge would
 	// get Bash.
 	bash   sync.Once
@@ -396,6 +398,8 @@ func (r *runner) worktrees(ctx context.Context) error {
 	r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
 		Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), r.repo.Key), Secrets: r.cfg.SecretRule()}
 	r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
+	pool := r.cfg.WorktreePool()
+	r.wt.Pool = worktree.Pool{Off: pool.Off, Size: pool.Size, MaxIdle: pool.MaxIdle, KeepIgnored: pool.KeepIgnored}
 	if err := r.wt.Check(ctx, r.repo.WorktreeRoot); err != nil {
 		return &ConfigError{Err: err, Hint: isolationHint}
 	}
