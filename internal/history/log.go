@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // Kinds of records.
@@ -126,7 +125,7 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 type logRec struct {
 	t      time.Time
 	taskID string // a task
-	adv    *surface.Advisory
+	adv    *records.Advisory
 }
 
 // findRecords finds the project's tasks and advisory verdicts, newest
@@ -157,26 +156,26 @@ func (res *LogResult) findRecords(projectDir string) []logRec {
 // sessions judged before records were kept.
 func (res *LogResult) advisoryRecords(projectDir string) []logRec {
 	var recs []logRec
-	judgements, _ := surface.ListRecords(projectDir)
+	judgements, _ := records.ListRecords(projectDir)
 	listed := map[string]bool{}
 	for _, p := range judgements {
-		a, err := surface.ReadRecord(p)
+		a, err := records.ReadRecord(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		listed[a.TaskID] = true
 		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
 	}
-	stops, err := surface.ListStopFiles(projectDir)
+	stops, err := records.ListStopFiles(projectDir)
 	if err != nil && len(res.Problems) == 0 {
 		// An unreadable project directory is reported once, above.
-		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
+		res.Problems = append(res.Problems, *records.FileProblem(projectDir, err))
 	}
 	for _, p := range stops {
-		a, err := surface.ReadStopFile(p)
+		a, err := records.ReadStopFile(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		if listed[a.TaskID] {
@@ -282,7 +281,7 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 // recName is the name a record's short id is computed over: the task id,
 // or the stop file's name ("stop-" plus the sanitised session id), which
 // keeps task ids and session ids apart the way Resolve does.
-func recName(taskID string, a *surface.Advisory) string {
+func recName(taskID string, a *records.Advisory) string {
 	switch {
 	case a != nil && records.IsJudgementPath(a.Path):
 		// A judgement record is named by its task id, as Resolve finds it.
@@ -293,7 +292,7 @@ func recName(taskID string, a *surface.Advisory) string {
 	return taskID
 }
 
-func recID(taskID string, a *surface.Advisory) string {
+func recID(taskID string, a *records.Advisory) string {
 	if a != nil {
 		return a.TaskID
 	}
@@ -312,7 +311,7 @@ func fillComplete(e *Entry, c *records.Complete) {
 // advisoryEntry lists one advisory verdict, or a judgement that produced
 // none (with its reason as the summary). A judgement record's id is its
 // task id; a stop file's is its session's.
-func advisoryEntry(a surface.Advisory) Entry {
+func advisoryEntry(a records.Advisory) Entry {
 	one := 1
 	score := a.Score
 	e := Entry{

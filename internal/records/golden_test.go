@@ -16,7 +16,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.json from the records' current encoding")
@@ -135,7 +134,7 @@ func populated() map[string]any {
 		"isolation.json": records.Isolation{
 			Mode: "worktree", Branch: "refs/tribunal/tasks/x", Worktree: "/wt", Snapshot: "0123abcd", Head: "4567ef01",
 			State: "kept", Conflicts: []string{"a.go"},
-			Files:      []worktree.FileChange{{Path: "b.go", OldPath: "a.go", Status: "renamed", Added: 1, Deleted: 2, Binary: true}},
+			Files:      []records.FileChange{{Path: "b.go", OldPath: "a.go", Status: "renamed", Added: 1, Deleted: 2, Binary: true}},
 			Submodules: []string{"vendor/x"}, Error: "apply failed", LeftOut: []string{".env"},
 		},
 		"call.json": records.Call{

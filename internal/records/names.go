@@ -1,4 +1,4 @@
-// Package records owns the files tribunal writes to its store and reads back: their names, their Go types and the one check of the ULIDs that name them.
+// Package records owns the files tribunal writes to its store and reads back: their names, their Go types, their bounded readers and listers, and the one check of the ULIDs that name them.
 package records
 
 import (
@@ -66,6 +66,15 @@ const (
 	FilesChangedFile = "files.json"
 	// CallsDir holds one <nn>-<role>.json record per model call.
 	CallsDir = "calls"
+
+	// RunsDir holds a directory per detached run (runs/<task id>/): its
+	// output, its process id, its exit status once it ended and how far
+	// `wait` has read.
+	RunsDir       = "runs"
+	RunOutputFile = "output.txt"
+	RunPIDFile    = "pid"
+	RunExitFile   = "exit"
+	RunOffsetFile = "wait.offset"
 )
 
 // StopPath is the stop file of one Claude Code session: its latest

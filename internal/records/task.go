@@ -7,7 +7,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // ProjectManifest is the project directory's manifest.json (spec §7.6).
@@ -214,16 +213,16 @@ type Isolation struct {
 	// State: applied (in the user's working tree, uncommitted), kept (on
 	// the task's ref, not applied), unchanged (the actor changed nothing), or
 	// in_place.
-	State      string                `json:"state"`
-	Conflicts  []string              `json:"conflicts,omitempty"`
-	Files      []worktree.FileChange `json:"files,omitempty"`
-	Submodules []string              `json:"submodules,omitempty"`
-	Error      string                `json:"error,omitempty"`
+	State      string       `json:"state"`
+	Conflicts  []string     `json:"conflicts,omitempty"`
+	Files      []FileChange `json:"files,omitempty"`
+	Submodules []string     `json:"submodules,omitempty"`
+	Error      string       `json:"error,omitempty"`
 	// GitTampered lists the changes the task made to the repository's own
 	// git files (config, hooks, info/attributes): the summary's first line.
-	GitTampered []worktree.Tamper `json:"git_tampered,omitempty"`
+	GitTampered []Tamper `json:"git_tampered,omitempty"`
 	// Refused lists what the last iteration's commit did not record.
-	Refused []worktree.Refusal `json:"refused,omitempty"`
+	Refused []Refusal `json:"refused,omitempty"`
 	// LeftOut names the user's untracked files that the snapshot left out
 	// because they look like secrets (internal/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`

@@ -338,7 +338,7 @@ func (r *runner) capStored(diff string) string {
 	if len(names) > 10 {
 		names = names[:10]
 	}
-	note := fmt.Sprintf("tribunal: this stored diff is capped at %d MiB in total; %d file(s) left out of it (files.json lists every file): %s",
+	note := fmt.Sprintf("Note: this stored diff is capped at %d MiB in total; %d file(s) left out of it (files.json lists every file): %s",
 		storedDiffBytes>>20, len(left), strings.Join(names, ", "))
 	if len(left) > len(names) {
 		note += fmt.Sprintf(", and %d more", len(left)-len(names))

@@ -29,7 +29,7 @@ func TestStoredDiffIsCappedInTotal(t *testing.T) {
 		t.Fatalf("stored %d bytes, over the %d cap", len(stored), storedDiffBytes)
 	}
 	first, _, _ := strings.Cut(stored, "\n")
-	if !strings.HasPrefix(first, "tribunal: this stored diff is capped at 16 MiB in total; ") || !strings.Contains(first, "and ") {
+	if !strings.HasPrefix(first, "Note: this stored diff is capped at 16 MiB in total; ") || !strings.Contains(first, "and ") {
 		t.Errorf("first line: %q", first)
 	}
 	kept := len(unidiff.Parse([]byte(stored)))

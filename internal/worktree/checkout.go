@@ -15,7 +15,7 @@ import (
 // Nothing of the user's — index, working tree, HEAD, branches — is
 // touched, and no ref is made.
 func (m *Manager) Checkout(ctx context.Context, userRoot, id, commit string, patch []byte) (*Task, error) {
-	t, err := m.claimTask(userRoot, id)
+	t, err := m.claimRecord(userRoot, id)
 	if err != nil {
 		return nil, err
 	}

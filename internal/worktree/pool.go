@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -19,9 +20,11 @@ import (
 // costs seconds and the repository's size on disk, for every task, before
 // any model call. The pool keeps the worktrees of finished tasks and brings
 // one to the next task's snapshot by touching only the files that differ:
-// the snapshot is captured through a copy of the member's index, the
-// member's own index (whose stat data matches its files) is put back, and
-// `git reset --hard` then `git clean` write and delete only what differs.
+// the member is proven clean (`git status`, after a reset and `git clean`
+// when the last task left it dirty), the snapshot is captured through a
+// copy of the member's index, the member's own index (whose stat data
+// matches its files) is put back, and a two-way `git checkout` writes and
+// deletes only the files that differ.
 //
 // A member is a slot directory <Dir>/pool/<repo>/<n> with a lock file
 // <n>.lock. A task holds its slot's lock (close-on-exec, so no child
@@ -109,9 +112,10 @@ func (m *Manager) claim(ctx context.Context, userRoot string) (dir string, slot 
 
 // startWarm brings the member at t.Path to a new snapshot of the user's
 // tree. ok is false when there is no usable member there (none yet, or
-// one that is damaged or belongs elsewhere); the caller then builds one.
+// one that is damaged, belongs elsewhere or cannot be proven clean); the
+// caller then builds one.
 func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, base string) (ok bool, err error) {
-	if !m.isMember(ctx, userRoot, t.Path) {
+	if !m.isMember(ctx, userRoot, t.Path) || !m.proveClean(ctx, t.Path) {
 		return false, nil
 	}
 	idx, err := m.gitLine(ctx, t.Path, "rev-parse", "--path-format=absolute", "--git-path", "index")
@@ -128,18 +132,24 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, base string)
 		return false, err
 	}
 	// The member's own index again: its stat data matches the member's
-	// files, so the reset below rewrites only the files that differ.
+	// files, so the checkout below rewrites only the files that differ.
 	if err := copyIndex(kept, idx); err != nil {
 		return false, nil
 	}
-	snap, err := m.commit(ctx, t.Path, tree, base, "tribunal: snapshot of "+userRoot+" for task "+t.ID)
+	snap, err := m.commit(ctx, t.Path, tree, base, snapshotMessage(userRoot, t.ID))
 	if err != nil {
 		return false, err
 	}
 	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
 		return false, fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
 	}
-	if !m.resetMember(ctx, t.Path, snap) {
+	// A two-way checkout from the proven-clean HEAD writes and deletes
+	// only the entries that differ, and refuses (so the member is rebuilt)
+	// if any of them is not as HEAD has it.
+	if _, err := m.git(ctx, t.Path, "checkout", "--quiet", "--detach", snap); err != nil {
+		return false, nil
+	}
+	if head, err := m.gitLine(ctx, t.Path, "rev-parse", "--verify", "HEAD"); err != nil || head != snap {
 		return false, nil
 	}
 	t.LeftOut, t.Snapshot, t.Head, t.Warm = leftOut, snap, snap, true
@@ -163,28 +173,32 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-// resetMember checks snap out over whatever the member holds and proves
-// the result clean: HEAD at snap, no change to a tracked file, nothing
-// untracked (nor ignored, unless ignored files are kept).
-func (m *Manager) resetMember(ctx context.Context, path, snap string) bool {
-	if _, err := m.git(ctx, path, "reset", "--hard", "--quiet", snap); err != nil {
-		return false
-	}
-	clean := []string{"clean", "-ffdq"}
+// proveClean makes sure the member holds exactly its HEAD: no change to a
+// tracked file, nothing untracked, nothing ignored unless ignored files
+// are kept. A member left dirty (a crashed run, an actor's stray files) is
+// reset and cleaned once and must then pass the same check.
+func (m *Manager) proveClean(ctx context.Context, path string) bool {
 	status := []string{"status", "--porcelain", "-z", "--untracked-files=all"}
+	clean := []string{"clean", "-ffdq"}
 	if !m.Pool.KeepIgnored {
-		clean = append(clean, "-x")
 		status = append(status, "--ignored")
+		clean = append(clean, "-x")
 	}
-	if _, err := m.git(ctx, path, clean...); err != nil {
-		return false
+	for attempt := 0; ; attempt++ {
+		out, err := m.git(ctx, path, status...)
+		if err == nil && len(out) == 0 {
+			return true
+		}
+		if err != nil || attempt == 1 {
+			return false
+		}
+		if _, err := m.git(ctx, path, "reset", "--hard", "--quiet", "HEAD"); err != nil {
+			return false
+		}
+		if _, err := m.git(ctx, path, clean...); err != nil {
+			return false
+		}
 	}
-	out, err := m.git(ctx, path, status...)
-	if err != nil || len(out) != 0 {
-		return false
-	}
-	head, err := m.gitLine(ctx, path, "rev-parse", "--verify", "HEAD")
-	return err == nil && head == snap
 }
 
 // dropMember removes a member's worktree (it could not be proven clean,
@@ -227,14 +241,7 @@ func (m *Manager) Usage() PoolUsage {
 				continue
 			}
 			u.Members++
-			_ = filepath.WalkDir(filepath.Join(dir, s.Name()), func(_ string, d fs.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					if info, err := d.Info(); err == nil {
-						u.Bytes += info.Size()
-					}
-				}
-				return nil
-			})
+			u.Bytes += diskUse(filepath.Join(dir, s.Name()))
 		}
 	}
 	return u
@@ -283,4 +290,24 @@ func (m *Manager) pruneSlot(ctx context.Context, userRoot, dir string, slot int,
 	// open would let two runs each lock a different file for one slot.
 	m.dropMember(ctx, userRoot, slotPath(dir, slot))
 	return true
+}
+
+// diskUse is what the files under dir occupy on disk (allocated blocks,
+// which for a tree of small files is far more than their sizes).
+func diskUse(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok {
+				n += int64(st.Blocks) * 512
+			} else {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

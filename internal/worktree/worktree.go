@@ -183,7 +183,7 @@ func (m *Manager) Check(ctx context.Context, userRoot string) error {
 // the snapshot (Task.LeftOut names them) and never hashed into the
 // repository.
 func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
-	t, err := m.claimTask(userRoot, id)
+	t, err := m.claimRecord(userRoot, id)
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +210,9 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 	return t, nil
 }
 
-// claimTask records task id as being created, in Dir or, when nothing can be
-// written there, in Fallback.
-func (m *Manager) claimTask(userRoot, id string) (*Task, error) {
+// claimRecord records task id as being created, in Dir or, when nothing
+// can be written there, in Fallback.
+func (m *Manager) claimRecord(userRoot, id string) (*Task, error) {
 	t := &Task{ID: id, UserRoot: userRoot, Branch: RefPrefix + id,
 		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
 	err := m.begin(t, m.Dir)
@@ -264,7 +264,7 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 		return err
 	}
 	t.LeftOut = leftOut
-	snap, err := m.commit(ctx, t.Path, tree, t.Base, "tribunal: snapshot of "+userRoot+" for task "+t.ID)
+	snap, err := m.commit(ctx, t.Path, tree, t.Base, snapshotMessage(userRoot, t.ID))
 	if err != nil {
 		return err
 	}
@@ -278,6 +278,11 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 	}
 	t.Snapshot, t.Head = snap, snap
 	return nil
+}
+
+// snapshotMessage is the commit message of a task's snapshot.
+func snapshotMessage(userRoot, id string) string {
+	return "tribunal: snapshot of " + userRoot + " for task " + id
 }
 
 // baseCommit is the user's HEAD commit, or, on an unborn branch, a root
