@@ -218,7 +218,7 @@ const maxActorLines = 12
 const maxFeedbackShown = 4000
 
 // quoted is model text in show's Markdown: a quoted block (safetext.Quote),
-// read by the model when /tribunal-log relays it, so none of its lines can
+// read by the model when /tribunal:tribunal-log relays it, so none of its lines can
 // pass for show's own.
 func quoted(s string, max int, see string) string { return safetext.Quote(s, max, see) }
 
