@@ -88,9 +88,17 @@ func RenderLog(r LogResult) string {
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
 	if len(r.Kept) > 0 {
-		fmt.Fprintf(&b, "\nKept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+		b.WriteString("\n" + keptLine(r.Kept, "`") + "\n")
 	}
 	return b.String()
+}
+
+// keptLine is the footer naming the kept changes, in both forms of the
+// log; quote marks the commands (a backtick in Markdown, nothing on a
+// terminal).
+func keptLine(kept []string, quote string) string {
+	return fmt.Sprintf("Kept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — %stribunal-session apply <id>%s or %sdiscard <id>%s.",
+		strings.Join(kept, ", "), quote, quote, quote, quote)
 }
 
 // RenderTask renders a task as Markdown: the header facts, then each
