@@ -117,7 +117,7 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, withSuggestion(fs, err)
 		}
 		rest := fs.Args()
 		// flag stops at "--" and drops it: everything after it is task.
@@ -232,7 +232,9 @@ func (c *cli) git(environ []string) projectkey.GitRunner {
 func (c *cli) configError(err error) {
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {
-		c.errorf("%v", cfgErr.Err)
+		for _, e := range config.Errors(cfgErr.Err) {
+			c.errorf("%v", e)
+		}
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
