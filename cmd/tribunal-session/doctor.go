@@ -90,19 +90,15 @@ func (c *cli) doctorCmd(ctx context.Context, args []string) int {
 // doctorClaude finds claude the way a run does and asks its version.
 func (c *cli) doctorClaude(ctx context.Context, d *doctor) {
 	dir, _ := os.Getwd()
-	runner, err := c.claudeRunner(dir, os.Environ())
+	path, from, err := c.locateClaude(dir)
 	if err != nil {
-		d.problem("claude: %v", err)
+		if path == "" {
+			d.problem("claude: not found on PATH")
+		} else {
+			d.problem("claude: %s (from %s) is not an executable file", path, from)
+		}
 		d.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return
-	}
-	path := runner.(claude.Exec).Path
-	from := "PATH"
-	switch {
-	case c.getenv("TRIBUNAL_CLAUDE_BIN") != "":
-		from = "TRIBUNAL_CLAUDE_BIN"
-	case !strings.Contains(c.getenv("PATH"), filepath.Dir(path)):
-		from = "tribunal.claude.path"
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -273,9 +269,14 @@ func (c *cli) doctorProviders(d *doctor, l layers) {
 			continue // listed with the settings' problems
 		}
 		if name == provider.Codex || name == provider.Gemini {
-			if _, err := claude.LocateProgram(name, l.cfg.CLIPath(name), c.getenv("PATH")); err != nil {
-				d.problem("providers: %s uses %s: %v", p.Key, name, err)
-				d.hint("install the %s CLI, or set tribunal.%s.path", name, name)
+			explicit := l.cfg.CLIPath(name)
+			if _, err := claude.LocateProgram(name, explicit, c.getenv("PATH")); err != nil {
+				if explicit != "" {
+					d.problem("providers: %s uses %s: %s (tribunal.%s.path) is not an executable file", p.Key, name, explicit, name)
+				} else {
+					d.problem("providers: %s uses %s: %s is not on PATH", p.Key, name, name)
+				}
+				d.hint("install the %s CLI, or set tribunal.%s.path in ~/.claude/settings.json", name, name)
 				continue
 			}
 		}
