@@ -75,6 +75,12 @@ var tribunalSpec = object(map[string]*spec{
 		"budget_usd":            leaf(kindPositive),
 		"max_file_mb":           leaf(kindCount),
 		"max_change_mb":         leaf(kindCount),
+		"worktree_pool": object(map[string]*spec{
+			"enabled":        leaf(kindBool),
+			"size":           leaf(kindCount),
+			"max_idle_hours": leaf(kindPositive),
+			"keep_ignored":   leaf(kindBool),
+		}),
 	}),
 	"actor": object(map[string]*spec{
 		"model":             leaf(kindString),
@@ -100,6 +106,9 @@ var tribunalSpec = object(map[string]*spec{
 		"spread_ceiling": leaf(kindNumber),
 		"irr_floor":      leaf(kindNumber),
 		"ledger_key":     leaf(kindString),
+	}),
+	"receipts": object(map[string]*spec{
+		"notes_ref": leaf(kindString),
 	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
