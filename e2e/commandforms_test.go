@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -129,8 +131,51 @@ func startTUI(t *testing.T, w *world, tmux string) *tui {
 	}
 	s := &tui{t: t, tmux: tmux, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 	s.run("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "160", "-y", "45", path)
-	t.Cleanup(func() { exec.Command(tmux, "-S", s.socket, "kill-server").Run() })
+	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display-message", "-p", "-t", "e2e", "#{pane_pid}")))
+	if err != nil {
+		t.Fatalf("the pane's pid: %v", err)
+	}
+	// The pane is a session of its own: kill all of it (the CLI's children
+	// too, which may still be writing into HOME) and wait until it is gone,
+	// before the test's directories are removed.
+	t.Cleanup(func() {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		exec.Command(tmux, "-S", s.socket, "kill-server").Run()
+		deadline := time.Now().Add(10 * time.Second)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for sessionAlive(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("processes of the session %d outlived it by 10 s", pid)
+				return
+			}
+			syscall.Kill(-pid, syscall.SIGKILL)
+			<-tick.C
+		}
+	})
 	return s
+}
+
+// sessionAlive reports whether any process is in session sid (Linux
+// /proc: the sixth field of stat).
+func sessionAlive(sid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// The command name (field 2) is in parentheses and may hold spaces.
+		i := strings.LastIndexByte(string(data), ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(data[i+1:]))
+		if len(fields) > 3 && fields[3] == strconv.Itoa(sid) {
+			return true
+		}
+	}
+	return false
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
