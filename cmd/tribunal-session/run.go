@@ -118,7 +118,7 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, withSuggestion(fs, err)
 		}
 		rest := fs.Args()
 		// flag stops at "--" and drops it: everything after it is task.
@@ -241,7 +241,9 @@ func (c *cli) git(environ []string) projectkey.GitRunner {
 func (c *cli) configError(err error) {
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {
-		c.errorf("%v", cfgErr.Err)
+		for _, e := range config.Errors(cfgErr.Err) {
+			c.errorf("%v", e)
+		}
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
@@ -314,17 +316,36 @@ func (c *cli) printJSON(v any) {
 // tribunal.claude.path, else claude on PATH. Repository settings are not
 // consulted (the config package drops that key from repository layers).
 func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
+	path, _, err := c.locateClaude(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run the jury: %w", err)
+	}
+	return claude.Exec{Path: path, Env: environ}, nil
+}
+
+// locateClaude finds claude as every command does (claude.Locate) and says
+// where the path came from: TRIBUNAL_CLAUDE_BIN, tribunal.claude.path or
+// PATH. On an error, path is the explicit path that is not an executable
+// ("" when claude is not on PATH).
+func (c *cli) locateClaude(dir string) (path, from string, err error) {
+	from = "PATH"
 	configured := func() string {
 		root, err := projectkey.FindWorktreeRoot(dir)
 		if err != nil {
 			root = ""
 		}
 		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
-		return cfg.ClaudePath()
+		if p := cfg.ClaudePath(); p != "" {
+			from, path = "tribunal.claude.path", p
+		}
+		return path
 	}
-	path, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
+	if bin := c.getenv("TRIBUNAL_CLAUDE_BIN"); bin != "" {
+		from, path = "TRIBUNAL_CLAUDE_BIN", bin
+	}
+	found, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
 	if err != nil {
-		return nil, fmt.Errorf("cannot run the jury: %w", err)
+		return path, from, err
 	}
-	return claude.Exec{Path: path, Env: environ}, nil
+	return found, from, nil
 }
