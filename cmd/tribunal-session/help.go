@@ -19,6 +19,7 @@ const exitText = `Exit status:
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key
+  30  export: the collector did not take every span (nothing is lost)
   75  wait: the run is still going; call wait again
 `
 

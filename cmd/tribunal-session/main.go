@@ -154,6 +154,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	{"export", "send recorded tasks and judgements to an OpenTelemetry collector", exportHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.exportCmd(ctx, args) }},
 	// The Stop hook's openai calls (internal/provider.Delegate).
 	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
 		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},

@@ -258,6 +258,9 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 	if f.runDir != "" {
 		writeExit(f.runDir, code)
 	}
+	// After the verdict is recorded and reported: a collector that is
+	// down costs at most otelexport.LiveTimeout and a warning.
+	c.exportTask(ctx, rep.TaskID)
 	return code
 }
 

@@ -28,9 +28,9 @@ const (
 var Variables = []string{EnvEndpoint, EnvTracesEndpoint, EnvHeaders, EnvTracesHeaders, EnvProtocol,
 	EnvTracesProtocol, EnvServiceName, EnvResourceAttrs, EnvSDKDisabled, EnvTracesExporter}
 
-// Protocols the exporter speaks. OTLP over gRPC is not linked: it would
-// add the gRPC stack to tribunal-session for a transport every collector
-// also offers over HTTP (ADR-013).
+// Protocols the exporter speaks. The gRPC exporter is not linked: every
+// OTLP collector also listens on HTTP, and one transport is one code path
+// to test against a real receiver (ADR-013).
 const (
 	ProtocolProtobuf = "http/protobuf"
 	ProtocolJSON     = "http/json"

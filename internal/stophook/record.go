@@ -99,17 +99,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	if model != "" {
 		start.JudgeModelIDs = []string{model}
 	}
-	complete := events.SessionComplete{
-		TaskID: taskID, Outcome: outcome, FinalScore: events.Ptr(a.Score),
-		IterationsUsed: events.Ptr(1),
-	}
-	if res.CostUSD != nil {
-		complete.TotalCostUSD = res.CostUSD
-	}
-	ms := int(res.Duration / time.Millisecond)
-	if ms >= 0 {
-		complete.TotalDurationMS = events.Ptr(ms)
-	}
+	complete, ms := completed(taskID, outcome, a.Score, res)
 	var callOpts []events.Option
 	if res.CostUSD != nil {
 		callOpts = append(callOpts, events.WithCost(*res.CostUSD))
@@ -145,6 +135,9 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	})
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
+	if failed == 0 {
+		r.handOff(taskID)
+	}
 	if fileErr == nil {
 		r.stopFile, r.taskID = stopPath, taskID
 	}
@@ -199,6 +192,20 @@ func (r *recorder) kept(fileErr, histErr error) string {
 		return "nothing"
 	}
 	return strings.Join(kept, " and ")
+}
+
+// completed is the judgement's tribunal.session.complete and its
+// duration in milliseconds.
+func completed(taskID, outcome string, score float64, res claude.Result) (events.SessionComplete, int) {
+	complete := events.SessionComplete{
+		TaskID: taskID, Outcome: outcome, FinalScore: events.Ptr(score),
+		IterationsUsed: events.Ptr(1), TotalCostUSD: res.CostUSD,
+	}
+	ms := int(res.Duration / time.Millisecond)
+	if ms >= 0 {
+		complete.TotalDurationMS = events.Ptr(ms)
+	}
+	return complete, ms
 }
 
 type chainEvent struct {
