@@ -78,7 +78,8 @@ func Export(ctx context.Context, cfg Config, spans []sdktrace.ReadOnlySpan, o Op
 		n := min(batchSize, len(spans)-sent)
 		if err := exp.ExportSpans(ctx, spans[sent:sent+n]); err != nil {
 			if ctx.Err() != nil {
-				err = fmt.Errorf("no answer within %s (%w)", timeout, err)
+				// The SDK's chain of wrappers says the same three times.
+				err = fmt.Errorf("no answer within %s: %w", timeout, ctx.Err())
 			}
 			return sent, &ExportError{Sent: sent, Total: len(spans), URL: cfg.URL, Err: err}
 		}
