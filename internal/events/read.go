@@ -124,32 +124,55 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// payloadTypes maps each event type to its payload struct, for Decode.
-var payloadTypes = func() map[string]reflect.Type {
-	m := map[string]reflect.Type{}
-	for _, p := range []Payload{
-		SessionStart{}, SessionComplete{}, IterationStart{}, ActorStart{}, ActorComplete{},
-		JuryEmpaneled{}, JudgeStart{}, Verdict{}, ConsensusReached{}, DissentRecorded{},
-		MetaStart{}, MetaComplete{}, GatePassed{}, GateBlocked{},
-	} {
-		m[p.EventType()] = reflect.TypeOf(p)
+// newPayload returns a pointer to a zero payload of eventType. A switch,
+// not a table built at start-up: the hooks link this package and must not
+// pay for a reader they never call.
+func newPayload(eventType string) (any, bool) {
+	switch eventType {
+	case SessionStart{}.EventType():
+		return &SessionStart{}, true
+	case SessionComplete{}.EventType():
+		return &SessionComplete{}, true
+	case IterationStart{}.EventType():
+		return &IterationStart{}, true
+	case ActorStart{}.EventType():
+		return &ActorStart{}, true
+	case ActorComplete{}.EventType():
+		return &ActorComplete{}, true
+	case JuryEmpaneled{}.EventType():
+		return &JuryEmpaneled{}, true
+	case JudgeStart{}.EventType():
+		return &JudgeStart{}, true
+	case Verdict{}.EventType():
+		return &Verdict{}, true
+	case ConsensusReached{}.EventType():
+		return &ConsensusReached{}, true
+	case DissentRecorded{}.EventType():
+		return &DissentRecorded{}, true
+	case MetaStart{}.EventType():
+		return &MetaStart{}, true
+	case MetaComplete{}.EventType():
+		return &MetaComplete{}, true
+	case GatePassed{}.EventType():
+		return &GatePassed{}, true
+	case GateBlocked{}.EventType():
+		return &GateBlocked{}, true
 	}
-	return m
-}()
+	return nil, false
+}
 
 // Decode returns the record's payload as its typed struct (a value, as
 // the emitters pass them), checked by Validate: a payload the schema
 // refuses is an error, as it would have been when written.
 func (r *Record) Decode() (Payload, error) {
-	t, ok := payloadTypes[r.EventType]
+	ptr, ok := newPayload(r.EventType)
 	if !ok {
 		return nil, fmt.Errorf("event %s (%s): unknown event type", r.ID, r.EventType)
 	}
-	v := reflect.New(t)
-	if err := json.Unmarshal(r.Payload, v.Interface()); err != nil {
+	if err := json.Unmarshal(r.Payload, ptr); err != nil {
 		return nil, fmt.Errorf("event %s (%s): %w", r.ID, r.EventType, err)
 	}
-	p := v.Elem().Interface().(Payload)
+	p := reflect.ValueOf(ptr).Elem().Interface().(Payload)
 	if err := Validate(p); err != nil {
 		return nil, fmt.Errorf("event %s: %w", r.ID, err)
 	}
