@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,9 +114,12 @@ func StartJaeger(t testing.TB, bin string) (otlp, query string) {
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, jaegerConfig, p[0], p[1], p[2], p[3]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
+	out := &lockedBuffer{}
 	cmd := exec.Command(bin, "--config=file:"+cfg)
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
+	// Jaeger's own tracing would otherwise dial the OTLP default port
+	// (127.0.0.1:4317), where another test's receiver may listen.
+	cmd.Env = append(os.Environ(), "OTEL_SDK_DISABLED=true", "OTEL_TRACES_EXPORTER=none")
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start jaeger: %v", err)
 	}
@@ -145,6 +149,24 @@ func StartJaeger(t testing.TB, bin string) (otlp, query string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// lockedBuffer is Jaeger's output, read while it may still be written.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // jaegerTrace is the part of the query API's answer the checks read.
