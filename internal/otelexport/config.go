@@ -30,7 +30,7 @@ var Variables = []string{EnvEndpoint, EnvTracesEndpoint, EnvHeaders, EnvTracesHe
 
 // Protocols the exporter speaks. The gRPC exporter is not linked: every
 // OTLP collector also listens on HTTP, and one transport is one code path
-// to test against a real receiver (ADR-013).
+// to test against a real receiver (ADR-014).
 const (
 	ProtocolProtobuf = "http/protobuf"
 	ProtocolJSON     = "http/json"
