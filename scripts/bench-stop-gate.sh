@@ -6,6 +6,9 @@
 #                    vs /bin/true                      target: <= 3.0x
 #   skip-clean path  stop-gate in a large clean repo with the hook enabled
 #                    vs git status --porcelain          target: <= 1.5x
+#   small clean      stop-gate in a clean 200-file repo with an origin and
+#                    the hook enabled, vs git status --porcelain there
+#                                                       target: <= 2.0x
 #
 # The large repo (50,000 tracked files, 100,000 ignored files under several
 # node_modules trees) is generated once and cached under $BENCH_DIR.
@@ -164,6 +167,18 @@ printf 'hello\n' >"$small/README"
 git -C "$small" add README
 git -C "$small" "${git_id[@]}" commit -q -m init
 
+# A small project as most are: 200 tracked files, an origin, the hook
+# enabled by its committed settings, clean.
+smallon=$work/small-enabled
+git init -q -b main "$smallon"
+mkdir -p "$smallon/.claude"
+printf '{"tribunal":{"stop_hook":{"enabled":true}}}\n' >"$smallon/.claude/settings.json"
+for i in $(seq 200); do printf 'file %d\n' "$i" >"$smallon/f$i.txt"; done
+git -C "$smallon" add -A
+git -C "$smallon" "${git_id[@]}" commit -q -m init
+git -C "$smallon" remote add origin https://example.invalid/o/small.git
+git -C "$smallon" status --porcelain >/dev/null
+
 mkdir -p "$work/home" "$work/onlooker" "$work/bin"
 transcript=$work/transcript.jsonl
 printf '{"type":"assistant","message":{"content":"done"}}\n' >"$transcript"
@@ -189,8 +204,10 @@ hook_input() { # cwd session-id
 }
 in_disabled=$work/disabled.json
 in_skip=$work/skip-clean.json
+in_small=$work/small-clean.json
 hook_input "$small" bench-disabled >"$in_disabled"
 hook_input "$large" bench-skip-clean >"$in_skip"
+hook_input "$smallon" bench-small-clean >"$in_small"
 
 unset TRIBUNAL_NESTED CLAUDE_PLUGIN_ROOT CLAUDE_PROJECT_DIR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 export HOME=$work/home
@@ -212,6 +229,7 @@ check_gate() { # label input dir
 }
 check_gate disabled "$in_disabled" "$small"
 check_gate skip-clean "$in_skip" "$large"
+check_gate small-clean "$in_small" "$smallon"
 
 # ---------------------------------------------------------------------------
 # (c) timing
@@ -315,6 +333,8 @@ cd "$small"
 run_pair "$RUNS_FAST" "$in_disabled" true disabled -- /bin/true -- "$gate"
 cd "$large"
 run_pair "$RUNS_LARGE" "$in_skip" gitstatus skipclean -- git status --porcelain -- "$gate"
+cd "$smallon"
+run_pair "$RUNS_FAST" "$in_small" gitstatussmall smallclean -- git status --porcelain -- "$gate"
 cd /
 
 [[ -e $claude_marker ]] && {
@@ -340,12 +360,14 @@ declare -A label=(
 	[disabled]="stop-gate, disabled path (small repo)"
 	[gitstatus]="git status --porcelain (large repo)"
 	[skipclean]="stop-gate, skip-clean path (large repo)"
+	[gitstatussmall]="git status --porcelain (small repo)"
+	[smallclean]="stop-gate, enabled, clean (small repo)"
 )
 declare -A mean median
 echo
 echo "git $(git --version | awk '{print $3}'), $(nproc 2>/dev/null || echo '?') CPUs, method $method, large repo $gen_note"
 printf '%-42s %6s %10s %10s %10s %10s\n' case runs "mean ms" "median ms" "min ms" "max ms"
-for k in true disabled gitstatus skipclean; do
+for k in true disabled gitstatus skipclean gitstatussmall smallclean; do
 	read -r n m md mn mx < <(stats "$k")
 	mean[$k]=$m
 	median[$k]=$md
@@ -365,6 +387,7 @@ ratio() { # name num den target
 }
 ratio "disabled / true" disabled true 3.0
 ratio "skip-clean / git-status" skipclean gitstatus 1.5
+ratio "small clean / git-status" smallclean gitstatussmall 2.0
 
 # The skip-clean path has to run git status itself, so it cannot be much
 # faster than the baseline; if it is, stop-gate left earlier (disabled?).

@@ -6,14 +6,15 @@ package main
 
 const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
-  10  not accepted: the gate never passed (exhausted_iterations)
+  10  not accepted: the gate never passed (exhausted_iterations);
+      review: rejected (with --fail-on: a finding at or above it)
   1   replay: a recorded decision would differ under the current rules;
       rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
-  3   aborted: the actor failed twice, no judge produced a usable verdict,
-      a signal, the budget, or another error;
+  3   aborted: the actor failed twice, no judge produced a usable verdict
+      (review: not a judgement of the code), a signal, the budget, or another error;
       show/replay/view: a record was damaged (what could be read was printed);
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
@@ -180,3 +181,54 @@ Prints the version, which is the plugin's version.
 Prints the list of commands, or one command's usage (as COMMAND -h does).
 `
 )
+
+const reviewHelp = `usage: tribunal-session review --base REF [--head REF] [flags]
+       tribunal-session review --staged [flags]
+       tribunal-session review --diff FILE|- [--base REF] [flags]
+
+Judges an existing change with no actor: the same rubric, jury,
+meta-judge, gate, command judges, severity policy and trust gate as an
+iteration of 'run', once. The change is the merge-base diff of REF and
+--head (HEAD when not given) as a pull request shows it, the staged
+changes (for a pre-commit hook), or a unified diff as git prints it
+(applied on --base, HEAD when not given). Judges and command judges work
+in a checkout of the head state: the current work tree when it is that
+state (a CI checkout of the head), else a worktree made for the review
+and removed after. The review is recorded (kind review: log, show, view,
+replay), its events emitted and its gate decision signed into the ledger.
+
+An empty change, or one of binary files only, is "nothing to review"
+(exit 0, no verdict written).
+
+  --base REF             the branch the change goes into (merge base taken)
+  --head REF             the change's head (default HEAD)
+  --staged               the index against HEAD
+  --diff FILE            a unified diff ("-": stdin)
+  --task TEXT            what the change is meant to do (a PR's title and body)
+  --task-file FILE       the same, read from FILE ("-": stdin)
+  --rubric ID            the rubric to judge by
+  --json                 print the review as JSON (same as --format json)
+  --format FORMAT        stdout's format: text (default), json, md, sarif,
+                         codequality
+  --output FORMAT=FILE   also write FORMAT to FILE; repeatable: one model
+                         spend feeds every format
+  --gate                 in CI, exit with the verdict (default there: advisory)
+  --fail-on SEVERITY     block only on a finding at or above SEVERITY
+                         (info < low < minor < moderate < major < critical < blocker)
+  --budget-usd N         stop before a call that would take the review past $N
+  --max-diff-bytes N     bound on the diff shown to the judges (default 48000);
+                         what it leaves out is said
+  --cache-dir DIR        where verdicts are reused from (default: the store's
+                         review-cache); keep it between CI runs
+  --no-cache             judge even when a verdict is cached
+  --dismissed FILE       fingerprints of dismissed findings (default:
+                         .tribunal/dismissed in the head state)
+  --repo-url URL         the repository's web URL, for the md links
+                         (default: GITHUB_SERVER_URL/GITHUB_REPOSITORY)
+  --session-id ID        the host session id recorded in events
+
+Exit status: 0 accepted, or advisory (CI set, no --gate: the verdict is
+written, the exit is 0); 10 not accepted (with --fail-on: a finding at or
+above it); 2 usage error, unknown ref, a diff that does not parse; 3 every
+judge failed (not a judgement of the code) or the review was stopped.
+`

@@ -137,7 +137,7 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 
 // configCmd prints the effective settings with their sources; --check
 // validates every layer and rubric instead.
-func (c *cli) configCmd(_ context.Context, args []string) int {
+func (c *cli) configCmd(ctx context.Context, args []string) int {
 	var check, asJSON bool
 	if !c.simpleFlags("config", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&check, "check", false, "")
@@ -188,6 +188,9 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", safe(s.Key), safe(shortValue(s.Value)), safe(s.Source))
 		}
 		tw.Flush()
+		if line := c.poolLine(ctx, l.root); line != "" {
+			fmt.Fprintln(c.stdout, "\n"+line)
+		}
 	}
 	if !check {
 		return 0

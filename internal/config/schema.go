@@ -71,6 +71,12 @@ var tribunalSpec = object(map[string]*spec{
 		"budget_usd":            leaf(kindPositive),
 		"max_file_mb":           leaf(kindCount),
 		"max_change_mb":         leaf(kindCount),
+		"worktree_pool": object(map[string]*spec{
+			"enabled":        leaf(kindBool),
+			"size":           leaf(kindCount),
+			"max_idle_hours": leaf(kindPositive),
+			"keep_ignored":   leaf(kindBool),
+		}),
 	}),
 	"actor": object(map[string]*spec{
 		"model":             leaf(kindString),

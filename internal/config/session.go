@@ -64,6 +64,11 @@ func (c *Config) Session(r *rubric.Rubric) (Params, error) {
 		return Params{}, err
 	}
 	p.JudgeTypes = c.judgeTypes(r)
+	if k, ok := p.GatePolicy.AtLeastN(); ok && k > len(p.JudgeTypes) {
+		// A quorum the panel can never reach would block every task after
+		// its model calls were paid for.
+		return Params{}, fmt.Errorf("gate_policy %s needs %d approving judges, but the panel has %d seat(s) (judge_types); lower the quorum or add judges", p.GatePolicy, k, len(p.JudgeTypes))
+	}
 	p.MinCriterionCoverage = c.minCoverage()
 	p.ActorModel = c.model(DefaultActorModel, "actor", "model")
 	p.MetaModel = c.model(DefaultMetaModel, "meta_judge", "model")

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // ErrNotFound is wrapped when an id names no task and no advisory verdict.
@@ -63,7 +62,7 @@ func Resolve(projectDir, id string) (Ref, error) {
 		}
 	}
 	// A judgement record is named by its task id.
-	recs, _ := surface.ListRecords(projectDir)
+	recs, _ := records.ListRecords(projectDir)
 	recordID := func(p string) string { return strings.TrimSuffix(filepath.Base(p), records.JSONExt) }
 	for _, r := range recs {
 		if recordID(r) == upper {
@@ -71,7 +70,7 @@ func Resolve(projectDir, id string) (Ref, error) {
 		}
 	}
 	stop := records.StopPath(projectDir, id)
-	stops, err := surface.ListStopFiles(projectDir)
+	stops, err := records.ListStopFiles(projectDir)
 	if err != nil {
 		return Ref{}, err
 	}
@@ -183,7 +182,7 @@ func ResolveRun(runsDir, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	entries, err := os.ReadDir(runsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", &Problem{Path: runsDir, Err: unwrapPath(err)}
+		return "", records.FileProblem(runsDir, err)
 	}
 	var runs []string
 	for _, e := range entries {

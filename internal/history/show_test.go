@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -384,5 +385,29 @@ func TestJudgementRecordsResolveByShortID(t *testing.T) {
 	failed := Log(dir, "", LogOptions{Outcomes: []string{"failed"}})
 	if len(failed.Entries) != 1 || failed.Entries[0].ID != rec2 {
 		t.Errorf("--outcome failed: %+v", failed.Entries)
+	}
+}
+
+// TestDiffFIFO: a named pipe in place of a stored diff is an error naming
+// it for `show --diff` and no own diff for `view`, not a read that waits
+// for a writer forever (a regression hangs this test until go test's
+// timeout).
+func TestDiffFIFO(t *testing.T) {
+	project := t.TempDir()
+	task := id("01HZ0", 1)
+	its := writeTask(t, project, task, manifest(task, "s", params("all", 0.8)), "", []iter{{}})
+	dir := filepath.Join(project, task, "iteration-"+its[0])
+	for _, name := range []string{records.DiffSnapshotFile, records.DiffPreviousFile} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+	}
+	for _, previous := range []bool{false, true} {
+		if _, err := IterationDiff(project, task, 1, previous); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("IterationDiff(previous=%v) of a named pipe = %v, want an error naming it", previous, err)
+		}
+	}
+	if got := (IterationView{Dir: dir}).OwnDiff(); got != "" {
+		t.Errorf("OwnDiff of a named pipe = %q, want \"\"", got)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Widths of the log table's summary column: what is left of the terminal
@@ -39,7 +39,7 @@ func RenderLogTable(r LogResult, width int) string {
 			id = e.ID
 		}
 		rows = append(rows, []string{e.Time.UTC().Format(timeLayout), e.Kind, outcome, score(e.FinalScore),
-			iters, cost(e.CostUSD), surface.OneLine(id, 40), e.Summary})
+			iters, cost(e.CostUSD), safetext.Inline(id, 40), e.Summary})
 	}
 	widths := make([]int, len(head))
 	for _, row := range rows {
@@ -67,7 +67,7 @@ func RenderLogTable(r LogResult, width int) string {
 			}
 			line.WriteString("  ")
 		}
-		line.WriteString(cutRunes(surface.OneLine(row[len(row)-1], 0), summary))
+		line.WriteString(cutRunes(safetext.Inline(row[len(row)-1], 0), summary))
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	for _, e := range r.Entries {

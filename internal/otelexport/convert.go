@@ -41,6 +41,7 @@ type Call struct {
 // Kinds of trace (tribunal.kind).
 const (
 	KindTask     = "task"
+	KindReview   = "review"
 	KindAdvisory = "advisory"
 )
 
@@ -173,9 +174,13 @@ func (b *builder) build() {
 	root.End(trace.WithTimestamp(end))
 }
 
-// kind tells a /tribunal task from an advisory judgement: the Stop hook's
-// chain has a judge but no actor and no jury.
+// kind tells a /tribunal task from a review (its manifest says so) and an
+// advisory judgement: the Stop hook's chain has a judge but no actor and no
+// jury.
 func (b *builder) kind() (kind, name string) {
+	if m := b.t.Manifest; m != nil && m.Kind == records.KindReview {
+		return KindReview, "tribunal review"
+	}
 	var judge, loop bool
 	for _, e := range b.evs {
 		switch e.p.(type) {

@@ -264,3 +264,20 @@ func TestLoadSkipsDamage(t *testing.T) {
 		t.Errorf("a missing log: %v, want no traces and no error", err)
 	}
 }
+
+// TestConvertReview: a task directory whose manifest is a review's makes
+// a trace of that kind.
+func TestConvertReview(t *testing.T) {
+	traces := loadChain(t)
+	traces[0].Manifest = &records.Manifest{Kind: records.KindReview, RubricID: "default"}
+	spans, _ := Convert(traces, nil)
+	root := spans[len(spans)-1]
+	if root.Name() != "tribunal review" || root.Parent().IsValid() {
+		t.Errorf("root span %q (parent %v), want the review's", root.Name(), root.Parent())
+	}
+	for _, kv := range root.Attributes() {
+		if kv.Key == keyKind && kv.Value.AsString() != KindReview {
+			t.Errorf("%s = %s", keyKind, kv.Value.Emit())
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"strings"
 )
 
 // keyHexLen is the number of hex characters of the SHA-256 kept in a key
@@ -38,6 +37,12 @@ type GitRunner func(ctx context.Context, dir string, args ...string) (stdout []b
 // failing remote lookup means "no remote". dir outside a work tree yields an
 // error wrapping ErrNotRepo.
 func Resolve(ctx context.Context, dir string, git GitRunner) (Repo, error) {
+	return ResolveCached(ctx, dir, git, OriginCache{})
+}
+
+// ResolveCached is Resolve with git's answer for the origin URL kept in
+// cache between runs, for the hooks that resolve the key on every turn.
+func ResolveCached(ctx context.Context, dir string, git GitRunner, cache OriginCache) (Repo, error) {
 	wt, err := FindWorktreeRoot(dir)
 	if err != nil {
 		return Repo{}, err
@@ -49,9 +54,7 @@ func Resolve(ctx context.Context, dir string, git GitRunner) (Repo, error) {
 	r := Repo{WorktreeRoot: wt, MainRoot: MainRoot(wt, common)}
 	// The work tree root, not dir, is where git runs: it is the repository the
 	// walk chose, whatever dir looked like (relative, symlinked, …).
-	if out, err := git(ctx, wt, "remote", "get-url", "origin"); err == nil {
-		r.RemoteURL = strings.TrimRight(string(out), "\n")
-	}
+	r.RemoteURL, _ = cache.originURL(ctx, wt, common, git)
 	r.Key = Key(r.RemoteURL, r.MainRoot)
 	return r, nil
 }

@@ -226,8 +226,8 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	if git == nil {
 		git = projectkey.ExecGit("git", h.Environ)
 	}
-	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
-	if err != nil || repo.Key == "" {
+	root, err := projectkey.FindWorktreeRoot(h.in.Cwd)
+	if err != nil {
 		return job{}, false
 	}
 	haveTranscript := hookio.IsRegularFile(h.in.TranscriptPath)
@@ -235,24 +235,30 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		// Nothing to judge: neither the transcript nor the final message.
 		return job{}, false
 	}
-	st, err := gitstate.Status(ctx, git, repo.WorktreeRoot)
+	// The tree's state comes first: a clean tree needs no project key, so
+	// the commonest turn costs one git process.
+	st, err := gitstate.Status(ctx, git, root)
 	if err != nil {
-		h.warn("cannot read the state of %q: %v", repo.WorktreeRoot, err)
+		h.warn("cannot read the state of %q: %v", root, err)
 		return job{}, false
 	}
 	// Untracked files that look like secrets count for nothing: a turn that
 	// only touched .env is not judged, and the fingerprint never hashes it.
-	rule := h.cfg.SecretRule()
-	st, _ = st.WithoutSecrets(repo.WorktreeRoot, rule)
+	st, _ = st.WithoutSecrets(root, h.cfg.SecretRule())
 	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
 		return job{}, false
 	}
-	fp, err := h.fingerprint(ctx, git, repo.WorktreeRoot, st, haveTranscript)
+	fp, err := h.fingerprint(ctx, git, root, st, haveTranscript)
 	if err != nil {
 		h.warn("cannot fingerprint the working tree: %v", err)
 		return job{}, false
 	}
 	onlookerDir, logPath := events.ResolvePaths(h.Getenv, h.Home)
+	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: h.Environ}
+	repo, err := projectkey.ResolveCached(ctx, root, git, cache)
+	if err != nil || repo.Key == "" {
+		return job{}, false
+	}
 	project := store.ForKey(onlookerDir, repo.Key)
 	if previousFingerprint(project.Dir, h.in.SessionID) == fp {
 		return job{}, false

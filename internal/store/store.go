@@ -27,6 +27,13 @@ func ForKey(onlookerDir, key string) Project {
 	return Project{Dir: filepath.Join(onlookerDir, "tribunal", key)}
 }
 
+// OriginCacheDir holds the hooks' cache of each work tree's origin URL
+// (internal/projectkey.OriginCache), $ONLOOKER_DIR/tribunal-cache/origin:
+// beside the project directories, since the key it helps derive names them.
+func OriginCacheDir(onlookerDir string) string {
+	return filepath.Join(onlookerDir, "tribunal-cache", "origin")
+}
+
 // TaskDir is the artifact directory of one /tribunal task.
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 

@@ -112,12 +112,13 @@ func (h *hook) run(ctx context.Context) {
 	if git == nil {
 		git = projectkey.ExecGit("git", h.Environ)
 	}
-	repo, err := projectkey.Resolve(ctx, h.in.Cwd, git)
+	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: h.Environ}
+	repo, err := projectkey.ResolveCached(ctx, h.in.Cwd, git, cache)
 	if err != nil || repo.Key == "" {
 		return
 	}
 	project := store.ForKey(onlookerDir, repo.Key)
-	stops, err := ListStopFiles(project.Dir)
+	stops, err := records.ListStopFiles(project.Dir)
 	if err != nil {
 		h.warn("%v", err)
 		return
@@ -167,18 +168,18 @@ func anyRecent(root, own string, maxAge time.Duration, now time.Time) bool {
 // written within maxAge that no session has surfaced yet, newest first. A
 // corrupt file costs one stderr line, unless it is old enough to be stale
 // by its modification time: then it is not worth a line at every start.
-func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now time.Time) []Advisory {
-	var out []Advisory
+func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now time.Time) []records.Advisory {
+	var out []records.Advisory
 	for _, p := range stops {
 		if filepath.Base(p) == own {
 			continue
 		}
-		a, err := ReadStopFile(p)
+		a, err := records.ReadStopFile(p)
 		if err != nil {
 			if !a.ModTime.IsZero() && now.Sub(a.ModTime) > maxAge {
 				continue
 			}
-			if errors.Is(err, ErrCorrupt) {
+			if errors.Is(err, records.ErrCorrupt) {
 				h.warn("skipping %q: %v", p, err)
 			} else {
 				h.warn("cannot read %q: %v", p, err)
@@ -206,11 +207,11 @@ func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now 
 // where to read them, and a backlog must not trickle into every following
 // session. A verdict whose marker cannot be created is not surfaced:
 // showing it without a record would show it again at every start.
-func (h *hook) claimAll(projectDir string, fresh []Advisory, now time.Time) []Advisory {
-	var shown []Advisory
-	mark := Mark{SurfacedAt: now.UTC().Truncate(time.Second), SessionID: h.in.SessionID}
+func (h *hook) claimAll(projectDir string, fresh []records.Advisory, now time.Time) []records.Advisory {
+	var shown []records.Advisory
+	mark := records.Mark{SurfacedAt: now.UTC().Truncate(time.Second), SessionID: h.in.SessionID}
 	for _, a := range fresh {
-		ok, err := claim(projectDir, a, mark)
+		ok, err := records.MarkShown(projectDir, a, mark)
 		if err != nil {
 			h.warn("not surfacing %q: %v", a.Path, err)
 			continue

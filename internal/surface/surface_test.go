@@ -19,6 +19,18 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
+const tid = "01HZ0000000000000000000001"
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // env is one isolated world: a repository directory (a .git with a HEAD is
 // enough for the pure-Go walk), a home, an Onlooker directory and a git
 // runner that counts its calls and reports no remote.
@@ -61,8 +73,13 @@ func (e *env) settings(s string) {
 	writeFile(e.t, filepath.Join(e.repo, ".claude", "settings.json"), s)
 }
 
+// git fakes a repository without a remote: `config --list` succeeds (no
+// entries), `remote get-url origin` fails.
 func (e *env) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	e.gitCalls.Add(1)
+	if len(args) > 0 && args[0] == "config" {
+		return nil, nil
+	}
 	return nil, errors.New("no remote")
 }
 
@@ -155,10 +172,10 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 	if !strings.Contains(note, "- rejected, score 0.42 (2 h ago, session s1), the judge wrote:\n> fb s1\n") {
 		t.Errorf("note: %s", note)
 	}
-	if e.gitCalls.Load() != 1 {
-		t.Errorf("git ran %d times, want 1 (remote get-url)", e.gitCalls.Load())
+	if e.gitCalls.Load() != 2 {
+		t.Errorf("git ran %d times, want 2 (config --list and remote get-url, cold cache)", e.gitCalls.Load())
 	}
-	m, ok := ReadMark(e.project(), Advisory{Name: "stop-s1", TaskID: t1})
+	m, ok := records.ReadMark(e.project(), records.Advisory{Name: "stop-s1", TaskID: t1})
 	if !ok || m.SessionID != "s2" || !m.SurfacedAt.Equal(e.now) {
 		t.Errorf("mark %+v %v", m, ok)
 	}
@@ -166,6 +183,9 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 		if out, errs := e.start(sid, nil); out != "" || errs != "" {
 			t.Errorf("second start %s: stdout %q stderr %q", sid, out, errs)
 		}
+	}
+	if e.gitCalls.Load() != 2 {
+		t.Errorf("git ran %d times in all, want 2: later starts take the origin from the cache", e.gitCalls.Load())
 	}
 	// A new verdict of the same session is a new thing to surface.
 	e.stop("s1", t2, 0.9, e.now.Add(-time.Minute))
@@ -212,7 +232,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				writeFile(e.t, filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"), "{}")
 			},
-			sid: "me", gitCalls: 1,
+			sid: "me", gitCalls: 2,
 		},
 		{
 			// The own file is the only recent one: no git either.
@@ -228,7 +248,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("me", t1, 0.5, e.now)
 				e.stop("other", t2, 0.6, e.now.Add(-time.Minute))
 			},
-			sid: "me", want: []string{"session other"}, gitCalls: 1,
+			sid: "me", want: []string{"session other"}, gitCalls: 2,
 		},
 		{
 			name: "own session skipped by sanitised name",
@@ -242,7 +262,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				e.stop("", t1, 0.5, e.now)
 			},
-			sid: "", want: []string{"session unknown"}, gitCalls: 1,
+			sid: "", want: []string{"session unknown"}, gitCalls: 2,
 		},
 		{
 			name: "stale by written_at (default 72 h)",
@@ -250,7 +270,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("old", t1, 0.5, e.now.Add(-73*time.Hour))
 				e.stop("edge", t2, 0.6, e.now.Add(-72*time.Hour))
 			},
-			sid: "me", want: []string{"score 0.60 (3 d ago, session edge)"}, gitCalls: 1,
+			sid: "me", want: []string{"score 0.60 (3 d ago, session edge)"}, gitCalls: 2,
 		},
 		{
 			name:     "configured max age",
@@ -259,14 +279,14 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("old", t1, 0.5, e.now.Add(-61*time.Minute))
 				e.stop("new", t2, 0.6, e.now.Add(-59*time.Minute))
 			},
-			sid: "me", want: []string{"session new"}, gitCalls: 1,
+			sid: "me", want: []string{"session new"}, gitCalls: 2,
 		},
 		{
 			name: "future written_at counts as now",
 			setup: func(e *env) {
 				e.stop("skew", t1, 0.5, e.now.Add(time.Hour))
 			},
-			sid: "me", want: []string{"just now, session skew"}, gitCalls: 1,
+			sid: "me", want: []string{"just now, session skew"}, gitCalls: 2,
 		},
 		{
 			name: "newest first, ties by task id",
@@ -275,7 +295,7 @@ func TestSelectionRules(t *testing.T) {
 				e.stop("b", t2, 0.2, e.now.Add(-time.Hour))
 				e.stop("c", t3, 0.3, e.now.Add(-3*time.Hour))
 			},
-			sid: "me", want: []string{"session b", "session a", "session c"}, gitCalls: 1,
+			sid: "me", want: []string{"session b", "session a", "session c"}, gitCalls: 2,
 		},
 		{
 			name:     "disabled: no git at all",
@@ -299,7 +319,7 @@ func TestSelectionRules(t *testing.T) {
 			setup: func(e *env) {
 				e.stop("s1", t1, 0.5, e.now)
 			},
-			sid: "me", want: []string{"session s1"}, gitCalls: 1,
+			sid: "me", want: []string{"session s1"}, gitCalls: 2,
 		},
 	}
 	for _, c := range cases {
@@ -359,7 +379,7 @@ func TestNestedGuardPrecedesStdin(t *testing.T) {
 	if code != 0 || out.Len() != 0 || errb.Len() != 0 || e.gitCalls.Load() != 0 {
 		t.Errorf("code %d stdout %q stderr %q git %d", code, out.String(), errb.String(), e.gitCalls.Load())
 	}
-	if _, err := os.Stat(filepath.Join(e.project(), MarkerDir)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(e.project(), records.MarkerDir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("marker directory created: %v", err)
 	}
 }
@@ -408,7 +428,7 @@ func TestUnwritableMarkerDirectoryDoesNotSurface(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.stop("s1", t1, 0.5, e.now)
-	marks := filepath.Join(e.project(), MarkerDir)
+	marks := filepath.Join(e.project(), records.MarkerDir)
 	if err := os.Mkdir(marks, 0o500); err != nil {
 		t.Fatal(err)
 	}
@@ -424,14 +444,14 @@ func TestUnwritableMarkerDirectoryDoesNotSurface(t *testing.T) {
 
 func TestClaimIsExclusiveUnderConcurrency(t *testing.T) {
 	dir := t.TempDir()
-	a := Advisory{Name: "stop-s1", TaskID: t1}
+	a := records.Advisory{Name: "stop-s1", TaskID: t1}
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			ok, err := claim(dir, a, Mark{SessionID: fmt.Sprint(i)})
+			ok, err := records.MarkShown(dir, a, records.Mark{SessionID: fmt.Sprint(i)})
 			if err != nil {
 				t.Error(err)
 			}
@@ -444,7 +464,7 @@ func TestClaimIsExclusiveUnderConcurrency(t *testing.T) {
 	if wins.Load() != 1 {
 		t.Errorf("%d claims won, want 1", wins.Load())
 	}
-	fi, err := os.Stat(MarkerPath(dir, a))
+	fi, err := os.Stat(records.MarkerPath(dir, a))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("marker: %v %v", fi, err)
 	}
@@ -476,7 +496,7 @@ func TestRetain(t *testing.T) {
 		"stop-fresh":       true,
 	}
 	for n := range markers {
-		writeFile(t, filepath.Join(dir, MarkerDir, n), "{}")
+		writeFile(t, filepath.Join(dir, records.MarkerDir, n), "{}")
 	}
 	stops := []string{fresh, old, edge, own, long}
 	if p := retain(dir, stops, "stop-own.json", 45*24*time.Hour, now); len(p) != 0 {
@@ -496,7 +516,7 @@ func TestRetain(t *testing.T) {
 		}
 	}
 	for n, kept := range markers {
-		if _, err := os.Stat(filepath.Join(dir, MarkerDir, n)); (err == nil) != kept {
+		if _, err := os.Stat(filepath.Join(dir, records.MarkerDir, n)); (err == nil) != kept {
 			t.Errorf("marker %s kept=%v, want %v", n, err == nil, kept)
 		}
 	}

@@ -67,14 +67,17 @@ func loadFrom(dir, id string) (*Task, error) {
 
 // Cleanup removes what crashed runs left behind: records whose owner is
 // no longer alive while still creating or running (their worktree, branch
-// and record), worktree directories without a record, and git's entries
-// for worktrees that no longer exist. It returns one line per task removed.
+// and record), worktree directories without a record, git's entries for
+// worktrees that no longer exist, and pool members that are surplus or
+// idle too long (PrunePool). It returns the ids of the tasks removed.
 func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 	var done []string
 	for _, dir := range m.dirs() {
 		done = append(done, m.cleanupDir(ctx, dir, userRoot)...)
 	}
 	m.git(ctx, userRoot, "worktree", "prune")
+	// Surplus and long-idle pool members go quietly: they are a cache.
+	m.PrunePool(ctx, userRoot, false)
 	return done
 }
 
@@ -112,7 +115,7 @@ func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string
 		if info, err := e.Info(); err != nil || m.now().Sub(info.ModTime()) < orphanAge {
 			continue
 		}
-		if e.IsDir() && !recorded[e.Name()] {
+		if e.IsDir() && !recorded[e.Name()] && e.Name() != poolName {
 			p := filepath.Join(dir, e.Name())
 			if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", p); err != nil {
 				os.RemoveAll(p)
