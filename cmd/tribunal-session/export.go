@@ -199,6 +199,9 @@ func (c *cli) exportTask(ctx context.Context, taskID string) {
 	if !tc.Enabled {
 		return
 	}
+	// A run stopped by a signal is recorded as aborted, and that is worth
+	// a trace too: the export keeps its own bound, not the run's context.
+	ctx = context.WithoutCancel(ctx)
 	onlooker, logPath := events.ResolvePaths(c.getenv, c.home())
 	traces, _, err := otelexport.Load(otelexport.Source{LogPath: logPath, OnlookerDir: onlooker, TaskIDs: []string{taskID}})
 	if err == nil {
