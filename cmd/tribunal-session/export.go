@@ -15,7 +15,7 @@ import (
 
 // exitExportFailed is export's status when the collector did not take
 // every span (unreachable, slow past the deadline, or refusing).
-const exitExportFailed = 30
+const exitExportFailed = 40
 
 const exportHelp = `usage: tribunal-session export --otlp [--since DURATION|TIME] [--project DIR]
                                [--task ID]... [--timeout DURATION] [--quiet]
@@ -43,7 +43,7 @@ and OTEL_RESOURCE_ATTRIBUTES are honoured.
                      judge call it)
 
 Exit status: 0 every span was sent (or there was nothing to send); 2 usage,
-no collector configured, or an OTEL_* value that cannot be used; 30 the
+no collector configured, or an OTEL_* value that cannot be used; 40 the
 collector did not take every span (unreachable, too slow, or refusing):
 nothing recorded is lost, run export again.
 `

@@ -78,7 +78,7 @@ func exportEnv(vars map[string]string) func(string) string {
 }
 
 // TestExportBadCollector: an unreachable, refusing or slow collector is
-// one error line, exit 30, within the deadline; a collector that takes
+// one error line, exit 40, within the deadline; a collector that takes
 // the spans is exit 0.
 func TestExportBadCollector(t *testing.T) {
 	for _, tc := range []struct {

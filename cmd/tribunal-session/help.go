@@ -20,7 +20,12 @@ const exitText = `Exit status:
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key
-  30  export: the collector did not take every span (nothing is lost)
+  30  verify-receipt: a commit has no receipt (receipt: no commit got one)
+  31  verify-receipt: the receipt's verdict did not pass
+  32  verify-receipt: tree mismatch (the commit's tree is not the one judged)
+  33  verify-receipt: the signer is not in the allowed-signers file
+  34  verify-receipt: a receipt's signature is bad (edited or truncated)
+  40  export: the collector did not take every span (nothing is lost)
   75  wait: the run is still going; call wait again
 `
 
@@ -171,6 +176,49 @@ verify --expect-key, or set it as tribunal.trust.ledger_key in
 ~/.claude/settings.json.
 
 Exit status: 0 created; 3 the key could not be written; 2 usage error.
+`
+	receiptHelp = `usage: tribunal-session receipt [--dry-run] <commit|range>
+       tribunal-session receipt --public-key [--principal NAME]
+
+Signs a receipt for each commit that carries the work of a recorded,
+accepted /tribunal task and attaches it as a git note under
+refs/notes/tribunal (tribunal.receipts.notes_ref in your own settings
+names another). A commit carries a task's work when its tree is the tree
+the task produced, or when its own change (from its one parent) has the
+same git patch-id as the task's judged change. The receipt is signed
+with the ledger's key; other people's receipts on the same commit are
+kept beside yours. A range is anything git rev-list reads (main..HEAD).
+
+  --dry-run      say which commits would get a receipt, write nothing
+  --public-key   print your allowed-signers line, to add to
+                 .tribunal/allowed_signers in the repository
+  --principal    the name on that line (default: git's user.email)
+
+Share receipts with 'git push origin refs/notes/tribunal'; keep them on
+rebase and amend with 'git config notes.rewriteRef refs/notes/tribunal'.
+
+Exit status: 0 written; 30 no commit of the range carries a recorded
+accepted task; 2 usage error; 3 git or the key failed.
+`
+	verifyReceiptHelp = `usage: tribunal-session verify-receipt [--allowed-signers FILE] <commit|range>
+
+Checks the receipts in refs/notes/tribunal of a commit or of each commit of
+a range against the allowed-signers file (.tribunal/allowed_signers in the
+repository unless FILE is given; lines '<principal> ssh-ed25519 <key>').
+A commit is valid when one of its receipts is signed correctly by an
+allowed signer, vouches for the commit's tree, and records a verdict that
+passed. In CI, read the file from the branch you merge into, not from the
+change under review: git show origin/main:.tribunal/allowed_signers.
+
+Exit status (a range exits with its worst commit's):
+  0   every commit has a valid receipt
+  30  a commit has no receipt
+  31  a receipt's verdict did not pass
+  32  tree mismatch: the receipt vouches for another tree
+  33  the signer is not in the allowed-signers file
+  34  a receipt's signature is bad: the note was edited or truncated
+  2   usage error; the allowed-signers file is missing or has a malformed
+      line (named as FILE:LINE)
 `
 	versionHelp = `usage: tribunal-session version   (or --version)
 

@@ -110,6 +110,9 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		c.warnf("%s not removed: %v", t.Branch, err)
 	}
 	c.recordFate(ctx, t.ID, "applied")
+	if !res.NoChange {
+		c.progressf("task %s: once you commit the change, 'tribunal-session receipt HEAD' attaches its verdict to the commit, if the gate accepted it, as a signed git note", t.ID)
+	}
 	return 0
 }
 

@@ -64,6 +64,13 @@ const (
 	exitBrokenChain = 20
 	exitBadSig      = 21
 	exitNotAnchored = 22
+	// verify-receipt (and receipt, when no commit gets one): in order of
+	// severity, so that a range exits with its worst commit's code.
+	exitReceiptMissing   = 30
+	exitReceiptNotPassed = 31
+	exitReceiptTree      = 32
+	exitReceiptSigner    = 33
+	exitReceiptBad       = 34
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
@@ -160,6 +167,10 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	{"receipt", "sign receipts of recorded verdicts into git notes; --public-key", receiptHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.receiptCmd(ctx, args) }},
+	{"verify-receipt", "check commits' receipts against the allowed signers", verifyReceiptHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.verifyReceiptCmd(ctx, args) }},
 	{"export", "send recorded tasks and judgements to an OpenTelemetry collector", exportHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.exportCmd(ctx, args) }},
 	// The Stop hook's openai calls (internal/provider.Delegate).

@@ -291,6 +291,7 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 		}
 		return exitAborted
 	case rep.Outcome == session.Accepted:
+		c.receiptNote(rep)
 		return exitAccepted
 	default:
 		return exitNotAccepted

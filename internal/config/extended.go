@@ -111,6 +111,16 @@ func (c *Config) LedgerKey() string {
 	return strings.TrimSpace(s)
 }
 
+// ReceiptsRef returns tribunal.receipts.notes_ref, the notes ref receipts
+// are written to and read from, or "" for the default. Only the plugin
+// defaults and the user's own settings can set it: a repository choosing
+// where its receipts are looked for could point verify at notes it
+// planted.
+func (c *Config) ReceiptsRef() string {
+	s, _ := str(c.tree.at("receipts", "notes_ref"))
+	return strings.TrimSpace(s)
+}
+
 // SeverityFailAt returns the severity.fail_at_or_above policy; severity.None
 // means off. An unknown level is an error naming the key, like any other
 // invalid effective value (spec §2.3).

@@ -103,6 +103,9 @@ var tribunalSpec = object(map[string]*spec{
 		"irr_floor":      leaf(kindNumber),
 		"ledger_key":     leaf(kindString),
 	}),
+	"receipts": object(map[string]*spec{
+		"notes_ref": leaf(kindString),
+	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
 	}),

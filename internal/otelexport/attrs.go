@@ -38,7 +38,7 @@ const (
 	keyThreshold    = "tribunal.score_threshold"
 	keyJudgeTypes   = "tribunal.judge_types"
 	keyRubricID     = "tribunal.rubric.id"
-	keyRubricDigest = "tribunal.rubric.digest"
+	keyRubricDigest = "tribunal.rubric.sha256"
 
 	keyIterID      = "tribunal.iteration.id"
 	keyIterNumber  = "tribunal.iteration.number"

@@ -24,8 +24,8 @@ type Trace struct {
 	TaskID   string
 	Events   []events.Record
 	Manifest *records.Manifest
-	// RubricDigest is the SHA-256 of the manifest's rubric in canonical
-	// JSON (RFC 8785), "" without one.
+	// RubricDigest is the hex SHA-256 of the manifest's rubric in
+	// canonical JSON (jcs.SHA256, as a receipt pins it), "" without one.
 	RubricDigest string
 	// Calls are the task's call records by iteration id, in call order.
 	Calls map[string][]Call

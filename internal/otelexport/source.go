@@ -1,8 +1,6 @@
 package otelexport
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,10 +132,8 @@ func manifest(dir string) (*records.Manifest, string) {
 	}
 	digest := ""
 	if len(m.Rubric) > 0 {
-		if canon, err := jcs.Canonicalize(m.Rubric); err == nil {
-			sum := sha256.Sum256(canon)
-			digest = "sha256:" + hex.EncodeToString(sum[:])
-		}
+		// The digest a receipt of the task pins (internal/receipt).
+		digest, _ = jcs.SHA256(m.Rubric)
 	}
 	return &m, digest
 }

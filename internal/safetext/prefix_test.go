@@ -38,6 +38,10 @@ var prefixAllowed = map[string][]string{
 	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
 	"internal/worktree/worktree.go": {"tribunal: snapshot of ", "tribunal: empty base"},
 	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
+	// Receipt notes and the notes commits that write them: records in
+	// the user's git notes, read with git log --notes=tribunal (one
+	// constant, which the summaries and the commit message share).
+	"internal/receipt/note.go": {"tribunal: "},
 }
 
 // TestPrefixesOnlyInOutput keeps the wording of tribunal's diagnostics in
