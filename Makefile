@@ -23,7 +23,7 @@ RELEASE  := dist/release/tribunal
 export CGO_ENABLED = 0
 
 .PHONY: all build plugin install uninstall test check release bench clean fmt vet \
-	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress
+	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel
 
 all: plugin
 
@@ -80,7 +80,7 @@ test:
 check:
 	./scripts/test.sh check
 
-test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress:
+test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel:
 	./scripts/test.sh $(@:test-%=%)
 
 bench: build

@@ -9,7 +9,7 @@
 #   scripts/test.sh load       the race-detector suite LOAD_COUNT (3) more times with
 #                              every CPU kept busy
 #   scripts/test.sh fuzz       a FUZZTIME (8s) coverage-guided run of every fuzz target
-#   scripts/test.sh e2e|browser|calibration|stress
+#   scripts/test.sh e2e|browser|calibration|stress|otel
 #                              one slow tier (internal/testtier), under -race
 #   scripts/test.sh check      everything CI runs: gofmt, vet, every tier under -race,
 #                              every tier again under load, the fuzz targets
@@ -132,16 +132,23 @@ fuzz() {
 # tier runs the packages that hold one slow tier's tests, with that tier
 # selected (internal/testtier lists the tiers).
 tier() {
-	local name=$1 pkgs
+	local name=$1 pkgs run=.
 	case $name in
 	e2e) pkgs=./e2e ;;
 	browser) pkgs=./internal/report ;;
 	calibration) pkgs=./internal/calibrate ;;
 	stress) pkgs=./internal/stress ;;
+	otel)
+		# The tier's one test, not the rest of the package's suite; the
+		# pinned Jaeger is built on first use (scripts/build-jaeger.sh).
+		pkgs=./cmd/tribunal-session run=TestOTelScripts
+		TRIBUNAL_JAEGER_BIN=$(scripts/build-jaeger.sh)
+		export TRIBUNAL_JAEGER_BIN
+		;;
 	esac
 	need_race
-	echo "== tier $name: go test -race $pkgs"
-	TRIBUNAL_TIERS=$name gotest -race -count=1 -timeout=30m $pkgs
+	echo "== tier $name: go test -race -run $run $pkgs"
+	TRIBUNAL_TIERS=$name gotest -race -count=1 -timeout=30m -run "$run" $pkgs
 }
 
 case ${1:-test} in
@@ -149,11 +156,14 @@ test) quick ;;
 race) race ;;
 load) load ;;
 fuzz) fuzz ;;
-e2e | browser | calibration | stress) tier "$1" ;;
+e2e | browser | calibration | stress | otel) tier "$1" ;;
 check)
 	# Every tier, as CI has always run them: the race pass and the loaded
 	# pass each cover the slow tiers too.
 	export TRIBUNAL_TIERS=all
+	# The otel tier's receiver, built once per machine (minutes, cached).
+	TRIBUNAL_JAEGER_BIN=$(scripts/build-jaeger.sh)
+	export TRIBUNAL_JAEGER_BIN
 	lint
 	race
 	load
@@ -161,7 +171,7 @@ check)
 	;;
 *)
 	echo "tribunal: error: unknown test tier '$1'" >&2
-	echo "tribunal: hint: scripts/test.sh [test|race|load|fuzz|e2e|browser|calibration|stress|check]" >&2
+	echo "tribunal: hint: scripts/test.sh [test|race|load|fuzz|e2e|browser|calibration|stress|otel|check]" >&2
 	exit 2
 	;;
 esac

@@ -25,6 +25,7 @@ const exitText = `Exit status:
   32  verify-receipt: tree mismatch (the commit's tree is not the one judged)
   33  verify-receipt: the signer is not in the allowed-signers file
   34  verify-receipt: a receipt's signature is bad (edited or truncated)
+  40  export: the collector did not take every span (nothing is lost)
   75  wait: the run is still going; call wait again
 `
 

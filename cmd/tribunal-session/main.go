@@ -173,6 +173,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.receiptCmd(ctx, args) }},
 	{"verify-receipt", "check commits' receipts against the allowed signers", verifyReceiptHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyReceiptCmd(ctx, args) }},
+	{"export", "send recorded tasks and judgements to an OpenTelemetry collector", exportHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.exportCmd(ctx, args) }},
 	// The Stop hook's openai calls (internal/provider.Delegate).
 	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
 		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},

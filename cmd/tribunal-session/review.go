@@ -269,5 +269,8 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ 
 			c.warning(err.Error())
 		}
 	}
-	return c.finishReview(f, entry, runErr)
+	code := c.finishReview(f, entry, runErr)
+	// As for a task: after the verdict is written, bounded, one warning.
+	c.exportTask(ctx, entry.Review.ID)
+	return code
 }

@@ -266,6 +266,10 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 	}
 	rep, runErr := session.Run(ctx, p.opts, p.deps)
 	code = c.report(rep, runErr, f.json)
+	// After the verdict is recorded and reported, before a detached run's
+	// exit is written (so that `wait` relays a warning): a collector that
+	// is down costs at most otelexport.LiveTimeout and that one warning.
+	c.exportTask(ctx, rep.TaskID)
 	if f.runDir != "" {
 		writeExit(f.runDir, code)
 	}

@@ -78,10 +78,13 @@ type Result struct {
 	TerminalReason string
 	CostUSD        *float64
 	Tokens         *int
-	NumTurns       int
-	Duration       time.Duration // wall time measured by us
-	ExitCode       int
-	Stderr         string // tail of the child's stderr
+	// InputTokens and OutputTokens split Tokens when the answer said how
+	// (the OpenTelemetry GenAI conventions report the two apart).
+	InputTokens, OutputTokens *int
+	NumTurns                  int
+	Duration                  time.Duration // wall time measured by us
+	ExitCode                  int
+	Stderr                    string // tail of the child's stderr
 	// Raw is the child's stdout as printed (up to the capture cap), kept
 	// as evidence of what the model actually answered.
 	Raw string

@@ -47,14 +47,23 @@ func Parse(stdout []byte, res *Result) error {
 	if f[7].Exists() || f[8].Exists() {
 		// gjson clamps each count to MaxInt64; the sum saturates instead
 		// of wrapping negative, which the events would refuse.
-		var n int64
-		for _, u := range f[7:] {
-			if c := u.Int(); u.Type == gjson.Number && c > 0 {
-				n = min(n, math.MaxInt64-c) + c
-			}
-		}
-		tokens := int(min(n, math.MaxInt))
+		in, out := saturatedSum(f[7], f[9], f[10]), saturatedSum(f[8])
+		tokens := int(min(in, math.MaxInt64-out, math.MaxInt) + min(out, math.MaxInt))
 		res.Tokens = &tokens
+		inTokens, outTokens := int(min(in, math.MaxInt)), int(min(out, math.MaxInt))
+		res.InputTokens, res.OutputTokens = &inTokens, &outTokens
 	}
 	return nil
+}
+
+// saturatedSum adds the positive counts among us, stopping at
+// MaxInt64 (gjson clamps each to it) instead of wrapping negative.
+func saturatedSum(us ...gjson.Result) int64 {
+	var n int64
+	for _, u := range us {
+		if c := u.Int(); u.Type == gjson.Number && c > 0 {
+			n = min(n, math.MaxInt64-c) + c
+		}
+	}
+	return n
 }

@@ -21,22 +21,22 @@ func TestParseSamples(t *testing.T) {
 	}{
 		{"result-text.json", Result{
 			Envelope: true, Text: "CANNED-REPLY-42", Subtype: "success", TerminalReason: "completed",
-			CostUSD: ptr(0.00014000000000000001), Tokens: ptr(15), NumTurns: 1,
+			CostUSD: ptr(0.00014000000000000001), Tokens: ptr(15), InputTokens: ptr(10), OutputTokens: ptr(5), NumTurns: 1,
 		}},
 		{"result-json-schema.json", Result{
 			Envelope: true, Text: `{"verdict":"pass","reason":"looks fine"}`,
 			Structured: json.RawMessage("{\n    \"verdict\": \"pass\",\n    \"reason\": \"looks fine\"\n  }"),
 			Subtype:    "success", TerminalReason: "completed",
-			CostUSD: ptr(0.00014000000000000001), Tokens: ptr(15), NumTurns: 2,
+			CostUSD: ptr(0.00014000000000000001), Tokens: ptr(15), InputTokens: ptr(10), OutputTokens: ptr(5), NumTurns: 2,
 		}},
 		{"result-api-error-500.json", Result{
 			Envelope: true, IsError: true, Subtype: "success", TerminalReason: "api_error",
 			Text:    "API Error: 500 fake error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:18080).",
-			CostUSD: ptr(0.0), Tokens: ptr(0), NumTurns: 1,
+			CostUSD: ptr(0.0), Tokens: ptr(0), InputTokens: ptr(0), OutputTokens: ptr(0), NumTurns: 1,
 		}},
 		{"result-max-turns.json", Result{
 			Envelope: true, IsError: true, Subtype: "error_max_turns", TerminalReason: "max_turns",
-			CostUSD: ptr(0.00028000000000000003), Tokens: ptr(30), NumTurns: 3,
+			CostUSD: ptr(0.00028000000000000003), Tokens: ptr(30), InputTokens: ptr(20), OutputTokens: ptr(10), NumTurns: 3,
 		}},
 	}
 	for _, tt := range tests {
@@ -80,12 +80,12 @@ func TestParse(t *testing.T) {
 		{"zero cost kept", `{"type":"result","total_cost_usd":0}`, Result{Envelope: true, CostUSD: ptr(0.0)}, nil},
 		{"negative turns are zero", `{"type":"result","num_turns":-3}`, Result{Envelope: true}, nil},
 		{"tokens summed over four counters", `{"type":"result","usage":{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":4,"cache_read_input_tokens":8}}`,
-			Result{Envelope: true, Tokens: ptr(15)}, nil},
+			Result{Envelope: true, Tokens: ptr(15), InputTokens: ptr(13), OutputTokens: ptr(2)}, nil},
 		{"cache counters alone are no usage", `{"type":"result","usage":{"cache_read_input_tokens":8}}`, Result{Envelope: true}, nil},
 		{"negative and mistyped counters ignored", `{"type":"result","usage":{"input_tokens":-5,"output_tokens":"7"}}`,
-			Result{Envelope: true, Tokens: ptr(0)}, nil},
+			Result{Envelope: true, Tokens: ptr(0), InputTokens: ptr(0), OutputTokens: ptr(0)}, nil},
 		{"huge counters saturate", `{"type":"result","usage":{"input_tokens":1e30,"output_tokens":9223372036854775807,"cache_read_input_tokens":5}}`,
-			Result{Envelope: true, Tokens: ptr(math.MaxInt)}, nil},
+			Result{Envelope: true, Tokens: ptr(math.MaxInt), InputTokens: ptr(math.MaxInt), OutputTokens: ptr(math.MaxInt)}, nil},
 		{"fenced envelope is text", "```json\n{\"type\":\"result\"}\n```", Result{Text: "```json\n{\"type\":\"result\"}\n```"}, nil},
 	}
 	for _, tt := range tests {

@@ -197,6 +197,7 @@ var userOnlyKeys = []struct{ parent, key, why string }{
 	{"claude", "path", "choose the claude executable"},
 	{"stop_hook", "tools", "give the judge tools"},
 	{"receipts", "notes_ref", "choose where receipts are written"},
+	{"telemetry", "otlp_endpoint", "choose where traces of your verdicts are sent"},
 }
 
 // parseTop parses a layer and checks that its top level is an object; it

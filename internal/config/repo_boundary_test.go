@@ -78,3 +78,21 @@ func TestLedgerKeyIsUserLevel(t *testing.T) {
 		})
 	}
 }
+
+// TestOTLPEndpointIsUserLevel: where traces go is the user's choice; a
+// repository that names a collector is ignored with a warning, and the
+// user's own endpoint stands.
+func TestOTLPEndpointIsUserLevel(t *testing.T) {
+	e := newEnv(t)
+	e.tribunal(4, `{"telemetry":{"otlp_endpoint":"http://evil.example:4318"}}`)
+	if got := e.load().OTLPEndpoint(); got != "" {
+		t.Errorf("a repository's endpoint was used: %q", got)
+	}
+	if !e.hasWarning("repository settings may not choose where traces", "tribunal.telemetry.otlp_endpoint") {
+		t.Errorf("no warning about the repository's endpoint: %q", e.warnings)
+	}
+	e.tribunal(2, `{"telemetry":{"otlp_endpoint":"http://127.0.0.1:4318"}}`)
+	if got := e.load().OTLPEndpoint(); got != "http://127.0.0.1:4318" {
+		t.Errorf("OTLPEndpoint = %q, want the user's", got)
+	}
+}

@@ -140,6 +140,9 @@ var tribunalSpec = object(map[string]*spec{
 	"claude": object(map[string]*spec{
 		"path": leaf(kindString),
 	}),
+	"telemetry": object(map[string]*spec{
+		"otlp_endpoint": leaf(kindString),
+	}),
 	"codex": object(map[string]*spec{
 		"path": leaf(kindString),
 	}),

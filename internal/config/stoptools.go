@@ -28,3 +28,13 @@ func (c *Config) StopHookTools() string {
 	}
 	return v
 }
+
+// OTLPEndpoint returns tribunal.telemetry.otlp_endpoint, the collector
+// that traces go to when no OTEL_EXPORTER_OTLP_ENDPOINT is set; "" when
+// unset. Only the user's own settings can set it (Load drops it from a
+// repository's, which could otherwise send what the user's tasks did to a
+// server of the repository author's choosing).
+func (c *Config) OTLPEndpoint() string {
+	v, _ := str(c.tree.at("telemetry", "otlp_endpoint"))
+	return v
+}

@@ -235,3 +235,19 @@ func deepArray(n int) string {
 	}
 	return string(b)
 }
+
+// TestSHA256 hashes the canonical form: spacing and member order do not
+// change the digest; invalid JSON has none.
+func TestSHA256(t *testing.T) {
+	a, err := SHA256([]byte(`{"b":1,"a":[true, "x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := SHA256([]byte("{ \"a\" : [true,\"x\"],\n \"b\" : 1.0 }"))
+	if a != b || len(a) != 64 {
+		t.Errorf("digests %q and %q of one document", a, b)
+	}
+	if _, err := SHA256([]byte(`{"a":1,"a":2}`)); err == nil {
+		t.Error("a duplicate member name hashed")
+	}
+}

@@ -83,7 +83,7 @@ func CallRecord(spec provider.Spec, meta records.CallMeta, call claude.Call, res
 		EnvAdded: []string{claude.GuardEnv + "=1"},
 		Dir:      call.Dir, Prompt: call.Prompt, RawOutput: res.Raw, Text: res.Text,
 		Structured: res.Structured, CostUSD: res.CostUSD, Stderr: res.Stderr,
-		Usage: records.CallUsage{Tokens: res.Tokens, NumTurns: res.NumTurns, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode},
+		Usage: records.CallUsage{Tokens: res.Tokens, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, NumTurns: res.NumTurns, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode},
 	}
 	if call.MaxOutputTokens > 0 {
 		rec.EnvAdded = append(rec.EnvAdded, fmt.Sprintf("CLAUDE_CODE_MAX_OUTPUT_TOKENS=%d", call.MaxOutputTokens))

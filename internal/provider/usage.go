@@ -18,11 +18,11 @@ func RecordUsage(res *claude.Result, total, in, out, cost gjson.Result) {
 		n = max(in.Int(), 0) + max(out.Int(), 0)
 	}
 	if n > 0 && n < math.MaxInt32 {
-		tokens := int(n)
-		if res.Tokens != nil {
-			tokens += *res.Tokens
-		}
-		res.Tokens = &tokens
+		res.Tokens = addTokens(res.Tokens, n)
+	}
+	if i, o := in.Int(), out.Int(); in.Type == gjson.Number && out.Type == gjson.Number &&
+		i >= 0 && o >= 0 && i < math.MaxInt32 && o < math.MaxInt32 {
+		res.InputTokens, res.OutputTokens = addTokens(res.InputTokens, i), addTokens(res.OutputTokens, o)
 	}
 	if v := cost.Float(); cost.Type == gjson.Number && v >= 0 && !math.IsInf(v, 1) {
 		if res.CostUSD != nil {
@@ -30,6 +30,15 @@ func RecordUsage(res *claude.Result, total, in, out, cost gjson.Result) {
 		}
 		res.CostUSD = &v
 	}
+}
+
+// addTokens is *sum + n, for counts added up over a call's requests.
+func addTokens(sum *int, n int64) *int {
+	t := int(n)
+	if sum != nil {
+		t += *sum
+	}
+	return &t
 }
 
 // SystemPrompt is the role prompt for a provider without a structured-output

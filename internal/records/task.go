@@ -270,8 +270,12 @@ type Call struct {
 
 // CallUsage is a call's consumption and exit.
 type CallUsage struct {
-	Tokens     *int  `json:"tokens,omitempty"`
-	NumTurns   int   `json:"num_turns,omitempty"`
-	DurationMS int64 `json:"duration_ms"`
-	ExitCode   int   `json:"exit_code"`
+	Tokens *int `json:"tokens,omitempty"`
+	// InputTokens (cache reads and writes included) and OutputTokens are
+	// Tokens split as the provider reported it, when it did.
+	InputTokens  *int  `json:"input_tokens,omitempty"`
+	OutputTokens *int  `json:"output_tokens,omitempty"`
+	NumTurns     int   `json:"num_turns,omitempty"`
+	DurationMS   int64 `json:"duration_ms"`
+	ExitCode     int   `json:"exit_code"`
 }

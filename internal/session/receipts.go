@@ -1,8 +1,6 @@
 package session
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -65,9 +63,8 @@ func acceptedTask(dir string, audit *ledger.Audit) (receipt.Task, bool, error) {
 	var m records.Manifest
 	if data, ok := store.ReadOptional(filepath.Join(dir, records.ManifestFile), 64<<20, func(string) {}); ok && json.Unmarshal(data, &m) == nil {
 		v.ActorModel, v.MetaModel = m.Effective.ActorModel, m.Effective.MetaModel
-		if c, err := jcs.Canonicalize(m.Rubric); err == nil && len(m.Rubric) > 0 {
-			sum := sha256.Sum256(c)
-			v.Rubric.SHA256 = hex.EncodeToString(sum[:])
+		if d, err := jcs.SHA256(m.Rubric); err == nil && len(m.Rubric) > 0 {
+			v.Rubric.SHA256 = d
 		}
 	}
 	if e := gateEntry(audit, rep.TaskID, last.IterationID); e != nil {

@@ -82,6 +82,9 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	})
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
+	if failed == 0 {
+		r.handOff(taskID)
+	}
 	if fileErr == nil {
 		r.stopFile, r.taskID = stopPath, taskID
 	}

@@ -29,10 +29,11 @@ var (
 	Browser     = Tier{"browser", "report page tests in headless Chromium", "make test-browser"}
 	Calibration = Tier{"calibration", "the calibration starter set's labels re-derived by running each program's tests", "make test-calibration"}
 	Stress      = Tier{"stress", "stress runs of many concurrent and randomly killed hook and session processes", "make test-stress"}
+	OTel        = Tier{"otel", "OpenTelemetry export to a real Jaeger (OTLP/HTTP in, its query API read back)", "make test-otel"}
 )
 
 // All lists every tier, in the order `make check` runs them.
-var All = []Tier{E2E, Browser, Calibration, Stress}
+var All = []Tier{E2E, Browser, Calibration, Stress, OTel}
 
 // Env is the variable that selects tiers; CIEnv, when non-empty, turns a
 // missing prerequisite into a failure.
