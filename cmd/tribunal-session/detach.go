@@ -143,7 +143,10 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("wait", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", 9*time.Minute, "how long to wait")
-	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(reorder(args)); err != nil {
+		return c.flagError("wait", fs, err)
+	}
+	if fs.NArg() != 1 {
 		c.errorf("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
 		return exitUsage
 	}
@@ -254,6 +257,10 @@ func alive(runDir string) bool {
 }
 
 func (c *cli) cancelCmd(args []string) int {
+	args, ok := c.positional("cancel", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) != 1 {
 		c.errorf("usage: tribunal-session cancel TASK_ID|last")
 		return exitUsage

@@ -109,9 +109,7 @@ func (c *cli) historyFlags(name, help string, args []string, setup func(fs *flag
 		return nil, 0
 	}
 	if err != nil {
-		c.errorf("%s: %v", name, err)
-		fmt.Fprint(c.stderr, help)
-		return nil, exitUsage
+		return nil, c.flagError(name, fs, err)
 	}
 	return pos, -1
 }

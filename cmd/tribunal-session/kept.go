@@ -24,6 +24,10 @@ const exitNotApplied = 1
 // keptTask finds a kept task of the current repository's project. A
 // non-zero code means the error was printed.
 func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktree.Manager, *worktree.Task, int) {
+	args, ok := c.positional(name, args)
+	if !ok {
+		return nil, nil, exitUsage
+	}
 	if len(args) != 1 {
 		c.errorf("usage: tribunal-session %s TASK_ID", name)
 		return nil, nil, exitUsage

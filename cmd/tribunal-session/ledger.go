@@ -32,7 +32,10 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	path := fs.String("ledger", "", "the ledger file")
 	expect := fs.String("expect-key", "", "the fingerprint of a key that must have signed the ledger")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("verify", fs, err)
+	}
+	if fs.NArg() != 0 {
 		c.errorf("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
 		return exitUsage
 	}
@@ -157,6 +160,10 @@ func (c *cli) describeKeys(keys []string) {
 
 // keygenCmd rotates the signing key.
 func (c *cli) keygenCmd(args []string) int {
+	args, ok := c.positional("keygen", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) > 0 {
 		c.errorf("keygen takes no arguments")
 		c.hint("tribunal-session keygen replaces the ledger signing key in $ONLOOKER_DIR/keys and keeps the old one")

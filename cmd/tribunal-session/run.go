@@ -44,9 +44,8 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
 	if err != nil {
-		c.errorf("run: %v", err)
-		c.hint(`quote the task as one argument, or put it after "--": tribunal-session run [flags] -- <task>`)
-		return exitUsage
+		return c.flagError("run", fs, err,
+			`a task with dashes in it goes after "--": tribunal-session run [flags] -- <task>`)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
