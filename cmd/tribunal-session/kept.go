@@ -95,11 +95,7 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		return exitAborted
 	}
 	if len(res.Conflicts) > 0 {
-		c.errorf("apply: task %s's change does not apply cleanly beside your edits; nothing was changed", t.ID)
-		for _, f := range res.Conflicts {
-			c.item(f)
-		}
-		c.hint("resolve the overlap (or stash your edits) and run 'tribunal-session apply %s' again; 'git diff %s %s' shows the change", t.ID, shortID(t.Snapshot), t.Branch)
+		c.applyConflict(ctx, m, t, res.Conflicts)
 		return exitNotApplied
 	}
 	if res.NoChange {
