@@ -313,7 +313,9 @@ func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) 
 	}
 	path, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
 	if err != nil {
-		return nil, fmt.Errorf("cannot run the jury: %w", err)
+		// The actor is the first call of a run, and calibrate and rejudge
+		// have no actor: name the program, not a role.
+		return nil, fmt.Errorf("cannot run claude: %w", err)
 	}
 	return claude.Exec{Path: path, Env: environ}, nil
 }

@@ -434,7 +434,7 @@ func (r *runner) configure(worktreeRoot string) error {
 	params, err := r.cfg.Session(rub)
 	if err != nil {
 		if rub == nil {
-			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
+			return unknownRubric(id, set)
 		}
 		return err
 	}
