@@ -258,7 +258,7 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 		b.WriteString("\n")
 	}
 	if it.HasDiff {
-		fmt.Fprintf(b, "Diff: `tribunal-session show <task> --diff --iteration %d` (add --previous for this iteration's own change)\n\n", it.Number+1)
+		fmt.Fprintf(b, "Diff: `tribunal-session show %s --diff --iteration %d` (add --previous for this iteration's own change)\n\n", taskID, it.Number+1)
 	}
 	if len(it.Judges) > 0 {
 		b.WriteString("**Judges:**\n\n")
