@@ -59,7 +59,8 @@ prints the shortest); "last" is the newest record.
 
 --diff prints the stored unified diff of an iteration (default: the last)
 against the task's starting snapshot; with --previous, that iteration's own
-change since the iteration before it.
+change since the iteration before it. An empty diff prints nothing on
+stdout and says so on stderr.
 
 Exit status: 0 shown; 3 shown, but a recorded file is missing or corrupt
 (each is named on stderr); 2 usage error, unknown or ambiguous id, or not
@@ -284,6 +285,11 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		if err != nil {
 			c.errorf("show: %v", err)
 			return exitUsage
+		}
+		if patch == "" {
+			// An empty stdout alone reads as "nothing recorded".
+			c.progress(emptyDiffNote(ref.TaskID, iteration, previous))
+			return 0
 		}
 		// Repository text: keep the diff's lines, drop terminal controls.
 		fmt.Fprint(c.stdout, safetext.Block(patch))
