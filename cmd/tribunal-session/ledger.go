@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -79,9 +80,27 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "anchor: %s signed it (%s)\n", anchor, source)
 	} else {
 		c.warning("no trust anchor is set: a ledger re-signed wholesale with another key, its key file replaced, would verify too")
-		c.hint("keep the fingerprint tribunal-session keygen prints, then pass --expect-key SHA256:… or set tribunal.trust.ledger_key in ~/.claude/settings.json")
+		c.anchorHint(rep.Keys)
 	}
 	return 0
+}
+
+// anchorHint tells how to set a trust anchor with the fingerprint to use:
+// the key was made the first time something was recorded, so the user
+// never saw keygen print it; verify has just listed it.
+func (c *cli) anchorHint(keys []string) {
+	fp := ""
+	local, _ := ledger.Keys(c.keyDir())
+	for _, l := range local {
+		if l.Current && slices.Contains(keys, l.PublicKey) {
+			fp, _ = ledger.KeyFingerprint(l.PublicKey)
+		}
+	}
+	if fp == "" {
+		c.hint("if a key listed above is yours, set tribunal.trust.ledger_key to its fingerprint (SHA256:…) in ~/.claude/settings.json, or pass it as --expect-key")
+		return
+	}
+	c.hint("this machine's current key signed it: to hold the ledger to it, set tribunal.trust.ledger_key to %q in ~/.claude/settings.json, or pass --expect-key %s", fp, fp)
 }
 
 // ledgerAnchor is the fingerprint verify holds the ledger to, and where it
