@@ -150,8 +150,9 @@ Checks the signed verdict ledger's hash chain and every signature, and
 lists the keys that signed it with their fingerprints. Without --ledger it
 checks the ledger of the repository of the current directory.
 
-  --expect-key FP   the fingerprint keygen printed (or the public key): the
-                    ledger must have been signed by that key; without it,
+  --expect-key FP   a key's fingerprint as verify lists it (or the public
+                    key): the ledger must have been signed by that key;
+                    without it,
                     tribunal.trust.ledger_key from your own settings
                     applies, and with neither verify warns that a ledger
                     re-signed wholesale with another key would pass too

@@ -43,7 +43,7 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	anchor, source, err := c.ledgerAnchor(*expect)
 	if err != nil {
 		c.errorf("verify: %s: %v", source, err)
-		c.hint("give the fingerprint keygen printed (SHA256:…), or the public key verify lists")
+		c.hint("give a key fingerprint (SHA256:…) as verify and keygen print it, or the public key verify lists")
 		return exitUsage
 	}
 	if *path == "" {
