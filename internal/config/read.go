@@ -119,7 +119,7 @@ const MaxStopHookTimeout = 80 * time.Second
 func (c *Config) stopHookTimeout() time.Duration {
 	d := c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds")
 	if d > MaxStopHookTimeout {
-		c.warn(fmt.Sprintf("tribunal.stop_hook.timeout_seconds %g is above the hook's own limit; using %g", d.Seconds(), MaxStopHookTimeout.Seconds()))
+		c.warn(fmt.Sprintf("tribunal.stop_hook.timeout_seconds %s is above the hook's own limit; using %s", rules.Num(d.Seconds()), rules.Num(MaxStopHookTimeout.Seconds())))
 		return MaxStopHookTimeout
 	}
 	return d
@@ -134,8 +134,8 @@ func (c *Config) stopHookThreshold() float64 {
 	}
 	v, err := rubric.ScoreThreshold(n.raw)
 	if err != nil {
-		c.warn(fmt.Sprintf("%s: %s; using %g", n.src,
-			invalid("tribunal.session.score_threshold", n, err), rules.DefaultScoreThreshold))
+		c.warn(fmt.Sprintf("%s: %s; using %s", n.src,
+			invalid("tribunal.session.score_threshold", n, err), rules.Num(rules.DefaultScoreThreshold)))
 		return rules.DefaultScoreThreshold
 	}
 	return v

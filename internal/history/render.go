@@ -324,7 +324,7 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 		parts := make([]string, len(names))
 		for i, n := range names {
 			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
-				parts[i] = n + " " + Num(v)
+				parts[i] = n + " " + num(v)
 			} else {
 				parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
 			}
