@@ -39,8 +39,10 @@ elsewhere the list is a Markdown table.
   --since WHEN      only records from WHEN on: a duration back from now
                     (90m, 36h, 7d) or a date (2026-05-24, RFC 3339 time)
   --outcome LIST    only these outcomes, separated by commas: accepted,
-                    rejected, exhausted_iterations, aborted, incomplete,
-                    failed, cancelled (advisory judgements with no verdict)
+                    not-accepted (a task whose gate never passed; also
+                    "exhausted"), aborted, rejected (an advisory verdict),
+                    failed (tasks not accepted or aborted, and advisory
+                    judgements with no verdict), cancelled, incomplete
   --format F        auto (table on a terminal, else md), table or md
   --json            {entries, total, problems}; total counts the records
                     the filters keep, before --limit

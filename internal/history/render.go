@@ -24,22 +24,6 @@ const timeLayout = "2006-01-02 15:04Z"
 // maxSummaryCell bounds the summary column of the log table.
 const maxSummaryCell = 72
 
-// Glyph marks an outcome (spec §7.10).
-func Glyph(outcome string) string {
-	switch outcome {
-	case "accepted":
-		return "✓"
-	case "rejected":
-		return "✗"
-	case "exhausted_iterations":
-		return "⏱"
-	case OutcomeIncomplete:
-		return "…"
-	default:
-		return "⚠"
-	}
-}
-
 func cell(s string, max int) string {
 	return strings.ReplaceAll(surface.OneLine(s, max), "|", `\|`)
 }
@@ -71,7 +55,7 @@ func RenderLog(r LogResult) string {
 		if e.Iterations != nil {
 			iters = fmt.Sprint(*e.Iterations)
 		}
-		outcome := Glyph(e.Outcome) + " " + e.Outcome
+		outcome := rules.Glyph(e.Outcome) + " " + rules.OutcomeWords(e.Outcome)
 		if e.Source != "" {
 			outcome += " (" + e.Source + ")"
 		}
@@ -104,7 +88,7 @@ func RenderTask(v *TaskView) string {
 	if iso := v.Isolation; iso != nil && len(iso.GitTampered) > 0 {
 		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", surface.OneLine(worktree.TamperLine(iso.GitTampered), 2000))
 	}
-	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, Glyph(outcome), outcome, score(final))
+	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
@@ -437,9 +421,9 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	var b strings.Builder
 	failed := v.Outcome == records.OutcomeFailed || v.Outcome == records.OutcomeCancelled
 	if failed {
-		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", Glyph(v.Outcome), v.Outcome)
+		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", rules.Glyph(v.Outcome), rules.OutcomeWords(v.Outcome))
 	} else {
-		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
+		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", rules.Glyph(v.Outcome), rules.OutcomeWords(v.Outcome), v.Score)
 	}
 	sid := surface.OneLine(v.SessionID, 200)
 	if sid == "" {

@@ -129,7 +129,7 @@ func TestShowTaskReadsEveryArtifact(t *testing.T) {
 
 	out := RenderTask(v)
 	for _, want := range []string{
-		"## tribunal task " + task + " — ⏱ exhausted_iterations, score 0.82",
+		"## tribunal task " + task + " — ✗ not accepted, score 0.82",
 		"**Task:** fix it",
 		"started 2026-05-24 10:00Z · session sess-1 · rubric default · policy majority · threshold 0.75 · dissent threshold 0.25 · aggregation mean",
 		"iterations 2 of 3 · cost $0.5000 · 1.5 s",

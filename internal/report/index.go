@@ -8,6 +8,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 type indexPage struct {
@@ -70,7 +71,7 @@ func buildIndex(in IndexInput) indexPage {
 	for _, e := range in.Log.Entries {
 		counts[e.Outcome]++
 		r := indexRow{Kind: e.Kind, When: e.Time.UTC().Format("2006-01-02 15:04Z"), Outcome: e.Outcome,
-			OutcomeClass: outcomeClass(e.Outcome), Glyph: history.Glyph(e.Outcome), Score: "—", Iterations: "—",
+			OutcomeClass: outcomeClass(e.Outcome), Glyph: rules.Glyph(e.Outcome), Score: "—", Iterations: "—",
 			Cost: "—", ID: e.ID, ShortID: e.ShortID, Summary: oneLine(e.Summary, 160), Source: e.Source}
 		if r.ShortID == "" {
 			r.ShortID = e.ID
@@ -96,7 +97,7 @@ func buildIndex(in IndexInput) indexPage {
 	}
 	sort.Strings(names)
 	for _, o := range names {
-		p.Outcomes = append(p.Outcomes, outcomeCount{Outcome: o, Glyph: history.Glyph(o), Class: outcomeClass(o), Count: counts[o]})
+		p.Outcomes = append(p.Outcomes, outcomeCount{Outcome: o, Glyph: rules.Glyph(o), Class: outcomeClass(o), Count: counts[o]})
 	}
 	p.Timeline = buildTimeline(in.Log.Entries, p.Rows)
 	for _, pr := range in.Log.Problems {
@@ -179,7 +180,7 @@ type advisoryPage struct {
 
 func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) advisoryPage {
 	p := advisoryPage{Page: newHead("tribunal advisory verdict "+v.SessionName(), now), IndexHref: indexHref,
-		Outcome: v.Outcome, OutcomeClass: outcomeClass(v.Outcome), Glyph: history.Glyph(v.Outcome),
+		Outcome: v.Outcome, OutcomeClass: outcomeClass(v.Outcome), Glyph: rules.Glyph(v.Outcome),
 		Score: fmt.Sprintf("%.2f", v.Score), Feedback: strings.TrimSpace(v.Feedback)}
 	add := func(l, val string) {
 		if val != "" {

@@ -122,7 +122,7 @@ func buildTask(in TaskInput) taskPage {
 	if iso := v.Isolation; iso != nil {
 		p.GitTampered, p.Refused = worktree.TamperLine(iso.GitTampered), iso.Refused
 	}
-	p.Glyph, p.OutcomeClass = history.Glyph(p.Outcome), outcomeClass(p.Outcome)
+	p.Glyph, p.OutcomeClass = rules.Glyph(p.Outcome), outcomeClass(p.Outcome)
 	title := "tribunal task " + v.TaskID
 	if p.Summary != "" {
 		title = "tribunal: " + oneLine(p.Summary, 80)

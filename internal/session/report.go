@@ -131,20 +131,6 @@ type GateReport struct {
 	Trust     *trust.Result `json:"trust,omitempty"`
 }
 
-// Glyph is the outcome's mark in summaries (spec §7.10).
-func Glyph(outcome string) string {
-	switch outcome {
-	case Accepted:
-		return "✓"
-	case "rejected":
-		return "✗"
-	case Exhausted:
-		return "⏱"
-	default:
-		return "⚠"
-	}
-}
-
 // GateSentence says what the gate decided, in gate.Sentence's words.
 func GateSentence(g GateReport, aggregate float64) string {
 	f := gate.Facts{Aggregate: &aggregate, FloorScore: g.FloorScore, Floor: g.Floor}
@@ -165,7 +151,7 @@ func Summary(r *Report) string {
 	if r.FinalScore != nil {
 		score = fmt.Sprintf("%.2f", *r.FinalScore)
 	}
-	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", Glyph(r.Outcome), r.Outcome, score)
+	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", rules.Glyph(r.Outcome), rules.OutcomeWords(r.Outcome), score)
 	if r.Error != "" {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", inline(r.Error, 1000))
 	}
