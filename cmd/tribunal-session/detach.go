@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -171,7 +172,11 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 		if data, err := store.ReadRegular(filepath.Join(runDir, "exit"), smallRunFile); err == nil {
 			offset = c.follow(logPath, offset)
 			out, _ := store.ReadRegular(filepath.Join(runDir, "output.txt"), maxRunOutput)
-			c.stdout.Write(out)
+			if bytes.HasPrefix(out, []byte("{")) {
+				c.stdout.Write(out) // run --detach --json: the report, for programs
+			} else {
+				c.markdown(string(out))
+			}
 			code, err := strconv.Atoi(strings.TrimSpace(string(data)))
 			if err != nil {
 				return exitAborted

@@ -316,7 +316,7 @@ func (c *cli) showAdvisory(projectDir, logPath, path string, asJSON bool) int {
 			Problems []string              `json:"problems"`
 		}{history.KindAdvisory, v, problemStrings(v.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
+		c.markdown(history.RenderAdvisory(v, time.Now()))
 	}
 	return exitStatus(len(v.Problems) > 0)
 }
@@ -337,7 +337,7 @@ func (c *cli) showTask(projectDir, logPath, taskID string, asJSON bool) int {
 			Problems []string          `json:"problems"`
 		}{history.KindTask, v, problemStrings(v.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderTask(v))
+		c.markdown(history.RenderTask(v))
 	}
 	return exitStatus(len(v.Problems) > 0)
 }
@@ -386,7 +386,7 @@ func (c *cli) replayCmd(ctx context.Context, args []string) int {
 			Problems []string `json:"problems"`
 		}{res, res.Differs(), problemStrings(res.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderReplay(res))
+		c.markdown(history.RenderReplay(res))
 	}
 	switch {
 	case res.Differs():

@@ -273,7 +273,7 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 	if asJSON {
 		c.printJSON(rep)
 	} else {
-		fmt.Fprint(c.stdout, session.Summary(rep))
+		c.markdown(session.Summary(rep))
 	}
 	switch {
 	case runErr != nil:
