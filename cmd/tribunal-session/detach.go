@@ -81,6 +81,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.maxIterations > 0 {
 		args = append(args, "--max-iterations", strconv.Itoa(f.maxIterations))
 	}
+	if f.budget > 0 {
+		args = append(args, "--budget", strconv.FormatFloat(f.budget, 'f', -1, 64))
+	}
 	if f.sessionID != "" {
 		args = append(args, "--session-id", f.sessionID)
 	}

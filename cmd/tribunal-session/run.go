@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -14,12 +15,14 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 type runFlags struct {
 	rubric        string
 	maxIterations int
+	budget        float64
 	json          bool
 	detach        bool
 	taskFile      string
@@ -35,6 +38,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.rubric, "rubric", "", "rubric id")
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, "maximum actor passes")
+	fs.Float64Var(&f.budget, "budget", 0, "cost cap in USD")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.detach, "detach", false, "run in the background")
 	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
@@ -51,6 +55,11 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["max-iterations"] && f.maxIterations < 1 {
 		c.errorf("run: --max-iterations must be at least 1 (got %d)", f.maxIterations)
+		return exitUsage
+	}
+	if set["budget"] && !(f.budget > 0 && f.budget < math.Inf(1)) {
+		c.errorf("run: --budget must be a number of dollars above 0 (got %s)", rules.Num(f.budget))
+		c.hint("raise the cap for one run with --budget 20; tribunal.session.budget_usd sets it for every run")
 		return exitUsage
 	}
 	if set["rubric"] && strings.TrimSpace(f.rubric) == "" {
@@ -192,7 +201,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	}
 	p := prepared{
 		opts: session.Options{
-			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
+			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 		},
 		deps: session.Deps{
@@ -273,13 +282,15 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 	if asJSON {
 		c.printJSON(rep)
 	} else {
-		c.markdown(session.Summary(rep))
+		shown := *rep
+		c.familyNoteOnce(&shown)
+		c.markdown(session.Summary(&shown))
 	}
 	switch {
 	case runErr != nil:
 		c.errorf("task %s aborted: %v", rep.TaskID, runErr)
 		if errors.Is(runErr, session.ErrBudget) {
-			c.hint("raise tribunal.session.budget_usd, or run with fewer judges or iterations")
+			c.hint("run it again with a higher --budget (or raise tribunal.session.budget_usd), or with fewer judges or iterations")
 		}
 		if errors.Is(runErr, session.ErrNoVerdict) {
 			c.hint("the judges never ran to a verdict (this is not a judgement of the change); check the errors above, then run the task again")

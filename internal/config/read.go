@@ -17,18 +17,22 @@ import (
 // the values in defaults.json (a test holds them together) and apply only
 // if the merged tree somehow lacks a key.
 const (
-	DefaultJudgeModel            = "claude-opus-4-7"
-	DefaultActorModel            = "claude-sonnet-4-6"
-	DefaultMetaModel             = "claude-opus-4-7"
-	DefaultActorMaxTokens        = 4096
-	DefaultJudgeMaxTokens        = 2048
-	DefaultMetaMaxTokens         = 1024
-	DefaultRubricID              = "default"
-	DefaultStopHookTimeout       = 60 * time.Second
-	DefaultSessionStartMaxAge    = 72 * time.Hour
-	DefaultJudgeTimeout          = 600 * time.Second
-	DefaultActorTimeout          = 1800 * time.Second
-	DefaultMetaTimeout           = 600 * time.Second
+	DefaultJudgeModel         = "claude-opus-4-7"
+	DefaultActorModel         = "claude-sonnet-4-6"
+	DefaultMetaModel          = "claude-opus-4-7"
+	DefaultActorMaxTokens     = 4096
+	DefaultJudgeMaxTokens     = 2048
+	DefaultMetaMaxTokens      = 1024
+	DefaultRubricID           = "default"
+	DefaultStopHookTimeout    = 60 * time.Second
+	DefaultSessionStartMaxAge = 72 * time.Hour
+	DefaultJudgeTimeout       = 600 * time.Second
+	DefaultActorTimeout       = 1800 * time.Second
+	DefaultMetaTimeout        = 600 * time.Second
+	// DefaultBudgetUSD is a task's cost cap unless the settings say
+	// otherwise (null: none): a newcomer's first tasks run on strong
+	// models, and the cap is stated in every summary (issue 22).
+	DefaultBudgetUSD             = 5.0
 	defaultSkipIfNoFileChanges   = true
 	defaultStopHookEnabled       = false
 	defaultSessionJudgeTypesJSON = `["standard","adversarial"]`

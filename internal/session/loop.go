@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -169,7 +170,7 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	case outcome == Accepted:
 		r.progress("task %s: accepted", r.taskID)
 	default:
-		r.progress("task %s: %s", r.taskID, outcome)
+		r.progress("task %s: %s", r.taskID, rules.OutcomeWords(outcome))
 	}
 }
 

@@ -26,9 +26,12 @@ type Report struct {
 	Seats         int               `json:"panel_size,omitempty"`
 	// Families are the model families on the panel; FamilyNote is the
 	// one-line note of a panel that is all one family.
-	Families    []string `json:"panel_families,omitempty"`
-	FamilyNote  string   `json:"panel_family_note,omitempty"`
-	CostUSD     *float64 `json:"total_cost_usd,omitempty"`
+	Families   []string `json:"panel_families,omitempty"`
+	FamilyNote string   `json:"panel_family_note,omitempty"`
+	CostUSD    *float64 `json:"total_cost_usd,omitempty"`
+	// BudgetUSD is the task's cost cap (tribunal.session.budget_usd or
+	// run --budget), stated in the summary; nil: no cap.
+	BudgetUSD   *float64 `json:"budget_usd,omitempty"`
 	DurationMS  int64    `json:"total_duration_ms"`
 	StartedAt   string   `json:"started_at,omitempty"`
 	ArtifactDir string   `json:"artifact_dir,omitempty"`
@@ -248,6 +251,11 @@ func Summary(r *Report) string {
 	cost := "not reported"
 	if r.CostUSD != nil {
 		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
+	}
+	if r.BudgetUSD != nil {
+		cost += fmt.Sprintf(" of a $%.2f budget", *r.BudgetUSD)
+	} else {
+		cost += " (no budget)"
 	}
 	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, cost, fmtDuration(r.DurationMS))
 	if len(r.Families) > 0 {

@@ -39,6 +39,8 @@ type Options struct {
 	RubricID string // "" → tribunal.rubric.default_id
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
+	// BudgetUSD overrides the effective budget_usd when > 0 (run --budget).
+	BudgetUSD float64
 	// Dir is where the command runs; the repository is found from it.
 	Dir string
 	// SessionID is the host conversation's id for event envelopes.
@@ -441,6 +443,9 @@ func (r *runner) configure(worktreeRoot string) error {
 	if r.opts.MaxIterations > 0 {
 		params.MaxIterations = r.opts.MaxIterations
 	}
+	if r.opts.BudgetUSD > 0 {
+		params.BudgetUSD = &r.opts.BudgetUSD
+	}
 	r.rub = rub
 	r.params = params
 	// A dry empanelling: the real one mints fresh ids every iteration, but
@@ -463,5 +468,6 @@ func (r *runner) configure(worktreeRoot string) error {
 	r.report.Families = r.panelFamilies(seatTypes(seats))
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = params.MaxIterations
+	r.report.BudgetUSD = params.BudgetUSD
 	return nil
 }
