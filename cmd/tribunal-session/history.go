@@ -280,6 +280,9 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if ref.Kind == history.KindAdvisory {
+		if diff {
+			return c.showAdvisoryDiff(project.Dir, logPath, ref.StopPath, iteration, previous)
+		}
 		return c.showAdvisory(project.Dir, logPath, ref.StopPath, asJSON)
 	}
 	if diff {

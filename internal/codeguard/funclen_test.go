@@ -24,7 +24,7 @@ var longFuncs = map[string]int{
 	"internal/session/iteration.go runner.runActor": 81,
 	"internal/session/judges.go runner.runJudges":   187,
 	"internal/session/meta.go runner.runMeta":       84,
-	"internal/session/report.go Summary":            123,
+	"internal/session/report.go Summary":            119,
 	"internal/stophook/record.go recorder.verdict":  137,
 }
 

@@ -466,18 +466,14 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	if line := secretfiles.Describe(v.LeftOut); line != "" {
 		b.WriteString("**Untracked secrets:** the judge's diff " + line + ".\n\n")
 	}
-	if m := v.Surfaced; m != nil {
-		at := "at a session start"
-		if !m.SurfacedAt.IsZero() {
-			at = "at " + m.SurfacedAt.UTC().Format(timeLayout)
+	if v.Diff != "" {
+		id := v.SessionName()
+		if records.IsJudgementPath(v.Path) {
+			id = v.TaskID
 		}
-		if m.SessionID != "" {
-			at += " (session " + surface.OneLine(m.SessionID, 200) + ")"
-		}
-		fmt.Fprintf(&b, "Shown to a new session %s.\n\n", at)
-	} else {
-		b.WriteString("Not yet shown to a new session.\n\n")
+		fmt.Fprintf(&b, "Diff: `tribunal-session show %s --diff` (what the judge was shown)\n\n", id)
 	}
+	b.WriteString(upperFirst(v.Shown()) + ".\n\n")
 	fmt.Fprintf(&b, "Task id %s · fingerprint %s\n\nFile: %s\n", v.TaskID, dash(v.Fingerprint), v.Path)
 	return b.String()
 }
@@ -529,4 +525,12 @@ func RenderReplay(r *ReplayResult) string {
 	}
 	b.WriteString("result: " + result + "\n")
 	return b.String()
+}
+
+// upperFirst capitalises a phrase's first letter to start a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

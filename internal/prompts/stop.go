@@ -41,6 +41,10 @@ type StopInput struct {
 	ReadTools bool
 }
 
+// StopDiff is the diff the Stop judge is shown, bounded by StopDiffBudget:
+// what the advisory record keeps as its evidence.
+func StopDiff(in StopInput) string { return unidiff.Render(in.Changes, StopDiffBudget) }
+
 // StopPrompt builds the Stop hook's advisory-judge prompt: role line,
 // five-key schema (spec §8.4), task with the threshold, advisory note, what the
 // judge may use, then the quoted material: the unified diff of the working
@@ -49,7 +53,7 @@ type StopInput struct {
 // of them, so nothing from the repository or the transcript can close its
 // section and pose as instructions.
 func StopPrompt(in StopInput) string {
-	diff := unidiff.Render(in.Changes, StopDiffBudget)
+	diff := StopDiff(in)
 	request := headBytes(in.UserRequest, StopRequestLimit)
 	reply := tailBytes(in.LastAssistantMessage, StopLastMessageLimit)
 	f := newFencer(diff, request, reply)

@@ -176,12 +176,14 @@ type advisoryPage struct {
 	Facts        []fact
 	Feedback     string
 	Damaged      []string
+	// DiffFiles is the diff the judge was shown, file by file.
+	DiffFiles []diffFile
 }
 
 func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) advisoryPage {
 	p := advisoryPage{Page: newHead("tribunal advisory verdict "+v.SessionName(), now), IndexHref: indexHref,
 		Outcome: v.Outcome, OutcomeClass: outcomeClass(v.Outcome), Glyph: rules.Glyph(v.Outcome),
-		Score: fmt.Sprintf("%.2f", v.Score), Feedback: strings.TrimSpace(v.Feedback)}
+		Score: fmt.Sprintf("%.2f", v.Score), Feedback: strings.TrimSpace(v.Feedback), DiffFiles: diffFiles(v.Diff)}
 	add := func(l, val string) {
 		if val != "" {
 			p.Facts = append(p.Facts, fact{l, val})
@@ -208,11 +210,7 @@ func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) adv
 	} else if v.Advisory.DurationMS != nil {
 		add("duration", duration(*v.Advisory.DurationMS))
 	}
-	if v.Surfaced != nil {
-		add("shown to a new session", v.Surfaced.SurfacedAt.UTC().Format("2006-01-02 15:04Z"))
-	} else {
-		add("shown to a new session", "not yet")
-	}
+	add("shown", v.Shown())
 	add("task id", v.TaskID)
 	add("fingerprint", v.Fingerprint)
 	add("file", v.Path)

@@ -248,16 +248,7 @@ func Summary(r *Report) string {
 	if lines := isolationLines(r); len(lines) > 0 {
 		b.WriteString(strings.Join(lines, "\n") + "\n\n")
 	}
-	cost := "not reported"
-	if r.CostUSD != nil {
-		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
-	}
-	if r.BudgetUSD != nil {
-		cost += fmt.Sprintf(" of a $%.2f budget", *r.BudgetUSD)
-	} else {
-		cost += " (no budget)"
-	}
-	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, cost, fmtDuration(r.DurationMS))
+	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, costWords(r), fmtDuration(r.DurationMS))
 	if len(r.Families) > 0 {
 		line := "Judge families: " + strings.Join(r.Families, ", ")
 		if r.FamilyNote != "" {
@@ -310,4 +301,17 @@ func fmtDuration(ms int64) string {
 		return fmt.Sprintf("%d ms", ms)
 	}
 	return fmt.Sprintf("%.1f s", float64(ms)/1000)
+}
+
+// costWords is the summary's cost against the task's budget, so that
+// what the next task may spend is visible before it is spent.
+func costWords(r *Report) string {
+	cost := "not reported"
+	if r.CostUSD != nil {
+		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
+	}
+	if r.BudgetUSD == nil {
+		return cost + " (no budget)"
+	}
+	return cost + fmt.Sprintf(" of a $%.2f budget", *r.BudgetUSD)
 }
