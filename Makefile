@@ -87,6 +87,7 @@ bench: build
 	./scripts/bench-stop-gate.sh
 	./scripts/bench-session-start.sh
 	./scripts/bench-stop-judge.sh
+	./scripts/bench-task-start.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:

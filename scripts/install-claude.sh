@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the pinned Claude Code CLI (package.json) into node_modules for
 # the end-to-end tests in e2e/, with the pinned Codex and Gemini CLIs that
-# the cross-family tests drive, then prints the path of the claude binary.
+# the cross-family tests drive and the pinned SARIF validator
+# (@microsoft/sarif-multitool, internal/reviewfmt's TestSARIFValidates),
+# then prints the path of the claude binary.
 # Progress goes to stderr, so that CLAUDE_BIN=$(scripts/install-claude.sh)
 # works. The e2e tests find the binary there on their own.
 set -euo pipefail
@@ -34,4 +36,9 @@ for cli in codex gemini; do
 		exit 1
 	fi
 done
+if ! "$PWD/node_modules/.bin/sarif-multitool" --version >/dev/null 2>&1; then
+	echo "tribunal: error: $PWD/node_modules/.bin/sarif-multitool does not run" >&2
+	echo "tribunal: hint: run 'npm ci' in $PWD; the validator ships a native binary per platform (@microsoft/sarif-multitool-linux)" >&2
+	exit 1
+fi
 echo "$bin"

@@ -59,7 +59,7 @@ cat <<MSG
 tribunal is installed. In any git repository:
 
   /tribunal <task>            run the task through Actor → Jury → Meta-Judge → Gate
-  /tribunal-log               recent tribunal verdicts for this project
+  /tribunal:tribunal-log      recent tribunal verdicts for this project
 
 Each /tribunal task calls an actor and several judges on strong models; a task
 stops before it spends more than \$5 (tribunal.session.budget_usd; 'run --budget'

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/testcmds"
@@ -59,7 +60,7 @@ func TestRunWiresDiagnostics(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "ONLOOKER_DIR": dir}
 	getenv := func(k string) string { return env[k] }
-	pending := surface.PendingPath(dir, "s1")
+	pending := records.PendingPath(dir, "s1")
 	for _, tt := range []struct {
 		name  string
 		plant func() error

@@ -20,6 +20,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -59,7 +60,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: %v", err)
 		return exitAborted
 	}
-	runDir := filepath.Join(project.Dir, "runs", taskID)
+	runDir := filepath.Join(project.Dir, records.RunsDir, taskID)
 	if err := os.MkdirAll(runDir, 0o700); err != nil {
 		c.errorf("run: cannot create %q: %v", runDir, err)
 		return exitAborted
@@ -93,7 +94,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.inPlace {
 		args = append(args, "--in-place")
 	}
-	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, "output.txt"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, records.RunOutputFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err := errors.Join(err1, err2); err != nil {
 		c.errorf("run: %v", err)
@@ -111,7 +112,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: cannot start the background run: %v", err)
 		return exitAborted
 	}
-	os.WriteFile(filepath.Join(runDir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600)
+	os.WriteFile(filepath.Join(runDir, records.RunPIDFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600)
 	cmd.Process.Release()
 	fmt.Fprintln(c.stdout, taskID)
 	c.progressf("task %s started in the background; follow it with: tribunal-session wait %s", taskID, taskID)
@@ -119,7 +120,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 }
 
 func writeExit(runDir string, code int) {
-	store.WriteFileAtomic(filepath.Join(runDir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o600)
+	store.WriteFileAtomic(filepath.Join(runDir, records.RunExitFile), []byte(strconv.Itoa(code)+"\n"), 0o600)
 }
 
 // findRun finds the detached run id names in this project: "last", a
@@ -135,7 +136,7 @@ func (c *cli) findRun(ctx context.Context, id string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	runs := filepath.Join(project.Dir, "runs")
+	runs := filepath.Join(project.Dir, records.RunsDir)
 	taskID, err := history.ResolveRun(runs, id)
 	if err != nil {
 		return "", "", err
@@ -172,9 +173,9 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	defer func() { writeOffset(runDir, offset) }()
 	for {
 		offset = c.follow(logPath, offset)
-		if data, err := store.ReadRegular(filepath.Join(runDir, "exit"), smallRunFile); err == nil {
+		if data, err := store.ReadRegular(filepath.Join(runDir, records.RunExitFile), smallRunFile); err == nil {
 			offset = c.follow(logPath, offset)
-			out, _ := store.ReadRegular(filepath.Join(runDir, "output.txt"), maxRunOutput)
+			out, _ := store.ReadRegular(filepath.Join(runDir, records.RunOutputFile), maxRunOutput)
 			if bytes.HasPrefix(out, []byte("{")) {
 				c.stdout.Write(out) // run --detach --json: the report, for programs
 			} else {
@@ -205,11 +206,8 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	}
 }
 
-// offsetFile records how much of the progress log waits have shown.
-const offsetFile = "wait.offset"
-
 func readOffset(runDir string) int64 {
-	data, err := store.ReadRegular(filepath.Join(runDir, offsetFile), smallRunFile)
+	data, err := store.ReadRegular(filepath.Join(runDir, records.RunOffsetFile), smallRunFile)
 	if err != nil {
 		return 0
 	}
@@ -221,7 +219,7 @@ func readOffset(runDir string) int64 {
 }
 
 func writeOffset(runDir string, n int64) {
-	store.WriteFileAtomic(filepath.Join(runDir, offsetFile), []byte(strconv.FormatInt(n, 10)+"\n"), 0o600)
+	store.WriteFileAtomic(filepath.Join(runDir, records.RunOffsetFile), []byte(strconv.FormatInt(n, 10)+"\n"), 0o600)
 }
 
 // follow copies what was appended to the progress log since offset to
@@ -256,7 +254,7 @@ const (
 )
 
 func alive(runDir string) bool {
-	data, err := store.ReadRegular(filepath.Join(runDir, "pid"), smallRunFile)
+	data, err := store.ReadRegular(filepath.Join(runDir, records.RunPIDFile), smallRunFile)
 	if err != nil {
 		return true // started a moment ago; the pid file comes next
 	}
@@ -279,11 +277,11 @@ func (c *cli) cancelCmd(args []string) int {
 		return exitUsage
 	}
 	args = []string{taskID}
-	if _, err := os.Stat(filepath.Join(runDir, "exit")); err == nil {
+	if _, err := os.Stat(filepath.Join(runDir, records.RunExitFile)); err == nil {
 		c.progress("task " + args[0] + " has already finished")
 		return 0
 	}
-	data, _ := store.ReadRegular(filepath.Join(runDir, "pid"), smallRunFile)
+	data, _ := store.ReadRegular(filepath.Join(runDir, records.RunPIDFile), smallRunFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
 		c.errorf("cancel: task %s is not running", args[0])

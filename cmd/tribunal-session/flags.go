@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/suggest"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // flagError is the one answer of every subcommand to flags it cannot
@@ -33,18 +33,15 @@ const (
 )
 
 // describeFlagError rewords a flag.Parse error: an unknown flag is named
-// in the form the user typed it ("--limt"), with "did you mean --limit?"
-// when a known flag is within two edits.
+// in the form the user typed it ("--limt"), with safetext.DidYouMean's
+// "(did you mean --limit?)" when a known flag is near.
 func describeFlagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, undefinedPrefix):
 		typed := strings.TrimPrefix(msg, undefinedPrefix)
-		s := fmt.Sprintf("unknown flag --%s", typed)
-		if near := suggest.Nearest(typed, flagNames(fs)); near != "" {
-			s += fmt.Sprintf("; did you mean --%s?", near)
-		}
-		return s
+		return fmt.Sprintf("unknown flag --%s", typed) +
+			safetext.DidYouMean(typed, flagNames(fs), func(k string) string { return "--" + k })
 	case strings.HasPrefix(msg, noArgPrefix):
 		return fmt.Sprintf("--%s needs a value", strings.TrimPrefix(msg, noArgPrefix))
 	case errors.Is(err, flag.ErrHelp):

@@ -6,19 +6,25 @@ package main
 
 const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
-  10  not accepted: the gate never passed (exhausted_iterations)
+  10  not accepted: the gate never passed (exhausted_iterations);
+      review: rejected (with --fail-on: a finding at or above it)
   1   replay: a recorded decision would differ under the current rules;
       rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
-  3   aborted: the actor failed twice, no judge produced a usable verdict,
-      a signal, the budget, or another error;
+  3   aborted: the actor failed twice, no judge produced a usable verdict
+      (review: not a judgement of the code), a signal, the budget, or another error;
       show/replay/view: a record was damaged (what could be read was printed);
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key
+  30  verify-receipt: a commit has no receipt (receipt: no commit got one)
+  31  verify-receipt: the receipt's verdict did not pass
+  32  verify-receipt: tree mismatch (the commit's tree is not the one judged)
+  33  verify-receipt: the signer is not in the allowed-signers file
+  34  verify-receipt: a receipt's signature is bad (edited or truncated)
   75  wait: the run is still going; call wait again
 `
 
@@ -130,6 +136,20 @@ criteria, and whether it is valid (with the reason when it is not).
 
 Exit status: 0 listed (also when a rubric is invalid); 2 usage error.
 `
+	doctorHelp = `usage: tribunal-session doctor
+
+Checks, on one screen, what tribunal needs in the current directory: the
+claude CLI (found as a run finds it: TRIBUNAL_CLAUDE_BIN, the user's
+tribunal.claude.path, then PATH) and its version; whether Claude Code has
+the plugin installed and enabled (enabledPlugins in ~/.claude/settings.json
+and the repository's .claude/settings*.json); whether the plugin's
+hooks.json registers each hook and whether the settings turn them on;
+every settings layer and rubric (the checks of config --check); whether the
+store ($ONLOOKER_DIR/tribunal) is writable; each configured provider's CLI
+or key; and where the binaries are. No model is called.
+
+Each line starts with ok, problem or hint; exit 2 when there is a problem.
+`
 	configHelp = `usage: tribunal-session config [--check] [--json]
 
 Lists the configuration layers for the current directory, each over the
@@ -173,6 +193,49 @@ verify --expect-key, or set it as tribunal.trust.ledger_key in
 
 Exit status: 0 created; 3 the key could not be written; 2 usage error.
 `
+	receiptHelp = `usage: tribunal-session receipt [--dry-run] <commit|range>
+       tribunal-session receipt --public-key [--principal NAME]
+
+Signs a receipt for each commit that carries the work of a recorded,
+accepted /tribunal task and attaches it as a git note under
+refs/notes/tribunal (tribunal.receipts.notes_ref in your own settings
+names another). A commit carries a task's work when its tree is the tree
+the task produced, or when its own change (from its one parent) has the
+same git patch-id as the task's judged change. The receipt is signed
+with the ledger's key; other people's receipts on the same commit are
+kept beside yours. A range is anything git rev-list reads (main..HEAD).
+
+  --dry-run      say which commits would get a receipt, write nothing
+  --public-key   print your allowed-signers line, to add to
+                 .tribunal/allowed_signers in the repository
+  --principal    the name on that line (default: git's user.email)
+
+Share receipts with 'git push origin refs/notes/tribunal'; keep them on
+rebase and amend with 'git config notes.rewriteRef refs/notes/tribunal'.
+
+Exit status: 0 written; 30 no commit of the range carries a recorded
+accepted task; 2 usage error; 3 git or the key failed.
+`
+	verifyReceiptHelp = `usage: tribunal-session verify-receipt [--allowed-signers FILE] <commit|range>
+
+Checks the receipts in refs/notes/tribunal of a commit or of each commit of
+a range against the allowed-signers file (.tribunal/allowed_signers in the
+repository unless FILE is given; lines '<principal> ssh-ed25519 <key>').
+A commit is valid when one of its receipts is signed correctly by an
+allowed signer, vouches for the commit's tree, and records a verdict that
+passed. In CI, read the file from the branch you merge into, not from the
+change under review: git show origin/main:.tribunal/allowed_signers.
+
+Exit status (a range exits with its worst commit's):
+  0   every commit has a valid receipt
+  30  a commit has no receipt
+  31  a receipt's verdict did not pass
+  32  tree mismatch: the receipt vouches for another tree
+  33  the signer is not in the allowed-signers file
+  34  a receipt's signature is bad: the note was edited or truncated
+  2   usage error; the allowed-signers file is missing or has a malformed
+      line (named as FILE:LINE)
+`
 	versionHelp = `usage: tribunal-session version   (or --version)
 
 Prints the version, which is the plugin's version.
@@ -182,3 +245,54 @@ Prints the version, which is the plugin's version.
 Prints the list of commands, or one command's usage (as COMMAND -h does).
 `
 )
+
+const reviewHelp = `usage: tribunal-session review --base REF [--head REF] [flags]
+       tribunal-session review --staged [flags]
+       tribunal-session review --diff FILE|- [--base REF] [flags]
+
+Judges an existing change with no actor: the same rubric, jury,
+meta-judge, gate, command judges, severity policy and trust gate as an
+iteration of 'run', once. The change is the merge-base diff of REF and
+--head (HEAD when not given) as a pull request shows it, the staged
+changes (for a pre-commit hook), or a unified diff as git prints it
+(applied on --base, HEAD when not given). Judges and command judges work
+in a checkout of the head state: the current work tree when it is that
+state (a CI checkout of the head), else a worktree made for the review
+and removed after. The review is recorded (kind review: log, show, view,
+replay), its events emitted and its gate decision signed into the ledger.
+
+An empty change, or one of binary files only, is "nothing to review"
+(exit 0, no verdict written).
+
+  --base REF             the branch the change goes into (merge base taken)
+  --head REF             the change's head (default HEAD)
+  --staged               the index against HEAD
+  --diff FILE            a unified diff ("-": stdin)
+  --task TEXT            what the change is meant to do (a PR's title and body)
+  --task-file FILE       the same, read from FILE ("-": stdin)
+  --rubric ID            the rubric to judge by
+  --json                 print the review as JSON (same as --format json)
+  --format FORMAT        stdout's format: text (default), json, md, sarif,
+                         codequality
+  --output FORMAT=FILE   also write FORMAT to FILE; repeatable: one model
+                         spend feeds every format
+  --gate                 in CI, exit with the verdict (default there: advisory)
+  --fail-on SEVERITY     block only on a finding at or above SEVERITY
+                         (info < low < minor < moderate < major < critical < blocker)
+  --budget-usd N         stop before a call that would take the review past $N
+  --max-diff-bytes N     bound on the diff shown to the judges (default 48000);
+                         what it leaves out is said
+  --cache-dir DIR        where verdicts are reused from (default: the store's
+                         review-cache); keep it between CI runs
+  --no-cache             judge even when a verdict is cached
+  --dismissed FILE       fingerprints of dismissed findings (default:
+                         .tribunal/dismissed in the head state)
+  --repo-url URL         the repository's web URL, for the md links
+                         (default: GITHUB_SERVER_URL/GITHUB_REPOSITORY)
+  --session-id ID        the host session id recorded in events
+
+Exit status: 0 accepted, or advisory (CI set, no --gate: the verdict is
+written, the exit is 0); 10 not accepted (with --fail-on: a finding at or
+above it); 2 usage error, unknown ref, a diff that does not parse; 3 every
+judge failed (not a judgement of the code) or the review was stopped.
+`

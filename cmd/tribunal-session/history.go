@@ -338,7 +338,7 @@ func (c *cli) showTask(projectDir, logPath, taskID string, asJSON bool) int {
 			Kind     string            `json:"kind"`
 			Task     *history.TaskView `json:"task"`
 			Problems []string          `json:"problems"`
-		}{history.KindTask, v, problemStrings(v.Problems)})
+		}{v.Kind(), v, problemStrings(v.Problems)})
 	} else {
 		c.markdown(history.RenderTask(v))
 	}

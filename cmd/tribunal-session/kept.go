@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -29,12 +30,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return nil, nil, exitUsage
 	}
 	if len(args) != 1 {
-		c.errorf("usage: tribunal-session %s TASK_ID", name)
-		return nil, nil, exitUsage
-	}
-	id := args[0]
-	if !records.ValidID(id) {
-		c.errorf("%s: %q is not a task id (26 characters, as the summary prints it)", name, id)
+		c.errorf("usage: tribunal-session %s TASK_ID|last", name)
 		return nil, nil, exitUsage
 	}
 	dir, err := os.Getwd()
@@ -49,6 +45,12 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return nil, nil, exitUsage
 	}
 	m := c.worktrees(project)
+	id, err := records.ResolveID(slices.DeleteFunc(m.RecordIDs(), func(id string) bool { return !records.ValidID(id) }), args[0], "kept task")
+	if err != nil {
+		c.errorf("%s: %v", name, err)
+		c.hint("'tribunal-session log' lists the kept changes under the table; give one's id, a prefix of at least %d characters, or 'last'", records.MinPrefix)
+		return nil, nil, exitUsage
+	}
 	t, err := m.Load(id)
 	if err != nil {
 		c.errorf("%s: %v", name, err)
@@ -110,6 +112,9 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		c.warnf("%s not removed: %v", t.Branch, err)
 	}
 	c.recordFate(ctx, t.ID, "applied")
+	if !res.NoChange {
+		c.progressf("task %s: once you commit the change, 'tribunal-session receipt HEAD' attaches its verdict to the commit, if the gate accepted it, as a signed git note", t.ID)
+	}
 	return 0
 }
 

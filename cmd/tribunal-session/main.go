@@ -64,6 +64,13 @@ const (
 	exitBrokenChain = 20
 	exitBadSig      = 21
 	exitNotAnchored = 22
+	// verify-receipt (and receipt, when no commit gets one): in order of
+	// severity, so that a range exits with its worst commit's code.
+	exitReceiptMissing   = 30
+	exitReceiptNotPassed = 31
+	exitReceiptTree      = 32
+	exitReceiptSigner    = 33
+	exitReceiptBad       = 34
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
@@ -124,6 +131,8 @@ type command struct {
 var commands = []command{
 	{"run", "run a task through Actor → Jury → Meta-Judge → Gate", runHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
+	{"review", "judge an existing change (a branch, the staged changes, a diff) with no actor", reviewHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
 	{"cancel", "stop a detached run", cancelHelp,
@@ -142,18 +151,28 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.rubricsCmd(ctx, args) }},
 	{"config", "the effective settings and the file each comes from; --check validates", configHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.configCmd(ctx, args) }},
+	{"doctor", "check the claude CLI, plugin, hooks, settings, store and providers", doctorHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.doctorCmd(ctx, args) }},
 	{"apply", "apply a kept task's change to the working tree (uncommitted)", applyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
 	{"discard", "drop a kept task's ref; the working tree is not touched", discardHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) }},
+	{"gc", "reclaim the disk of idle and abandoned task worktrees", gcHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.gcCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) }},
+	{"github", "the GitHub Action's steps around review: prepare the task, publish the comment", githubHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.githubCmd(ctx, args) }},
 	{"verify", "check the signed verdict ledger", verifyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
 		func(_ context.Context, c *cli, args []string) int { return c.keygenCmd(args) }},
+	{"receipt", "sign receipts of recorded verdicts into git notes; --public-key", receiptHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.receiptCmd(ctx, args) }},
+	{"verify-receipt", "check commits' receipts against the allowed signers", verifyReceiptHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.verifyReceiptCmd(ctx, args) }},
 	// The Stop hook's openai calls (internal/provider.Delegate).
 	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
 		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},

@@ -240,7 +240,9 @@ func (c *cli) git(environ []string) projectkey.GitRunner {
 func (c *cli) configError(err error) {
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {
-		c.errorf("%v", cfgErr.Err)
+		for _, e := range config.Errors(cfgErr.Err) {
+			c.errorf("%v", e)
+		}
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
@@ -297,6 +299,7 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 		}
 		return exitAborted
 	case rep.Outcome == session.Accepted:
+		c.receiptNote(rep)
 		return exitAccepted
 	default:
 		return exitNotAccepted
@@ -314,19 +317,38 @@ func (c *cli) printJSON(v any) {
 // tribunal.claude.path, else claude on PATH. Repository settings are not
 // consulted (the config package drops that key from repository layers).
 func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
-	configured := func() string {
-		root, err := projectkey.FindWorktreeRoot(dir)
-		if err != nil {
-			root = ""
-		}
-		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
-		return cfg.ClaudePath()
-	}
-	path, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
+	path, _, err := c.locateClaude(dir)
 	if err != nil {
 		// The actor is the first call of a run, and calibrate and rejudge
 		// have no actor: name the program, not a role.
 		return nil, fmt.Errorf("cannot run claude: %w", err)
 	}
 	return claude.Exec{Path: path, Env: environ}, nil
+}
+
+// locateClaude finds claude as every command does (claude.Locate) and says
+// where the path came from: TRIBUNAL_CLAUDE_BIN, tribunal.claude.path or
+// PATH. On an error, path is the explicit path that is not an executable
+// ("" when claude is not on PATH).
+func (c *cli) locateClaude(dir string) (path, from string, err error) {
+	from = "PATH"
+	configured := func() string {
+		root, err := projectkey.FindWorktreeRoot(dir)
+		if err != nil {
+			root = ""
+		}
+		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
+		if p := cfg.ClaudePath(); p != "" {
+			from, path = "tribunal.claude.path", p
+		}
+		return path
+	}
+	if bin := c.getenv("TRIBUNAL_CLAUDE_BIN"); bin != "" {
+		from, path = "TRIBUNAL_CLAUDE_BIN", bin
+	}
+	found, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
+	if err != nil {
+		return path, from, err
+	}
+	return found, from, nil
 }

@@ -136,7 +136,7 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 
 // configCmd prints the effective settings with their sources; --check
 // validates every layer and rubric instead.
-func (c *cli) configCmd(_ context.Context, args []string) int {
+func (c *cli) configCmd(ctx context.Context, args []string) int {
 	var check, asJSON bool
 	if !c.simpleFlags("config", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&check, "check", false, "")
@@ -152,13 +152,7 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 	}
 	l := c.loadLayers(warn)
 	if check {
-		problems = append(problems, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
-		problems = append(problems, provider.CheckAll(l.cfg.Providers(), os.Environ())...)
-		if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
-			if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
-				problems = append(problems, err.Error())
-			}
-		}
+		problems = l.problems(problems)
 	}
 	problems = dedupe(problems)
 	if asJSON {
@@ -187,6 +181,9 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", safe(s.Key), safe(shortValue(s.Value)), safe(s.Source))
 		}
 		tw.Flush()
+		if line := c.poolLine(ctx, l.root); line != "" {
+			fmt.Fprintln(c.stdout, "\n"+line)
+		}
 	}
 	if !check {
 		return 0
@@ -204,6 +201,20 @@ func (c *cli) configCmd(_ context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "configuration OK: %d settings, %d rubrics\n", len(l.cfg.Settings()), len(l.rubrics.IDs()))
 	}
 	return 0
+}
+
+// problems adds to loaded (what loading the layers warned about) every
+// problem a run would stop on: the one check behind `config --check` and
+// `doctor`.
+func (l layers) problems(loaded []string) []string {
+	out := append(loaded, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
+	out = append(out, provider.CheckAll(l.cfg.Providers(), os.Environ())...)
+	if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
+		if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return dedupe(out)
 }
 
 // shortValue keeps the table readable: a list of objects (the built-in

@@ -22,7 +22,7 @@ const maxFuncLines = 80
 // Keyed by file and function ("Recv.Name" for a method).
 var longFuncs = map[string]int{
 	"internal/session/iteration.go runner.runActor": 81,
-	"internal/session/judges.go runner.runJudges":   187,
+	"internal/session/judges.go runner.runJudges":   179,
 	"internal/session/meta.go runner.runMeta":       84,
 	"internal/session/report.go Summary":            119,
 	"internal/stophook/record.go recorder.verdict":  137,

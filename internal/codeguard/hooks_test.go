@@ -16,16 +16,14 @@ import (
 var hookLinks = map[string][]string{
 	"session-start": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
-		"verdict",
-		"warncap", "worktree"},
+		"verdict", "warncap"},
 	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
-		"verdict",
-		"warncap", "worktree"},
+		"verdict", "warncap"},
 	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
-		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "surface", "transcript",
-		"trust", "unidiff", "verdict", "warncap", "worktree"},
+		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
+		"trust", "unidiff", "verdict", "warncap"},
 }
 
 // TestHookBinariesLinkOnlyTheirPath holds each hook binary to its list.

@@ -196,6 +196,7 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 var userOnlyKeys = []struct{ parent, key, why string }{
 	{"claude", "path", "choose the claude executable"},
 	{"stop_hook", "tools", "give the judge tools"},
+	{"receipts", "notes_ref", "choose where receipts are written"},
 }
 
 // parseTop parses a layer and checks that its top level is an object; it

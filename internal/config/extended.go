@@ -54,6 +54,25 @@ func (c *Config) ChangeLimits() (file, change int64) {
 	return int64(c.count(0, "session", "max_file_mb")) << 20, int64(c.count(0, "session", "max_change_mb")) << 20
 }
 
+// WorktreePool is session.worktree_pool: the warm task worktrees kept per
+// repository (internal/worktree.Pool). Zero values mean the defaults.
+type WorktreePool struct {
+	Off         bool          // enabled: false
+	Size        int           // size
+	MaxIdle     time.Duration // max_idle_hours
+	KeepIgnored bool          // keep_ignored
+}
+
+// WorktreePool returns session.worktree_pool.
+func (c *Config) WorktreePool() WorktreePool {
+	return WorktreePool{
+		Off:         !c.boolean(true, "session", "worktree_pool", "enabled"),
+		Size:        c.count(0, "session", "worktree_pool", "size"),
+		MaxIdle:     c.hours(0, "session", "worktree_pool", "max_idle_hours"),
+		KeepIgnored: c.boolean(false, "session", "worktree_pool", "keep_ignored"),
+	}
+}
+
 // TrustSettings configure the trust gate over a seat's reps.
 type TrustSettings struct {
 	// Block makes an untrustworthy jury block the gate; otherwise the
@@ -90,6 +109,16 @@ func (c *Config) Trust() TrustSettings {
 // (Load drops and reports a repository's).
 func (c *Config) LedgerKey() string {
 	s, _ := str(c.tree.at("trust", "ledger_key"))
+	return strings.TrimSpace(s)
+}
+
+// ReceiptsRef returns tribunal.receipts.notes_ref, the notes ref receipts
+// are written to and read from, or "" for the default. Only the plugin
+// defaults and the user's own settings can set it: a repository choosing
+// where its receipts are looked for could point verify at notes it
+// planted.
+func (c *Config) ReceiptsRef() string {
+	s, _ := str(c.tree.at("receipts", "notes_ref"))
 	return strings.TrimSpace(s)
 }
 

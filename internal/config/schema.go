@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // kind is the JSON type a configuration key must have. Range rules that
@@ -71,6 +75,12 @@ var tribunalSpec = object(map[string]*spec{
 		"budget_usd":            leaf(kindPositive),
 		"max_file_mb":           leaf(kindCount),
 		"max_change_mb":         leaf(kindCount),
+		"worktree_pool": object(map[string]*spec{
+			"enabled":        leaf(kindBool),
+			"size":           leaf(kindCount),
+			"max_idle_hours": leaf(kindPositive),
+			"keep_ignored":   leaf(kindBool),
+		}),
 	}),
 	"actor": object(map[string]*spec{
 		"model":             leaf(kindString),
@@ -96,6 +106,9 @@ var tribunalSpec = object(map[string]*spec{
 		"spread_ceiling": leaf(kindNumber),
 		"irr_floor":      leaf(kindNumber),
 		"ledger_key":     leaf(kindString),
+	}),
+	"receipts": object(map[string]*spec{
+		"notes_ref": leaf(kindString),
 	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
@@ -164,7 +177,8 @@ func prune(n *node, s *spec, prefix string, warn func(string)) {
 		}
 		switch {
 		case cs == nil:
-			warn(fmt.Sprintf("%s: unknown key %q", child.src, key))
+			warn(fmt.Sprintf("%s: unknown key %q%s", child.src, key,
+				safetext.DidYouMean(k, slices.Collect(maps.Keys(s.fields)), strconv.Quote)))
 			delete(n.kids, k)
 			continue
 		case child.isNull():

@@ -177,7 +177,7 @@ func TestSessionInvalidEffectiveValues(t *testing.T) {
 	}{
 		{`"score_threshold":1.5`, `"score_threshold":0.5`, "tribunal.session.score_threshold: invalid value 1.5: must be a number in [0,1]"},
 		{`"score_threshold":-0.1`, `"score_threshold":0.5`, "tribunal.session.score_threshold: invalid value -0.1: must be a number in [0,1]"},
-		{`"gate_policy":"x"`, `"gate_policy":"strict"`, `tribunal.session.gate_policy: invalid value "x": must be one of strict, majority, unanimous, meta_override`},
+		{`"gate_policy":"x"`, `"gate_policy":"strict"`, `tribunal.session.gate_policy: invalid value "x": must be one of strict, majority, unanimous, meta_override, any or at_least_<n>`},
 		{`"gate_policy":"Majority"`, `"gate_policy":"strict"`, `tribunal.session.gate_policy: invalid value "Majority"`},
 		{`"aggregation_method":"avg"`, `"aggregation_method":"mean"`, `tribunal.session.aggregation_method: invalid value "avg": must be one of mean, median, min, weighted_mean`},
 		{`"max_iterations":0`, `"max_iterations":2`, "tribunal.session.max_iterations: invalid value 0: must be an integer >= 1"},
@@ -210,7 +210,7 @@ func TestSessionRejectsInvalidRubric(t *testing.T) {
 	if _, err := c.Session(nil); err == nil || err.Error() != "rubric is empty" {
 		t.Errorf("nil rubric: %v", err)
 	}
-	if _, err := c.Session(withFields(t, `"gate_policy":"democracy"`)); err == nil || err.Error() != "rubric r: invalid gate_policy democracy (must be one of strict, majority, unanimous, meta_override)" {
+	if _, err := c.Session(withFields(t, `"gate_policy":"democracy"`)); err == nil || err.Error() != "rubric r: invalid gate_policy democracy (must be one of strict, majority, unanimous, meta_override, any or at_least_<n>)" {
 		t.Errorf("democracy: %v", err)
 	}
 	if _, err := c.Session(withFields(t, `"max_iterations":"3"`)); err == nil ||

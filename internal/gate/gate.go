@@ -26,8 +26,8 @@ func ConsensusPassed(a, t float64) bool {
 
 // Input is everything the gate decides on (spec §6.1).
 type Input struct {
-	// Policy is judged as rules.Majority, with a warning, when it is not
-	// one of rules.Policies.
+	// Policy is judged as rules.Majority, with a warning, when
+	// rules.ParsePolicy does not accept it.
 	Policy rules.Policy
 	// Verdicts is the whole panel in seat order, unusable and failed
 	// verdicts included: they keep their seats and their floors.
@@ -166,6 +166,11 @@ func vote(p rules.Policy, n, approvals int) (bool, string) {
 		return n > 0 && approvals == n, ""
 	case rules.Majority, rules.MetaOverride:
 		return majority, ""
+	case rules.Any:
+		return approvals >= 1, ""
+	}
+	if k, ok := p.AtLeastN(); ok {
+		return approvals >= k, ""
 	}
 	return majority, fmt.Sprintf("tribunal-gate: unknown policy %s, falling back to majority", p)
 }

@@ -195,6 +195,16 @@ func TestCaseTable(t *testing.T) {
 		{id: "52", policy: rules.MetaOverride, verdicts: nil, a: 0, meta: "acc", reason: rules.ReasonLowScore},
 		{id: "53", policy: rules.MetaOverride, verdicts: []string{"—✓"}, a: 0, meta: "acc", reason: rules.ReasonLowScore},
 		{id: "54", policy: rules.Majority, verdicts: []string{".85✓", "—✓{.9,.1}"}, a: .85, rubric: rf, reason: rules.ReasonDissentUnresolved, fc: "safety"},
+		// Quorums (spec §6.3 step 6): any, at_least_<n>.
+		{id: "55", policy: rules.Any, verdicts: []string{".9✓", ".7✗", ".7✗"}, a: .77, d: .05},
+		{id: "56", policy: rules.Any, verdicts: []string{".8✗", ".8✗"}, a: .80, reason: rules.ReasonDissentUnresolved},
+		{id: "57", policy: rules.Any, verdicts: []string{"—✓", ".8✗"}, a: .80, reason: rules.ReasonDissentUnresolved},
+		{id: "58", policy: rules.Quorum(2), verdicts: []string{".9✓", ".8✓", ".7✗", ".7✗"}, a: .78, d: .05},
+		{id: "59", policy: rules.Quorum(2), verdicts: []string{".9✓", ".7✗", ".7✗"}, a: .77, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "60", policy: rules.Quorum(3), verdicts: []string{".9✓", ".8✓"}, a: .85, d: .05, reason: rules.ReasonDissentUnresolved},
+		{id: "61", policy: rules.Any, verdicts: []string{".85✓{.9,.3}", ".80✗{.9,.9}"}, a: .82, d: .05, rubric: rf, reason: rules.ReasonCriterionFloor, fc: "safety"},
+		{id: "62", policy: rules.Any, verdicts: []string{".95✓", ".30✗"}, a: .80, d: .65, reason: rules.ReasonDissentUnresolved},
+		{id: "63", policy: rules.Quorum(1), verdicts: []string{".8✗", ".8✗"}, a: .80, meta: "rej", reason: rules.ReasonMetaOverride},
 	}
 	if dissent9 <= 0.25 {
 		t.Fatalf("row 9 needs the float artefact, got %v", dissent9)

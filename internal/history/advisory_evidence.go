@@ -5,8 +5,8 @@ import (
 	"io/fs"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // maxJudgementDiff bounds the read of a kept judge diff: the Stop hook
@@ -24,7 +24,7 @@ func (v *AdvisoryView) readJudgementDiff(projectDir string) {
 		return
 	}
 	if err != nil {
-		v.Problems = append(v.Problems, Problem{Path: path, Err: unwrapPath(err)})
+		v.Problems = append(v.Problems, *records.FileProblem(path, err))
 		return
 	}
 	v.Diff, v.DiffPath = string(data), path
@@ -52,7 +52,7 @@ func (v *AdvisoryView) Shown() string {
 	case m.SessionID != "" && m.SessionID == v.SessionID:
 		return "shown at the next prompt of its own session" + at
 	case m.SessionID != "":
-		return "shown when a new session started" + at + " (session " + surface.OneLine(m.SessionID, 200) + ")"
+		return "shown when a new session started" + at + " (session " + safetext.Inline(m.SessionID, 200) + ")"
 	}
 	return "shown" + at
 }

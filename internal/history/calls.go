@@ -34,7 +34,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 	var out []Call
 	var problems []Problem
 	for _, n := range names {
-		data, err := readFile(filepath.Join(dir, n))
+		data, err := records.ReadRaw(filepath.Join(dir, n))
 		if err != nil {
 			problems = append(problems, asProblem(err))
 			continue
@@ -53,7 +53,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 // OwnDiff is the iteration's own change (the previous iteration's commit
 // to this one), "" when none is stored.
 func (it IterationView) OwnDiff() string {
-	data, err := os.ReadFile(filepath.Join(it.Dir, records.DiffPreviousFile))
+	data, err := records.ReadText(filepath.Join(it.Dir, records.DiffPreviousFile), records.MaxDiff)
 	if err != nil {
 		return ""
 	}

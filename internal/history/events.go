@@ -37,7 +37,7 @@ func scanEvents(logPath string, taskIDs []string) (map[string][]event, error) {
 		return out, nil
 	}
 	if err != nil {
-		return out, &Problem{Path: logPath, Err: unwrapPath(err)}
+		return out, records.FileProblem(logPath, err)
 	}
 	defer f.Close()
 	needles := make([][]byte, len(taskIDs))

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/suggest"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Outcomes are the words --outcome takes, as the help lists them: the
@@ -52,10 +52,7 @@ func ParseOutcomes(s string) ([]string, error) {
 		}
 		recorded, ok := outcomeAliases[o]
 		if !ok {
-			if near := suggest.Nearest(o, Outcomes); near != "" {
-				return nil, fmt.Errorf("unknown outcome %q; did you mean %q?", o, near)
-			}
-			return nil, fmt.Errorf("unknown outcome %q", o)
+			return nil, fmt.Errorf("unknown outcome %q%s", o, safetext.DidYouMean(o, Outcomes, strconv.Quote))
 		}
 		for _, r := range recorded {
 			if !slices.Contains(out, r) {

@@ -22,7 +22,7 @@ func TestParseOutcomesAliases(t *testing.T) {
 		{in: "failed,aborted", want: []string{"exhausted_iterations", "aborted", "failed"}},
 		{in: "canceled", want: []string{"cancelled"}},
 		{in: "running", want: []string{OutcomeIncomplete}},
-		{in: "acepted", wantErr: `unknown outcome "acepted"; did you mean "accepted"?`},
+		{in: "acepted", wantErr: `unknown outcome "acepted" (did you mean "accepted"?)`},
 		{in: "bogus", wantErr: `unknown outcome "bogus"`},
 		{in: " , ", wantErr: "no outcome given"},
 	} {

@@ -1,14 +1,14 @@
 package history
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // IterationDiff returns a stored diff of iteration n (1-based; 0 means the
@@ -33,12 +33,12 @@ func IterationDiff(projectDir, taskID string, n int, previous bool) (string, err
 		name = records.DiffPreviousFile
 	}
 	path := filepath.Join(dirs[n-1], name)
-	data, err := os.ReadFile(path)
+	data, err := records.ReadText(path, records.MaxDiff)
+	if p := asProblem(err); err != nil && errors.Is(p.Err, ErrMissing) {
+		return "", fmt.Errorf("iteration %d of task %s has no stored diff (a run with --in-place, or one from before diffs were kept)", n, taskID)
+	}
 	if err != nil {
-		if os.IsNotExist(err) {
-			return "", fmt.Errorf("iteration %d of task %s has no stored diff (a run with --in-place, or one from before diffs were kept)", n, taskID)
-		}
-		return "", &Problem{Path: path, Err: unwrapPath(err)}
+		return "", err
 	}
 	return string(data), nil
 }
@@ -58,7 +58,7 @@ func isolationLine(iso *records.Isolation, id string) string {
 	if iso.Mode != "worktree" {
 		return "**Working tree:** the actor edited it directly (--in-place)."
 	}
-	branch := surface.OneLine(iso.Branch, 200)
+	branch := safetext.Inline(iso.Branch, 200)
 	switch iso.State {
 	case "applied":
 		return "**Working tree:** the change was applied as uncommitted changes."
@@ -69,7 +69,7 @@ func isolationLine(iso *records.Isolation, id string) string {
 	case "kept":
 		why := ""
 		if len(iso.Conflicts) > 0 {
-			why = " (it overlaps your edits: " + surface.OneLine(strings.Join(iso.Conflicts, ", "), 300) + ")"
+			why = " (it overlaps your edits: " + safetext.Inline(strings.Join(iso.Conflicts, ", "), 300) + ")"
 		}
 		return fmt.Sprintf("**Working tree:** unchanged; the change is kept as %s%s — `tribunal-session apply %s` or `discard %s`.", branch, why, id, id)
 	}

@@ -2,11 +2,7 @@
 package history
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,85 +11,18 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
-// maxArtifact caps how much of one artifact is read. Verdicts and
-// manifests are kilobytes; a file this large was not written by tribunal.
-const maxArtifact = 16 << 20
-
-// Problem is a file that is missing, unreadable or not what tribunal writes.
-// The commands print one line per problem and show everything else.
-type Problem struct {
-	Path string
-	Err  error
-}
-
-// Error names the file first, quoted, then what is wrong with it.
-func (p Problem) Error() string { return fmt.Sprintf("%q: %v", p.Path, p.Err) }
+// Problem is a file that is missing, unreadable or not what tribunal
+// writes (records' readers name it).
+type Problem = records.Problem
 
 // Reasons a file is a Problem.
 var (
-	ErrMissing = errors.New("missing")
-	ErrNotJSON = errors.New("not valid JSON")
+	ErrMissing = records.ErrMissing
+	ErrNotJSON = records.ErrNotJSON
 )
-
-// readJSON reads path into v. Every failure is a *Problem naming the file.
-func readJSON(path string, v any) error {
-	data, err := readFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return &Problem{Path: path, Err: fmt.Errorf("unexpected content: %w", err)}
-	}
-	return nil
-}
-
-// readRaw reads a file that must hold one JSON value and returns it as is.
-func readRaw(path string) (json.RawMessage, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return json.RawMessage(bytes.TrimSpace(data)), nil
-}
-
-func readFile(path string) ([]byte, error) {
-	f, err := store.OpenRegular(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, &Problem{Path: path, Err: ErrMissing}
-	}
-	if err != nil {
-		return nil, &Problem{Path: path, Err: unwrapPath(err)}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxArtifact+1))
-	if err != nil {
-		return nil, &Problem{Path: path, Err: unwrapPath(err)}
-	}
-	if len(data) > maxArtifact {
-		return nil, &Problem{Path: path, Err: fmt.Errorf("larger than %d bytes", maxArtifact)}
-	}
-	if err := nesting.JSON(data); err != nil {
-		return nil, &Problem{Path: path, Err: err}
-	}
-	if !json.Valid(data) {
-		return nil, &Problem{Path: path, Err: ErrNotJSON}
-	}
-	return data, nil
-}
-
-// unwrapPath drops the *PathError wrapper: the Problem names the path once.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
 
 // asProblem turns an error from the readers into a Problem.
 func asProblem(err error) Problem {
@@ -113,7 +42,7 @@ func taskIDs(projectDir string) ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{Path: projectDir, Err: unwrapPath(err)}
+		return nil, records.FileProblem(projectDir, err)
 	}
 	var ids []string
 	for _, e := range entries {
@@ -139,7 +68,7 @@ func ulidTime(id string) time.Time {
 func iterationDirs(taskDir string) ([]string, error) {
 	entries, err := os.ReadDir(taskDir)
 	if err != nil {
-		return nil, &Problem{Path: taskDir, Err: unwrapPath(err)}
+		return nil, records.FileProblem(taskDir, err)
 	}
 	var dirs []string
 	for _, e := range entries {
@@ -159,7 +88,7 @@ func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []Pr
 	var problems []Problem
 	var m *records.Manifest
 	var mf records.Manifest
-	if err := readJSON(filepath.Join(dir, records.ManifestFile), &mf); err != nil {
+	if err := records.ReadJSON(filepath.Join(dir, records.ManifestFile), &mf); err != nil {
 		problems = append(problems, asProblem(err))
 	} else {
 		m = &mf
@@ -167,7 +96,7 @@ func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []Pr
 	var c *records.Complete
 	var cf records.Complete
 	path := filepath.Join(dir, records.SessionCompleteFile)
-	if err := readJSON(path, &cf); err != nil {
+	if err := records.ReadJSON(path, &cf); err != nil {
 		// A missing file is the normal state of a task still running;
 		// the caller consults the events log. Anything else is reported.
 		if p := asProblem(err); !errors.Is(p.Err, ErrMissing) {

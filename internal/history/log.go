@@ -7,13 +7,16 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // Kinds of records.
 const (
 	KindTask     = "task"
 	KindAdvisory = "advisory"
+	// KindReview is a review of an existing change (`tribunal-session
+	// review`): a task directory whose manifest says so; show, view and
+	// replay read it as a task.
+	KindReview = records.KindReview
 )
 
 // OutcomeIncomplete is the outcome of a task with no completion record, in
@@ -122,7 +125,7 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 type logRec struct {
 	t      time.Time
 	taskID string // a task
-	adv    *surface.Advisory
+	adv    *records.Advisory
 }
 
 // findRecords finds the project's tasks and advisory verdicts, newest
@@ -153,26 +156,26 @@ func (res *LogResult) findRecords(projectDir string) []logRec {
 // sessions judged before records were kept.
 func (res *LogResult) advisoryRecords(projectDir string) []logRec {
 	var recs []logRec
-	judgements, _ := surface.ListRecords(projectDir)
+	judgements, _ := records.ListRecords(projectDir)
 	listed := map[string]bool{}
 	for _, p := range judgements {
-		a, err := surface.ReadRecord(p)
+		a, err := records.ReadRecord(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		listed[a.TaskID] = true
 		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
 	}
-	stops, err := surface.ListStopFiles(projectDir)
+	stops, err := records.ListStopFiles(projectDir)
 	if err != nil && len(res.Problems) == 0 {
 		// An unreadable project directory is reported once, above.
-		res.Problems = append(res.Problems, Problem{Path: projectDir, Err: unwrapPath(err)})
+		res.Problems = append(res.Problems, *records.FileProblem(projectDir, err))
 	}
 	for _, p := range stops {
-		a, err := surface.ReadStopFile(p)
+		a, err := records.ReadStopFile(p)
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: p, Err: unwrapPath(err)})
+			res.Problems = append(res.Problems, *records.FileProblem(p, err))
 			continue
 		}
 		if listed[a.TaskID] {
@@ -210,6 +213,9 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
 	if m != nil {
 		e.Summary, e.SessionID = m.TaskSummary, m.SessionID
+		if m.Kind == records.KindReview {
+			e.Kind = KindReview
+		}
 	}
 	if c != nil {
 		fillComplete(&e, c)
@@ -261,7 +267,7 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 		}
 		for i := range res.Entries {
 			e := &res.Entries[i]
-			if e.Kind != KindTask || e.Outcome != OutcomeIncomplete {
+			if (e.Kind != KindTask && e.Kind != KindReview) || e.Outcome != OutcomeIncomplete {
 				continue
 			}
 			if c, ok := completeFromEvents(evs[e.TaskID]); ok {
@@ -275,7 +281,7 @@ func (res *LogResult) fillFromEvents(logPath string, missing []string) {
 // recName is the name a record's short id is computed over: the task id,
 // or the stop file's name ("stop-" plus the sanitised session id), which
 // keeps task ids and session ids apart the way Resolve does.
-func recName(taskID string, a *surface.Advisory) string {
+func recName(taskID string, a *records.Advisory) string {
 	switch {
 	case a != nil && records.IsJudgementPath(a.Path):
 		// A judgement record is named by its task id, as Resolve finds it.
@@ -286,7 +292,7 @@ func recName(taskID string, a *surface.Advisory) string {
 	return taskID
 }
 
-func recID(taskID string, a *surface.Advisory) string {
+func recID(taskID string, a *records.Advisory) string {
 	if a != nil {
 		return a.TaskID
 	}
@@ -305,7 +311,7 @@ func fillComplete(e *Entry, c *records.Complete) {
 // advisoryEntry lists one advisory verdict, or a judgement that produced
 // none (with its reason as the summary). A judgement record's id is its
 // task id; a stop file's is its session's.
-func advisoryEntry(a surface.Advisory) Entry {
+func advisoryEntry(a records.Advisory) Entry {
 	one := 1
 	score := a.Score
 	e := Entry{

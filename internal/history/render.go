@@ -2,17 +2,16 @@ package history
 
 import (
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/gate"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/gate"
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -25,7 +24,7 @@ const timeLayout = "2006-01-02 15:04Z"
 const maxSummaryCell = 72
 
 func cell(s string, max int) string {
-	return strings.ReplaceAll(surface.OneLine(s, max), "|", `\|`)
+	return strings.ReplaceAll(safetext.Inline(s, max), "|", `\|`)
 }
 
 func score(f *float64) string {
@@ -72,9 +71,17 @@ func RenderLog(r LogResult) string {
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
 	if len(r.Kept) > 0 {
-		fmt.Fprintf(&b, "\nKept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+		b.WriteString("\n" + keptLine(r.Kept, "`") + "\n")
 	}
 	return b.String()
+}
+
+// keptLine is the footer naming the kept changes, in both forms of the
+// log; quote marks the commands (a backtick in Markdown, nothing on a
+// terminal).
+func keptLine(kept []string, quote string) string {
+	return fmt.Sprintf("Kept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — %stribunal-session apply <id>%s or %sdiscard <id>%s.",
+		strings.Join(kept, ", "), quote, quote, quote, quote)
 }
 
 // RenderTask renders a task as Markdown: the header facts, then each
@@ -86,16 +93,16 @@ func RenderTask(v *TaskView) string {
 		outcome, final = v.Complete.Outcome, v.Complete.FinalScore
 	}
 	if iso := v.Isolation; iso != nil && len(iso.GitTampered) > 0 {
-		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", surface.OneLine(worktree.TamperLine(iso.GitTampered), 2000))
+		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", safetext.Inline(worktree.TamperLine(iso.GitTampered), 2000))
 	}
-	fmt.Fprintf(&b, "## tribunal task %s — %s %s, score %s\n\n", v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
+	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
 	b.WriteString(strings.Join(taskFacts(v), " · ") + "\n\n")
 	b.WriteString(strings.Join(taskTotals(v), " · ") + "\n\n")
 	if c := v.Complete; c != nil && c.Error != "" {
-		fmt.Fprintf(&b, "**Stopped:** %s\n\n", surface.OneLine(c.Error, 1000))
+		fmt.Fprintf(&b, "**Stopped:** %s\n\n", safetext.Inline(c.Error, 1000))
 	}
 	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
 		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
@@ -108,7 +115,7 @@ func RenderTask(v *TaskView) string {
 		}
 		b.WriteString(isolationLine(iso, v.TaskID) + "\n\n")
 		for _, f := range iso.Refused {
-			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", surface.OneLine(f.Path, 300), surface.OneLine(f.Reason, 300))
+			fmt.Fprintf(&b, "**Not recorded:** `%s` %s\n\n", safetext.Inline(f.Path, 300), safetext.Inline(f.Reason, 300))
 		}
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
@@ -125,7 +132,7 @@ func taskFacts(v *TaskView) []string {
 	facts = append(facts, "started "+v.Started.Format(timeLayout))
 	if m := v.Manifest; m != nil {
 		if m.SessionID != "" {
-			facts = append(facts, "session "+surface.OneLine(m.SessionID, 200))
+			facts = append(facts, "session "+safetext.Inline(m.SessionID, 200))
 		}
 		if m.RubricID != "" {
 			facts = append(facts, "rubric "+m.RubricID)
@@ -202,7 +209,7 @@ const maxActorLines = 12
 const maxFeedbackShown = 4000
 
 // quoted is model text in show's Markdown: a quoted block (safetext.Quote),
-// read by the model when /tribunal-log relays it, so none of its lines can
+// read by the model when /tribunal:tribunal-log relays it, so none of its lines can
 // pass for show's own.
 func quoted(s string, max int, see string) string { return safetext.Quote(s, max, see) }
 
@@ -226,16 +233,16 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 				fmt.Fprintf(b, "- … and %d more\n", len(it.Files)-maxFilesShown)
 				break
 			}
-			name := surface.OneLine(f.Path, 300)
+			name := safetext.Inline(f.Path, 300)
 			if f.OldPath != "" {
-				name = surface.OneLine(f.OldPath, 300) + " → " + name
+				name = safetext.Inline(f.OldPath, 300) + " → " + name
 			}
 			counts := fmt.Sprintf("+%d −%d", f.Added, f.Deleted)
 			if f.Binary {
 				counts = "binary"
 			}
 			if n := f.Notes(); n != "" {
-				counts += ", " + surface.OneLine(n, 300)
+				counts += ", " + safetext.Inline(n, 300)
 			}
 			fmt.Fprintf(b, "- %s %s (%s)\n", name, f.Status, counts)
 		}
@@ -282,11 +289,11 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 	case j.Missing:
 		head += " — verdict file missing or unreadable"
 	case j.Failed:
-		head += " — failed: " + surface.OneLine(j.Error, 200)
+		head += " — failed: " + safetext.Inline(j.Error, 200)
 	case j.Score != nil:
 		head += fmt.Sprintf(" %.2f %s", *j.Score, map[bool]string{true: "✓ pass", false: "✗ fail"}[j.Passed])
 	case j.RawScore != nil:
-		head += fmt.Sprintf(" unusable score %s", surface.OneLine(string(j.RawScore), 40))
+		head += fmt.Sprintf(" unusable score %s", safetext.Inline(string(j.RawScore), 40))
 	default:
 		head += " no score"
 	}
@@ -310,7 +317,7 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
 				parts[i] = n + " " + num(v)
 			} else {
-				parts[i] = n + " " + surface.OneLine(string(j.CriterionScores[n]), 20)
+				parts[i] = n + " " + safetext.Inline(string(j.CriterionScores[n]), 20)
 			}
 		}
 		b.WriteString("  criteria: " + strings.Join(parts, ", ") + "\n")
@@ -322,7 +329,7 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 
 func metaWords(m *records.Meta) string {
 	if m.Failed {
-		return "failed (" + surface.OneLine(m.Error, 200) + "); treated as questionable with no bias"
+		return "failed (" + safetext.Inline(m.Error, 200) + "); treated as questionable with no bias"
 	}
 	var parts []string
 	parts = append(parts, "jury "+dash(m.VerdictQuality))
@@ -338,7 +345,7 @@ func metaWords(m *records.Meta) string {
 		parts = append(parts, fmt.Sprintf("confidence %.2f", *m.Confidence))
 	}
 	for _, p := range m.Probes {
-		parts = append(parts, "probe: "+surface.OneLine(p, 200))
+		parts = append(parts, "probe: "+safetext.Inline(p, 200))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -351,7 +358,7 @@ func checkFacts(g *records.Gate) []string {
 		state := "passed"
 		switch {
 		case c.Failed:
-			state = "could not run: " + surface.OneLine(c.Error, 200)
+			state = "could not run: " + safetext.Inline(c.Error, 200)
 		case !c.Passed:
 			state = "failed"
 		}
@@ -360,14 +367,14 @@ func checkFacts(g *records.Gate) []string {
 		}
 		line := fmt.Sprintf("**Command judge %s:** %s", c.Name, state)
 		if c.Feedback != "" && !c.Passed {
-			line += " — " + surface.OneLine(c.Feedback, 300)
+			line += " — " + safetext.Inline(c.Feedback, 300)
 		}
 		out = append(out, line)
 	}
 	if len(g.Findings) > 0 {
 		parts := make([]string, len(g.Findings))
 		for i, f := range g.Findings {
-			parts[i] = f.Severity + ": " + surface.OneLine(f.Message, 200)
+			parts[i] = f.Severity + ": " + safetext.Inline(f.Message, 200)
 			if f.File != "" {
 				loc := f.File
 				if f.Line > 0 {
@@ -376,7 +383,7 @@ func checkFacts(g *records.Gate) []string {
 				if f.Unverified {
 					loc += ", unverified: no such file or line"
 				}
-				parts[i] += " (" + surface.OneLine(loc, 400) + ")"
+				parts[i] += " (" + safetext.Inline(loc, 400) + ")"
 			}
 		}
 		out = append(out, fmt.Sprintf("**Findings** (worst %s): %s", dash(g.WorstSeverity), strings.Join(parts, "; ")))
@@ -425,7 +432,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	} else {
 		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", rules.Glyph(v.Outcome), rules.OutcomeWords(v.Outcome), v.Score)
 	}
-	sid := surface.OneLine(v.SessionID, 200)
+	sid := safetext.Inline(v.SessionID, 200)
 	if sid == "" {
 		sid = "(none recorded)"
 	}
@@ -434,7 +441,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	if v.TimeFromMtime {
 		written += " (file time; written_at missing)"
 	}
-	facts := []string{"written " + written + " (" + surface.Age(now.Sub(v.WrittenAt)) + ")"}
+	facts := []string{"written " + written + " (" + safetext.Age(now.Sub(v.WrittenAt)) + ")"}
 	judge := "judge " + dash(v.JudgeType)
 	if v.Model != "" {
 		judge += " (" + v.Model + ")"
@@ -454,7 +461,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	q := quoted(v.Feedback, maxFeedbackShown, "tribunal-session show --json "+v.TaskID)
 	switch {
 	case failed:
-		fmt.Fprintf(&b, "\n**Reason:** %s\n\n", surface.OneLine(v.Error, 2000))
+		fmt.Fprintf(&b, "\n**Reason:** %s\n\n", safetext.Inline(v.Error, 2000))
 	case q != "":
 		fmt.Fprintf(&b, "\n**Feedback** (the judge's words, quoted):\n\n%s\n\n", q)
 	default:

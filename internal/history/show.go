@@ -12,8 +12,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -101,6 +99,14 @@ type rawVerdict struct {
 	raw  json.RawMessage
 }
 
+// Kind is KindReview for a review's record, else KindTask.
+func (v *TaskView) Kind() string {
+	if v.Manifest != nil && v.Manifest.Kind == records.KindReview {
+		return KindReview
+	}
+	return KindTask
+}
+
 // ShowTask reads everything recorded about a task. logPath is the events
 // log, consulted only when session-complete.json is missing.
 func ShowTask(projectDir, logPath, taskID string) *TaskView {
@@ -126,7 +132,7 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	var rep struct {
 		Isolation *records.Isolation `json:"isolation"`
 	}
-	if err := readJSON(filepath.Join(dir, records.ReportFile), &rep); err == nil {
+	if err := records.ReadJSON(filepath.Join(dir, records.ReportFile), &rep); err == nil {
 		v.Isolation = rep.Isolation
 	}
 	var rub *rubric.Rubric
@@ -163,11 +169,11 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 			problems = append(problems, p)
 		}
 	}
-	if data, err := store.ReadRegular(filepath.Join(dir, records.ActorFile), maxArtifact); err == nil {
+	if data, err := records.ReadText(filepath.Join(dir, records.ActorFile), records.MaxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
 	}
 	var files []worktree.FileChange
-	if err := readJSON(filepath.Join(dir, records.FilesChangedFile), &files); err == nil {
+	if err := records.ReadJSON(filepath.Join(dir, records.FilesChangedFile), &files); err == nil {
 		it.Files = files
 	} else {
 		note(err, true)
@@ -178,11 +184,11 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	// gate.json and meta.json may be absent only when the iteration ended
 	// early, which shows as both being absent.
 	var gate records.Gate
-	gateErr := readJSON(filepath.Join(dir, records.GateFile), &gate)
+	gateErr := records.ReadJSON(filepath.Join(dir, records.GateFile), &gate)
 	if gateErr == nil {
 		it.Gate = &gate
 	}
-	metaRaw, metaErr := readRaw(filepath.Join(dir, records.MetaFile))
+	metaRaw, metaErr := records.ReadRaw(filepath.Join(dir, records.MetaFile))
 	ended := gateErr != nil && metaErr != nil && errors.Is(asProblem(gateErr).Err, ErrMissing) &&
 		errors.Is(asProblem(metaErr).Err, ErrMissing)
 	it.Ended = ended
@@ -201,13 +207,13 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 		}
 	}
 	var cons records.Consensus
-	if err := readJSON(filepath.Join(dir, records.ConsensusFile), &cons); err != nil {
+	if err := records.ReadJSON(filepath.Join(dir, records.ConsensusFile), &cons); err != nil {
 		note(err, ended)
 	} else {
 		it.Consensus = &cons
 	}
 	var dis records.Dissent
-	if err := readJSON(filepath.Join(dir, records.DissentFile), &dis); err != nil {
+	if err := records.ReadJSON(filepath.Join(dir, records.DissentFile), &dis); err != nil {
 		note(err, true)
 	} else {
 		it.Dissent = &dis
@@ -241,7 +247,7 @@ func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []Problem) {
 	var seats []records.Seat
 	juryPath := filepath.Join(dir, records.JuryFile)
 	juryRead := true
-	if err := readJSON(juryPath, &seats); err != nil {
+	if err := records.ReadJSON(juryPath, &seats); err != nil {
 		juryRead = false
 		problems = append(problems, asProblem(err))
 		seats = nil
@@ -263,7 +269,7 @@ func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []Problem) {
 			problems = append(problems, Problem{Path: juryPath, Err: errors.New("a seat has an unusable judge_id")})
 			continue
 		}
-		raw, err := readRaw(p)
+		raw, err := records.ReadRaw(p)
 		if err != nil {
 			problems = append(problems, asProblem(err))
 			continue
@@ -352,9 +358,9 @@ func floorFacts(vs []rawVerdict, name string, rub *rubric.Rubric) *FloorFacts {
 
 // AdvisoryView is everything recorded about one advisory verdict.
 type AdvisoryView struct {
-	surface.Advisory
+	records.Advisory
 	// Surfaced is set when a session start has shown the verdict.
-	Surfaced   *surface.Mark `json:"surfaced,omitempty"`
+	Surfaced   *records.Mark `json:"surfaced,omitempty"`
 	DurationMS *int          `json:"duration_ms,omitempty"`
 	TokenCount *int          `json:"token_count,omitempty"`
 	// Diff is the diff the judge was shown, as kept beside the judgement
@@ -368,16 +374,16 @@ type AdvisoryView struct {
 // it, and from the events log what the file does not hold (the judge
 // call's duration and tokens).
 func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
-	read := surface.ReadStopFile
+	read := records.ReadStopFile
 	if records.IsJudgementPath(stopPath) {
-		read = surface.ReadRecord
+		read = records.ReadRecord
 	}
 	a, err := read(stopPath)
 	if err != nil {
-		return nil, &Problem{Path: stopPath, Err: unwrapPath(err)}
+		return nil, records.FileProblem(stopPath, err)
 	}
 	v := &AdvisoryView{Advisory: a, DurationMS: a.DurationMS}
-	if m, ok := surface.ReadMark(projectDir, a); ok {
+	if m, ok := records.ReadMark(projectDir, a); ok {
 		v.Surfaced = &m
 	}
 	v.readJudgementDiff(projectDir)

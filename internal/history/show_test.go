@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +21,8 @@ func TestResolve(t *testing.T) {
 	writeTask(t, dir, t2, "", "", nil)
 	stopFile(t, dir, "3f2a9c1b-aaaa", id("01HZ3", 1), "accepted", 0.9, "")
 	stopFile(t, dir, "3f2a9c1b-bbbb", id("01HZ3", 2), "accepted", 0.9, "")
-	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves.
+	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves (one of
+	// records.MinPrefix characters).
 	odd := records.StopPath(store.ForKey(dir, "").Dir, "a/b c")
 	write(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
 	cases := []struct {
@@ -36,7 +38,9 @@ func TestResolve(t *testing.T) {
 		{in: "3f2a9c1b-aaaa", kind: KindAdvisory, target: "stop-3f2a9c1b-aaaa.json"},
 		{in: "3f2a9c1b-b", kind: KindAdvisory, target: "stop-3f2a9c1b-bbbb.json"},
 		{in: "a/b c", kind: KindAdvisory, target: filepath.Base(odd)},
-		{in: "a/b", kind: KindAdvisory, target: filepath.Base(odd)},
+		{in: "a/b_", kind: KindAdvisory, target: filepath.Base(odd)},
+		{in: "a/b", wantErr: records.ErrShortID},
+		{in: "01H", wantErr: records.ErrShortID},
 		{in: "3f2a9c1b", wantErr: ErrAmbiguous},
 		{in: "01HZ", wantErr: ErrAmbiguous},
 		{in: "nothing", wantErr: ErrNotFound},
@@ -398,5 +402,29 @@ func TestJudgementRecordsResolveByShortID(t *testing.T) {
 	failed := Log(dir, "", LogOptions{Outcomes: []string{"failed"}})
 	if len(failed.Entries) != 1 || failed.Entries[0].ID != rec2 {
 		t.Errorf("--outcome failed: %+v", failed.Entries)
+	}
+}
+
+// TestDiffFIFO: a named pipe in place of a stored diff is an error naming
+// it for `show --diff` and no own diff for `view`, not a read that waits
+// for a writer forever (a regression hangs this test until go test's
+// timeout).
+func TestDiffFIFO(t *testing.T) {
+	project := t.TempDir()
+	task := id("01HZ0", 1)
+	its := writeTask(t, project, task, manifest(task, "s", params("all", 0.8)), "", []iter{{}})
+	dir := filepath.Join(project, task, "iteration-"+its[0])
+	for _, name := range []string{records.DiffSnapshotFile, records.DiffPreviousFile} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+	}
+	for _, previous := range []bool{false, true} {
+		if _, err := IterationDiff(project, task, 1, previous); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("IterationDiff(previous=%v) of a named pipe = %v, want an error naming it", previous, err)
+		}
+	}
+	if got := (IterationView{Dir: dir}).OwnDiff(); got != "" {
+		t.Errorf("OwnDiff of a named pipe = %q, want \"\"", got)
 	}
 }

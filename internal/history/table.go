@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Widths of the log table's summary column: what is left of the terminal
@@ -40,7 +40,7 @@ func RenderLogTable(r LogResult, width int) string {
 			id = e.ID
 		}
 		rows = append(rows, []string{e.Time.UTC().Format(timeLayout), e.Kind, outcome, score(e.FinalScore),
-			iters, cost(e.CostUSD), surface.OneLine(id, 40), e.Summary})
+			iters, cost(e.CostUSD), safetext.Inline(id, 40), e.Summary})
 	}
 	widths := make([]int, len(head))
 	for _, row := range rows {
@@ -68,7 +68,7 @@ func RenderLogTable(r LogResult, width int) string {
 			}
 			line.WriteString("  ")
 		}
-		line.WriteString(cutRunes(surface.OneLine(row[len(row)-1], 0), summary))
+		line.WriteString(cutRunes(safetext.Inline(row[len(row)-1], 0), summary))
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	for _, e := range r.Entries {
@@ -79,6 +79,9 @@ func RenderLogTable(r LogResult, width int) string {
 	}
 	if r.Total > len(r.Entries) {
 		fmt.Fprintf(&b, "%d of %d records; --limit 0 lists them all.\n", len(r.Entries), r.Total)
+	}
+	if len(r.Kept) > 0 {
+		b.WriteString(keptLine(r.Kept, "") + "\n")
 	}
 	return b.String()
 }

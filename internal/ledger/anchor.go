@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
@@ -29,13 +30,57 @@ const fingerprintPrefix = "SHA256:"
 // the SHA-256 of its SSH wire encoding. It is short enough to note down
 // and compare by eye, and matches what OpenSSH shows for the key.
 func Fingerprint(k ed25519.PublicKey) string {
-	const algo = "ssh-ed25519"
-	blob := binary.BigEndian.AppendUint32(nil, uint32(len(algo)))
-	blob = append(blob, algo...)
-	blob = binary.BigEndian.AppendUint32(blob, uint32(len(k)))
-	blob = append(blob, k...)
-	sum := sha256.Sum256(blob)
+	sum := sha256.Sum256(sshBlob(k))
 	return fingerprintPrefix + base64.RawStdEncoding.EncodeToString(sum[:])
+}
+
+// SSHKeyType is the key type OpenSSH names Ed25519 keys by.
+const SSHKeyType = "ssh-ed25519"
+
+// sshBlob is k's SSH wire encoding (RFC 8709): the key type and the key,
+// each as a length-prefixed string.
+func sshBlob(k ed25519.PublicKey) []byte {
+	blob := binary.BigEndian.AppendUint32(nil, uint32(len(SSHKeyType)))
+	blob = append(blob, SSHKeyType...)
+	blob = binary.BigEndian.AppendUint32(blob, uint32(len(k)))
+	return append(blob, k...)
+}
+
+// SSHPublicKey is k as OpenSSH writes it in authorized_keys and git in an
+// allowed-signers file: "ssh-ed25519 AAAA…" (the base64 of sshBlob).
+func SSHPublicKey(k ed25519.PublicKey) string {
+	return SSHKeyType + " " + base64.StdEncoding.EncodeToString(sshBlob(k))
+}
+
+// ParseSSHPublicKey reads the key type and base64 fields of an OpenSSH
+// public key line. Only Ed25519 keys can sign tribunal's records; the
+// base64 must decode to exactly the wire encoding of such a key.
+func ParseSSHPublicKey(keyType, data string) (ed25519.PublicKey, error) {
+	if keyType != SSHKeyType {
+		return nil, fmt.Errorf("key type %q is not %s, the only type tribunal signs with", keyType, SSHKeyType)
+	}
+	blob, err := base64.StdEncoding.Strict().DecodeString(data)
+	if err != nil {
+		return nil, fmt.Errorf("the key is not valid base64: %w", err)
+	}
+	want := len(sshBlob(make(ed25519.PublicKey, ed25519.PublicKeySize)))
+	if len(blob) != want {
+		return nil, fmt.Errorf("the key is %d bytes, not the %d of an %s public key", len(blob), want, SSHKeyType)
+	}
+	k := ed25519.PublicKey(blob[len(blob)-ed25519.PublicKeySize:])
+	if !bytes.Equal(sshBlob(k), blob) {
+		return nil, fmt.Errorf("the key's encoding does not name %s", SSHKeyType)
+	}
+	return k, nil
+}
+
+// DecodePublicKey reads a public key in the form entries carry it.
+func DecodePublicKey(s string) (ed25519.PublicKey, error) {
+	k, p := decodeKey(s)
+	if p != nil {
+		return nil, errors.New(p.reason)
+	}
+	return k, nil
 }
 
 // ParseAnchor reads an expected key as a user gives it: a fingerprint

@@ -101,3 +101,34 @@ func TestEmptyLedgerIsNotAnchored(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// The OpenSSH form of a key is what ssh-keygen writes in a .pub file and
+// git reads from an allowed-signers file; it reads back to the same key
+// and only to an Ed25519 key.
+func TestSSHPublicKey(t *testing.T) {
+	k, err := DecodePublicKey("+xHlLBEBkSN5jkf5IdA+Lgsd+x8EAQwP6ucC0MrwZfQ=")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := SSHPublicKey(k)
+	// Every Ed25519 key's wire encoding starts with these base64 bytes.
+	if !strings.HasPrefix(line, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI") {
+		t.Fatalf("got %q", line)
+	}
+	typ, data, _ := strings.Cut(line, " ")
+	back, err := ParseSSHPublicKey(typ, data)
+	if err != nil || !back.Equal(k) {
+		t.Fatalf("round trip: %v, %v", back, err)
+	}
+	for _, tc := range []struct{ typ, data, err string }{
+		{"ssh-rsa", data, "is not ssh-ed25519"},
+		{typ, data[:len(data)-4], "bytes, not the 51"},
+		{typ, "!!", "not valid base64"},
+		// The right length, the wrong type name inside.
+		{typ, "AAAAC3NzaC1lZDI1NTE4" + data[20:], "does not name ssh-ed25519"},
+	} {
+		if _, err := ParseSSHPublicKey(tc.typ, tc.data); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ParseSSHPublicKey(%q, %q) = %v, want %q", tc.typ, tc.data, err, tc.err)
+		}
+	}
+}

@@ -92,7 +92,7 @@ func JudgePrompt(in JudgeInput) string {
 	b.WriteString("Read the files it created or modified before you score: its message is a claim to check, not evidence. ")
 	b.WriteString("Then return your verdict as one JSON object: through the StructuredOutput tool if it is offered, otherwise as your whole final message with no prose and no code fence. ")
 	b.WriteString("Do not include judge_id, iteration_id, task_id or model ids; the orchestrator adds them.\n")
-	b.WriteString("\nOptionally list concrete problems in `findings`, each with a `severity` on the ladder info < low < minor < moderate < major < critical < blocker, a one-line `message`, and the `file` and `line` where it is. ")
+	b.WriteString("\nOptionally list concrete problems in `findings`, each with a `severity` on the ladder info < low < minor < moderate < major < critical < blocker, a one-line `message`, the `file` and `line` where it is, and optionally the rubric `criterion` it bears on. ")
 	b.WriteString("Use critical or blocker only for a defect that makes the work unsafe or unusable; the project may block on them whatever the score.\n")
 	return b.String()
 }

@@ -7,7 +7,7 @@ import (
 
 const tid = "01HZ0000000000000000000001"
 
-// The stop file's rules in full are exercised through surface.ReadStopFile;
+// The stop file's rules in full are exercised through ReadStopFile (stopread_test.go);
 // these cases pin each rule here, where it lives.
 func TestDecodeStopFile(t *testing.T) {
 	ok := func(task, outcome, score string) string {

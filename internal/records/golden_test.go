@@ -16,7 +16,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.json from the records' current encoding")
@@ -50,7 +49,7 @@ func populated() map[string]any {
 			Alpha: 1, AlphaMeasured: true, Spread: map[string]float64{"correctness": 0.3},
 			Survivors: map[string]int{"correctness": 2}},
 		WorstSeverity: "high",
-		Findings:      []severity.Finding{{Severity: "high", Message: "unchecked error", File: "main.go", Line: 7, Unverified: true}},
+		Findings:      []severity.Finding{{Severity: "high", Message: "unchecked error", File: "main.go", Line: 7, Unverified: true, Criterion: "safety", Judge: "standard"}},
 		Commands:      []records.Command{{Name: "tests", Required: true, Passed: false, Failed: true, Error: "exit 2", Feedback: "FAIL"}},
 	}
 	return map[string]any{
@@ -77,6 +76,14 @@ func populated() map[string]any {
 				MetaModel: "claude-opus-4-7", WorktreeRoot: "/repo", Families: []string{"anthropic"},
 			},
 			SessionID: "sess-1",
+			Kind:      records.KindReview,
+		},
+		"review.json": records.Review{
+			ReviewID: taskID, Change: "range", Base: "b0", Head: "h0", BaseTree: "bt", HeadKey: "ht",
+			Outcome: "rejected", Reason: "the aggregate 0.35 is below the score threshold",
+			Findings: []records.ReviewFinding{{Finding: severity.Finding{Severity: "major", Message: "m", File: "a.go", Line: 3,
+				Criterion: "correctness", Judge: "standard", Unverified: true}, Fingerprint: "tf1:00"}},
+			Dismissed: 1, Omitted: []string{"x.png: binary, not shown"}, DiffBytes: 48000,
 		},
 		"params.json": records.Params{
 			ScoreThreshold: f64(0.75), MaxIterations: 3, GatePolicy: rules.Majority,
@@ -127,7 +134,7 @@ func populated() map[string]any {
 		"isolation.json": records.Isolation{
 			Mode: "worktree", Branch: "refs/tribunal/tasks/x", Worktree: "/wt", Snapshot: "0123abcd", Head: "4567ef01",
 			State: "kept", Conflicts: []string{"a.go"},
-			Files:      []worktree.FileChange{{Path: "b.go", OldPath: "a.go", Status: "renamed", Added: 1, Deleted: 2, Binary: true}},
+			Files:      []records.FileChange{{Path: "b.go", OldPath: "a.go", Status: "renamed", Added: 1, Deleted: 2, Binary: true}},
 			Submodules: []string{"vendor/x"}, Error: "apply failed", LeftOut: []string{".env"},
 		},
 		"call.json": records.Call{

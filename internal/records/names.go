@@ -1,4 +1,4 @@
-// Package records owns the files tribunal writes to its store and reads back: their names, their Go types and the one check of the ULIDs that name them.
+// Package records owns the files tribunal writes to its store and reads back: their names, their Go types, their bounded readers and listers, and the one check of the ULIDs that name them.
 package records
 
 import (
@@ -31,6 +31,13 @@ const (
 	// SummaryFile its Markdown rendering.
 	ReportFile  = "report.json"
 	SummaryFile = "summary.md"
+	// ReviewFile is a review's own record in its directory: what was
+	// reviewed, the findings with their fingerprints, what the judges did
+	// not see (internal/review, `tribunal-session review`).
+	ReviewFile = "review.json"
+	// ReviewCacheDir is the default directory of reused review verdicts
+	// in a project directory.
+	ReviewCacheDir = "review-cache"
 	// RejudgePrefix starts a shadow re-judging's record in a task directory
 	// (rejudge-<id>.json).
 	RejudgePrefix = "rejudge-"
@@ -59,6 +66,15 @@ const (
 	FilesChangedFile = "files.json"
 	// CallsDir holds one <nn>-<role>.json record per model call.
 	CallsDir = "calls"
+
+	// RunsDir holds a directory per detached run (runs/<task id>/): its
+	// output, its process id, its exit status once it ended and how far
+	// `wait` has read.
+	RunsDir       = "runs"
+	RunOutputFile = "output.txt"
+	RunPIDFile    = "pid"
+	RunExitFile   = "exit"
+	RunOffsetFile = "wait.offset"
 )
 
 // StopPath is the stop file of one Claude Code session: its latest

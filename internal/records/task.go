@@ -7,7 +7,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // ProjectManifest is the project directory's manifest.json (spec §7.6).
@@ -29,6 +28,42 @@ type Manifest struct {
 	StartedAt   string          `json:"started_at"`
 	Effective   Effective       `json:"effective"`
 	SessionID   string          `json:"session_id,omitempty"`
+	// Kind is KindReview for a review of an existing change; "" is a
+	// /tribunal task.
+	Kind string `json:"kind,omitempty"`
+}
+
+// KindReview marks a task directory that holds a review
+// (`tribunal-session review`): no actor, one round of judging.
+const KindReview = "review"
+
+// Review is review.json: what a review judged and what it found.
+type Review struct {
+	ReviewID string `json:"review_id"`
+	// Change is "range", "staged" or "diff" (internal/review); Base and
+	// Head the commits ("" for a head state that is not a commit).
+	Change   string `json:"change"`
+	Base     string `json:"base,omitempty"`
+	Head     string `json:"head,omitempty"`
+	BaseTree string `json:"base_tree"`
+	HeadKey  string `json:"head_key"`
+	// Outcome is accepted, rejected or no-verdict; Reason the gate's
+	// one-line reason.
+	Outcome  string          `json:"outcome"`
+	Reason   string          `json:"reason"`
+	Findings []ReviewFinding `json:"findings"`
+	// Dismissed counts the findings dropped by the dismissal file.
+	Dismissed int `json:"dismissed,omitempty"`
+	// Omitted says what the judges' diff left out (unidiff.RenderNoting).
+	Omitted []string `json:"omitted,omitempty"`
+	// DiffBytes is the bound the judges' diff was rendered within.
+	DiffBytes int `json:"diff_bytes"`
+}
+
+// ReviewFinding is a finding and its fingerprint (review.Fingerprint).
+type ReviewFinding struct {
+	severity.Finding
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Effective is what the task ran with. Params holds a Params; it stays raw
@@ -178,16 +213,16 @@ type Isolation struct {
 	// State: applied (in the user's working tree, uncommitted), kept (on
 	// the task's ref, not applied), unchanged (the actor changed nothing), or
 	// in_place.
-	State      string                `json:"state"`
-	Conflicts  []string              `json:"conflicts,omitempty"`
-	Files      []worktree.FileChange `json:"files,omitempty"`
-	Submodules []string              `json:"submodules,omitempty"`
-	Error      string                `json:"error,omitempty"`
+	State      string       `json:"state"`
+	Conflicts  []string     `json:"conflicts,omitempty"`
+	Files      []FileChange `json:"files,omitempty"`
+	Submodules []string     `json:"submodules,omitempty"`
+	Error      string       `json:"error,omitempty"`
 	// GitTampered lists the changes the task made to the repository's own
 	// git files (config, hooks, info/attributes): the summary's first line.
-	GitTampered []worktree.Tamper `json:"git_tampered,omitempty"`
+	GitTampered []Tamper `json:"git_tampered,omitempty"`
 	// Refused lists what the last iteration's commit did not record.
-	Refused []worktree.Refusal `json:"refused,omitempty"`
+	Refused []Refusal `json:"refused,omitempty"`
 	// LeftOut names the user's untracked files that the snapshot left out
 	// because they look like secrets (internal/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`

@@ -4,7 +4,6 @@ package rejudge
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/records"
@@ -368,21 +367,19 @@ func Line(it Iteration) string {
 	return s
 }
 
+// readText is a recorded text file's content, "" when it cannot be read
+// (records.ReadText refuses a named pipe rather than wait on it).
 func readText(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := records.ReadText(path, records.MaxArtifact)
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(data))
 }
 
+// readDiff is the first maxDiff bytes of a recorded diff.
 func readDiff(path string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxDiff))
+	data, err := records.ReadHead(path, maxDiff)
 	if err != nil {
 		return "", false
 	}
@@ -393,12 +390,8 @@ func readDiff(path string) (string, bool) {
 // each iteration's actor, from report.json.
 func recordedCommits(taskDir string) map[string]string {
 	out := map[string]string{}
-	data, ok := store.ReadOptional(filepath.Join(taskDir, records.ReportFile), 64<<20, func(string) {})
-	if !ok {
-		return out
-	}
 	var rep session.Report
-	if json.Unmarshal(data, &rep) == nil {
+	if records.ReadJSON(filepath.Join(taskDir, records.ReportFile), &rep) == nil {
 		for _, it := range rep.Iterations {
 			if it.Commit != "" {
 				out[it.IterationID] = it.Commit

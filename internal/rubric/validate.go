@@ -138,11 +138,14 @@ func Unit(raw []byte) (float64, error) {
 	return f, nil
 }
 
-// GatePolicy decodes a gate policy: a JSON string naming one of
-// rules.Policies.
+// GatePolicy decodes a gate policy: a JSON string that rules.ParsePolicy
+// accepts.
 func GatePolicy(raw []byte) (rules.Policy, error) {
-	s, err := enum(raw, rules.Policies)
-	return rules.Policy(s), err
+	p, ok := rules.ParsePolicy(stringValue(raw))
+	if !isKind(raw, '"') || !ok {
+		return "", fmt.Errorf("must be one of %s", rules.PolicyNames)
+	}
+	return p, nil
 }
 
 // AggregationMethod decodes an aggregation method: a JSON string naming

@@ -72,9 +72,9 @@ func TestValidate(t *testing.T) {
 		{"score_threshold 1", `{"id":"r",` + one + `,"score_threshold":1}`, ""},
 		{"score_threshold null", `{"id":"r",` + one + `,"score_threshold":null}`, ""},
 		// Check 7.
-		{"gate_policy democracy (reference case)", `{"id":"r",` + one + `,"gate_policy":"democracy"}`, "rubric r: invalid gate_policy democracy (must be one of strict, majority, unanimous, meta_override)"},
-		{"gate_policy wrong case", `{"id":"r",` + one + `,"gate_policy":"Majority"}`, "rubric r: invalid gate_policy Majority (must be one of strict, majority, unanimous, meta_override)"},
-		{"gate_policy number", `{"id":"r",` + one + `,"gate_policy":1}`, "rubric r: invalid gate_policy 1 (must be one of strict, majority, unanimous, meta_override)"},
+		{"gate_policy democracy (reference case)", `{"id":"r",` + one + `,"gate_policy":"democracy"}`, "rubric r: invalid gate_policy democracy (must be one of strict, majority, unanimous, meta_override, any or at_least_<n>)"},
+		{"gate_policy wrong case", `{"id":"r",` + one + `,"gate_policy":"Majority"}`, "rubric r: invalid gate_policy Majority (must be one of strict, majority, unanimous, meta_override, any or at_least_<n>)"},
+		{"gate_policy number", `{"id":"r",` + one + `,"gate_policy":1}`, "rubric r: invalid gate_policy 1 (must be one of strict, majority, unanimous, meta_override, any or at_least_<n>)"},
 		{"gate_policy strict", `{"id":"r",` + one + `,"gate_policy":"strict"}`, ""},
 		{"gate_policy majority", `{"id":"r",` + one + `,"gate_policy":"majority"}`, ""},
 		{"gate_policy unanimous", `{"id":"r",` + one + `,"gate_policy":"unanimous"}`, ""},
@@ -103,7 +103,7 @@ func TestValidate(t *testing.T) {
 		{"sum before threshold", `{"id":"r","criteria":[{"name":"a","weight":0.2,"min_pass":0.5}],"score_threshold":9}`,
 			"rubric r: criterion weights sum to 0.2 (expected ~1.0)"},
 		{"threshold before gate", `{"id":"r",` + one + `,"score_threshold":9,"gate_policy":"x"}`, "rubric r: score_threshold 9 out of [0,1]"},
-		{"gate before aggregation", `{"id":"r",` + one + `,"gate_policy":"x","aggregation_method":"y"}`, "rubric r: invalid gate_policy x (must be one of strict, majority, unanimous, meta_override)"},
+		{"gate before aggregation", `{"id":"r",` + one + `,"gate_policy":"x","aggregation_method":"y"}`, "rubric r: invalid gate_policy x (must be one of strict, majority, unanimous, meta_override, any or at_least_<n>)"},
 		{"aggregation before iterations", `{"id":"r",` + one + `,"aggregation_method":"y","max_iterations":0}`, "rubric r: invalid aggregation_method y (must be one of mean, median, min, weighted_mean)"},
 		// spec §2.8.
 		{"built-in default rubric", defaultRubric, ""},

@@ -4,6 +4,8 @@ package rules
 import (
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Policy is a gate policy: how many approving judges the gate needs
@@ -18,13 +20,50 @@ const (
 	MetaOverride Policy = "meta_override"
 )
 
-// Policies lists every gate policy.
+// Policies lists the gate policies of the onlooker event schema, the only
+// values an event's gate_policy may carry.
 var Policies = []Policy{Strict, Majority, Unanimous, MetaOverride}
 
-// ParsePolicy returns the policy named s, exactly spelt.
+// Quorums beyond the schema's four: Any needs one approving judge;
+// Quorum(n), spelt "at_least_<n>", needs n.
+const (
+	Any           Policy = "any"
+	atLeastPrefix        = "at_least_"
+	// MaxAtLeast bounds n in at_least_<n>: no panel is larger.
+	MaxAtLeast = 64
+)
+
+// PolicyNames is how messages list every accepted policy.
+const PolicyNames = "strict, majority, unanimous, meta_override, any or at_least_<n>"
+
+// Quorum is the policy that needs n approving judges.
+func Quorum(n int) Policy { return Policy(atLeastPrefix + strconv.Itoa(n)) }
+
+// AtLeastN returns n for an at_least_<n> policy (1 ≤ n ≤ MaxAtLeast,
+// written without a sign or leading zeros).
+func (p Policy) AtLeastN() (int, bool) {
+	digits, ok := strings.CutPrefix(string(p), atLeastPrefix)
+	if !ok || digits == "" || digits[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || n > MaxAtLeast || strconv.Itoa(n) != digits {
+		return 0, false
+	}
+	return n, true
+}
+
+// Canonical reports whether p is one of the event schema's policies.
+func (p Policy) Canonical() bool { return slices.Contains(Policies, p) }
+
+// ParsePolicy returns the policy named s, exactly spelt: one of Policies,
+// Any, or at_least_<n>.
 func ParsePolicy(s string) (Policy, bool) {
 	p := Policy(s)
-	return p, slices.Contains(Policies, p)
+	if _, ok := p.AtLeastN(); ok || p == Any {
+		return p, true
+	}
+	return p, p.Canonical()
 }
 
 // Reason is why the gate blocked (spec §6.1); a pass has none.

@@ -6,7 +6,9 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	for s, want := range map[string]bool{"strict": true, "majority": true, "unanimous": true, "meta_override": true, "Majority": false, "democracy": false, "": false} {
+	for s, want := range map[string]bool{"strict": true, "majority": true, "unanimous": true, "meta_override": true, "Majority": false, "democracy": false, "": false,
+		"any": true, "Any": false, "at_least_1": true, "at_least_2": true, "at_least_64": true, "at_least_65": false, "at_least_0": false,
+		"at_least_02": false, "at_least_+2": false, "at_least_-1": false, "at_least_": false, "at_least_2x": false, "at_least": false} {
 		if p, ok := ParsePolicy(s); ok != want || (ok && string(p) != s) {
 			t.Errorf("ParsePolicy(%q) = %q, %v", s, p, ok)
 		}

@@ -31,6 +31,9 @@ var prefixAllowed = map[string][]string{
 	// these texts, so the package that builds the JSON owns them.
 	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
 	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed"},
+	// The session-start message about broken settings (systemMessage,
+	// shown by Claude Code, never on stderr): the same kind of payload.
+	"internal/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
 	// The report page's title (its browser tab), a document, not a line.
 	"internal/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in
@@ -38,6 +41,10 @@ var prefixAllowed = map[string][]string{
 	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
 	"internal/worktree/worktree.go": {"tribunal: snapshot of ", "tribunal: empty base"},
 	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
+	// Receipt notes and the notes commits that write them: records in
+	// the user's git notes, read with git log --notes=tribunal (one
+	// constant, which the summaries and the commit message share).
+	"internal/receipt/note.go": {"tribunal: "},
 }
 
 // TestPrefixesOnlyInOutput keeps the wording of tribunal's diagnostics in

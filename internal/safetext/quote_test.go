@@ -140,3 +140,35 @@ func TestInline(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineCuts: the cases surface.OneLine was tested with before its
+// callers used Inline directly; a cut never exceeds max.
+func TestInlineCuts(t *testing.T) {
+	cases := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"", 10, ""},
+		{"plain", 10, "plain"},
+		{"  lead and trail  ", 40, "lead and trail"},
+		{"a\nb\r\n\tc", 40, "a b c"},
+		{"a\x00\x1b[31mb", 40, "a␀␛[31mb"},
+		{"bad \xff byte", 40, "bad \ufffd byte"},
+		{"</system-reminder>", 40, "‹/system-reminder›"},
+		{"exactly ten", 11, "exactly ten"},
+		{"one two three four", 10, "one two…"},
+		// "é" is two bytes: a cut never splits it.
+		{"ééééé", 8, "éé…"},
+		{"ééééé", 10, "ééééé"},
+	}
+	for _, c := range cases {
+		got := Inline(c.in, c.max)
+		if got != c.want {
+			t.Errorf("Inline(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+		if len(got) > c.max {
+			t.Errorf("Inline(%q, %d) is %d bytes", c.in, c.max, len(got))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"path/filepath"
 	"strings"
 	"time"
@@ -52,7 +53,11 @@ func (r *runner) isolate(ctx context.Context) error {
 	if len(t.Submodules) > 0 {
 		r.Warn(fmt.Sprintf("submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}
-	r.progress("task %s: working in %s (ref %s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch)
+	warm := ""
+	if t.Warm {
+		warm = ", a warm worktree from the pool"
+	}
+	r.progress("task %s: working in %s (ref %s%s); your working tree stays as it is until the change is accepted", r.taskID, t.Path, t.Branch, warm)
 	return nil
 }
 
@@ -85,8 +90,8 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	if err != nil {
 		return "", false, err
 	}
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), previous, r.Redact))
-	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), cumulative, r.Redact))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), r.capStored(previous), r.Redact))
+	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), r.capStored(cumulative), r.Redact))
 	r.write(filepath.Join(dir, records.FilesChangedFile), files)
 	it.report.Commit = head
 	it.report.Files = files
@@ -314,4 +319,34 @@ func UpdateIsolation(taskDir, state string) error {
 		return err
 	}
 	return storeWriteText(taskDir, records.SummaryFile, Summary(&rep), nil)
+}
+
+// storedDiffBytes bounds one stored diff file in total. Each file's
+// content is already bounded (worktree.PatchFileBytes), but thousands of
+// files just under that bound would still make a record of gigabytes.
+const storedDiffBytes = 16 << 20
+
+// capStored keeps whole files of a diff up to storedDiffBytes and says at
+// its top, and once on stderr, which files were left out (files.json
+// still lists every file with its line counts).
+func (r *runner) capStored(diff string) string {
+	kept, left := unidiff.Cap(diff, storedDiffBytes-4096)
+	if len(left) == 0 {
+		return diff
+	}
+	names := left
+	if len(names) > 10 {
+		names = names[:10]
+	}
+	note := fmt.Sprintf("Note: this stored diff is capped at %d MiB in total; %d file(s) left out of it (files.json lists every file): %s",
+		storedDiffBytes>>20, len(left), strings.Join(names, ", "))
+	if len(left) > len(names) {
+		note += fmt.Sprintf(", and %d more", len(left)-len(names))
+	}
+	note = safetext.OneLine(note, 3000)
+	if !r.diffCapWarned {
+		r.diffCapWarned = true
+		r.Warn(note)
+	}
+	return note + "\n" + kept
 }

@@ -62,9 +62,9 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	// today's diff stat of the whole tree. A shadow jury (JudgeDiff) sees
 	// the work's change the way an isolated task's judges do.
 	var diffStat, diff string
-	isolated := r.task != nil || r.shadow
+	isolated := r.task != nil || r.shadow || r.review
 	switch {
-	case r.shadow:
+	case r.shadow || r.review:
 		diff = r.shadowDiff
 	case r.task != nil:
 		diff = boundedDiff(it.diff)
@@ -142,7 +142,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 	repVerdicts := make([][]verdict.Verdict, len(seats))
 	for _, c := range calls {
 		v, findings := r.judgeVerdict(c.res, c.err)
-		findings = severity.MarkUnverified(findings, locator(r.workDir))
+		findings = r.located(findings, seats[c.seat].JudgeType)
 		v.JudgeType, v.JudgeModelID = seats[c.seat].JudgeType, c.model
 		repVerdicts[c.seat] = append(repVerdicts[c.seat], v)
 		it.findings = append(it.findings, findings...)
@@ -219,6 +219,27 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		}
 		notes = append(notes, "command:"+cr.Name+" "+state)
 	}
+	r.tally(it)
+	r.progress("%s verdicts: %s", label, strings.Join(notes, "; "))
+	return verdicts, nil
+}
+
+// located marks one judge's findings whose cited file or line is not in
+// the judged tree and names the judge on each.
+func (r *runner) located(findings []severity.Finding, judgeType string) []severity.Finding {
+	findings = severity.MarkUnverified(findings, locator(r.workDir))
+	for k := range findings {
+		findings[k].Judge = judgeType
+	}
+	return findings
+}
+
+// tally drops the findings people dismissed (a review's dismissal file),
+// then counts the unverified ones and finds the worst verified one.
+func (r *runner) tally(it *iterationState) {
+	if r.dismiss != nil {
+		it.findings = r.dismiss(it.findings)
+	}
 	for _, f := range it.findings {
 		if f.Unverified {
 			it.report.UnverifiedFindings++
@@ -228,8 +249,6 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		it.worst = worst
 		it.report.WorstSeverity = worst.String()
 	}
-	r.progress("%s verdicts: %s", label, strings.Join(notes, "; "))
-	return verdicts, nil
 }
 
 func repSuffix(n int) string {

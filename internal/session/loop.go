@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"math"
 	"path/filepath"
 	"time"
@@ -13,7 +14,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -56,7 +56,7 @@ func (r *runner) sessionStart() events.SessionStart {
 	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
 	start := events.SessionStart{
 		TaskID:         r.taskID,
-		GatePolicy:     r.params.GatePolicy,
+		GatePolicy:     eventPolicy(r.params.GatePolicy),
 		ScoreThreshold: events.Ptr(r.params.ScoreThreshold),
 		MaxIterations:  events.Ptr(r.params.MaxIterations),
 		ActorModelID:   r.params.ActorModel,
@@ -112,6 +112,7 @@ func (r *runner) writeManifests() {
 			Rubric:      rub,
 			StartedAt:   now,
 			SessionID:   r.opts.SessionID,
+			Kind:        r.kind(),
 			Effective: records.Effective{
 				Params:       params,
 				ActorModel:   r.params.ActorModel,
@@ -190,4 +191,14 @@ func recordParams(p config.Params) records.Params {
 		JudgeTimeout: p.JudgeTimeout.Seconds(), ActorTimeout: p.ActorTimeout.Seconds(), MetaTimeout: p.MetaTimeout.Seconds(),
 		BudgetUSD: p.BudgetUSD,
 	}
+}
+
+// eventPolicy is the gate policy as the event schema can carry it: one of
+// its four values, or nothing for a quorum (any, at_least_<n>), which the
+// manifest's effective.params and the ledger record.
+func eventPolicy(p rules.Policy) rules.Policy {
+	if p.Canonical() {
+		return p
+	}
+	return ""
 }

@@ -2,10 +2,11 @@ package session
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/suggest"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // unknownRubric is the error for a rubric id the set does not have: the
@@ -19,10 +20,7 @@ func unknownRubric(id string, set rubric.Set) error {
 			usable = append(usable, r.ID)
 		}
 	}
-	msg := fmt.Sprintf("no rubric with id %q", id)
-	if near := suggest.Nearest(id, usable); near != "" {
-		msg += fmt.Sprintf("; did you mean %q?", near)
-	}
+	msg := fmt.Sprintf("no rubric with id %q", id) + safetext.DidYouMean(id, usable, strconv.Quote)
 	if len(usable) > 0 {
 		msg += "; the rubrics here: " + strings.Join(usable, ", ")
 	}

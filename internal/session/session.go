@@ -131,12 +131,14 @@ type runner struct {
 	history  []iterationState
 	// Isolation: the task worktree (nil with --in-place) and the
 	// directory every model call and command judge runs in.
-	wt       *worktree.Manager
-	task     *worktree.Task
-	workDir  string
-	commands []cmdjudge.Judge
-	failAt   severity.Level
-	prov     providers
+	wt      *worktree.Manager
+	task    *worktree.Task
+	workDir string
+	// diffCapWarned: the stored-diff cap was announced (once a run).
+	diffCapWarned bool
+	commands      []cmdjudge.Judge
+	failAt        severity.Level
+	prov          providers
 	// bash is the sandbox check, made once, the first time a judge would
 	// get Bash.
 	bash   sync.Once
@@ -145,6 +147,11 @@ type runner struct {
 	// artifacts, no ledger entry; shadowDiff is the change the judges see.
 	shadow     bool
 	shadowDiff string
+	// review judges an existing change (review.go): recorded like a task,
+	// its judges shown shadowDiff; dismiss drops the findings people
+	// dismissed before the gate weighs them.
+	review  bool
+	dismiss func([]severity.Finding) []severity.Finding
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -378,15 +385,26 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	r.project = store.ForKey(onlookerDir, repo.Key)
 	r.workDir = repo.WorktreeRoot
 	if !r.opts.InPlace {
-		r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
-			Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), repo.Key), Secrets: r.cfg.SecretRule()}
-		r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
-		if err := r.wt.Check(ctx, repo.WorktreeRoot); err != nil {
-			return &ConfigError{Err: err, Hint: isolationHint}
+		if err := r.worktrees(ctx); err != nil {
+			return err
 		}
 	}
 	r.taskDir = r.project.TaskDir(r.taskID)
 	r.report.ArtifactDir = r.taskDir
+	return nil
+}
+
+// worktrees sets up the manager of task (and review) worktrees and checks
+// that one can be made here.
+func (r *runner) worktrees(ctx context.Context) error {
+	r.wt = &worktree.Manager{Git: r.Git, Dir: r.project.WorktreesDir(), PID: r.PID, Now: r.Now, Warn: r.Warn,
+		Fallback: worktree.FallbackDir(r.Getenv("TMPDIR"), os.Getuid(), r.repo.Key), Secrets: r.cfg.SecretRule()}
+	r.wt.Limits.FileBytes, r.wt.Limits.TaskBytes = r.cfg.ChangeLimits()
+	pool := r.cfg.WorktreePool()
+	r.wt.Pool = worktree.Pool{Off: pool.Off, Size: pool.Size, MaxIdle: pool.MaxIdle, KeepIgnored: pool.KeepIgnored}
+	if err := r.wt.Check(ctx, r.repo.WorktreeRoot); err != nil {
+		return &ConfigError{Err: err, Hint: isolationHint}
+	}
 	return nil
 }
 

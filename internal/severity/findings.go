@@ -23,6 +23,8 @@ const (
 	MaxMessageBytes = 500
 	// MaxFileBytes bounds one finding's file path.
 	MaxFileBytes = 300
+	// MaxCriterionBytes bounds one finding's criterion name.
+	MaxCriterionBytes = 100
 )
 
 // Finding is one concrete problem a judge reported.
@@ -33,6 +35,11 @@ type Finding struct {
 	File     string `json:"file,omitempty"`
 	// Line is 1-based; 0 means no line was given.
 	Line int `json:"line,omitempty"`
+	// Criterion is the rubric criterion the problem bears on, when the
+	// judge named one (optional: verdicts without it still parse).
+	Criterion string `json:"criterion,omitempty"`
+	// Judge is the judge type that reported it, set by the caller.
+	Judge string `json:"judge,omitempty"`
 	// Unverified marks a finding whose file or line does not exist where
 	// the judged work is: a hallucinated location is not evidence, so such
 	// a finding is shown but never blocks.
@@ -147,6 +154,13 @@ func readFinding(item json.RawMessage, n int) (Finding, []string, bool) {
 			warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d: line is not an integer >= 1; ignored", n))
 		}
 	}
+	if raw, present := obj["criterion"]; present && !isNull(raw) {
+		if c, isStr := str(raw); isStr {
+			f.Criterion = clip(strings.TrimSpace(c), MaxCriterionBytes)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d: criterion is not a string; ignored", n))
+		}
+	}
 	return f, warnings, true
 }
 
@@ -168,6 +182,8 @@ func FindingsSchema() map[string]any {
 				"message":  map[string]any{"type": "string", "minLength": 1},
 				"file":     map[string]any{"type": "string"},
 				"line":     map[string]any{"type": "integer", "minimum": 1},
+				"criterion": map[string]any{"type": "string",
+					"description": "Optional: the rubric criterion the problem bears on."},
 			},
 			"required":             []string{"severity", "message"},
 			"additionalProperties": false,

@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,14 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"context"
-
 	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // maxCritique bounds the critique handed back to the model, in bytes.
@@ -169,8 +167,8 @@ func (r *recorder) markShown() {
 	if r.taskID == "" {
 		return
 	}
-	a := surface.Advisory{Name: strings.TrimSuffix(filepath.Base(r.stopFile), records.JSONExt), TaskID: r.taskID}
-	if _, err := surface.MarkShown(r.j.ProjectDir, a, surface.Mark{SurfacedAt: r.now().UTC().Truncate(time.Second), SessionID: r.j.SessionID}); err != nil {
+	a := records.Advisory{Name: strings.TrimSuffix(filepath.Base(r.stopFile), records.JSONExt), TaskID: r.taskID}
+	if _, err := records.MarkShown(r.j.ProjectDir, a, records.Mark{SurfacedAt: r.now().UTC().Truncate(time.Second), SessionID: r.j.SessionID}); err != nil {
 		r.warn("cannot mark the verdict as shown: %v", err)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 // recorder writes what came of one job. Every write draws its waits from
@@ -249,7 +248,7 @@ func (r *recorder) markPending() {
 	if r.stopFile == "" {
 		return
 	}
-	err := surface.WritePending(r.j.OnlookerDir, r.j.SessionID, surface.Pending{
+	err := records.WritePending(r.j.OnlookerDir, r.j.SessionID, records.Pending{
 		ProjectDir: r.j.ProjectDir, StopFile: r.stopFile, TaskID: r.taskID,
 	}, r.now())
 	if err != nil {

@@ -1,7 +1,6 @@
 package stophook
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/store"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,10 +9,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/surface"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
-// The history readers (surface.ReadRecord, surface.ListRecords) must read
+// The history readers (records.ReadRecord, records.ListRecords) must read
 // exactly the judgement records the hook writes, verdicts and failures.
 func TestRecordsReadBackAsWritten(t *testing.T) {
 	dir := t.TempDir()
@@ -33,13 +32,13 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 	if len(warned) != 0 {
 		t.Fatalf("warnings: %v", warned)
 	}
-	paths, err := surface.ListRecords(j.ProjectDir)
+	paths, err := records.ListRecords(j.ProjectDir)
 	if err != nil || len(paths) != 2 {
 		t.Fatalf("ListRecords = %v, %v; want 2 records", paths, err)
 	}
-	byOutcome := map[string]surface.Advisory{}
+	byOutcome := map[string]records.Advisory{}
 	for _, p := range paths {
-		a, err := surface.ReadRecord(p)
+		a, err := records.ReadRecord(p)
 		if err != nil {
 			t.Fatalf("ReadRecord(%s): %v", p, err)
 		}
@@ -57,7 +56,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 	if f.Error != "claude did not finish within 1s and was killed" || f.WrittenAt.IsZero() {
 		t.Errorf("failure record: %+v", f)
 	}
-	if a, err := surface.ReadStopFile(r.stopFile); err != nil || a.TaskID != v.TaskID {
+	if a, err := records.ReadStopFile(r.stopFile); err != nil || a.TaskID != v.TaskID {
 		t.Errorf("the stop file holds %+v (%v), want the latest verdict %s", a, err, v.TaskID)
 	}
 }

@@ -1,11 +1,12 @@
 package surface
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/safetext"
-
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Note limits: the note goes into the model's context at the start of every
@@ -26,7 +27,7 @@ const quotedNote = "the lines starting with \"" + safetext.QuotePrefix + "\" are
 // Quote is the judge's feedback as a quoted block of at most max bytes
 // (safetext.Quote), pointing to `tribunal-session show` of the verdict's
 // task when it is cut; "" when the judge wrote nothing visible.
-func Quote(a Advisory, max int) string {
+func Quote(a records.Advisory, max int) string {
 	return safetext.Quote(a.Feedback, max, "tribunal-session show "+a.TaskID)
 }
 
@@ -35,7 +36,7 @@ func Quote(a Advisory, max int) string {
 // stop file's typed fields (outcome, score, time, session), then the
 // judge's feedback as a quoted block; tribunal's closing sentence comes
 // after the last one.
-func Note(shown []Advisory, now time.Time) string {
+func Note(shown []records.Advisory, now time.Time) string {
 	var b strings.Builder
 	n := len(shown)
 	if n == 1 {
@@ -48,34 +49,12 @@ func Note(shown []Advisory, now time.Time) string {
 			fmt.Fprintf(&b, "- and %d more\n", n-MaxListed)
 			break
 		}
-		fmt.Fprintf(&b, "- %s, score %.2f (%s, session %s)", a.Outcome, a.Score, Age(now.Sub(a.WrittenAt)), a.ShortSession())
+		fmt.Fprintf(&b, "- %s, score %.2f (%s, session %s)", a.Outcome, a.Score, safetext.Age(now.Sub(a.WrittenAt)), a.ShortSession())
 		if q := Quote(a, maxFeedback); q != "" {
 			b.WriteString(", the judge wrote:\n" + q)
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Mention this to the user if it bears on their work. Details: /tribunal-log, or `tribunal-session show %s`.", shown[0].ShortSession())
+	fmt.Fprintf(&b, "Mention this to the user if it bears on their work. Details: /tribunal:tribunal-log, or `tribunal-session show %s`.", shown[0].ShortSession())
 	return b.String()
 }
-
-// Age says how long ago something happened, coarsely: "just now", "5 min
-// ago", "2 h ago", "3 d ago". A negative duration (a clock that went back)
-// is "just now".
-func Age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	default:
-		return fmt.Sprintf("%d d ago", int(d/(24*time.Hour)))
-	}
-}
-
-// OneLine is safetext.Inline: s on one line, cut to at most max bytes with
-// "…", controls made visible, invisible characters dropped and '<', '>'
-// turned into '‹', '›', for model or repository text (an error, a file
-// name, a finding) inside one of tribunal's own lines.
-func OneLine(s string, max int) string { return safetext.Inline(s, max) }

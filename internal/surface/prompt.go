@@ -11,11 +11,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
-
-// maxPending caps a pending file: it holds two paths and a task id.
-const maxPending = 16 << 10
 
 // maxPromptFeedback bounds the concern quoted in the user's message.
 const maxPromptFeedback = 200
@@ -36,12 +34,12 @@ func RunPrompt(_ context.Context, d Deps) int {
 		return 0
 	}
 	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
-	path := PendingPath(onlookerDir, h.in.SessionID)
+	path := records.PendingPath(onlookerDir, h.in.SessionID)
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return 0
 	}
-	if h.Now().Sub(fi.ModTime()) > PendingExpiry {
+	if h.Now().Sub(fi.ModTime()) > records.PendingExpiry {
 		// Too old to interrupt a prompt for (a session resumed days
 		// later): dropped unseen; session start and show still list it.
 		os.Remove(path)
@@ -54,20 +52,17 @@ func RunPrompt(_ context.Context, d Deps) int {
 	if err := os.Rename(path, claimed); err != nil {
 		return 0
 	}
-	data, ok := store.ReadOptional(claimed, maxPending, h.Warn)
+	data, ok := store.ReadOptional(claimed, records.MaxPending, h.Warn)
 	os.Remove(claimed)
 	if !ok {
 		return 0
 	}
-	p, err := decodePending(data)
-	if err == nil {
-		err = checkPending(onlookerDir, p)
-	}
+	p, err := records.DecodePending(onlookerDir, data)
 	if err != nil {
 		h.warn("ignoring the pending verdict %q: %v", path, err)
 		return 0
 	}
-	a, err := ReadStopFile(p.StopFile)
+	a, err := records.ReadStopFile(p.StopFile)
 	if err != nil {
 		h.warn("cannot read the pending verdict %q: %v", p.StopFile, err)
 		return 0
@@ -76,7 +71,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 		// A later verdict replaced it; that one has its own pending file.
 		return 0
 	}
-	ok, err = claim(p.ProjectDir, a, Mark{SurfacedAt: h.Now().UTC().Truncate(time.Second), SessionID: h.in.SessionID})
+	ok, err = records.MarkShown(p.ProjectDir, a, records.Mark{SurfacedAt: h.Now().UTC().Truncate(time.Second), SessionID: h.in.SessionID})
 	if err != nil {
 		h.warn("not showing %q: %v", a.Path, err)
 		return 0
@@ -91,7 +86,7 @@ func RunPrompt(_ context.Context, d Deps) int {
 // PromptLine is the user's message about a verdict: tribunal's line with
 // the verdict and score from the stop file's typed fields, then the
 // judge's words as a quoted block under it.
-func PromptLine(a Advisory) string {
+func PromptLine(a records.Advisory) string {
 	verdict := "FAIL"
 	if a.Passed {
 		verdict = "pass"
@@ -105,7 +100,7 @@ func PromptLine(a Advisory) string {
 
 // PromptContext is what the model reads about a verdict: tribunal's line,
 // the judge's words as a quoted block, and tribunal's sentence after it.
-func PromptContext(a Advisory) string {
+func PromptContext(a records.Advisory) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tribunal: the advisory judge reviewed the changes of the previous turn after it ended: %s, score %.2f.", a.Outcome, a.Score)
 	if q := Quote(a, maxFeedback*2); q != "" {

@@ -71,6 +71,10 @@ func Run(ctx context.Context, d Deps) int {
 type hook struct {
 	Deps
 	in hookio.Input
+	// configNote is the user's message about a broken configuration,
+	// said with the verdicts' note or alone (see configNotice).
+	configNote string
+	emitted    bool
 }
 
 func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
@@ -86,17 +90,24 @@ func (h *hook) run(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	cfg := config.Load(config.Sources{
+	var problems []string
+	src := config.Sources{
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         h.Warn,
-	})
+		Warn:         func(m string) { problems = append(problems, m); h.Warn(m) },
+	}
+	cfg := config.Load(src)
 	settings := cfg.SessionStart()
+	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
+	if len(problems) > 0 {
+		// Before the enabled check: a typo can be what turned it off.
+		h.configNote = configNotice(onlookerDir, config.Layers(src), problems)
+		defer h.emitConfigNote()
+	}
 	if !settings.Enabled {
 		return
 	}
-	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
 	now := h.Now()
 	own := ""
 	if h.in.SessionID != "" {
@@ -118,7 +129,7 @@ func (h *hook) run(ctx context.Context) {
 		return
 	}
 	project := store.ForKey(onlookerDir, repo.Key)
-	stops, err := ListStopFiles(project.Dir)
+	stops, err := records.ListStopFiles(project.Dir)
 	if err != nil {
 		h.warn("%v", err)
 		return
@@ -168,18 +179,18 @@ func anyRecent(root, own string, maxAge time.Duration, now time.Time) bool {
 // written within maxAge that no session has surfaced yet, newest first. A
 // corrupt file costs one stderr line, unless it is old enough to be stale
 // by its modification time: then it is not worth a line at every start.
-func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now time.Time) []Advisory {
-	var out []Advisory
+func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now time.Time) []records.Advisory {
+	var out []records.Advisory
 	for _, p := range stops {
 		if filepath.Base(p) == own {
 			continue
 		}
-		a, err := ReadStopFile(p)
+		a, err := records.ReadStopFile(p)
 		if err != nil {
 			if !a.ModTime.IsZero() && now.Sub(a.ModTime) > maxAge {
 				continue
 			}
-			if errors.Is(err, ErrCorrupt) {
+			if errors.Is(err, records.ErrCorrupt) {
 				h.warn("skipping %q: %v", p, err)
 			} else {
 				h.warn("cannot read %q: %v", p, err)
@@ -207,11 +218,11 @@ func (h *hook) candidates(stops []string, own string, maxAge time.Duration, now 
 // where to read them, and a backlog must not trickle into every following
 // session. A verdict whose marker cannot be created is not surfaced:
 // showing it without a record would show it again at every start.
-func (h *hook) claimAll(projectDir string, fresh []Advisory, now time.Time) []Advisory {
-	var shown []Advisory
-	mark := Mark{SurfacedAt: now.UTC().Truncate(time.Second), SessionID: h.in.SessionID}
+func (h *hook) claimAll(projectDir string, fresh []records.Advisory, now time.Time) []records.Advisory {
+	var shown []records.Advisory
+	mark := records.Mark{SurfacedAt: now.UTC().Truncate(time.Second), SessionID: h.in.SessionID}
 	for _, a := range fresh {
-		ok, err := claim(projectDir, a, mark)
+		ok, err := records.MarkShown(projectDir, a, mark)
 		if err != nil {
 			h.warn("not surfacing %q: %v", a.Path, err)
 			continue
@@ -225,17 +236,22 @@ func (h *hook) claimAll(projectDir string, fresh []Advisory, now time.Time) []Ad
 
 // output is the SessionStart hook's JSON.
 type output struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
+	SystemMessage      string              `json:"systemMessage,omitempty"`
+	HookSpecificOutput *hookSpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+type hookSpecificOutput struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
 }
 
 // emit writes the one JSON object, in one write.
 func (h *hook) emit(note string) {
-	var o output
-	o.HookSpecificOutput.HookEventName = "SessionStart"
-	o.HookSpecificOutput.AdditionalContext = note
+	o := output{SystemMessage: h.configNote}
+	if note != "" {
+		o.HookSpecificOutput = &hookSpecificOutput{HookEventName: "SessionStart", AdditionalContext: note}
+	}
+	h.emitted = true
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -19,6 +19,18 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
+const tid = "01HZ0000000000000000000001"
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // env is one isolated world: a repository directory (a .git with a HEAD is
 // enough for the pure-Go walk), a home, an Onlooker directory and a git
 // runner that counts its calls and reports no remote.
@@ -163,7 +175,7 @@ func TestSurfacesOnceAndOnlyOnce(t *testing.T) {
 	if e.gitCalls.Load() != 2 {
 		t.Errorf("git ran %d times, want 2 (config --list and remote get-url, cold cache)", e.gitCalls.Load())
 	}
-	m, ok := ReadMark(e.project(), Advisory{Name: "stop-s1", TaskID: t1})
+	m, ok := records.ReadMark(e.project(), records.Advisory{Name: "stop-s1", TaskID: t1})
 	if !ok || m.SessionID != "s2" || !m.SurfacedAt.Equal(e.now) {
 		t.Errorf("mark %+v %v", m, ok)
 	}
@@ -367,7 +379,7 @@ func TestNestedGuardPrecedesStdin(t *testing.T) {
 	if code != 0 || out.Len() != 0 || errb.Len() != 0 || e.gitCalls.Load() != 0 {
 		t.Errorf("code %d stdout %q stderr %q git %d", code, out.String(), errb.String(), e.gitCalls.Load())
 	}
-	if _, err := os.Stat(filepath.Join(e.project(), MarkerDir)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(e.project(), records.MarkerDir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("marker directory created: %v", err)
 	}
 }
@@ -416,7 +428,7 @@ func TestUnwritableMarkerDirectoryDoesNotSurface(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.stop("s1", t1, 0.5, e.now)
-	marks := filepath.Join(e.project(), MarkerDir)
+	marks := filepath.Join(e.project(), records.MarkerDir)
 	if err := os.Mkdir(marks, 0o500); err != nil {
 		t.Fatal(err)
 	}
@@ -432,14 +444,14 @@ func TestUnwritableMarkerDirectoryDoesNotSurface(t *testing.T) {
 
 func TestClaimIsExclusiveUnderConcurrency(t *testing.T) {
 	dir := t.TempDir()
-	a := Advisory{Name: "stop-s1", TaskID: t1}
+	a := records.Advisory{Name: "stop-s1", TaskID: t1}
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			ok, err := claim(dir, a, Mark{SessionID: fmt.Sprint(i)})
+			ok, err := records.MarkShown(dir, a, records.Mark{SessionID: fmt.Sprint(i)})
 			if err != nil {
 				t.Error(err)
 			}
@@ -452,7 +464,7 @@ func TestClaimIsExclusiveUnderConcurrency(t *testing.T) {
 	if wins.Load() != 1 {
 		t.Errorf("%d claims won, want 1", wins.Load())
 	}
-	fi, err := os.Stat(MarkerPath(dir, a))
+	fi, err := os.Stat(records.MarkerPath(dir, a))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("marker: %v %v", fi, err)
 	}
@@ -484,7 +496,7 @@ func TestRetain(t *testing.T) {
 		"stop-fresh":       true,
 	}
 	for n := range markers {
-		writeFile(t, filepath.Join(dir, MarkerDir, n), "{}")
+		writeFile(t, filepath.Join(dir, records.MarkerDir, n), "{}")
 	}
 	stops := []string{fresh, old, edge, own, long}
 	if p := retain(dir, stops, "stop-own.json", 45*24*time.Hour, now); len(p) != 0 {
@@ -504,7 +516,7 @@ func TestRetain(t *testing.T) {
 		}
 	}
 	for n, kept := range markers {
-		if _, err := os.Stat(filepath.Join(dir, MarkerDir, n)); (err == nil) != kept {
+		if _, err := os.Stat(filepath.Join(dir, records.MarkerDir, n)); (err == nil) != kept {
 			t.Errorf("marker %s kept=%v, want %v", n, err == nil, kept)
 		}
 	}

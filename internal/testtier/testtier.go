@@ -25,7 +25,7 @@ type Tier struct {
 
 // The tiers. `make check` (what CI runs) selects them all.
 var (
-	E2E         = Tier{"e2e", "end-to-end tests against the real Claude Code, Codex and Gemini CLIs", "make test-e2e"}
+	E2E         = Tier{"e2e", "end-to-end tests against the real Claude Code, Codex and Gemini CLIs and the SARIF validator", "make test-e2e"}
 	Browser     = Tier{"browser", "report page tests in headless Chromium", "make test-browser"}
 	Calibration = Tier{"calibration", "the calibration starter set's labels re-derived by running each program's tests", "make test-calibration"}
 	Stress      = Tier{"stress", "stress runs of many concurrent and randomly killed hook and session processes", "make test-stress"}

@@ -37,14 +37,23 @@ const minBudget = 200
 // of its input; no changes render as "". It never exceeds budget bytes when
 // budget >= 200; a smaller budget yields the summary line alone.
 func Render(files []File, budget int) string {
+	out, _ := RenderNoting(files, budget)
+	return out
+}
+
+// RenderNoting is Render that also says, one line per file (and one for
+// the files the list could not name), what the rendering left out or
+// summarised instead of showing: the review's account of what its judges
+// did not see.
+func RenderNoting(files []File, budget int) (string, []string) {
 	if len(files) == 0 {
-		return ""
+		return "", nil
 	}
 	var b strings.Builder
 	summary := summaryLine(files)
 	b.WriteString(summary)
 	if budget < minBudget {
-		return b.String()
+		return b.String(), []string{fmt.Sprintf("every file's diff (%d file(s)): the budget of %d bytes holds only the summary line", len(files), budget)}
 	}
 	bodies := make([]body, len(files))
 	for i := range files {
@@ -80,6 +89,7 @@ func Render(files []File, budget int) string {
 	}
 	bodyBudget := budget - len(summary) - listLen - len(more) - 1 // the blank separator line
 	alloc := allocate(bodies[:listed], bodyBudget)
+	var left []string
 	for i := 0; i < listed; i++ {
 		note := ""
 		if alloc[i] == 0 {
@@ -88,8 +98,14 @@ func Render(files []File, budget int) string {
 			note = noteCut
 		}
 		b.WriteString(listLine(&files[i], &bodies[i], note))
+		if n := leftOut(&files[i], note); n != "" {
+			left = append(left, quotePath(files[i].Path())+": "+n)
+		}
 	}
 	b.WriteString(more)
+	if more != "" {
+		left = append(left, strings.TrimSuffix(strings.TrimPrefix(more, "… and "), "\n"))
+	}
 	var out strings.Builder
 	for i := 0; i < listed; i++ {
 		if alloc[i] <= 0 {
@@ -101,7 +117,25 @@ func Render(files []File, budget int) string {
 		b.WriteByte('\n')
 		b.WriteString(out.String())
 	}
-	return b.String()
+	return b.String(), left
+}
+
+// leftOut names why a listed file's body is not shown whole ("" when it
+// is): summarised (binary, generated, large) or cut for space.
+func leftOut(f *File, note string) string {
+	switch {
+	case f.Binary:
+		return "binary, not shown"
+	case f.Generated:
+		return "generated file, diff not shown"
+	case f.Large:
+		return "large change, diff not shown"
+	case note == noteOmitted:
+		return "diff left out for space"
+	case note == noteCut:
+		return "diff cut for space"
+	}
+	return ""
 }
 
 // The notes of a text file whose body was cut or left out for lack of

@@ -10,44 +10,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
-// FileChange is one file a change touches.
-type FileChange struct {
-	Path    string `json:"path"`
-	OldPath string `json:"old_path,omitempty"`
-	// Status is added, modified, deleted, renamed, copied or type_changed.
-	Status  string `json:"status"`
-	Added   int    `json:"added,omitempty"`
-	Deleted int    `json:"deleted,omitempty"`
-	Binary  bool   `json:"binary,omitempty"`
-	// OldMode and NewMode are git's modes ("100644", "100755", "120000"
-	// for a symbolic link) of a change that alters the mode.
-	OldMode string `json:"old_mode,omitempty"`
-	NewMode string `json:"new_mode,omitempty"`
-	// Target is a symbolic link's target; Outside flags one that leads
-	// out of the work tree (absolute, or above its root).
-	Target  string `json:"symlink_target,omitempty"`
-	Outside bool   `json:"symlink_outside,omitempty"`
-}
-
-// Notes names what counts of lines do not show: a mode change and a
-// symbolic link's target ("mode 100644 → 100755", "symlink → /x, outside
-// the work tree"); "" for neither.
-func (f FileChange) Notes() string {
-	var notes []string
-	if f.OldMode != "" {
-		notes = append(notes, "mode "+f.OldMode+" → "+f.NewMode)
-	}
-	if f.Target != "" {
-		n := "symlink → " + f.Target
-		if f.Outside {
-			n += ", outside the work tree"
-		}
-		notes = append(notes, n)
-	}
-	return strings.Join(notes, ", ")
-}
+// FileChange is one file a change touches (its record type lives in
+// records, which files.json and the isolation record share).
+type FileChange = records.FileChange
 
 // diffArgs compare two trees with the plumbing diff-tree: it never reads
 // or refreshes an index, runs no external diff or textconv program, and

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // The repository's own git files are shared by every worktree: an actor
@@ -24,21 +26,9 @@ import (
 // compared by size and time only and cannot be put back.
 const guardFileBytes = 1 << 20
 
-// Tamper is one change a task made to the repository's git files.
-type Tamper struct {
-	// Path is the file as the user would name it (".git/config",
-	// ".git/hooks/post-checkout"), relative to their work tree when the
-	// repository lies inside it.
-	Path string `json:"path"`
-	// Change is added, changed or deleted; Detail names changed config
-	// variables ("filter.x.clean added").
-	Change string `json:"change"`
-	Detail string `json:"detail,omitempty"`
-	// Restored: the file is as it was when the task started; otherwise
-	// NotRestored says why not.
-	Restored    bool   `json:"restored"`
-	NotRestored string `json:"not_restored,omitempty"`
-}
+// Tamper is one change a task made to the repository's git files (its
+// record type lives in records).
+type Tamper = records.Tamper
 
 // TamperLine is the one wording of a task's changes to the repository's
 // git files, without a prefix: the summary's first line, show's and

@@ -35,7 +35,9 @@ func newFixture(t testing.TB) *fixture {
 		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
 		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
 	f := &fixture{t: t, env: env}
-	f.m = &Manager{Git: projectkey.ExecGit("git", env), Dir: filepath.Join(t.TempDir(), "worktrees"), PID: os.Getpid()}
+	// The pool is off here: these tests pin what a fresh worktree does;
+	// pool_test.go turns it on.
+	f.m = &Manager{Git: projectkey.ExecGit("git", env), Dir: filepath.Join(t.TempDir(), "worktrees"), PID: os.Getpid(), Pool: Pool{Off: true}}
 	return f
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -75,14 +76,17 @@ func loadFrom(dir, id string) (*Task, error) {
 
 // Cleanup removes what crashed runs left behind: records whose owner is
 // no longer alive while still creating or running (their worktree, branch
-// and record), worktree directories without a record, and git's entries
-// for worktrees that no longer exist. It returns one line per task removed.
+// and record), worktree directories without a record, git's entries for
+// worktrees that no longer exist, and pool members that are surplus or
+// idle too long (PrunePool). It returns the ids of the tasks removed.
 func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 	var done []string
 	for _, dir := range m.dirs() {
 		done = append(done, m.cleanupDir(ctx, dir, userRoot)...)
 	}
 	m.git(ctx, userRoot, "worktree", "prune")
+	// Surplus and long-idle pool members go quietly: they are a cache.
+	m.PrunePool(ctx, userRoot, false)
 	return done
 }
 
@@ -120,7 +124,7 @@ func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string
 		if info, err := e.Info(); err != nil || m.now().Sub(info.ModTime()) < orphanAge {
 			continue
 		}
-		if e.IsDir() && !recorded[e.Name()] {
+		if e.IsDir() && !recorded[e.Name()] && e.Name() != poolName {
 			p := filepath.Join(dir, e.Name())
 			if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", p); err != nil {
 				os.RemoveAll(p)
@@ -129,6 +133,27 @@ func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string
 		}
 	}
 	return done
+}
+
+// RecordIDs lists the names of the task records of the project (kept,
+// running or left by a crash), newest first: what `apply` and `discard`
+// resolve a typed id against. Names are not checked here; the caller keeps
+// the canonical ids (records.ValidID).
+func (m *Manager) RecordIDs() []string {
+	var out []string
+	for _, dir := range m.dirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	return out
 }
 
 // KeptTasks lists the kept tasks of the project, oldest first. It reads

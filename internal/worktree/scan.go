@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // Default bounds on what a task may produce (spec §7.13): a file larger
@@ -42,14 +44,8 @@ func (l Limits) task() int64 {
 }
 
 // Refusal is a path of the actor's work that tribunal did not record,
-// and why: a file over a size limit, a special file (named pipe, socket,
-// device) where git records only files, links and directories, or a path
-// with a component git reserves for itself (".GIT", any case). It is
-// removed from the task worktree (a tracked file is put back as it was).
-type Refusal struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
+// and why (its record type lives in records).
+type Refusal = records.Refusal
 
 // RefusalLine is the one wording of a refusal.
 func RefusalLine(r Refusal) string { return r.Path + ": " + r.Reason }

@@ -84,6 +84,8 @@ type Manager struct {
 	Now   func() time.Time
 	// Limits bound what a task may produce (zero: the defaults).
 	Limits Limits
+	// Pool configures the warm worktrees (zero: the default pool).
+	Pool Pool
 }
 
 // Task is one task's isolation record, kept at <Dir>/<id>.json.
@@ -119,6 +121,14 @@ type Task struct {
 	// LeftOut lists the user's untracked files that the snapshot left out
 	// because they look like secrets (Manager.Secrets).
 	LeftOut []string `json:"left_out,omitempty"`
+	// PoolSlot is set when Path is a member of the repository's worktree
+	// pool (see Pool), which outlives the task.
+	PoolSlot *int `json:"pool_slot,omitempty"`
+	// Warm is set when the task reused a pool member rather than checking
+	// the whole repository out.
+	Warm bool `json:"warm,omitempty"`
+	// unlock releases the pool slot this run holds.
+	unlock func()
 	// dir is where this record lives (Manager.Dir or Manager.Fallback).
 	dir string
 	// guard is the copy of the repository's git files taken when the task
@@ -173,6 +183,36 @@ func (m *Manager) Check(ctx context.Context, userRoot string) error {
 // the snapshot (Task.LeftOut names them) and never hashed into the
 // repository.
 func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error) {
+	t, err := m.claimRecord(userRoot, id)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Task, error) {
+		m.remove(context.WithoutCancel(ctx), t, false)
+		return nil, err
+	}
+	base, err := m.baseCommit(ctx, userRoot)
+	if err != nil {
+		return fail(err)
+	}
+	t.Base = base
+	if err := m.checkout(ctx, t, userRoot); err != nil {
+		return fail(err)
+	}
+	t.Submodules, _ = m.submodules(ctx, t.Path)
+	if t.guard, err = m.snapshotGuard(ctx, userRoot, t.Path); err != nil {
+		return fail(err)
+	}
+	t.State = Running
+	if err := m.save(t); err != nil {
+		return fail(fmt.Errorf("record task worktree: %w", err))
+	}
+	return t, nil
+}
+
+// claimRecord records task id as being created, in Dir or, when nothing
+// can be written there, in Fallback.
+func (m *Manager) claimRecord(userRoot, id string) (*Task, error) {
 	t := &Task{ID: id, UserRoot: userRoot, Branch: RefPrefix + id,
 		State: Creating, PID: m.PID, CreatedAt: m.now().UTC().Format(time.RFC3339)}
 	err := m.begin(t, m.Dir)
@@ -189,48 +229,60 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 		}
 		err = nil
 	}
+	return t, err
+}
+
+// checkout gives the task its worktree at a new snapshot: a member of the
+// repository's pool brought to the snapshot when one is free and sound
+// (see pool.go), else a fresh worktree (in a pool slot when one is free,
+// so that it serves the next task).
+func (m *Manager) checkout(ctx context.Context, t *Task, userRoot string) error {
+	if t.dir == m.Dir {
+		if dir, slot, unlock, ok := m.claim(ctx, userRoot); ok {
+			t.Path, t.PoolSlot, t.unlock = slotPath(dir, slot), &slot, unlock
+			if err := m.save(t); err != nil {
+				return fmt.Errorf("record task worktree: %w", err)
+			}
+			warm, err := m.startWarm(ctx, t, userRoot, t.Base)
+			if warm || err != nil {
+				return err
+			}
+			// Nothing usable in the slot: build the member afresh.
+			m.dropMember(ctx, userRoot, t.Path)
+		}
+	}
+	return m.checkoutFresh(ctx, t, userRoot)
+}
+
+// checkoutFresh adds a worktree at t.Path and checks a new snapshot out.
+func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) error {
+	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", t.Path, t.Base); err != nil {
+		return fmt.Errorf("create the task worktree: %w", err)
+	}
+	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, t.Base, nil)
 	if err != nil {
-		return nil, err
-	}
-	fail := func(err error) (*Task, error) {
-		m.remove(context.WithoutCancel(ctx), t, false)
-		return nil, err
-	}
-	base, err := m.baseCommit(ctx, userRoot)
-	if err != nil {
-		return fail(err)
-	}
-	t.Base = base
-	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", t.Path, base); err != nil {
-		return fail(fmt.Errorf("create the task worktree: %w", err))
-	}
-	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, base, nil)
-	if err != nil {
-		return fail(err)
+		return err
 	}
 	t.LeftOut = leftOut
-	snap, err := m.commit(ctx, t.Path, tree, base, "tribunal: snapshot of "+userRoot+" for task "+id)
+	snap, err := m.commit(ctx, t.Path, tree, t.Base, snapshotMessage(userRoot, t.ID))
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
-		return fail(fmt.Errorf("point %s at the snapshot: %w", t.Branch, err))
+		return fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
 	}
 	// Check the snapshot out into the task worktree (and reset its index,
 	// which capture filled with the user's stat data).
 	if _, err := m.git(ctx, t.Path, "reset", "--hard", "--quiet", snap); err != nil {
-		return fail(fmt.Errorf("check out the snapshot: %w", err))
+		return fmt.Errorf("check out the snapshot: %w", err)
 	}
 	t.Snapshot, t.Head = snap, snap
-	t.Submodules, _ = m.submodules(ctx, t.Path)
-	if t.guard, err = m.snapshotGuard(ctx, userRoot, t.Path); err != nil {
-		return fail(err)
-	}
-	t.State = Running
-	if err := m.save(t); err != nil {
-		return fail(fmt.Errorf("record task worktree: %w", err))
-	}
-	return t, nil
+	return nil
+}
+
+// snapshotMessage is the commit message of a task's snapshot.
+func snapshotMessage(userRoot, id string) string {
+	return "tribunal: snapshot of " + userRoot + " for task " + id
 }
 
 // baseCommit is the user's HEAD commit, or, on an unborn branch, a root
@@ -437,6 +489,14 @@ func (m *Manager) remove(ctx context.Context, t *Task, dropBranch bool) error {
 }
 
 func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
+	if t.PoolSlot != nil {
+		// A pool member stays for the next task, which resets it. Only the
+		// run that holds it hands it back; anyone else (a later discard,
+		// a cleanup after a crash) must not touch what another task may
+		// be using by now.
+		t.release()
+		return nil
+	}
 	if _, err := os.Stat(t.Path); err == nil {
 		if _, err := m.git(ctx, t.UserRoot, "worktree", "remove", "--force", "--force", t.Path); err != nil {
 			// A damaged worktree: delete the directory (only ever one of

@@ -1,4 +1,4 @@
-package surface
+package records
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
 // ListRecords returns the judgement records of every session in
@@ -25,7 +23,7 @@ func ListRecords(projectDir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), records.StopPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), StopPrefix) {
 			continue
 		}
 		dir := filepath.Join(projectDir, e.Name())
@@ -34,8 +32,8 @@ func ListRecords(projectDir string) ([]string, error) {
 			continue
 		}
 		for _, f := range files {
-			id, ok := strings.CutSuffix(f.Name(), records.JSONExt)
-			if ok && f.Type().IsRegular() && records.ValidID(id) {
+			id, ok := strings.CutSuffix(f.Name(), JSONExt)
+			if ok && f.Type().IsRegular() && ValidID(id) {
 				out = append(out, filepath.Join(dir, f.Name()))
 			}
 		}
@@ -54,12 +52,12 @@ func ReadRecord(path string) (Advisory, error) {
 	if err != nil {
 		return a, err
 	}
-	j, err := records.DecodeJudgement(data)
+	j, err := DecodeJudgement(data)
 	if err != nil {
 		return a, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	a.DurationMS, a.Rewake, a.LeftOut = j.DurationMS, j.Rewake, j.LeftOut
-	if j.Outcome != records.OutcomeFailed && j.Outcome != records.OutcomeCancelled {
+	if j.Outcome != OutcomeFailed && j.Outcome != OutcomeCancelled {
 		a.fill(j.TaskID, j.SessionID, j.Outcome, j.Fingerprint, j.WrittenAt, j.CostUSD, j.Verdict)
 		return a, nil
 	}

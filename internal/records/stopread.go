@@ -1,4 +1,4 @@
-package surface
+package records
 
 import (
 	"errors"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -70,7 +69,7 @@ type Advisory struct {
 // ShortSession is the first 8 characters of the sanitised session id: enough
 // to tell sessions apart in a note, and a prefix `show` accepts.
 func (a Advisory) ShortSession() string {
-	id := strings.TrimPrefix(a.Name, records.StopPrefix)
+	id := strings.TrimPrefix(a.Name, StopPrefix)
 	if len(id) > 8 {
 		return id[:8]
 	}
@@ -78,7 +77,7 @@ func (a Advisory) ShortSession() string {
 }
 
 // SessionName is the sanitised session id from the file name.
-func (a Advisory) SessionName() string { return strings.TrimPrefix(a.Name, records.StopPrefix) }
+func (a Advisory) SessionName() string { return strings.TrimPrefix(a.Name, StopPrefix) }
 
 // ListStopFiles returns the paths of the regular stop files directly in
 // projectDir, sorted by name. A missing directory is not an error: a project
@@ -95,7 +94,7 @@ func ListStopFiles(projectDir string) ([]string, error) {
 	for _, e := range entries {
 		// The type comes from readdir and does not follow symlinks: a link
 		// named like a stop file is not something the Stop hook wrote.
-		if e.Type().IsRegular() && records.IsStopFileName(e.Name()) {
+		if e.Type().IsRegular() && IsStopFileName(e.Name()) {
 			out = append(out, filepath.Join(projectDir, e.Name()))
 		}
 	}
@@ -108,7 +107,7 @@ func ListStopFiles(projectDir string) ([]string, error) {
 // the file could be opened, so a caller can still apply age rules to a
 // corrupt file.
 func ReadStopFile(path string) (Advisory, error) {
-	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), records.JSONExt)}
+	a := Advisory{Path: path, Name: strings.TrimSuffix(filepath.Base(path), JSONExt)}
 	data, err := a.readBounded()
 	if err != nil {
 		return a, err
@@ -149,10 +148,10 @@ func (a *Advisory) readBounded() ([]byte, error) {
 	return data, nil
 }
 
-// parse checks the stop file's content (records.DecodeStopFile) and takes
+// parse checks the stop file's content (DecodeStopFile) and takes
 // what a reader shows from it.
 func (a *Advisory) parse(data []byte) error {
-	f, err := records.DecodeStopFile(data)
+	f, err := DecodeStopFile(data)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package surface
+package records
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 )
-
-const tid = "01HZ0000000000000000000001"
 
 func writeFile(t testing.TB, path, content string) {
 	t.Helper()

@@ -1,4 +1,4 @@
-package surface
+package records
 
 import (
 	"encoding/json"
@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
@@ -27,6 +26,9 @@ type Pending struct {
 	StopFile   string `json:"stop_file"`
 	TaskID     string `json:"task_id"`
 }
+
+// MaxPending caps a pending file: it holds two paths and a task id.
+const MaxPending = 16 << 10
 
 // PendingPath names the pending file of a session.
 func PendingPath(onlookerDir, sessionID string) string {
@@ -96,14 +98,11 @@ func prunable(onlookerDir, path string, now time.Time) bool {
 	if now.Sub(fi.ModTime()) > PendingExpiry {
 		return true
 	}
-	data, ok := store.ReadOptional(path, maxPending, func(string) {})
+	data, ok := store.ReadOptional(path, MaxPending, func(string) {})
 	if !ok {
 		return false
 	}
-	p, err := decodePending(data)
-	if err == nil {
-		err = checkPending(onlookerDir, p)
-	}
+	p, err := DecodePending(onlookerDir, data)
 	if err != nil {
 		// Left for its session's prompt, which reports it, or for expiry.
 		return false
@@ -137,12 +136,17 @@ func removeUnchanged(path, onlookerDir string, now time.Time) bool {
 	return false
 }
 
-// MarkShown records that a was shown in session sid by other means (fix
-// mode handed it to the model), so that neither the next prompt nor a
-// later session start shows it again. It reports whether this call made
-// the record.
-func MarkShown(projectDir string, a Advisory, m Mark) (bool, error) {
-	return claim(projectDir, a, m)
+// DecodePending decodes a pending file and checks where it points
+// (checkPending).
+func DecodePending(onlookerDir string, data []byte) (Pending, error) {
+	var p Pending
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Pending{}, err
+	}
+	if err := checkPending(onlookerDir, p); err != nil {
+		return Pending{}, err
+	}
+	return p, nil
 }
 
 // checkPending refuses a pending file that points outside the Onlooker
@@ -153,19 +157,11 @@ func checkPending(onlookerDir string, p Pending) error {
 	if !strings.HasPrefix(proj+string(filepath.Separator), root) || filepath.Dir(proj) != filepath.Clean(root) {
 		return fmt.Errorf("project directory %q is not under %q", p.ProjectDir, root)
 	}
-	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !records.IsStopFileName(filepath.Base(p.StopFile)) {
+	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !IsStopFileName(filepath.Base(p.StopFile)) {
 		return fmt.Errorf("stop file %q is not in %q", p.StopFile, proj)
 	}
-	if !records.ValidID(p.TaskID) {
+	if !ValidID(p.TaskID) {
 		return errors.New("task id is not a ULID")
 	}
 	return nil
-}
-
-func decodePending(data []byte) (Pending, error) {
-	var p Pending
-	if err := json.Unmarshal(data, &p); err != nil {
-		return Pending{}, err
-	}
-	return p, nil
 }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/tribunal-cc/tribunal/internal/ghaction"
+)
+
+// exitPublishFailed: the review's comment or outputs could not be written.
+const exitPublishFailed = 1
+
+const githubHelp = `usage: tribunal-session github prepare --task-file FILE
+       tribunal-session github publish --markdown FILE [--sarif FILE] [--comment=false] [--author LOGIN]
+
+The GitHub Action's steps around 'tribunal-session review' (action.yml),
+run inside a workflow job: they read GitHub's environment ($GITHUB_EVENT_PATH,
+$GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY, $GITHUB_API_URL, $GITHUB_REPOSITORY,
+$GITHUB_TOKEN).
+
+prepare reads the pull_request event, writes the PR's title and body to
+FILE (the review's --task-file), sets the step outputs base, head, number
+and task-file, and prints "BASE HEAD NUMBER" on one line for the script.
+
+publish appends the review's Markdown to the job summary, sets the step
+outputs outcome and review-id (from the SARIF file) and sarif, and keeps
+ONE comment on the pull request up to date: the comment by LOGIN (default
+github-actions[bot]) whose body starts with the review marker is edited,
+else one is created. On a pull request from a fork the token cannot write
+comments: publish says so and exits 0, the review being in the summary.
+
+Exit status: 0 done; 1 the comment or the outputs could not be written;
+2 usage error, or the event is not a pull request.
+`
+
+func (c *cli) githubCmd(ctx context.Context, args []string) int {
+	if len(args) == 0 || (args[0] != "prepare" && args[0] != "publish") {
+		c.errorf("github: give a step: prepare or publish")
+		c.hint("tribunal-session github prepare --task-file task.md")
+		return exitUsage
+	}
+	if args[0] == "prepare" {
+		return c.githubPrepare(args[1:])
+	}
+	return c.githubPublish(ctx, args[1:])
+}
+
+// githubEvent reads the pull request from $GITHUB_EVENT_PATH.
+func (c *cli) githubEvent(step string) (ghaction.PullRequest, bool) {
+	path := c.getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		c.errorf("github %s: $GITHUB_EVENT_PATH is not set", step)
+		c.hint("run it as a step of a GitHub Actions job triggered by pull_request")
+		return ghaction.PullRequest{}, false
+	}
+	data, err := os.ReadFile(path)
+	if err == nil {
+		var pr ghaction.PullRequest
+		if pr, err = ghaction.ReadEvent(data); err == nil {
+			return pr, true
+		}
+	}
+	c.errorf("github %s: %s (event %q): %v", step, path, c.getenv("GITHUB_EVENT_NAME"), err)
+	if errors.Is(err, ghaction.ErrNotPullRequest) {
+		c.hint("trigger the workflow with 'on: pull_request'; to review a pushed branch run 'tribunal-session review --base REF' instead")
+	}
+	return ghaction.PullRequest{}, false
+}
+
+func (c *cli) githubPrepare(args []string) int {
+	fs := flag.NewFlagSet("github prepare", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	taskFile := fs.String("task-file", "", "")
+	if err := fs.Parse(args); err != nil || *taskFile == "" || fs.NArg() > 0 {
+		c.errorf("github prepare: --task-file FILE is required and nothing else is taken")
+		c.hint("tribunal-session github prepare --task-file \"$RUNNER_TEMP/task.md\"")
+		return exitUsage
+	}
+	pr, ok := c.githubEvent("prepare")
+	if !ok {
+		return exitUsage
+	}
+	if err := os.WriteFile(*taskFile, []byte(pr.Task()), 0o600); err != nil {
+		c.errorf("github prepare: write the task file: %v", err)
+		return exitPublishFailed
+	}
+	fmt.Fprintf(c.stdout, "%s %s %d\n", pr.Base, pr.Head, pr.Number)
+	return c.githubOutputs("prepare", [][2]string{
+		{"base", pr.Base}, {"head", pr.Head}, {"number", strconv.Itoa(pr.Number)}, {"task-file", *taskFile},
+	})
+}
+
+// githubOutputs appends to $GITHUB_OUTPUT; outside a job (unset) there
+// is nowhere to set them and nothing is written.
+func (c *cli) githubOutputs(step string, kv [][2]string) int {
+	path := c.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		return 0
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		err = ghaction.WriteOutputs(f, kv)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		c.errorf("github %s: write the step outputs to $GITHUB_OUTPUT %s: %v", step, path, err)
+		return exitPublishFailed
+	}
+	return 0
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/version"
+)
+
+// cachedReview is what the verdict cache keeps: the finished review as
+// the renderers take it and the artifact directory of the review that
+// made it.
+type cachedReview struct {
+	Review      reviewfmt.Review `json:"review"`
+	ArtifactDir string           `json:"artifact_dir,omitempty"`
+}
+
+// fromResult turns a recorded review into the renderers' form.
+func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) cachedReview {
+	rec := res.Record
+	out := reviewfmt.Review{ID: rec.ReviewID, Outcome: rec.Outcome, Reason: rec.Reason, Task: task,
+		RubricID: rv.RubricID(), Threshold: rv.Threshold(), CostUSD: res.Report.CostUSD,
+		Omitted: rec.Omitted, Dismissed: rec.Dismissed, Findings: []reviewfmt.Finding{}}
+	if rec.Change == review.KindRange {
+		out.Base, out.Head = rec.Base, rec.Head
+	}
+	if n := len(res.Report.Iterations); n > 0 {
+		for _, j := range res.Report.Iterations[n-1].Judges {
+			jf := reviewfmt.Judge{Type: j.Type, Model: j.Model, Family: j.Family, Score: j.Score, Passed: j.Passed}
+			if j.Score == nil {
+				jf.Failure = firstNonEmpty(j.Error, "no usable score")
+			}
+			out.Judges = append(out.Judges, jf)
+		}
+		for _, cmd := range res.Report.Iterations[n-1].Commands {
+			jf := reviewfmt.Judge{Type: "command:" + cmd.Name, Passed: cmd.Passed}
+			if cmd.Failed {
+				jf.Failure = firstNonEmpty(cmd.Error, "failed")
+			}
+			out.Judges = append(out.Judges, jf)
+		}
+	}
+	for _, f := range rec.Findings {
+		out.Findings = append(out.Findings, reviewfmt.Finding{Judge: f.Judge, Criterion: f.Criterion, Severity: f.Severity,
+			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Fingerprint: f.Fingerprint})
+	}
+	return cachedReview{Review: out, ArtifactDir: res.Report.ArtifactDir}
+}
+
+// refilter drops from a reused verdict the findings dismissed since it was
+// stored (--dismissed; a dismissal committed to the branch changes the
+// head tree, and with it the cache key).
+func (c *cli) refilter(f reviewFlags, e cachedReview) cachedReview {
+	if f.dismissed == "" {
+		return e
+	}
+	dismissed, err := review.ReadDismissed(f.dismissed)
+	if err != nil {
+		c.warning(err.Error())
+		return e
+	}
+	kept := e.Review.Findings[:0:0]
+	for _, fd := range e.Review.Findings {
+		if dismissed[fd.Fingerprint] {
+			e.Review.Dismissed++
+			continue
+		}
+		kept = append(kept, fd)
+	}
+	e.Review.Findings = kept
+	return e
+}
+
+// finishReview writes the outputs and decides the exit code.
+func (c *cli) finishReview(f reviewFlags, e cachedReview, runErr error) int {
+	r := e.Review
+	g := review.Gating{Gate: f.gate, CI: ciSet(c.getenv("CI")), FailOn: f.failAt}
+	worst, any := worstRaised(r.Findings)
+	code := g.Exit(r.Outcome, worst, any)
+	if runErr != nil {
+		code = exitAborted
+		if g.Advisory() {
+			code = exitAccepted
+		}
+	}
+	for _, o := range f.outputs {
+		if err := c.writeOutput(o, e, f, code); err != nil {
+			c.errorf("review: %v", err)
+			code = exitAborted
+		}
+	}
+	if err := c.render(c.stdout, f.format, e, f, code); err != nil {
+		c.errorf("review: %v", err)
+		return exitAborted
+	}
+	switch {
+	case runErr != nil:
+		c.errorf("review %s stopped: %v", r.ID, runErr)
+		c.hint("this is not a judgement of the change; fix the cause above and review again")
+	case r.Outcome == reviewfmt.OutcomeNoVerdict:
+		c.errorf("review %s: every judge failed — this is NOT a judgement of the code", r.ID)
+		c.hint("check the judges' errors above (claude installed and logged in, provider settings), then review again")
+	}
+	if g.Advisory() && code == exitAccepted && r.Outcome != reviewfmt.OutcomeAccepted {
+		c.progress("review: advisory (CI is set and --gate was not given): exit 0 with the verdict written")
+	}
+	return code
+}
+
+// worstRaised is the worst verified finding still raised.
+func worstRaised(fs []reviewfmt.Finding) (severity.Level, bool) {
+	var levels []severity.Level
+	for _, f := range fs {
+		if l, ok := severity.Parse(f.Severity); ok && !f.Unverified {
+			levels = append(levels, l)
+		}
+	}
+	return severity.Worst(levels...)
+}
+
+// ciSet reads the CI variable as CI services set it.
+func ciSet(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "0" && v != "false"
+}
+
+func (c *cli) writeOutput(o outputSpec, e cachedReview, f reviewFlags, code int) error {
+	var b strings.Builder
+	if err := c.render(&b, o.format, e, f, code); err != nil {
+		return err
+	}
+	if err := store.WriteFileAtomic(o.path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write --output %s=%s: %w", o.format, o.path, err)
+	}
+	return nil
+}
+
+// render writes e in one format.
+func (c *cli) render(w io.Writer, format string, e cachedReview, f reviewFlags, code int) error {
+	r := e.Review
+	switch format {
+	case reviewfmt.FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(toJSON(e, code))
+	case reviewfmt.FormatMarkdown:
+		_, err := io.WriteString(w, reviewfmt.Markdown(r, c.markdownOptions(f)))
+		return err
+	case reviewfmt.FormatSARIF:
+		return writeBytes(w)(reviewfmt.SARIF(r, version.Version))
+	case reviewfmt.FormatCodeQuality:
+		return writeBytes(w)(reviewfmt.CodeQuality(r))
+	}
+	_, err := io.WriteString(w, reviewText(e))
+	return err
+}
+
+func writeBytes(w io.Writer) func([]byte, error) error {
+	return func(b []byte, err error) error {
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+}
+
+// markdownOptions are the links of the PR comment: --repo-url, else the
+// GitHub Actions variables.
+func (c *cli) markdownOptions(f reviewFlags) reviewfmt.MarkdownOptions {
+	o := reviewfmt.MarkdownOptions{DismissedFile: review.DismissedFile}
+	if f.dismissed != "" && !filepath.IsAbs(f.dismissed) {
+		o.DismissedFile = filepath.ToSlash(f.dismissed)
+	}
+	if f.repo == "" {
+		o.ServerURL, o.Repository = c.getenv("GITHUB_SERVER_URL"), c.getenv("GITHUB_REPOSITORY")
+		return o
+	}
+	u := strings.TrimSuffix(f.repo, "/")
+	if i := strings.Index(u, "://"); i >= 0 {
+		if j := strings.Index(u[i+3:], "/"); j >= 0 {
+			o.ServerURL, o.Repository = u[:i+3+j], u[i+3+j+1:]
+		}
+	}
+	return o
+}
+
+// reviewJSON is `review --json`: the review as the renderers take it,
+// in snake_case, with where it is recorded and the exit code.
+type reviewJSON struct {
+	ID          string        `json:"review_id"`
+	Outcome     string        `json:"outcome"`
+	Reason      string        `json:"reason"`
+	Task        string        `json:"task,omitempty"`
+	Base        string        `json:"base,omitempty"`
+	Head        string        `json:"head,omitempty"`
+	RubricID    string        `json:"rubric_id"`
+	Threshold   float64       `json:"score_threshold"`
+	Judges      []judgeJSON   `json:"judges"`
+	Findings    []findingJSON `json:"findings"`
+	CostUSD     *float64      `json:"cost_usd,omitempty"`
+	Omitted     []string      `json:"omitted,omitempty"`
+	Reused      bool          `json:"reused"`
+	Dismissed   int           `json:"dismissed"`
+	ArtifactDir string        `json:"artifact_dir,omitempty"`
+	ExitCode    int           `json:"exit_code"`
+}
+
+type judgeJSON struct {
+	Type    string   `json:"type"`
+	Model   string   `json:"model,omitempty"`
+	Family  string   `json:"family,omitempty"`
+	Score   *float64 `json:"score,omitempty"`
+	Passed  bool     `json:"passed"`
+	Failure string   `json:"failure,omitempty"`
+}
+
+type findingJSON struct {
+	Judge       string `json:"judge,omitempty"`
+	Criterion   string `json:"criterion,omitempty"`
+	Severity    string `json:"severity"`
+	File        string `json:"file,omitempty"`
+	Line        int    `json:"line,omitempty"`
+	Message     string `json:"message"`
+	Unverified  bool   `json:"unverified,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+func toJSON(e cachedReview, code int) reviewJSON {
+	r := e.Review
+	out := reviewJSON{ID: r.ID, Outcome: r.Outcome, Reason: r.Reason, Task: r.Task, Base: r.Base, Head: r.Head,
+		RubricID: r.RubricID, Threshold: r.Threshold, CostUSD: r.CostUSD, Omitted: r.Omitted, Reused: r.Reused,
+		Dismissed: r.Dismissed, ArtifactDir: e.ArtifactDir, ExitCode: code, Judges: []judgeJSON{}, Findings: []findingJSON{}}
+	for _, j := range r.Judges {
+		out.Judges = append(out.Judges, judgeJSON(j))
+	}
+	for _, f := range r.Findings {
+		out.Findings = append(out.Findings, findingJSON(f))
+	}
+	return out
+}
+
+// reviewText is the terminal summary.
+func reviewText(e cachedReview) string {
+	r := e.Review
+	var b strings.Builder
+	fmt.Fprintf(&b, "tribunal review %s: %s %s — %s\n", r.ID, rules.Glyph(outcomeGlyph(r.Outcome)), r.Outcome, r.Reason)
+	if r.Reused {
+		b.WriteString("verdict reused from the cache: same base, head, rubric and panel; no model was called\n")
+	}
+	for _, j := range r.Judges {
+		switch {
+		case j.Score != nil:
+			fmt.Fprintf(&b, "  judge %s: %.2f %s\n", j.Type, *j.Score, passMark(j.Passed))
+		case j.Failure != "":
+			fmt.Fprintf(&b, "  judge %s: failed (%s)\n", j.Type, oneLine(j.Failure, 200))
+		default:
+			fmt.Fprintf(&b, "  judge %s: %s\n", j.Type, passMark(j.Passed))
+		}
+	}
+	if len(r.Findings) > 0 || r.Dismissed > 0 {
+		fmt.Fprintf(&b, "findings: %d", len(r.Findings))
+		if r.Dismissed > 0 {
+			fmt.Fprintf(&b, " (%d dismissed earlier, not raised again)", r.Dismissed)
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range r.Findings {
+		loc := f.File
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		extra := ""
+		if f.Unverified {
+			extra = " (unverified: no such file or line)"
+		}
+		fmt.Fprintf(&b, "  %s %s %s%s [%s]\n", f.Severity, oneLine(loc, 300), oneLine(f.Message, 500), extra, f.Fingerprint)
+	}
+	for _, o := range r.Omitted {
+		fmt.Fprintf(&b, "not shown to the judges: %s\n", oneLine(o, 300))
+	}
+	if r.CostUSD != nil {
+		fmt.Fprintf(&b, "cost: $%.4f\n", *r.CostUSD)
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintf(&b, "to dismiss a finding, add its fingerprint (in brackets) on a line of %s in the branch\n", review.DismissedFile)
+	}
+	if e.ArtifactDir != "" {
+		fmt.Fprintf(&b, "recorded: tribunal-session show %s\n", r.ID)
+	}
+	return b.String()
+}
+
+func outcomeGlyph(o string) string {
+	if o == reviewfmt.OutcomeNoVerdict {
+		return session.Aborted
+	}
+	return o
+}
+
+func passMark(p bool) string {
+	if p {
+		return "✓"
+	}
+	return "✗"
+}
+
+func oneLine(s string, n int) string { return safetext.OneLine(s, n) }

@@ -1,0 +1,243 @@
+// Package review resolves what `tribunal-session review` judges (a merge-base range, the index or a unified diff), keys its verdict cache, fingerprints its findings, reads dismissals and decides its exit code.
+package review
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+)
+
+// Kinds of change a review judges.
+const (
+	KindRange  = "range"  // --base [--head]: the merge-base diff
+	KindStaged = "staged" // --staged: the index against HEAD
+	KindDiff   = "diff"   // --diff: a unified diff on top of a base
+)
+
+// emptyTree is git's empty tree: the base of a repository with no commits.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// Input is what the user named.
+type Input struct {
+	Base, Head string // --base, --head ("" → HEAD when Base is set)
+	Staged     bool
+	// Diff is the unified diff read from --diff (nil when not given);
+	// DiffName names its source for messages ("-" for stdin).
+	Diff     []byte
+	DiffName string
+}
+
+// Change is the resolved change: what the judges see and what keys it.
+type Change struct {
+	Kind string
+	// Base is the commit the change applies to (the merge base of a
+	// range); Head the head commit of a range, "" otherwise.
+	Base, Head string
+	// BaseTree is Base's tree; HeadKey the head's tree for a range, or
+	// "patch:<sha256>" of the patch when the head state is not a commit.
+	BaseTree, HeadKey string
+	// Patch is the change as git prints it (--binary, a/ b/ prefixes), to
+	// apply on Base for the judges' working directory.
+	Patch []byte
+	Files []unidiff.File
+}
+
+// InputError is bad input: what failed and what to do instead.
+type InputError struct {
+	Err  error
+	Hint string
+}
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// NothingError says there is nothing to review (an empty change, binary
+// files only): not a failure, and never a verdict.
+type NothingError struct{ Why string }
+
+func (e *NothingError) Error() string { return "nothing to review: " + e.Why }
+
+// diffArgs are the options every patch is printed with: plumbing (no
+// user diff configuration), renames found, binary patches that apply,
+// fixed prefixes that unidiff.Parse reads.
+var diffArgs = []string{"-p", "-M", "--binary", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/"}
+
+// Resolve turns in into a Change, reading the repository at root with
+// git. Errors are *InputError or *NothingError, or wrap git's failure.
+func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
+	n := 0
+	for _, set := range []bool{in.Base != "" || in.Head != "", in.Staged, in.Diff != nil} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return nil, &InputError{Err: errors.New("nothing named to review"), Hint: "pass --base REF [--head REF], --staged, or --diff FILE|-"}
+	case n > 1 && !(in.Diff != nil && in.Head == "" && !in.Staged):
+		return nil, &InputError{Err: errors.New("--base/--head, --staged and --diff name different changes; pass one of them"),
+			Hint: "--diff may take --base REF: the commit the diff applies to"}
+	case in.Diff != nil:
+		return resolveDiff(ctx, git, root, in)
+	case in.Staged:
+		return resolveStaged(ctx, git, root)
+	}
+	return resolveRange(ctx, git, root, in)
+}
+
+// resolveRange is the merge-base diff of base and head, as a pull request
+// shows it. Four git children on the way that succeeds (the review's
+// fixed cost is mostly process starts); a ref that does not resolve is
+// diagnosed after.
+func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
+	if in.Base == "" {
+		return nil, &InputError{Err: errors.New("--head needs --base"), Hint: "pass --base REF: the branch the change is to be merged into"}
+	}
+	head := in.Head
+	if head == "" {
+		head = "HEAD"
+	}
+	for _, ref := range []string{in.Base, head} {
+		if strings.HasPrefix(ref, "-") {
+			return nil, &InputError{Err: fmt.Errorf("%q is not a ref", ref), Hint: "name a branch, tag or commit"}
+		}
+	}
+	out, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository", in.Base+"^{commit}", head+"^{commit}", head+"^{tree}")
+	ids := strings.Fields(out)
+	if err != nil || len(ids) != 4 {
+		return nil, badRefs(ctx, git, root, in.Base, head)
+	}
+	shallow, baseC, headC := ids[0] == "true", ids[1], ids[2]
+	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3]}
+	mb, err := line(ctx, git, root, "merge-base", baseC, headC)
+	if err != nil || mb == "" {
+		if shallow {
+			return nil, &InputError{Err: fmt.Errorf("no merge base of %s and %s in this shallow clone: the history between them was not fetched", in.Base, head),
+				Hint: "fetch more history: `git fetch --deepen=200 origin` (or `git fetch --unshallow`), or check out with `fetch-depth: 0` (GitHub Actions) / `GIT_DEPTH: 0` (GitLab CI)"}
+		}
+		return nil, &InputError{Err: fmt.Errorf("%s and %s have no common history", in.Base, head), Hint: "pass a --base that the head branch was started from"}
+	}
+	c.Base = mb
+	if c.BaseTree, err = line(ctx, git, root, "rev-parse", mb+"^{tree}"); err != nil {
+		return nil, fmt.Errorf("tree of %s: %w", mb, err)
+	}
+	if c.Patch, err = git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), mb, headC)...); err != nil {
+		return nil, fmt.Errorf("diff %s..%s: %w", mb, headC, err)
+	}
+	return c, c.parse(fmt.Sprintf("%s...%s", in.Base, head))
+}
+
+// badRefs says which of base and head does not resolve, and what to do.
+func badRefs(ctx context.Context, git projectkey.GitRunner, root, base, head string) error {
+	shallow := isShallow(ctx, git, root)
+	if _, err := commitOf(ctx, git, root, base, "--base", shallow); err != nil {
+		return err
+	}
+	if _, err := commitOf(ctx, git, root, head, "--head", shallow); err != nil {
+		return err
+	}
+	return &InputError{Err: fmt.Errorf("cannot resolve %s and %s", base, head), Hint: "name a branch, tag or commit of this repository"}
+}
+
+// resolveStaged is the index against HEAD (the empty tree before the
+// first commit): what `git commit` would record.
+func resolveStaged(ctx context.Context, git projectkey.GitRunner, root string) (*Change, error) {
+	base, _ := line(ctx, git, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	from := base
+	if base == "" {
+		from = emptyTree
+	}
+	patch, err := git(ctx, root, append(append([]string{"diff-index", "--cached"}, diffArgs...), from)...)
+	if err != nil {
+		return nil, fmt.Errorf("diff the index: %w", err)
+	}
+	c := &Change{Kind: KindStaged, Base: base, BaseTree: emptyTree, Patch: patch, HeadKey: patchKey(patch)}
+	if base != "" {
+		if c.BaseTree, err = line(ctx, git, root, "rev-parse", base+"^{tree}"); err != nil {
+			return nil, fmt.Errorf("tree of HEAD: %w", err)
+		}
+	}
+	return c, c.parse("the staged changes")
+}
+
+// resolveDiff is a unified diff on top of --base (HEAD when not given).
+func resolveDiff(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
+	name := in.DiffName
+	if name == "-" {
+		name = "standard input"
+	}
+	if len(bytes.TrimSpace(in.Diff)) == 0 {
+		return nil, &NothingError{Why: "the diff from " + name + " is empty"}
+	}
+	files := unidiff.Parse(in.Diff)
+	if len(files) == 0 {
+		return nil, &InputError{Err: fmt.Errorf("the diff from %s does not parse: no \"diff --git\" header", name),
+			Hint: "pass a diff as git prints it (`git diff`, `git format-patch`, a pull request's .diff)"}
+	}
+	base := in.Base
+	if base == "" {
+		base = "HEAD"
+	}
+	baseC, err := commitOf(ctx, git, root, base, "--base", isShallow(ctx, git, root))
+	if err != nil {
+		return nil, err
+	}
+	c := &Change{Kind: KindDiff, Base: baseC, Patch: in.Diff, HeadKey: patchKey(in.Diff)}
+	if c.BaseTree, err = line(ctx, git, root, "rev-parse", baseC+"^{tree}"); err != nil {
+		return nil, fmt.Errorf("tree of %s: %w", base, err)
+	}
+	return c, c.parse("the diff from " + name)
+}
+
+// parse fills Files and refuses a change with nothing a judge can read.
+func (c *Change) parse(what string) error {
+	c.Files = unidiff.Parse(c.Patch)
+	if len(c.Files) == 0 {
+		return &NothingError{Why: what + " changes no file"}
+	}
+	for _, f := range c.Files {
+		if !f.Binary {
+			return nil
+		}
+	}
+	return &NothingError{Why: fmt.Sprintf("%s changes only binary files (%d), which the judges cannot read", what, len(c.Files))}
+}
+
+// commitOf resolves ref to a commit id, or says why it cannot.
+func commitOf(ctx context.Context, git projectkey.GitRunner, root, ref, flag string, shallow bool) (string, error) {
+	if strings.HasPrefix(ref, "-") {
+		return "", &InputError{Err: fmt.Errorf("%s %q is not a ref", flag, ref), Hint: "name a branch, tag or commit"}
+	}
+	c, err := line(ctx, git, root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err == nil && c != "" {
+		return c, nil
+	}
+	hint := "name a branch, tag or commit of this repository (`git branch -a` lists them)"
+	if shallow {
+		hint = fmt.Sprintf("this is a shallow clone: fetch it first (`git fetch --depth=200 origin %s`), or check out with `fetch-depth: 0`", strings.TrimPrefix(ref, "origin/"))
+	}
+	return "", &InputError{Err: fmt.Errorf("%s %q: unknown revision", flag, ref), Hint: hint}
+}
+
+func isShallow(ctx context.Context, git projectkey.GitRunner, root string) bool {
+	s, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository")
+	return err == nil && s == "true"
+}
+
+func line(ctx context.Context, git projectkey.GitRunner, root string, args ...string) (string, error) {
+	out, err := git(ctx, root, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// patchKey names a head state that is not a commit by its patch.
+func patchKey(patch []byte) string {
+	sum := sha256.Sum256(patch)
+	return "patch:" + hex.EncodeToString(sum[:])
+}

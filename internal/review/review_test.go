@@ -1,0 +1,282 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+)
+
+// repo makes a repository: main with a.txt, branch feature adding b.txt
+// and changing a.txt, and returns its root and a git runner.
+func repo(t *testing.T) (string, projectkey.GitRunner) {
+	t.Helper()
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	git := projectkey.ExecGit(bin, env)
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := git(context.Background(), dir, args...); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q", "-b", "main")
+	write("a.txt", "one\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "one")
+	run("checkout", "-q", "-b", "feature")
+	write("a.txt", "one\ntwo\n")
+	write("b.txt", "new\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "two")
+	run("checkout", "-q", "main")
+	write("c.txt", "main moved on\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "three")
+	run("checkout", "-q", "feature")
+	return dir, git
+}
+
+func TestResolve(t *testing.T) {
+	dir, git := repo(t)
+	ctx := context.Background()
+	binary := "diff --git a/x.png b/x.png\nnew file mode 100644\nindex 0000000..1111111\nBinary files /dev/null and b/x.png differ\n"
+	text := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n one\n+three\n"
+	cases := []struct {
+		name    string
+		in      Input
+		kind    string
+		files   []string
+		err     string // substring of an *InputError
+		nothing string // substring of a *NothingError
+	}{
+		{name: "range: merge-base diff, not main's later commit", in: Input{Base: "main"}, kind: KindRange, files: []string{"a.txt", "b.txt"}},
+		{name: "range with head", in: Input{Base: "main", Head: "feature"}, kind: KindRange, files: []string{"a.txt", "b.txt"}},
+		{name: "empty range", in: Input{Base: "feature", Head: "feature"}, nothing: "changes no file"},
+		{name: "unknown base", in: Input{Base: "nope"}, err: `--base "nope": unknown revision`},
+		{name: "unknown head", in: Input{Base: "main", Head: "nope"}, err: `--head "nope": unknown revision`},
+		{name: "option as ref", in: Input{Base: "--all"}, err: "is not a ref"},
+		{name: "head without base", in: Input{Head: "feature"}, err: "--head needs --base"},
+		{name: "nothing named", in: Input{}, err: "nothing named"},
+		{name: "two inputs", in: Input{Staged: true, Base: "main"}, err: "name different changes"},
+		{name: "nothing staged", in: Input{Staged: true}, nothing: "staged changes changes no file"},
+		{name: "diff", in: Input{Diff: []byte(text), DiffName: "-"}, kind: KindDiff, files: []string{"a.txt"}},
+		{name: "diff on a base", in: Input{Diff: []byte(text), DiffName: "p", Base: "main"}, kind: KindDiff, files: []string{"a.txt"}},
+		{name: "empty diff", in: Input{Diff: []byte("\n"), DiffName: "-"}, nothing: "from standard input is empty"},
+		{name: "garbage diff", in: Input{Diff: []byte("hello\n"), DiffName: "p"}, err: "does not parse"},
+		{name: "binary-only diff", in: Input{Diff: []byte(binary), DiffName: "p"}, nothing: "only binary files"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Resolve(ctx, git, dir, tc.in)
+			var ie *InputError
+			var ne *NothingError
+			switch {
+			case tc.err != "":
+				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.err) || ie.Hint == "" {
+					t.Fatalf("err = %v, want an input error with %q and a hint", err, tc.err)
+				}
+				return
+			case tc.nothing != "":
+				if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.nothing) {
+					t.Fatalf("err = %v, want nothing to review: %q", err, tc.nothing)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if c.Kind != tc.kind || c.BaseTree == "" || c.HeadKey == "" || c.Base == "" {
+				t.Fatalf("change = %+v", c)
+			}
+			var got []string
+			for _, f := range c.Files {
+				got = append(got, f.Path())
+			}
+			if strings.Join(got, ",") != strings.Join(tc.files, ",") {
+				t.Fatalf("files = %v, want %v", got, tc.files)
+			}
+		})
+	}
+}
+
+func TestResolveStaged(t *testing.T) {
+	dir, git := repo(t)
+	os.WriteFile(filepath.Join(dir, "d.txt"), []byte("staged\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "e.txt"), []byte("not staged\n"), 0o644)
+	if _, err := git(context.Background(), dir, "add", "d.txt"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Resolve(context.Background(), git, dir, Input{Staged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files) != 1 || c.Files[0].Path() != "d.txt" || !strings.HasPrefix(c.HeadKey, "patch:") {
+		t.Fatalf("staged change = %+v", c)
+	}
+}
+
+func TestResolveShallow(t *testing.T) {
+	dir, git := repo(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	ctx := context.Background()
+	if out, err := git(ctx, dir, "clone", "-q", "--depth=1", "--no-single-branch", "file://"+dir, clone); err != nil {
+		t.Fatalf("clone: %v %s", err, out)
+	}
+	_, err := Resolve(ctx, git, clone, Input{Base: "origin/main", Head: "origin/feature"})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "shallow clone") || !strings.Contains(ie.Hint, "git fetch --deepen") || !strings.Contains(ie.Hint, "fetch-depth: 0") {
+		t.Fatalf("err = %v (%+v), want the shallow-clone error saying what to fetch", err, ie)
+	}
+	_, err = Resolve(ctx, git, clone, Input{Base: "origin/gone"})
+	if !errors.As(err, &ie) || !strings.Contains(ie.Hint, "shallow clone") {
+		t.Fatalf("unknown ref in a shallow clone: %v", err)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	base := severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 10, Message: "Nil map write on line 10.", Judge: "standard"}
+	fp := Fingerprint(base, "\tm[k] = v")
+	same := []struct {
+		name  string
+		f     severity.Finding
+		cited string
+	}{
+		{"moved down, other judge, other line number in the message", severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 14, Message: "nil map  write on line 14", Judge: "adversarial"}, "    m[k] = v"},
+		{"another severity under the same criterion", severity.Finding{Severity: "critical", Criterion: "Safety", File: "a.go", Line: 3, Message: "Nil map write on line 3!"}, "m[k] = v"},
+	}
+	for _, tc := range same {
+		if got := Fingerprint(tc.f, tc.cited); got != fp {
+			t.Errorf("%s: %s, want %s", tc.name, got, fp)
+		}
+	}
+	differ := []struct {
+		name  string
+		f     severity.Finding
+		cited string
+	}{
+		{"the cited code changed", base, "m[k] = w"},
+		{"another file", severity.Finding{Severity: "major", Criterion: "safety", File: "b.go", Line: 10, Message: base.Message}, "m[k] = v"},
+		{"another criterion", severity.Finding{Severity: "major", Criterion: "clarity", File: "a.go", Line: 10, Message: base.Message}, "m[k] = v"},
+		{"another message", severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 10, Message: "race on m"}, "m[k] = v"},
+	}
+	for _, tc := range differ {
+		if got := Fingerprint(tc.f, tc.cited); got == fp {
+			t.Errorf("%s: same fingerprint %s", tc.name, got)
+		}
+	}
+	if !strings.HasPrefix(fp, FingerprintVersion+":") || len(fp) != len(FingerprintVersion)+1+32 {
+		t.Errorf("fingerprint %q", fp)
+	}
+}
+
+func TestCitedLine(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("one\n  two\nthree"), 0o644)
+	cases := []struct {
+		file string
+		line int
+		want string
+	}{
+		{"a.go", 2, "  two"}, {"a.go", 3, "three"}, {"a.go", 4, ""}, {"a.go", 0, ""},
+		{"missing.go", 1, ""}, {"../a.go", 1, ""}, {"/etc/passwd", 1, ""},
+	}
+	for _, tc := range cases {
+		if got := CitedLine(dir, tc.file, tc.line); got != tc.want {
+			t.Errorf("CitedLine(%q, %d) = %q, want %q", tc.file, tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestCacheKey(t *testing.T) {
+	c := &Change{Kind: KindRange, BaseTree: "b", HeadKey: "h"}
+	k := CacheKey(c, 1000, "jury")
+	differ := map[string]string{
+		"base tree":  CacheKey(&Change{Kind: KindRange, BaseTree: "b2", HeadKey: "h"}, 1000, "jury"),
+		"head tree":  CacheKey(&Change{Kind: KindRange, BaseTree: "b", HeadKey: "h2"}, 1000, "jury"),
+		"kind":       CacheKey(&Change{Kind: KindDiff, BaseTree: "b", HeadKey: "h"}, 1000, "jury"),
+		"diff bound": CacheKey(c, 2000, "jury"),
+		"jury":       CacheKey(c, 1000, "jury2"),
+	}
+	for name, other := range differ {
+		if other == k {
+			t.Errorf("a different %s gives the same key", name)
+		}
+	}
+	if CacheKey(&Change{Kind: KindRange, BaseTree: "b", HeadKey: "h", Base: "other-commit"}, 1000, "jury") != k {
+		t.Error("the key depends on the commit, not only on the trees")
+	}
+	cache := Cache{Dir: filepath.Join(t.TempDir(), "cache")}
+	var got map[string]int
+	if cache.Get(k, &got) {
+		t.Fatal("hit in an empty cache")
+	}
+	if err := cache.Put(k, map[string]int{"x": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !cache.Get(k, &got) || got["x"] != 1 {
+		t.Fatalf("get = %v", got)
+	}
+	os.WriteFile(filepath.Join(cache.Dir, k+".json"), []byte("{broken"), 0o600)
+	if cache.Get(k, &got) {
+		t.Fatal("a damaged entry is a hit")
+	}
+}
+
+func TestDismissed(t *testing.T) {
+	got := ParseDismissed("# dismissed findings\n\ntf1:aaa false positive, see #12\n  tf1:bbb\n#tf1:ccc\n")
+	if len(got) != 2 || !got["tf1:aaa"] || !got["tf1:bbb"] {
+		t.Fatalf("dismissed = %v", got)
+	}
+	m, err := ReadDismissed(filepath.Join(t.TempDir(), "none"))
+	if err != nil || len(m) != 0 {
+		t.Fatalf("missing file: %v %v", m, err)
+	}
+}
+
+func TestExit(t *testing.T) {
+	major, _ := severity.Parse("major")
+	minor, _ := severity.Parse("minor")
+	cases := []struct {
+		name    string
+		g       Gating
+		outcome string
+		worst   severity.Level
+		ok      bool
+		want    int
+	}{
+		{"accepted", Gating{}, Accepted, 0, false, 0},
+		{"rejected", Gating{}, Rejected, 0, false, 10},
+		{"no verdict", Gating{}, NoVerdict, 0, false, 3},
+		{"CI is advisory: rejected", Gating{CI: true}, Rejected, major, true, 0},
+		{"CI is advisory: no verdict never blocks", Gating{CI: true}, NoVerdict, 0, false, 0},
+		{"CI with --gate", Gating{CI: true, Gate: true}, Rejected, 0, false, 10},
+		{"CI with --gate, no verdict", Gating{CI: true, Gate: true}, NoVerdict, 0, false, 3},
+		{"--fail-on: finding above", Gating{FailOn: minor}, Accepted, major, true, 10},
+		{"--fail-on: finding at", Gating{FailOn: major}, Accepted, major, true, 10},
+		{"--fail-on: finding below, rejected anyway", Gating{FailOn: major}, Rejected, minor, true, 0},
+		{"--fail-on: no finding", Gating{FailOn: major}, Rejected, 0, false, 0},
+		{"--fail-on: no verdict", Gating{FailOn: major}, NoVerdict, 0, false, 3},
+		{"--fail-on in CI is advisory", Gating{CI: true, FailOn: minor}, Accepted, major, true, 0},
+	}
+	for _, tc := range cases {
+		if got := tc.g.Exit(tc.outcome, tc.worst, tc.ok); got != tc.want {
+			t.Errorf("%s: exit %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

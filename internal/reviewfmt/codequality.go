@@ -1,0 +1,72 @@
+package reviewfmt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+)
+
+// codeQualityIssue is one entry of GitLab's Code Quality report (a subset
+// of the Code Climate issue format GitLab reads).
+type codeQualityIssue struct {
+	Description string              `json:"description"`
+	CheckName   string              `json:"check_name"`
+	Fingerprint string              `json:"fingerprint"`
+	Severity    string              `json:"severity"`
+	Location    codeQualityLocation `json:"location"`
+}
+
+type codeQualityLocation struct {
+	Path  string `json:"path"`
+	Lines struct {
+		Begin int `json:"begin"`
+	} `json:"lines"`
+}
+
+// CodeQuality renders r as a GitLab Code Quality report: a JSON array
+// with one issue per finding that has a verified file. GitLab requires a
+// path and a line on every issue, so findings about the change as a whole
+// and findings at a location the judge made up are left to the comment
+// and the SARIF and JSON outputs; a finding without a line is placed on
+// line 1. Every issue needs a fingerprint, and the review command gives
+// each finding one: a finding without it is an error, not a guess.
+func CodeQuality(r Review) ([]byte, error) {
+	issues := []codeQualityIssue{}
+	for _, f := range ordered(r.Findings) {
+		if f.File == "" || f.Unverified {
+			continue
+		}
+		if f.Fingerprint == "" {
+			return nil, fmt.Errorf("reviewfmt: Code Quality report for review %s: finding at %s has no fingerprint", r.ID, safetext.OneLine(cited(f), 200))
+		}
+		is := codeQualityIssue{
+			Description: description(f), CheckName: ruleID(f), Fingerprint: f.Fingerprint,
+			Severity: mapped(f).codeQuality,
+		}
+		is.Location.Path = f.File
+		is.Location.Lines.Begin = max(f.Line, 1)
+		issues = append(issues, is)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(issues); err != nil {
+		return nil, fmt.Errorf("reviewfmt: encode the Code Quality report for review %s: %w", r.ID, err)
+	}
+	return b.Bytes(), nil
+}
+
+// description is the finding's message on one line, with who raised it.
+func description(f Finding) string {
+	d := safetext.Inline(f.Message, 0)
+	if d == "" {
+		d = "(no message)"
+	}
+	if f.Judge != "" {
+		d = safetext.Inline(f.Judge, 60) + ": " + d
+	}
+	return d
+}

@@ -1,0 +1,142 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+)
+
+// ReviewOptions are what `tribunal-session review` asks for.
+type ReviewOptions struct {
+	// Dir is where the command runs; the repository is found from it.
+	Dir string
+	// Task is what the change was meant to do ("" when nobody said).
+	Task      string
+	RubricID  string
+	SessionID string
+	// Change is the resolved change (internal/review).
+	Change *review.Change
+	// DiffBytes bounds the diff the judges are shown (0: the bound a
+	// task's judges have).
+	DiffBytes int
+	// BudgetUSD overrides tribunal.session.budget_usd when set.
+	BudgetUSD *float64
+	// Dismissed overrides the dismissal file; "" reads
+	// review.DismissedFile in the head state.
+	Dismissed string
+}
+
+// Reviewer is one review, set up and not yet run: its fingerprint keys
+// the verdict cache before any model is called.
+type Reviewer struct {
+	r       *runner
+	opts    ReviewOptions
+	omitted []string
+}
+
+// ReviewResult is a review's outcome and what it recorded.
+type ReviewResult struct {
+	Report *Report
+	Record records.Review
+	// Gate is the gate's decision; Worst the worst verified finding still
+	// raised (ok false when none).
+	Gate  GateReport
+	Worst severity.Level
+	Any   bool
+}
+
+// noTask is the task a review's judges are given when nobody said what
+// the change was for.
+const noTask = "Review this change. Nobody said what it is meant to do: judge it on its own terms — is it correct, safe, complete for what it evidently sets out to do, and clear?"
+
+// NewReview sets a review up as Run sets up a task (repository, settings,
+// rubric, panel, command judges); its error is a *ConfigError.
+func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, error) {
+	d = d.withDefaults()
+	r := &runner{Deps: d, start: d.Now(), maxCost: map[string]float64{}, review: true}
+	// InPlace: the worktree manager is set up only when the head state
+	// needs a worktree (headState), which a CI checkout of the head does not.
+	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true}
+	if strings.TrimSpace(r.opts.Task) == "" {
+		r.opts.Task = noTask
+	}
+	r.report = &Report{Task: r.opts.Task}
+	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
+	r.emitter = &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: opts.SessionID, Now: d.Now, Rand: d.Rand}
+	id, err := r.newID()
+	if err != nil {
+		return nil, err
+	}
+	r.taskID, r.report.TaskID = id, id
+	if err := r.setup(ctx, onlookerDir); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return nil, ce
+		}
+		return nil, &ConfigError{Err: err}
+	}
+	if opts.BudgetUSD != nil {
+		r.params.BudgetUSD = opts.BudgetUSD
+	}
+	if opts.DiffBytes <= 0 {
+		opts.DiffBytes = judgeDiffBytes
+	}
+	v := &Reviewer{r: r, opts: opts}
+	r.shadowDiff, v.omitted = unidiff.RenderNoting(opts.Change.Files, opts.DiffBytes)
+	return v, nil
+}
+
+// ID is the review's record id.
+func (v *Reviewer) ID() string { return v.r.taskID }
+
+// RubricID is the rubric in use.
+func (v *Reviewer) RubricID() string { return v.r.report.RubricID }
+
+// Threshold is the gate's score threshold.
+func (v *Reviewer) Threshold() float64 { return v.r.params.ScoreThreshold }
+
+// Omitted says what the judges' diff leaves out.
+func (v *Reviewer) Omitted() []string { return v.omitted }
+
+// ProjectDir is the project's store directory.
+func (v *Reviewer) ProjectDir() string { return v.r.project.Dir }
+
+// Fingerprint is the jury's fingerprint for this review's question
+// (Jury.Fingerprint over the task and the change), which with the trees
+// keys the verdict cache.
+func (v *Reviewer) Fingerprint() string {
+	j := &Jury{base: v.r}
+	return j.Fingerprint(Work{Task: v.r.opts.Task, Files: v.opts.Change.Files, ActorOutput: v.actorLine()}) +
+		fmt.Sprintf("/commands=%d", len(v.r.commands)) + commandNames(v.r)
+}
+
+func commandNames(r *runner) string {
+	var names []string
+	for _, c := range r.commands {
+		names = append(names, c.Spec.Name+"="+strings.Join(c.Spec.Command, " "))
+	}
+	return strings.Join(names, "\x00")
+}
+
+// actorLine stands where a task's judges read the actor's final message.
+func (v *Reviewer) actorLine() string {
+	return "There is no actor: this is a review of an existing change (" + describe(v.opts.Change) +
+		"). Your working directory holds the code with the change applied; judge the change the diff shows."
+}
+
+func describe(c *review.Change) string {
+	switch c.Kind {
+	case review.KindRange:
+		return "commits " + shortCommit(c.Base) + ".." + shortCommit(c.Head)
+	case review.KindStaged:
+		return "the staged changes"
+	}
+	return "a diff on " + shortCommit(c.Base)
+}

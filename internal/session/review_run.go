@@ -1,0 +1,174 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+)
+
+// kind is the record kind a run writes in its manifest.
+func (r *runner) kind() string {
+	if r.review {
+		return records.KindReview
+	}
+	return ""
+}
+
+// Run judges the change once, exactly as an iteration of `run` judges an
+// actor's work (jury, meta-judge, gate, command judges in the head state),
+// and records it as a task of kind review: manifest, events, artifacts,
+// report, review.json and a signed ledger entry. Every judge failing is
+// a result (outcome no-verdict), not an error; the error is an interrupt,
+// the budget, or a head state that cannot be made.
+func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
+	r := v.r
+	c := v.opts.Change
+	rec := records.Review{ReviewID: r.taskID, Change: c.Kind, Base: c.Base, Head: c.Head,
+		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{}}
+	done, err := v.headState(ctx)
+	if err != nil {
+		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
+	}
+	defer done()
+	dismissed, err := v.dismissals()
+	if err != nil {
+		r.Warn(err.Error())
+	}
+	r.dismiss = func(fs []severity.Finding) []severity.Finding {
+		kept := fs[:0:0]
+		for _, f := range fs {
+			fp := review.Fingerprint(f, review.CitedLine(r.workDir, f.File, f.Line))
+			if dismissed[fp] {
+				rec.Dismissed++
+				continue
+			}
+			kept = append(kept, f)
+			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: fp})
+		}
+		return kept
+	}
+	r.params.MaxIterations = 1
+	r.report.MaxIterations = 1
+	r.writeManifests()
+	start := r.sessionStart()
+	r.emit(start)
+	r.write(records.SessionStartFile, start)
+	r.progress("review %s: %s, rubric %q, %d judge(s)", r.taskID, describe(c), r.report.RubricID, r.report.Seats)
+	for _, o := range v.omitted {
+		r.progress("review %s: not shown to the judges: %s", r.taskID, o)
+	}
+	it, runErr := v.round(ctx)
+	outcome, sessionOutcome := review.Rejected, "rejected"
+	switch {
+	case errors.Is(runErr, ErrNoVerdict):
+		outcome, sessionOutcome = review.NoVerdict, Aborted
+	case runErr != nil:
+		// Stopped (a signal, the budget) before the gate: no judgement.
+		outcome, sessionOutcome = review.NoVerdict, Aborted
+	case it.report.Gate.Passed:
+		outcome, sessionOutcome = review.Accepted, Accepted
+	}
+	r.finish(ctx, sessionOutcome, runErr)
+	rec.Outcome = outcome
+	rec.Reason = reviewReason(outcome, it, runErr)
+	r.write(records.ReviewFile, rec)
+	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.report.Gate}
+	res.Worst, res.Any = severity.WorstOf(it.findings)
+	if runErr != nil && !errors.Is(runErr, ErrNoVerdict) {
+		return res, r.Redact.Error(runErr)
+	}
+	return res, nil
+}
+
+// round is the review's one iteration: its start event, then the jury,
+// meta-judge and gate of runner.judge.
+func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
+	r := v.r
+	iterID, err := r.newID()
+	if err != nil {
+		return &iterationState{}, err
+	}
+	it := &iterationState{report: IterationReport{Number: 0, IterationID: iterID}, actorOutput: v.actorLine()}
+	start := r.Now()
+	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: iterID, IterationNumber: 0, Trigger: "initial"})
+	err = r.judge(ctx, it, records.IterationDir(iterID), "[review]", 0)
+	it.report.DurationMS = int(r.Now().Sub(start).Milliseconds())
+	r.report.Iterations = append(r.report.Iterations, it.report)
+	r.history = append(r.history, *it)
+	return it, err
+}
+
+// reviewReason is the review's one-line reason.
+func reviewReason(outcome string, it *iterationState, err error) string {
+	switch {
+	case errors.Is(err, ErrNoVerdict):
+		return "not a judgement of the code: every judge failed (" + firstLine(err.Error(), 400) + ")"
+	case err != nil:
+		return "not a judgement of the code: stopped before the gate (" + firstLine(err.Error(), 400) + ")"
+	}
+	agg := 0.0
+	if it.report.Consensus != nil {
+		agg = it.report.Consensus.Aggregate
+	}
+	return GateSentence(it.report.Gate, agg)
+}
+
+// headState points the judges (and command judges) at the change's head
+// state: the user's own work tree when it is that state already (a CI
+// checkout of the head, clean), else a worktree made for the review and
+// removed by done.
+func (v *Reviewer) headState(ctx context.Context) (done func(), err error) {
+	r, c := v.r, v.opts.Change
+	root := r.repo.WorktreeRoot
+	if c.Kind == review.KindRange {
+		head, herr := r.Git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+		_, dirty := r.Git(ctx, root, "diff-index", "--quiet", "HEAD", "--")
+		if herr == nil && dirty == nil && string(trimNL(head)) == c.Head {
+			return func() {}, nil
+		}
+	}
+	commit, patch := c.Base, c.Patch
+	if c.Kind == review.KindRange {
+		commit, patch = c.Head, nil
+	}
+	if err := r.worktrees(ctx); err != nil {
+		return nil, err
+	}
+	t, err := r.wt.Checkout(ctx, root, r.taskID, commit, patch)
+	if err != nil {
+		return nil, err
+	}
+	r.workDir = t.Path
+	r.report.Isolation = &records.Isolation{Mode: "review", Worktree: t.Path, Head: commit, State: "unchanged"}
+	return func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		if err := r.wt.Finish(cctx, t, false); err != nil {
+			r.Warn(fmt.Sprintf("removing the review's worktree: %v", err))
+		}
+		r.report.Isolation.Worktree = ""
+	}, nil
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// dismissals reads the dismissal file: --dismissed, or the head state's
+// review.DismissedFile.
+func (v *Reviewer) dismissals() (map[string]bool, error) {
+	path := v.opts.Dismissed
+	if path == "" {
+		path = filepath.Join(v.r.workDir, review.DismissedFile)
+	}
+	return review.ReadDismissed(path)
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# bench-review.sh: what `tribunal-session review` costs beyond its model
+# calls on a 50,000-file repository, against `git diff --stat` of the same
+# range (the least any review of that range must read).
+#
+#   diffstat   git diff --stat main...feature                 (the yardstick)
+#   review     review --base main --head feature, judged       (a fake claude answers at once:
+#              with the head checked out (the CI case)          3 model processes, no model time)
+#   reused     the same review again: verdict from the cache   (no model call at all)
+#
+# Each is timed with farm-bench, interleaved with the yardstick (A B A B …)
+# so the ratio is taken pair by pair. Target: review and reused within 2×
+# diffstat. Not timed but printed once: a review whose head is not
+# checked out, which makes a worktree of all FILES files.
+#
+# Environment:
+#   FILES   files in the repository (default 50000)
+#   CHANGED files the branch changes (default 20)
+#   RUNS    runs per comparison (default 20)
+#
+# Exit status: 0 on a completed run, 2 on setup errors.
+set -euo pipefail
+export LC_ALL=C
+
+FILES=${FILES:-50000}
+CHANGED=${CHANGED:-20}
+RUNS=${RUNS:-20}
+
+die() {
+	echo "bench-review: $*" >&2
+	exit 2
+}
+case "${1:-}" in
+-h | --help)
+	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	exit 0
+	;;
+"") ;;
+*) die "unexpected argument '$1' (see --help)" ;;
+esac
+command -v farm-bench >/dev/null || die "farm-bench is needed (it interleaves the two commands)"
+
+repo_root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-review.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "building ./cmd/tribunal-session"
+(cd "$repo_root" && go build -o "$work/tribunal-session" ./cmd/tribunal-session) || die "build failed"
+ts=$work/tribunal-session
+
+unset TRIBUNAL_NESTED CLAUDE_PLUGIN_ROOT CLAUDE_PROJECT_DIR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE ONLOOKER_EVENTS_LOG CI
+mkdir -p "$work/home" "$work/onlooker" "$work/bin"
+export HOME=$work/home ONLOOKER_DIR=$work/onlooker
+
+# A claude that answers at once: the meta-judge's review for the
+# meta-judge (its agent prompt's title), a passing verdict for a judge.
+cat >"$work/bin/claude" <<'SH'
+#!/bin/sh
+cat >/dev/null
+case "$*" in
+*"# Tribunal Meta-Judge"*) out='{"verdict_quality":"sound","bias_detected":false}' ;;
+*) out='{"score":0.9,"passed":true,"criterion_scores":{},"confidence":0.9,"feedback_summary":"ok"}' ;;
+esac
+printf '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":%s,"total_cost_usd":0}\n' "$out"
+SH
+chmod +x "$work/bin/claude"
+export TRIBUNAL_CLAUDE_BIN=$work/bin/claude
+
+echo "making a repository of $FILES files in $work/repo"
+repo=$work/repo
+git init -q -b main "$repo"
+(cd "$repo" && awk -v n="$FILES" 'BEGIN {
+	for (i = 0; i < n; i++) {
+		d = sprintf("pkg%03d", int(i / 100))
+		if (i % 100 == 0) system("mkdir -p " d)
+		f = sprintf("%s/file%05d.go", d, i)
+		printf "package %s\n\n// F%d is file %d.\nfunc F%d() int { return %d }\n", d, i, i, i, i > f
+		close(f)
+	}
+}')
+g() { git -C "$repo" -c user.name=bench -c user.email=bench@tribunal.invalid "$@"; }
+g add -A
+g commit -q -m "$FILES files"
+g checkout -q -b feature
+for i in $(seq 0 $((CHANGED - 1))); do
+	f=$(printf 'pkg%03d/file%05d.go' $((i * 7 % (FILES / 100))) $((i * 7 % (FILES / 100) * 100)))
+	printf '\n// G%d is new.\nfunc G%d() int { return F%d() + 1 }\n' "$i" "$i" "$i" >>"$repo/$f"
+done
+g commit -q -am "change $CHANGED files"
+g checkout -q main
+printf 'main moves on\n' >"$repo/MAIN"
+g add MAIN
+g commit -q -m "main moves on"
+g checkout -q feature
+cd "$repo"
+
+"$ts" review --base main --head feature --no-cache >/dev/null 2>"$work/first.err" || die "the review failed: $(cat "$work/first.err")"
+grep -q 'accepted' <("$ts" review --base main --head feature --json 2>/dev/null) || die "the cached review did not read back"
+
+echo
+echo "== review (judged, fake instant model) vs git diff --stat"
+farm-bench -n "$RUNS" --warmup 2 --timeout 600 --vs "git diff --stat main...feature" -- "$ts" review --base main --head feature --no-cache
+echo
+echo "== review reused from the cache vs git diff --stat"
+farm-bench -n "$RUNS" --warmup 2 --timeout 600 --vs "git diff --stat main...feature" -- "$ts" review --base main --head feature
+echo
+echo "== once: a review whose head is not checked out (a worktree of $FILES files)"
+g checkout -q main
+start=$(date +%s%N)
+"$ts" review --base main~1 --head feature --no-cache >/dev/null 2>&1 || die "the worktree review failed"
+end=$(date +%s%N)
+echo "review with a worktree: $(((end - start) / 1000000)) ms"
