@@ -62,7 +62,7 @@ tribunal is installed. In any git repository:
   /tribunal:tribunal-log      recent tribunal verdicts for this project
 
 Each /tribunal task calls an actor and several judges on strong models; a task
-stops before it spends more than \$5 (tribunal.session.budget_usd; 'run --budget'
+stops before it spends more than \$5 (tribunal.session.budget_usd; 'run --budget-usd'
 raises it for one run), and every summary states the cost.
 
 The advisory Stop-hook judge is off by default. Turn it on for a project with

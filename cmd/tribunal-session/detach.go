@@ -83,7 +83,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 		args = append(args, "--max-iterations", strconv.Itoa(f.maxIterations))
 	}
 	if f.budget > 0 {
-		args = append(args, "--budget", strconv.FormatFloat(f.budget, 'f', -1, 64))
+		args = append(args, "--budget-usd", strconv.FormatFloat(f.budget, 'f', -1, 64))
 	}
 	if f.sessionID != "" {
 		args = append(args, "--session-id", f.sessionID)

@@ -54,7 +54,7 @@ inside the task text selects the rubric as --rubric ID does.
   --rubric ID            the rubric to judge by (see 'tribunal-session rubrics')
   --max-iterations N     at most N actor passes (N >= 1; default from the rubric
                          or tribunal.session.max_iterations)
-  --budget USD           the task's cost cap in dollars for this run (default
+  --budget-usd N         the task's cost cap in dollars for this run (default
                          tribunal.session.budget_usd, $5; the summary states it)
   --json                 print the report as JSON
   --detach               start in the background, print the task id; follow

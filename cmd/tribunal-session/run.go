@@ -38,7 +38,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.rubric, "rubric", "", "rubric id")
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, "maximum actor passes")
-	fs.Float64Var(&f.budget, "budget", 0, "cost cap in USD")
+	fs.Float64Var(&f.budget, "budget-usd", 0, "cost cap in USD")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.detach, "detach", false, "run in the background")
 	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
@@ -57,9 +57,9 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		c.errorf("run: --max-iterations must be at least 1 (got %d)", f.maxIterations)
 		return exitUsage
 	}
-	if set["budget"] && !(f.budget > 0 && f.budget < math.Inf(1)) {
-		c.errorf("run: --budget must be a number of dollars above 0 (got %s)", rules.Num(f.budget))
-		c.hint("raise the cap for one run with --budget 20; tribunal.session.budget_usd sets it for every run")
+	if set["budget-usd"] && !(f.budget > 0 && f.budget < math.Inf(1)) {
+		c.errorf("run: --budget-usd must be a number of dollars above 0 (got %s)", rules.Num(f.budget))
+		c.hint("raise the cap for one run with --budget-usd 20; tribunal.session.budget_usd sets it for every run")
 		return exitUsage
 	}
 	if set["rubric"] && strings.TrimSpace(f.rubric) == "" {
@@ -292,7 +292,7 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 	case runErr != nil:
 		c.errorf("task %s aborted: %v", rep.TaskID, runErr)
 		if errors.Is(runErr, session.ErrBudget) {
-			c.hint("run it again with a higher --budget (or raise tribunal.session.budget_usd), or with fewer judges or iterations")
+			c.hint("run it again with a higher --budget-usd (or raise tribunal.session.budget_usd), or with fewer judges or iterations")
 		}
 		if errors.Is(runErr, session.ErrNoVerdict) {
 			c.hint("the judges never ran to a verdict (this is not a judgement of the change); check the errors above, then run the task again")
