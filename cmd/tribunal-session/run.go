@@ -14,6 +14,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -204,19 +205,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 		},
-		deps: session.Deps{
-			Getenv:   c.getenv,
-			Home:     c.home(),
-			Progress: c.progress,
-			Warn:     c.warning,
-			Note:     c.progress,
-			Relay:    c.relay,
-			Claude:   runner,
-			Git:      c.git(environ),
-			Environ:  environ,
-			PID:      os.Getpid(),
-			Redact:   c.red,
-		},
+		deps: c.sessionDeps(runner, environ),
 	}
 	if !validate {
 		return p, 0
@@ -229,6 +218,26 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 		return prepared{}, exitUsage
 	}
 	return p, 0
+}
+
+// sessionDeps is the environment a task or a review runs in: this
+// binary's sinks and settings, its claude runner and its git.
+func (c *cli) sessionDeps(runner claude.Runner, environ []string) session.Deps {
+	return session.Deps{
+		Env: env.Env{
+			Getenv:   c.getenv,
+			Home:     c.home(),
+			Progress: c.progress,
+			Warn:     c.warning,
+			Note:     c.progress,
+			Relay:    c.relay,
+			Claude:   runner,
+			Git:      c.git(environ),
+			Environ:  environ,
+			Redact:   c.red,
+		},
+		PID: os.Getpid(),
+	}
 }
 
 // git is the runner of every git child of this binary.

@@ -40,7 +40,10 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	if err != nil {
 		r.Warn(err.Error())
 	}
-	r.dismiss = func(fs []severity.Finding) []severity.Finding {
+	// The engine's Keep: findings people dismissed are dropped before they
+	// are counted and weighed by the gate; the rest are kept for
+	// review.json with their fingerprints.
+	keep := func(fs []severity.Finding) []severity.Finding {
 		kept := fs[:0:0]
 		for _, f := range fs {
 			fp := review.Fingerprint(f, review.CitedLine(r.workDir, f.File, f.Line))
@@ -53,8 +56,6 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		}
 		return kept
 	}
-	r.params.MaxIterations = 1
-	r.report.MaxIterations = 1
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -63,7 +64,7 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	for _, o := range v.omitted {
 		r.progress("review %s: not shown to the judges: %s", r.taskID, o)
 	}
-	it, runErr := v.round(ctx)
+	it, runErr := v.round(ctx, keep)
 	outcome, sessionOutcome := review.Rejected, "rejected"
 	switch {
 	case errors.Is(runErr, ErrNoVerdict):
@@ -71,35 +72,40 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	case runErr != nil:
 		// Stopped (a signal, the budget) before the gate: no judgement.
 		outcome, sessionOutcome = review.NoVerdict, Aborted
-	case it.report.Gate.Passed:
+	case it.Report.Gate.Passed:
 		outcome, sessionOutcome = review.Accepted, Accepted
 	}
 	r.finish(ctx, sessionOutcome, runErr)
 	rec.Outcome = outcome
 	rec.Reason = reviewReason(outcome, it, runErr)
 	r.write(records.ReviewFile, rec)
-	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.report.Gate}
-	res.Worst, res.Any = severity.WorstOf(it.findings)
+	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.Report.Gate}
+	res.Worst, res.Any = severity.WorstOf(it.Findings)
 	if runErr != nil && !errors.Is(runErr, ErrNoVerdict) {
 		return res, r.Redact.Error(runErr)
 	}
 	return res, nil
 }
 
-// round is the review's one iteration: its start event, then the jury,
-// meta-judge and gate of runner.judge.
-func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
+// round is the review's one iteration: its start event, then one round
+// of the engine (jury, command judges, meta-judge, gate, ledger entry)
+// over the head state, recorded in the review's store (judgeRound). The
+// judges are shown the change as the review rendered it; keep drops the
+// dismissed findings before the gate weighs them.
+func (v *Reviewer) round(ctx context.Context, keep func([]severity.Finding) []severity.Finding) (*iterationState, error) {
 	r := v.r
-	iterID, err := r.newID()
+	it, err := r.newIteration(0)
 	if err != nil {
 		return &iterationState{}, err
 	}
-	it := &iterationState{report: IterationReport{Number: 0, IterationID: iterID}, actorOutput: v.actorLine()}
+	it.ActorOutput = v.actorLine()
 	start := r.Now()
-	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: iterID, IterationNumber: 0, Trigger: "initial"})
-	err = r.judge(ctx, it, records.IterationDir(iterID), "[review]", 0)
-	it.report.DurationMS = int(r.Now().Sub(start).Milliseconds())
-	r.report.Iterations = append(r.report.Iterations, it.report)
+	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: 0, Trigger: "initial"})
+	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), "[review]")
+	in.Isolated, in.Diff, in.Keep = true, v.diff, keep
+	err = r.judgeRound(ctx, it, in)
+	it.Report.DurationMS = r.msSince(start)
+	r.report.Iterations = append(r.report.Iterations, it.Report)
 	r.history = append(r.history, *it)
 	return it, err
 }
@@ -113,10 +119,10 @@ func reviewReason(outcome string, it *iterationState, err error) string {
 		return "not a judgement of the code: stopped before the gate (" + firstLine(err.Error(), 400) + ")"
 	}
 	agg := 0.0
-	if it.report.Consensus != nil {
-		agg = it.report.Consensus.Aggregate
+	if it.Report.Consensus != nil {
+		agg = it.Report.Consensus.Aggregate
 	}
-	return GateSentence(it.report.Gate, agg)
+	return GateSentence(it.Report.Gate, agg)
 }
 
 // headState points the judges (and command judges) at the change's head
