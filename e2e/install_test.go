@@ -38,6 +38,12 @@ func TestInstallSurvivesCleanAndMove(t *testing.T) {
 	if !strings.Contains(string(out), `export PATH="`+stable+`/tribunal/bin:$PATH"`) {
 		t.Errorf("install.sh does not say how to put tribunal-session on PATH:\n%s", out)
 	}
+	// The validator's report is advice for plugin-directory authors, not
+	// for someone installing tribunal (issue 22): one line says it passed.
+	if strings.Contains(string(out), "network.hosts") || strings.Contains(string(out), "Provides:") ||
+		!strings.Contains(string(out), "tribunal: the built plugin passed 'claude plugin validate'") {
+		t.Errorf("install.sh shows the validator's report for plugin authors:\n%s", out)
+	}
 	if err := os.RemoveAll(filepath.Dir(filepath.Dir(clone))); err != nil {
 		t.Fatal(err)
 	}

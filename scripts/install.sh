@@ -35,7 +35,14 @@ MSG
 	exit 1
 fi
 
-"$claude_bin" plugin validate "$built/tribunal"
+# validate's report is addressed to authors submitting to the plugin
+# directory (declare network.hosts, …): shown only when it fails.
+if ! validated=$("$claude_bin" plugin validate "$built/tribunal" 2>&1); then
+	printf '%s\n' "$validated" >&2
+	echo "tribunal: error: 'claude plugin validate' refused the built plugin (above); nothing was installed" >&2
+	exit 1
+fi
+echo "tribunal: the built plugin passed 'claude plugin validate'"
 mkdir -p "$data_dir"
 rm -rf "$market_abs.new"
 cp -R "$built" "$market_abs.new"
@@ -53,6 +60,10 @@ tribunal is installed. In any git repository:
 
   /tribunal <task>            run the task through Actor → Jury → Meta-Judge → Gate
   /tribunal:tribunal-log      recent tribunal verdicts for this project
+
+Each /tribunal task calls an actor and several judges on strong models; a task
+stops before it spends more than \$5 (tribunal.session.budget_usd; 'run --budget-usd'
+raises it for one run), and every summary states the cost.
 
 The advisory Stop-hook judge is off by default. Turn it on for a project with
   .claude/settings.json:  {"tribunal": {"stop_hook": {"enabled": true}}}

@@ -90,9 +90,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 			io.WriteString(c.stderr, calibrateHelp)
 			return opts, asJSON, 0
 		}
-		c.errorf("calibrate: %v", withSuggestion(fs, err))
-		c.hint("tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]")
-		return opts, asJSON, exitUsage
+		return opts, asJSON, c.flagError("calibrate", fs, err)
 	}
 	switch {
 	case fs.NArg() > 0:

@@ -11,6 +11,10 @@ import (
 
 // decideCmd runs the aggregate and the gate over JSON on stdin.
 func (c *cli) decideCmd(args []string) int {
+	args, ok := c.positional("decide", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) > 0 {
 		c.errorf("decide takes no arguments; it reads its input from stdin")
 		c.hint(`echo '{"policy":"majority","verdicts":[{"score":0.8,"passed":true}]}' | tribunal-session decide`)

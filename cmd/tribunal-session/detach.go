@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -81,6 +82,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.maxIterations > 0 {
 		args = append(args, "--max-iterations", strconv.Itoa(f.maxIterations))
 	}
+	if f.budget > 0 {
+		args = append(args, "--budget-usd", strconv.FormatFloat(f.budget, 'f', -1, 64))
+	}
 	if f.sessionID != "" {
 		args = append(args, "--session-id", f.sessionID)
 	}
@@ -145,9 +149,7 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", 9*time.Minute, "how long to wait")
 	if err := fs.Parse(reorder(args)); err != nil {
-		c.errorf("wait: %v", withSuggestion(fs, err))
-		c.hint("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
-		return exitUsage
+		return c.flagError("wait", fs, err)
 	}
 	if fs.NArg() != 1 {
 		c.errorf("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
@@ -174,7 +176,11 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 		if data, err := store.ReadRegular(filepath.Join(runDir, records.RunExitFile), smallRunFile); err == nil {
 			offset = c.follow(logPath, offset)
 			out, _ := store.ReadRegular(filepath.Join(runDir, records.RunOutputFile), maxRunOutput)
-			c.stdout.Write(out)
+			if bytes.HasPrefix(out, []byte("{")) {
+				c.stdout.Write(out) // run --detach --json: the report, for programs
+			} else {
+				c.markdown(string(out))
+			}
 			code, err := strconv.Atoi(strings.TrimSpace(string(data)))
 			if err != nil {
 				return exitAborted
@@ -257,6 +263,10 @@ func alive(runDir string) bool {
 }
 
 func (c *cli) cancelCmd(args []string) int {
+	args, ok := c.positional("cancel", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) != 1 {
 		c.errorf("usage: tribunal-session cancel TASK_ID|last")
 		return exitUsage

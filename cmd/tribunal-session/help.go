@@ -55,6 +55,8 @@ inside the task text selects the rubric as --rubric ID does.
   --rubric ID            the rubric to judge by (see 'tribunal-session rubrics')
   --max-iterations N     at most N actor passes (N >= 1; default from the rubric
                          or tribunal.session.max_iterations)
+  --budget-usd N         the task's cost cap in dollars for this run (default
+                         tribunal.session.budget_usd, $5; the summary states it)
   --json                 print the report as JSON
   --detach               start in the background, print the task id; follow
                          it with 'tribunal-session wait'
@@ -171,8 +173,9 @@ Checks the signed verdict ledger's hash chain and every signature, and
 lists the keys that signed it with their fingerprints. Without --ledger it
 checks the ledger of the repository of the current directory.
 
-  --expect-key FP   the fingerprint keygen printed (or the public key): the
-                    ledger must have been signed by that key; without it,
+  --expect-key FP   a key's fingerprint as verify lists it (or the public
+                    key): the ledger must have been signed by that key;
+                    without it,
                     tribunal.trust.ledger_key from your own settings
                     applies, and with neither verify warns that a ledger
                     re-signed wholesale with another key would pass too

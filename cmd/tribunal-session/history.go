@@ -39,8 +39,10 @@ elsewhere the list is a Markdown table.
   --since WHEN      only records from WHEN on: a duration back from now
                     (90m, 36h, 7d) or a date (2026-05-24, RFC 3339 time)
   --outcome LIST    only these outcomes, separated by commas: accepted,
-                    rejected, exhausted_iterations, aborted, incomplete,
-                    failed, cancelled (advisory judgements with no verdict)
+                    not-accepted (a task whose gate never passed; also
+                    "exhausted"), aborted, rejected (an advisory verdict),
+                    failed (tasks not accepted or aborted, and advisory
+                    judgements with no verdict), cancelled, incomplete
   --format F        auto (table on a terminal, else md), table or md
   --json            {entries, total, problems}; total counts the records
                     the filters keep, before --limit
@@ -59,7 +61,8 @@ prints the shortest); "last" is the newest record.
 
 --diff prints the stored unified diff of an iteration (default: the last)
 against the task's starting snapshot; with --previous, that iteration's own
-change since the iteration before it.
+change since the iteration before it. An empty diff prints nothing on
+stdout and says so on stderr.
 
 Exit status: 0 shown; 3 shown, but a recorded file is missing or corrupt
 (each is named on stderr); 2 usage error, unknown or ambiguous id, or not
@@ -85,7 +88,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, withSuggestion(fs, err)
+			return nil, err
 		}
 		if fs.NArg() == 0 {
 			return pos, nil
@@ -109,9 +112,7 @@ func (c *cli) historyFlags(name, help string, args []string, setup func(fs *flag
 		return nil, 0
 	}
 	if err != nil {
-		c.errorf("%s: %v", name, err)
-		fmt.Fprint(c.stderr, help)
-		return nil, exitUsage
+		return nil, c.flagError(name, fs, err)
 	}
 	return pos, -1
 }
@@ -279,6 +280,9 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if ref.Kind == history.KindAdvisory {
+		if diff {
+			return c.showAdvisoryDiff(project.Dir, logPath, ref.StopPath, iteration, previous)
+		}
 		return c.showAdvisory(project.Dir, logPath, ref.StopPath, asJSON)
 	}
 	if diff {
@@ -286,6 +290,11 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		if err != nil {
 			c.errorf("show: %v", err)
 			return exitUsage
+		}
+		if patch == "" {
+			// An empty stdout alone reads as "nothing recorded".
+			c.progress(emptyDiffNote(ref.TaskID, iteration, previous))
+			return 0
 		}
 		// Repository text: keep the diff's lines, drop terminal controls.
 		fmt.Fprint(c.stdout, safetext.Block(patch))
@@ -310,7 +319,7 @@ func (c *cli) showAdvisory(projectDir, logPath, path string, asJSON bool) int {
 			Problems []string              `json:"problems"`
 		}{history.KindAdvisory, v, problemStrings(v.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderAdvisory(v, time.Now()))
+		c.markdown(history.RenderAdvisory(v, time.Now()))
 	}
 	return exitStatus(len(v.Problems) > 0)
 }
@@ -331,7 +340,7 @@ func (c *cli) showTask(projectDir, logPath, taskID string, asJSON bool) int {
 			Problems []string          `json:"problems"`
 		}{v.Kind(), v, problemStrings(v.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderTask(v))
+		c.markdown(history.RenderTask(v))
 	}
 	return exitStatus(len(v.Problems) > 0)
 }
@@ -380,7 +389,7 @@ func (c *cli) replayCmd(ctx context.Context, args []string) int {
 			Problems []string `json:"problems"`
 		}{res, res.Differs(), problemStrings(res.Problems)})
 	} else {
-		fmt.Fprint(c.stdout, history.RenderReplay(res))
+		c.markdown(history.RenderReplay(res))
 	}
 	switch {
 	case res.Differs():

@@ -25,6 +25,10 @@ const exitNotApplied = 1
 // keptTask finds a kept task of the current repository's project. A
 // non-zero code means the error was printed.
 func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktree.Manager, *worktree.Task, int) {
+	args, ok := c.positional(name, args)
+	if !ok {
+		return nil, nil, exitUsage
+	}
 	if len(args) != 1 {
 		c.errorf("usage: tribunal-session %s TASK_ID|last", name)
 		return nil, nil, exitUsage
@@ -93,11 +97,7 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 		return exitAborted
 	}
 	if len(res.Conflicts) > 0 {
-		c.errorf("apply: task %s's change does not apply cleanly beside your edits; nothing was changed", t.ID)
-		for _, f := range res.Conflicts {
-			c.item(f)
-		}
-		c.hint("resolve the overlap (or stash your edits) and run 'tribunal-session apply %s' again; 'git diff %s %s' shows the change", t.ID, shortID(t.Snapshot), t.Branch)
+		c.applyConflict(ctx, m, t, res.Conflicts)
 		return exitNotApplied
 	}
 	if res.NoChange {

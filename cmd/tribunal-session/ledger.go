@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -33,9 +34,7 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	path := fs.String("ledger", "", "the ledger file")
 	expect := fs.String("expect-key", "", "the fingerprint of a key that must have signed the ledger")
 	if err := fs.Parse(args); err != nil {
-		c.errorf("verify: %v", withSuggestion(fs, err))
-		c.hint("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
-		return exitUsage
+		return c.flagError("verify", fs, err)
 	}
 	if fs.NArg() != 0 {
 		c.errorf("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
@@ -44,7 +43,7 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	anchor, source, err := c.ledgerAnchor(*expect)
 	if err != nil {
 		c.errorf("verify: %s: %v", source, err)
-		c.hint("give the fingerprint keygen printed (SHA256:…), or the public key verify lists")
+		c.hint("give a key fingerprint (SHA256:…) as verify and keygen print it, or the public key verify lists")
 		return exitUsage
 	}
 	if *path == "" {
@@ -81,9 +80,27 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "anchor: %s signed it (%s)\n", anchor, source)
 	} else {
 		c.warning("no trust anchor is set: a ledger re-signed wholesale with another key, its key file replaced, would verify too")
-		c.hint("keep the fingerprint tribunal-session keygen prints, then pass --expect-key SHA256:… or set tribunal.trust.ledger_key in ~/.claude/settings.json")
+		c.anchorHint(rep.Keys)
 	}
 	return 0
+}
+
+// anchorHint tells how to set a trust anchor with the fingerprint to use:
+// the key was made the first time something was recorded, so the user
+// never saw keygen print it; verify has just listed it.
+func (c *cli) anchorHint(keys []string) {
+	fp := ""
+	local, _ := ledger.Keys(c.keyDir())
+	for _, l := range local {
+		if l.Current && slices.Contains(keys, l.PublicKey) {
+			fp, _ = ledger.KeyFingerprint(l.PublicKey)
+		}
+	}
+	if fp == "" {
+		c.hint("if a key listed above is yours, set tribunal.trust.ledger_key to its fingerprint (SHA256:…) in ~/.claude/settings.json, or pass it as --expect-key")
+		return
+	}
+	c.hint("this machine's current key signed it: to hold the ledger to it, set tribunal.trust.ledger_key to %q in ~/.claude/settings.json, or pass --expect-key %s", fp, fp)
 }
 
 // ledgerAnchor is the fingerprint verify holds the ledger to, and where it
@@ -162,6 +179,10 @@ func (c *cli) describeKeys(keys []string) {
 
 // keygenCmd rotates the signing key.
 func (c *cli) keygenCmd(args []string) int {
+	args, ok := c.positional("keygen", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) > 0 {
 		c.errorf("keygen takes no arguments")
 		c.hint("tribunal-session keygen replaces the ledger signing key in $ONLOOKER_DIR/keys and keeps the old one")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -254,7 +255,7 @@ func toJSON(e cachedReview, code int) reviewJSON {
 func reviewText(e cachedReview) string {
 	r := e.Review
 	var b strings.Builder
-	fmt.Fprintf(&b, "tribunal review %s: %s %s — %s\n", r.ID, session.Glyph(outcomeGlyph(r.Outcome)), r.Outcome, r.Reason)
+	fmt.Fprintf(&b, "tribunal review %s: %s %s — %s\n", r.ID, rules.Glyph(outcomeGlyph(r.Outcome)), r.Outcome, r.Reason)
 	if r.Reused {
 		b.WriteString("verdict reused from the cache: same base, head, rubric and panel; no model was called\n")
 	}

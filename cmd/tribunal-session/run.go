@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -15,12 +16,14 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 type runFlags struct {
 	rubric        string
 	maxIterations int
+	budget        float64
 	json          bool
 	detach        bool
 	taskFile      string
@@ -36,6 +39,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.rubric, "rubric", "", "rubric id")
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, "maximum actor passes")
+	fs.Float64Var(&f.budget, "budget-usd", 0, "cost cap in USD")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.detach, "detach", false, "run in the background")
 	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
@@ -45,14 +49,18 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
 	if err != nil {
-		c.errorf("run: %v", err)
-		c.hint(`quote the task as one argument, or put it after "--": tribunal-session run [flags] -- <task>`)
-		return exitUsage
+		return c.flagError("run", fs, err,
+			`a task with dashes in it goes after "--": tribunal-session run [flags] -- <task>`)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["max-iterations"] && f.maxIterations < 1 {
 		c.errorf("run: --max-iterations must be at least 1 (got %d)", f.maxIterations)
+		return exitUsage
+	}
+	if set["budget-usd"] && !(f.budget > 0 && f.budget < math.Inf(1)) {
+		c.errorf("run: --budget-usd must be a number of dollars above 0 (got %s)", rules.Num(f.budget))
+		c.hint("raise the cap for one run with --budget-usd 20; tribunal.session.budget_usd sets it for every run")
 		return exitUsage
 	}
 	if set["rubric"] && strings.TrimSpace(f.rubric) == "" {
@@ -118,7 +126,7 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, withSuggestion(fs, err)
+			return nil, err
 		}
 		rest := fs.Args()
 		// flag stops at "--" and drops it: everything after it is task.
@@ -194,7 +202,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	}
 	p := prepared{
 		opts: session.Options{
-			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
+			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 		},
 		deps: c.sessionDeps(runner, environ),
@@ -289,13 +297,15 @@ func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
 	if asJSON {
 		c.printJSON(rep)
 	} else {
-		fmt.Fprint(c.stdout, session.Summary(rep))
+		shown := *rep
+		c.familyNoteOnce(&shown)
+		c.markdown(session.Summary(&shown))
 	}
 	switch {
 	case runErr != nil:
 		c.errorf("task %s aborted: %v", rep.TaskID, runErr)
 		if errors.Is(runErr, session.ErrBudget) {
-			c.hint("raise tribunal.session.budget_usd, or run with fewer judges or iterations")
+			c.hint("run it again with a higher --budget-usd (or raise tribunal.session.budget_usd), or with fewer judges or iterations")
 		}
 		if errors.Is(runErr, session.ErrNoVerdict) {
 			c.hint("the judges never ran to a verdict (this is not a judgement of the change); check the errors above, then run the task again")
@@ -322,7 +332,9 @@ func (c *cli) printJSON(v any) {
 func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
 	path, _, err := c.locateClaude(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cannot run the jury: %w", err)
+		// The actor is the first call of a run, and calibrate and rejudge
+		// have no actor: name the program, not a role.
+		return nil, fmt.Errorf("cannot run claude: %w", err)
 	}
 	return claude.Exec{Path: path, Env: environ}, nil
 }

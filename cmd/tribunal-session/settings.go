@@ -55,8 +55,7 @@ func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSe
 	fs.SetOutput(io.Discard)
 	setup(fs)
 	if err := fs.Parse(args); err != nil {
-		c.errorf("%s: %v", name, withSuggestion(fs, err))
-		c.hint("tribunal-session %s -h", name)
+		c.flagError(name, fs, err)
 		return false
 	}
 	if fs.NArg() > 0 {

@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/tribunal-cc/tribunal/internal/mdterm"
 )
 
 // terminal says whether w is a terminal and, when it is, its width in
@@ -23,4 +25,15 @@ func stdTerminal(w io.Writer) (bool, int) {
 		return true, 0
 	}
 	return true, width
+}
+
+// markdown prints a Markdown page (a summary, a show page) on stdout: as
+// it is when stdout is a pipe or a file — byte for byte, for programs and
+// Claude Code's Bash tool — and rendered as plain aligned text on a
+// terminal, as log adapts its table.
+func (c *cli) markdown(md string) {
+	if tty, width := c.term(c.stdout); tty {
+		md = mdterm.Render(md, width)
+	}
+	io.WriteString(c.stdout, md)
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -16,7 +18,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -86,8 +87,8 @@ func (j juryJudge) threshold() float64 { return j.jury.Params().ScoreThreshold }
 
 func (j juryJudge) describe() string {
 	p := j.jury.Params()
-	return fmt.Sprintf("jury %s, rubric %q, %s aggregation, threshold %g, gate policy %s, meta-judge %s",
-		strings.Join(j.jury.Seats(), ", "), j.jury.RubricID(), p.AggregationMethod, p.ScoreThreshold, p.GatePolicy, orDefault(p.MetaModel))
+	return fmt.Sprintf("jury %s, rubric %q, %s aggregation, threshold %s, gate policy %s, meta-judge %s",
+		strings.Join(j.jury.Seats(), ", "), j.jury.RubricID(), p.AggregationMethod, rules.Num(p.ScoreThreshold), p.GatePolicy, orDefault(p.MetaModel))
 }
 
 func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
@@ -171,7 +172,7 @@ func (s stopJudge) fingerprint(c Case, files []unidiff.File) string {
 func (s stopJudge) threshold() float64 { return s.settings.ScoreThreshold }
 
 func (s stopJudge) describe() string {
-	return fmt.Sprintf("Stop-hook advisory judge, model %s, threshold %g", orDefault(s.settings.Model), s.settings.ScoreThreshold)
+	return fmt.Sprintf("Stop-hook advisory judge, model %s, threshold %s", orDefault(s.settings.Model), rules.Num(s.settings.ScoreThreshold))
 }
 
 func (s stopJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"math"
 	"strings"
@@ -303,7 +304,7 @@ func (r *Report) writeSweep(b *strings.Builder) {
 		fmt.Fprintf(b, "| %.2f%s | %s | %s | %s | %s |\n", p.Threshold, mark, pct(p.Agreement), num(p.Kappa), pct(p.CatchRate), pct(p.FalseInterventionRate))
 	}
 	if r.Sweep.Best != nil {
-		fmt.Fprintf(b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %g)\n", r.Sweep.Best.Threshold, num(r.Sweep.Best.Kappa), r.Threshold)
+		fmt.Fprintf(b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %s)\n", r.Sweep.Best.Threshold, num(r.Sweep.Best.Kappa), rules.Num(r.Threshold))
 	}
 }
 

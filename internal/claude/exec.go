@@ -135,7 +135,9 @@ func LocateProgram(program, explicit, pathEnv string) (string, error) {
 		if proc.Executable(explicit) {
 			return explicit, nil
 		}
-		return "", errors.Join(ErrNotFound, errors.New("not an executable file: "+strconv.Quote(explicit)))
+		// One sentence: errors.Join's two lines became "… not found not
+		// an executable file: …" once a terminal line flattened them.
+		return "", fmt.Errorf("%w: %s is not an executable file", ErrNotFound, strconv.Quote(explicit))
 	}
 	if p, ok := proc.LookPath(program, pathEnv); ok {
 		return p, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/proc"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -85,11 +86,11 @@ func (s Spec) Validate() error {
 	case s.MaxOutput < 0:
 		return fmt.Errorf("command judge %q: max output %d is negative", s.Name, s.MaxOutput)
 	case !(d.PassScore >= 0 && d.PassScore <= 1):
-		return fmt.Errorf("command judge %q: pass score %v is outside [0,1]", s.Name, s.PassScore)
+		return fmt.Errorf("command judge %q: pass score %s is outside [0,1]", s.Name, rules.Num(s.PassScore))
 	case !(d.FailScore >= 0 && d.FailScore <= 1):
-		return fmt.Errorf("command judge %q: fail score %v is outside [0,1]", s.Name, s.FailScore)
+		return fmt.Errorf("command judge %q: fail score %s is outside [0,1]", s.Name, rules.Num(s.FailScore))
 	case d.FailScore >= d.PassScore:
-		return fmt.Errorf("command judge %q: fail score %v is not below pass score %v", s.Name, d.FailScore, d.PassScore)
+		return fmt.Errorf("command judge %q: fail score %s is not below pass score %s", s.Name, rules.Num(d.FailScore), rules.Num(d.PassScore))
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestShippedDefaults(t *testing.T) {
 		{"tribunal.session.judge_types", `["standard","adversarial"]`},
 		{"tribunal.session.dissent_threshold", `0.25`},
 		{"tribunal.session.judge_timeout_seconds", `600`},
-		{"tribunal.session.budget_usd", `null`},
+		{"tribunal.session.budget_usd", `5`},
 		{"tribunal.actor.model", `"claude-sonnet-4-6"`},
 		{"tribunal.actor.max_output_tokens", `4096`},
 		{"tribunal.actor.timeout_seconds", `1800`},
@@ -91,7 +91,8 @@ func TestBuiltinConstants(t *testing.T) {
 		p.DissentThreshold != rules.DefaultDissentThreshold || p.MinCriterionCoverage != rules.DefaultMinCriterionCoverage ||
 		p.ActorModel != DefaultActorModel || p.MetaModel != DefaultMetaModel ||
 		p.ActorMaxTokens != DefaultActorMaxTokens || p.JudgeMaxTokens != DefaultJudgeMaxTokens || p.MetaMaxTokens != DefaultMetaMaxTokens ||
-		p.JudgeTimeout != DefaultJudgeTimeout || p.ActorTimeout != DefaultActorTimeout || p.MetaTimeout != DefaultMetaTimeout {
+		p.JudgeTimeout != DefaultJudgeTimeout || p.ActorTimeout != DefaultActorTimeout || p.MetaTimeout != DefaultMetaTimeout ||
+		p.BudgetUSD == nil || *p.BudgetUSD != DefaultBudgetUSD {
 		t.Errorf("constants drifted from defaults.json: %+v", p)
 	}
 	var types bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
@@ -89,14 +90,14 @@ func (c *Config) Trust() TrustSettings {
 		if f >= 0 && f <= 1 {
 			th.SpreadCeiling = f
 		} else {
-			c.warn(fmt.Sprintf("tribunal.trust.spread_ceiling %g is outside [0,1]; using %g", f, th.SpreadCeiling))
+			c.warn(fmt.Sprintf("tribunal.trust.spread_ceiling %s is outside [0,1]; using %s", rules.Num(f), rules.Num(th.SpreadCeiling)))
 		}
 	}
 	if f, ok := number(c.tree.at("trust", "irr_floor")); ok {
 		if f >= -1 && f <= 1 {
 			th.IRRFloor = f
 		} else {
-			c.warn(fmt.Sprintf("tribunal.trust.irr_floor %g is outside [-1,1]; using %g", f, th.IRRFloor))
+			c.warn(fmt.Sprintf("tribunal.trust.irr_floor %s is outside [-1,1]; using %s", rules.Num(f), rules.Num(th.IRRFloor)))
 		}
 	}
 	return TrustSettings{Block: c.boolean(false, "trust", "block"), Thresholds: th}

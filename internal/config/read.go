@@ -17,18 +17,22 @@ import (
 // the values in defaults.json (a test holds them together) and apply only
 // if the merged tree somehow lacks a key.
 const (
-	DefaultJudgeModel            = "claude-opus-4-7"
-	DefaultActorModel            = "claude-sonnet-4-6"
-	DefaultMetaModel             = "claude-opus-4-7"
-	DefaultActorMaxTokens        = 4096
-	DefaultJudgeMaxTokens        = 2048
-	DefaultMetaMaxTokens         = 1024
-	DefaultRubricID              = "default"
-	DefaultStopHookTimeout       = 60 * time.Second
-	DefaultSessionStartMaxAge    = 72 * time.Hour
-	DefaultJudgeTimeout          = 600 * time.Second
-	DefaultActorTimeout          = 1800 * time.Second
-	DefaultMetaTimeout           = 600 * time.Second
+	DefaultJudgeModel         = "claude-opus-4-7"
+	DefaultActorModel         = "claude-sonnet-4-6"
+	DefaultMetaModel          = "claude-opus-4-7"
+	DefaultActorMaxTokens     = 4096
+	DefaultJudgeMaxTokens     = 2048
+	DefaultMetaMaxTokens      = 1024
+	DefaultRubricID           = "default"
+	DefaultStopHookTimeout    = 60 * time.Second
+	DefaultSessionStartMaxAge = 72 * time.Hour
+	DefaultJudgeTimeout       = 600 * time.Second
+	DefaultActorTimeout       = 1800 * time.Second
+	DefaultMetaTimeout        = 600 * time.Second
+	// DefaultBudgetUSD is a task's cost cap unless the settings say
+	// otherwise (null: none): a newcomer's first tasks run on strong
+	// models, and the cap is stated in every summary (issue 22).
+	DefaultBudgetUSD             = 5.0
 	defaultSkipIfNoFileChanges   = true
 	defaultStopHookEnabled       = false
 	defaultSessionJudgeTypesJSON = `["standard","adversarial"]`
@@ -119,7 +123,7 @@ const MaxStopHookTimeout = 80 * time.Second
 func (c *Config) stopHookTimeout() time.Duration {
 	d := c.seconds(DefaultStopHookTimeout, "stop_hook", "timeout_seconds")
 	if d > MaxStopHookTimeout {
-		c.warn(fmt.Sprintf("tribunal.stop_hook.timeout_seconds %g is above the hook's own limit; using %g", d.Seconds(), MaxStopHookTimeout.Seconds()))
+		c.warn(fmt.Sprintf("tribunal.stop_hook.timeout_seconds %s is above the hook's own limit; using %s", rules.Num(d.Seconds()), rules.Num(MaxStopHookTimeout.Seconds())))
 		return MaxStopHookTimeout
 	}
 	return d
@@ -134,8 +138,8 @@ func (c *Config) stopHookThreshold() float64 {
 	}
 	v, err := rubric.ScoreThreshold(n.raw)
 	if err != nil {
-		c.warn(fmt.Sprintf("%s: %s; using %g", n.src,
-			invalid("tribunal.session.score_threshold", n, err), rules.DefaultScoreThreshold))
+		c.warn(fmt.Sprintf("%s: %s; using %s", n.src,
+			invalid("tribunal.session.score_threshold", n, err), rules.Num(rules.DefaultScoreThreshold)))
 		return rules.DefaultScoreThreshold
 	}
 	return v

@@ -161,8 +161,8 @@ func (c *Config) minCoverage() float64 {
 	}
 	v, err := rubric.Unit(n.raw)
 	if err != nil {
-		c.warn(fmt.Sprintf("%s: %s; using %g", n.src,
-			invalid("tribunal.rubric.min_criterion_coverage", n, err), rules.DefaultMinCriterionCoverage))
+		c.warn(fmt.Sprintf("%s: %s; using %s", n.src,
+			invalid("tribunal.rubric.min_criterion_coverage", n, err), rules.Num(rules.DefaultMinCriterionCoverage)))
 		return rules.DefaultMinCriterionCoverage
 	}
 	return v

@@ -115,6 +115,7 @@ func TestShippedRubricDoesNotPinPolicy(t *testing.T) {
 }
 
 func TestSessionDefaults(t *testing.T) {
+	budget := 5.0
 	p, err := Load(Sources{}).Session(shippedRubric())
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +127,7 @@ func TestSessionDefaults(t *testing.T) {
 		ActorModel: "claude-sonnet-4-6", MetaModel: "claude-opus-4-7",
 		ActorMaxTokens: 4096, JudgeMaxTokens: 2048, MetaMaxTokens: 1024,
 		JudgeTimeout: 600 * time.Second, ActorTimeout: 1800 * time.Second, MetaTimeout: 600 * time.Second,
+		BudgetUSD: &budget,
 	}
 	if !reflect.DeepEqual(p, want) {
 		t.Errorf("Session =\n%+v\nwant\n%+v", p, want)

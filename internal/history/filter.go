@@ -8,27 +8,57 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
-// Outcomes are the outcomes a record can have: a task's (spec §7.10, plus
-// OutcomeIncomplete) and an advisory verdict's (accepted, rejected).
-// An advisory judgement that produced no verdict is failed or cancelled.
-var Outcomes = []string{"accepted", "rejected", "exhausted_iterations", "aborted", OutcomeIncomplete,
-	records.OutcomeFailed, records.OutcomeCancelled}
+// Outcomes are the words --outcome takes, as the help lists them: the
+// words people read (rules.OutcomeWords, "not-accepted" for a task whose
+// gate never passed) and "failed", for everything that failed.
+var Outcomes = []string{"accepted", "not-accepted", "aborted", "rejected", "failed", "cancelled", OutcomeIncomplete}
 
-// ParseOutcomes reads a comma-separated list of outcomes.
+// outcomeAliases maps what people type, spaces and underscores read as
+// hyphens, to the recorded outcomes it selects. "rejected" is the Stop
+// judge's verdict only: a task is "not accepted". "failed" is everything
+// that failed: tasks not accepted or aborted, and advisory judgements
+// that produced no verdict.
+var outcomeAliases = map[string][]string{
+	"accepted":             {rules.OutcomeAccepted},
+	"accept":               {rules.OutcomeAccepted},
+	"passed":               {rules.OutcomeAccepted},
+	"not-accepted":         {rules.OutcomeExhausted},
+	"notaccepted":          {rules.OutcomeExhausted},
+	"unaccepted":           {rules.OutcomeExhausted},
+	"exhausted":            {rules.OutcomeExhausted},
+	"exhausted-iterations": {rules.OutcomeExhausted},
+	"aborted":              {rules.OutcomeAborted},
+	"rejected":             {rules.OutcomeRejected},
+	"failed":               {rules.OutcomeExhausted, rules.OutcomeAborted, rules.OutcomeFailed},
+	"failures":             {rules.OutcomeExhausted, rules.OutcomeAborted, rules.OutcomeFailed},
+	"cancelled":            {rules.OutcomeCancelled},
+	"canceled":             {rules.OutcomeCancelled},
+	OutcomeIncomplete:      {OutcomeIncomplete},
+	"running":              {OutcomeIncomplete},
+}
+
+// ParseOutcomes reads a comma-separated list of outcomes, in the words of
+// Outcomes or their aliases, into the recorded outcomes they select.
 func ParseOutcomes(s string) ([]string, error) {
 	var out []string
 	for _, o := range strings.Split(s, ",") {
-		o = strings.ToLower(strings.TrimSpace(o))
+		o = strings.NewReplacer(" ", "-", "_", "-").Replace(strings.ToLower(strings.TrimSpace(o)))
 		if o == "" {
 			continue
 		}
-		if !slices.Contains(Outcomes, o) {
-			return nil, fmt.Errorf("unknown outcome %q", o)
+		recorded, ok := outcomeAliases[o]
+		if !ok {
+			return nil, fmt.Errorf("unknown outcome %q%s", o, safetext.DidYouMean(o, Outcomes, strconv.Quote))
 		}
-		out = append(out, o)
+		for _, r := range recorded {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
 	}
 	if len(out) == 0 {
 		return nil, errors.New("no outcome given")

@@ -23,22 +23,6 @@ const timeLayout = "2006-01-02 15:04Z"
 // maxSummaryCell bounds the summary column of the log table.
 const maxSummaryCell = 72
 
-// Glyph marks an outcome (spec §7.10).
-func Glyph(outcome string) string {
-	switch outcome {
-	case "accepted":
-		return "✓"
-	case "rejected":
-		return "✗"
-	case "exhausted_iterations":
-		return "⏱"
-	case OutcomeIncomplete:
-		return "…"
-	default:
-		return "⚠"
-	}
-}
-
 func cell(s string, max int) string {
 	return strings.ReplaceAll(safetext.Inline(s, max), "|", `\|`)
 }
@@ -70,7 +54,7 @@ func RenderLog(r LogResult) string {
 		if e.Iterations != nil {
 			iters = fmt.Sprint(*e.Iterations)
 		}
-		outcome := Glyph(e.Outcome) + " " + e.Outcome
+		outcome := rules.Glyph(e.Outcome) + " " + rules.OutcomeWords(e.Outcome)
 		if e.Source != "" {
 			outcome += " (" + e.Source + ")"
 		}
@@ -111,7 +95,7 @@ func RenderTask(v *TaskView) string {
 	if iso := v.Isolation; iso != nil && len(iso.GitTampered) > 0 {
 		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", safetext.Inline(worktree.TamperLine(iso.GitTampered), 2000))
 	}
-	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, Glyph(outcome), outcome, score(final))
+	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
@@ -265,7 +249,7 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 		b.WriteString("\n")
 	}
 	if it.HasDiff {
-		fmt.Fprintf(b, "Diff: `tribunal-session show <task> --diff --iteration %d` (add --previous for this iteration's own change)\n\n", it.Number+1)
+		fmt.Fprintf(b, "Diff: `tribunal-session show %s --diff --iteration %d` (add --previous for this iteration's own change)\n\n", taskID, it.Number+1)
 	}
 	if len(it.Judges) > 0 {
 		b.WriteString("**Judges:**\n\n")
@@ -331,7 +315,7 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 		parts := make([]string, len(names))
 		for i, n := range names {
 			if v, ok := verdict.Usable(j.CriterionScores[n]); ok {
-				parts[i] = n + " " + Num(v)
+				parts[i] = n + " " + num(v)
 			} else {
 				parts[i] = n + " " + safetext.Inline(string(j.CriterionScores[n]), 20)
 			}
@@ -444,9 +428,9 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	var b strings.Builder
 	failed := v.Outcome == records.OutcomeFailed || v.Outcome == records.OutcomeCancelled
 	if failed {
-		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", Glyph(v.Outcome), v.Outcome)
+		fmt.Fprintf(&b, "## tribunal advisory judgement — %s %s, no verdict\n\n", rules.Glyph(v.Outcome), rules.OutcomeWords(v.Outcome))
 	} else {
-		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", Glyph(v.Outcome), v.Outcome, v.Score)
+		fmt.Fprintf(&b, "## tribunal advisory verdict — %s %s, score %.2f\n\n", rules.Glyph(v.Outcome), rules.OutcomeWords(v.Outcome), v.Score)
 	}
 	sid := safetext.Inline(v.SessionID, 200)
 	if sid == "" {
@@ -489,18 +473,14 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 	if line := secretfiles.Describe(v.LeftOut); line != "" {
 		b.WriteString("**Untracked secrets:** the judge's diff " + line + ".\n\n")
 	}
-	if m := v.Surfaced; m != nil {
-		at := "at a session start"
-		if !m.SurfacedAt.IsZero() {
-			at = "at " + m.SurfacedAt.UTC().Format(timeLayout)
+	if v.Diff != "" {
+		id := v.SessionName()
+		if records.IsJudgementPath(v.Path) {
+			id = v.TaskID
 		}
-		if m.SessionID != "" {
-			at += " (session " + safetext.Inline(m.SessionID, 200) + ")"
-		}
-		fmt.Fprintf(&b, "Shown to a new session %s.\n\n", at)
-	} else {
-		b.WriteString("Not yet shown to a new session.\n\n")
+		fmt.Fprintf(&b, "Diff: `tribunal-session show %s --diff` (what the judge was shown)\n\n", id)
 	}
+	b.WriteString(upperFirst(v.Shown()) + ".\n\n")
 	fmt.Fprintf(&b, "Task id %s · fingerprint %s\n\nFile: %s\n", v.TaskID, dash(v.Fingerprint), v.Path)
 	return b.String()
 }
@@ -552,4 +532,12 @@ func RenderReplay(r *ReplayResult) string {
 	}
 	b.WriteString("result: " + result + "\n")
 	return b.String()
+}
+
+// upperFirst capitalises a phrase's first letter to start a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

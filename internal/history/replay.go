@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 
 	"github.com/tribunal-cc/tribunal/internal/decide"
 	"github.com/tribunal-cc/tribunal/internal/gate"
@@ -258,13 +257,5 @@ func DecisionWords(d *Decision) string {
 	return s + ")"
 }
 
-// num prints a float with the shortest exact representation, so that a
-// binary artefact such as 0.25000000000000006 is visible.
-func num(f float64) string { return Num(f) }
-
-// Num prints a recorded parameter or score for people: at most four
-// decimals, trailing zeros dropped, so 0.75 stays 0.75 and a computed
-// 0.9000000000000002 reads 0.9.
-func Num(f float64) string {
-	return strconv.FormatFloat(math.Round(f*1e4)/1e4, 'f', -1, 64)
-}
+// num prints a recorded parameter or score for people (rules.Num).
+func num(f float64) string { return rules.Num(f) }

@@ -363,7 +363,11 @@ type AdvisoryView struct {
 	Surfaced   *records.Mark `json:"surfaced,omitempty"`
 	DurationMS *int          `json:"duration_ms,omitempty"`
 	TokenCount *int          `json:"token_count,omitempty"`
-	Problems   []Problem     `json:"-"`
+	// Diff is the diff the judge was shown, as kept beside the judgement
+	// record ("" when none was kept); DiffPath is that file.
+	Diff     string    `json:"judge_diff,omitempty"`
+	DiffPath string    `json:"judge_diff_path,omitempty"`
+	Problems []Problem `json:"-"`
 }
 
 // ShowAdvisory reads one stop file, whether a session start has surfaced
@@ -382,6 +386,7 @@ func ShowAdvisory(projectDir, logPath, stopPath string) (*AdvisoryView, error) {
 	if m, ok := records.ReadMark(projectDir, a); ok {
 		v.Surfaced = &m
 	}
+	v.readJudgementDiff(projectDir)
 	evs, err := scanEvents(logPath, []string{a.TaskID})
 	if err != nil {
 		v.Problems = append(v.Problems, asProblem(err))

@@ -133,7 +133,7 @@ func TestShowTaskReadsEveryArtifact(t *testing.T) {
 
 	out := RenderTask(v)
 	for _, want := range []string{
-		"## tribunal task " + task + " — ⏱ exhausted_iterations, score 0.82",
+		"## tribunal task " + task + " — ✗ not accepted, score 0.82",
 		"**Task:** fix it",
 		"started 2026-05-24 10:00Z · session sess-1 · rubric default · policy majority · threshold 0.75 · dissent threshold 0.25 · aggregation mean",
 		"iterations 2 of 3 · cost $0.5000 · 1.5 s",
@@ -232,7 +232,7 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 		"Session: sess/9",
 		"written 2026-05-24 10:00Z (3 h ago) · judge standard (claude-opus-4-7) · confidence 0.60 · cost $0.0200 · 2.5 s · 321 tokens",
 		"**Feedback** (the judge's words, quoted):\n\n> Too risky.\n\n",
-		"Not yet shown to a new session.",
+		"Not yet shown (it is shown at the session's next prompt, or when a new session starts).",
 		"Task id " + taskID + " · fingerprint fp",
 	} {
 		if !strings.Contains(out, want) {
@@ -241,8 +241,22 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"later"}`)
 	v, _ = ShowAdvisory(dir, "", p)
-	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown to a new session at 2026-05-24 11:00Z (session later).") {
+	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown when a new session started at 2026-05-24 11:00Z (session later).") {
 		t.Errorf("surfaced render:\n%s", out)
+	}
+	// Shown at the next prompt of the session that produced it: never "a
+	// new session" (issue 22).
+	write(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"sess/9"}`)
+	v, _ = ShowAdvisory(dir, "", p)
+	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown at the next prompt of its own session at 2026-05-24 11:00Z.") ||
+		strings.Contains(out, "new session") {
+		t.Errorf("same-session render:\n%s", out)
+	}
+	// The diff the judge was shown, kept beside the judgement record.
+	write(t, records.JudgementDiffPath(dir, "sess/9", taskID), "diff --git a/x b/x\n+y\n")
+	v, _ = ShowAdvisory(dir, "", p)
+	if v.Diff != "diff --git a/x b/x\n+y\n" || !strings.Contains(RenderAdvisory(v, base), "Diff: `tribunal-session show sess_9_") {
+		t.Errorf("kept diff: %q\n%s", v.Diff, RenderAdvisory(v, base))
 	}
 	write(t, p, "[]")
 	if _, err := ShowAdvisory(dir, "", p); err == nil || !strings.Contains(err.Error(), "not a valid advisory verdict") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
@@ -30,7 +31,7 @@ func RenderLogTable(r LogResult, width int) string {
 		if e.Iterations != nil {
 			iters = fmt.Sprint(*e.Iterations)
 		}
-		outcome := Glyph(e.Outcome) + " " + e.Outcome
+		outcome := rules.Glyph(e.Outcome) + " " + rules.OutcomeWords(e.Outcome)
 		if e.Source != "" {
 			outcome += "*"
 		}

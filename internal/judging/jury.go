@@ -26,6 +26,9 @@ type Options struct {
 	WorktreeRoot string
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
+	// BudgetUSD overrides the effective budget_usd when > 0 (run
+	// --budget-usd).
+	BudgetUSD float64
 }
 
 // Jury is one loaded judge configuration — panel, reps, rubric, providers,
@@ -86,12 +89,15 @@ func (j *Jury) configure(opts Options) error {
 	params, err := j.cfg.Session(rub)
 	if err != nil {
 		if rub == nil {
-			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
+			return unknownRubric(id, set)
 		}
 		return err
 	}
 	if opts.MaxIterations > 0 {
 		params.MaxIterations = opts.MaxIterations
+	}
+	if opts.BudgetUSD > 0 {
+		params.BudgetUSD = &opts.BudgetUSD
 	}
 	j.rub, j.params = rub, params
 	return j.empanelDry()

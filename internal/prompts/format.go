@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"strconv"
 	"strings"
 )
@@ -29,7 +30,7 @@ func fmtScore(v float64) string {
 // fmtConfigured prints a configured value (weight, floor, threshold) exactly
 // as it was set, e.g. 0.75 and not 0.7500.
 func fmtConfigured(v float64) string {
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return rules.Num(v)
 }
 
 // jsonString quotes s as a JSON string: names that must be reproduced

@@ -224,7 +224,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 		return t, err
 	}
 	t.RubricID = j.RubricID()
-	t.Judge = fmt.Sprintf("jury %s, threshold %g, gate policy %s", strings.Join(j.Seats(), ", "), j.Params().ScoreThreshold, j.Params().GatePolicy)
+	t.Judge = fmt.Sprintf("jury %s, threshold %s, gate policy %s", strings.Join(j.Seats(), ", "), rules.Num(j.Params().ScoreThreshold), j.Params().GatePolicy)
 	commits := recordedCommits(view.Dir)
 	for _, it := range view.Iterations {
 		if ctx.Err() != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 // Chart geometry, in SVG user units. The plot maps iteration 1..n onto
@@ -86,13 +87,13 @@ func buildChart(its []history.IterationView, threshold *float64) *chart {
 	c.LegendX1, c.LegendX2 = coord(float64(c.Right+14)), coord(float64(c.Right+36))
 	c.LegendXM, c.LegendXT = coord(float64(c.Right+25)), coord(float64(c.Right+42))
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		c.YTicks = append(c.YTicks, tick{Pos: coord(ChartY(v)), Label: history.Num(v)})
+		c.YTicks = append(c.YTicks, tick{Pos: coord(ChartY(v)), Label: rules.Num(v)})
 	}
 	for i := 1; i <= n; i++ {
 		c.XTicks = append(c.XTicks, tick{Pos: coord(ChartX(i, n)), Label: strconv.Itoa(i)})
 	}
 	if threshold != nil {
-		c.Threshold = &tick{Pos: coord(ChartY(*threshold)), Label: "threshold " + history.Num(*threshold),
+		c.Threshold = &tick{Pos: coord(ChartY(*threshold)), Label: "threshold " + rules.Num(*threshold),
 			Value: strconv.FormatFloat(*threshold, 'g', -1, 64)}
 	}
 	agg := series{Key: aggregateKey, Label: aggLabel, Class: "agg"}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 type indexPage struct {
@@ -70,7 +71,7 @@ func buildIndex(in IndexInput) indexPage {
 	for _, e := range in.Log.Entries {
 		counts[e.Outcome]++
 		r := indexRow{Kind: e.Kind, When: e.Time.UTC().Format("2006-01-02 15:04Z"), Outcome: e.Outcome,
-			OutcomeClass: outcomeClass(e.Outcome), Glyph: history.Glyph(e.Outcome), Score: "—", Iterations: "—",
+			OutcomeClass: outcomeClass(e.Outcome), Glyph: rules.Glyph(e.Outcome), Score: "—", Iterations: "—",
 			Cost: "—", ID: e.ID, ShortID: e.ShortID, Summary: oneLine(e.Summary, 160), Source: e.Source}
 		if r.ShortID == "" {
 			r.ShortID = e.ID
@@ -96,7 +97,7 @@ func buildIndex(in IndexInput) indexPage {
 	}
 	sort.Strings(names)
 	for _, o := range names {
-		p.Outcomes = append(p.Outcomes, outcomeCount{Outcome: o, Glyph: history.Glyph(o), Class: outcomeClass(o), Count: counts[o]})
+		p.Outcomes = append(p.Outcomes, outcomeCount{Outcome: o, Glyph: rules.Glyph(o), Class: outcomeClass(o), Count: counts[o]})
 	}
 	p.Timeline = buildTimeline(in.Log.Entries, p.Rows)
 	for _, pr := range in.Log.Problems {
@@ -175,12 +176,14 @@ type advisoryPage struct {
 	Facts        []fact
 	Feedback     string
 	Damaged      []string
+	// DiffFiles is the diff the judge was shown, file by file.
+	DiffFiles []diffFile
 }
 
 func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) advisoryPage {
 	p := advisoryPage{Page: newHead("tribunal advisory verdict "+v.SessionName(), now), IndexHref: indexHref,
-		Outcome: v.Outcome, OutcomeClass: outcomeClass(v.Outcome), Glyph: history.Glyph(v.Outcome),
-		Score: fmt.Sprintf("%.2f", v.Score), Feedback: strings.TrimSpace(v.Feedback)}
+		Outcome: v.Outcome, OutcomeClass: outcomeClass(v.Outcome), Glyph: rules.Glyph(v.Outcome),
+		Score: fmt.Sprintf("%.2f", v.Score), Feedback: strings.TrimSpace(v.Feedback), DiffFiles: diffFiles(v.Diff)}
 	add := func(l, val string) {
 		if val != "" {
 			p.Facts = append(p.Facts, fact{l, val})
@@ -207,11 +210,7 @@ func buildAdvisory(v *history.AdvisoryView, indexHref string, now time.Time) adv
 	} else if v.Advisory.DurationMS != nil {
 		add("duration", duration(*v.Advisory.DurationMS))
 	}
-	if v.Surfaced != nil {
-		add("shown to a new session", v.Surfaced.SurfacedAt.UTC().Format("2006-01-02 15:04Z"))
-	} else {
-		add("shown to a new session", "not yet")
-	}
+	add("shown", v.Shown())
 	add("task id", v.TaskID)
 	add("fingerprint", v.Fingerprint)
 	add("file", v.Path)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 //go:embed assets/*
@@ -26,7 +27,11 @@ var (
 	pageJS  = mustAsset("assets/page.js")
 	csp     = fmt.Sprintf("default-src 'none'; style-src '%s'; script-src '%s'; img-src data:; base-uri 'none'; form-action 'none'",
 		hashSource(pageCSS), hashSource(pageJS))
-	pages = template.Must(template.New("").ParseFS(assets, "assets/*.tmpl"))
+	pages = template.Must(template.New("").Funcs(template.FuncMap{
+		// words is an outcome as people read it; data-outcome keeps the
+		// machine value the filters and tests select on.
+		"words": rules.OutcomeWords,
+	}).ParseFS(assets, "assets/*.tmpl"))
 )
 
 func mustAsset(name string) string {

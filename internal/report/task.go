@@ -10,6 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
@@ -121,7 +122,7 @@ func buildTask(in TaskInput) taskPage {
 	if iso := v.Isolation; iso != nil {
 		p.GitTampered, p.Refused = worktree.TamperLine(iso.GitTampered), iso.Refused
 	}
-	p.Glyph, p.OutcomeClass = history.Glyph(p.Outcome), outcomeClass(p.Outcome)
+	p.Glyph, p.OutcomeClass = rules.Glyph(p.Outcome), outcomeClass(p.Outcome)
 	title := "tribunal task " + v.TaskID
 	if p.Summary != "" {
 		title = "tribunal: " + oneLine(p.Summary, 80)
@@ -190,7 +191,7 @@ func sentence(v *history.TaskView) string {
 	if last != nil {
 		s += "; the last gate " + history.GateWords(*last)
 		if v.Params != nil && v.Params.ScoreThreshold != nil {
-			s += fmt.Sprintf(" (threshold %s, policy %s)", history.Num(*v.Params.ScoreThreshold), v.Params.GatePolicy)
+			s += fmt.Sprintf(" (threshold %s, policy %s)", rules.Num(*v.Params.ScoreThreshold), v.Params.GatePolicy)
 		}
 	}
 	return s + "."
@@ -239,9 +240,9 @@ func taskFacts(v *history.TaskView) []fact {
 	}
 	if p := v.Params; p != nil {
 		add("policy", string(p.GatePolicy))
-		add("threshold", history.Num(*p.ScoreThreshold))
+		add("threshold", rules.Num(*p.ScoreThreshold))
 		if p.DissentThreshold != nil {
-			add("dissent threshold", history.Num(*p.DissentThreshold))
+			add("dissent threshold", rules.Num(*p.DissentThreshold))
 		}
 		add("aggregation", string(p.AggregationMethod))
 	}
@@ -394,7 +395,7 @@ func buildGrid(it history.IterationView, rub *rubric.Rubric) []gridRow {
 		r := gridRow{Criterion: n, Failing: n == failed, MinPass: "—"}
 		floor := floors[n]
 		if floor != nil {
-			r.MinPass = history.Num(*floor)
+			r.MinPass = rules.Num(*floor)
 		}
 		for _, j := range it.Judges {
 			r.Cells = append(r.Cells, gridCellOf(j, n, floor, r.Failing))
@@ -434,11 +435,11 @@ func distanceClass(s float64, floor *float64) (string, string) {
 	d := s - *floor
 	switch {
 	case d < 0:
-		return "below", fmt.Sprintf("%.2f below min_pass %s", -d, history.Num(*floor))
+		return "below", fmt.Sprintf("%.2f below min_pass %s", -d, rules.Num(*floor))
 	case d < 0.1:
-		return "near", fmt.Sprintf("%.2f above min_pass %s", d, history.Num(*floor))
+		return "near", fmt.Sprintf("%.2f above min_pass %s", d, rules.Num(*floor))
 	}
-	return "clear", fmt.Sprintf("%.2f above min_pass %s", d, history.Num(*floor))
+	return "clear", fmt.Sprintf("%.2f above min_pass %s", d, rules.Num(*floor))
 }
 
 func buildMeta(m *records.Meta) *metaPage {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
@@ -63,7 +62,7 @@ func validate(r *Rubric) error {
 	}
 	if !(sum > 0.99 && sum < 1.01) {
 		return fmt.Errorf("rubric %s: criterion weights sum to %s (expected ~1.0)",
-			r.ID, strconv.FormatFloat(sum, 'g', -1, 64))
+			r.ID, rules.Num(sum))
 	}
 	if r.ScoreThreshold != nil {
 		if why := unitProblem(r.ScoreThreshold); why != "" {

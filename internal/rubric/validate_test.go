@@ -52,6 +52,9 @@ func TestValidate(t *testing.T) {
 		// Check 5: 0.99 < s < 1.01, strict.
 		{"weights 0.4 + 0.4 (reference case)", `{"id":"r","criteria":[{"name":"a","weight":0.4,"min_pass":0.5},{"name":"b","weight":0.4,"min_pass":0.5}]}`,
 			"rubric r: criterion weights sum to 0.8 (expected ~1.0)"},
+		// 0.3 + 0.3 + 0.3 is 0.8999999999999999 in binary: the user reads 0.9.
+		{"a sum with binary noise reads as a decimal", `{"id":"r","criteria":[{"name":"a","weight":0.3,"min_pass":0.5},{"name":"b","weight":0.3,"min_pass":0.5},{"name":"c","weight":0.3,"min_pass":0.5}]}`,
+			"rubric r: criterion weights sum to 0.9 (expected ~1.0)"},
 		{"sum exactly 0.99", `{"id":"r","criteria":[{"name":"a","weight":0.99,"min_pass":0.5}]}`,
 			"rubric r: criterion weights sum to 0.99 (expected ~1.0)"},
 		{"sum exactly 1.01", `{"id":"r","criteria":[{"name":"a","weight":0.51,"min_pass":0.5},{"name":"b","weight":0.5,"min_pass":0.5}]}`,

@@ -58,7 +58,7 @@ func TestJudgeChangeJudgesAGivenChangeRecorded(t *testing.T) {
 	if rep.Outcome != Exhausted || len(rep.Iterations) != 1 || rep.Iterations[0].Gate.Passed {
 		t.Fatalf("outcome %s, %d iteration(s), gate %+v; want one blocked iteration", rep.Outcome, len(rep.Iterations), rep.Iterations[0].Gate)
 	}
-	if sum := Summary(rep); !strings.Contains(sum, "exhausted_iterations") || !strings.Contains(sum, "Iterations 1 of 1") {
+	if sum := Summary(rep); !strings.Contains(sum, "✗ not accepted") || !strings.Contains(sum, "Iterations 1 of 1") {
 		t.Errorf("summary:\n%s", sum)
 	}
 	roles := map[string]int{}

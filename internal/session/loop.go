@@ -171,7 +171,7 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	case outcome == Accepted:
 		r.progress("task %s: accepted", r.taskID)
 	default:
-		r.progress("task %s: %s", r.taskID, outcome)
+		r.progress("task %s: %s", r.taskID, rules.OutcomeWords(outcome))
 	}
 }
 

@@ -28,7 +28,7 @@ func TestRecordParams(t *testing.T) {
 		`"judge_types":["standard","adversarial"],"dissent_threshold":0.25,"min_criterion_coverage":0.6,` +
 		`"actor_model":"claude-sonnet-4-6","meta_model":"claude-opus-4-7","actor_max_output_tokens":4096,` +
 		`"judge_max_output_tokens":2048,"meta_max_output_tokens":1024,"judge_timeout_seconds":600,` +
-		`"actor_timeout_seconds":1800,"meta_timeout_seconds":600}`
+		`"actor_timeout_seconds":1800,"meta_timeout_seconds":600,"budget_usd":5}`
 	if string(got) != want {
 		t.Errorf("JSON =\n%s\nwant\n%s", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
@@ -24,9 +25,12 @@ type Report struct {
 	Seats         int               `json:"panel_size,omitempty"`
 	// Families are the model families on the panel; FamilyNote is the
 	// one-line note of a panel that is all one family.
-	Families    []string `json:"panel_families,omitempty"`
-	FamilyNote  string   `json:"panel_family_note,omitempty"`
-	CostUSD     *float64 `json:"total_cost_usd,omitempty"`
+	Families   []string `json:"panel_families,omitempty"`
+	FamilyNote string   `json:"panel_family_note,omitempty"`
+	CostUSD    *float64 `json:"total_cost_usd,omitempty"`
+	// BudgetUSD is the task's cost cap (tribunal.session.budget_usd or
+	// run --budget), stated in the summary; nil: no cap.
+	BudgetUSD   *float64 `json:"budget_usd,omitempty"`
 	DurationMS  int64    `json:"total_duration_ms"`
 	StartedAt   string   `json:"started_at,omitempty"`
 	ArtifactDir string   `json:"artifact_dir,omitempty"`
@@ -49,20 +53,6 @@ type (
 	GateReport      = judging.GateReport
 )
 
-// Glyph is the outcome's mark in summaries (spec §7.10).
-func Glyph(outcome string) string {
-	switch outcome {
-	case Accepted:
-		return "✓"
-	case "rejected":
-		return "✗"
-	case Exhausted:
-		return "⏱"
-	default:
-		return "⚠"
-	}
-}
-
 // GateSentence is the gate decision as one sentence (judging.GateSentence).
 func GateSentence(g GateReport, aggregate float64) string { return judging.GateSentence(g, aggregate) }
 
@@ -76,7 +66,7 @@ func Summary(r *Report) string {
 	if r.FinalScore != nil {
 		score = fmt.Sprintf("%.2f", *r.FinalScore)
 	}
-	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", Glyph(r.Outcome), r.Outcome, score)
+	fmt.Fprintf(&b, "## tribunal %s %s — score %s\n\n", rules.Glyph(r.Outcome), rules.OutcomeWords(r.Outcome), score)
 	if r.Error != "" {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", inline(r.Error, 1000))
 	}
@@ -216,11 +206,7 @@ func filesSection(r *Report) string {
 // judge families, the Bash note and where the artifacts are.
 func footer(r *Report) string {
 	var b strings.Builder
-	cost := "not reported"
-	if r.CostUSD != nil {
-		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
-	}
-	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, cost, fmtDuration(r.DurationMS))
+	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, costWords(r), fmtDuration(r.DurationMS))
 	if len(r.Families) > 0 {
 		line := "Judge families: " + strings.Join(r.Families, ", ")
 		if r.FamilyNote != "" {
@@ -279,4 +265,20 @@ func fmtDuration(ms int64) string {
 		return fmt.Sprintf("%d ms", ms)
 	}
 	return fmt.Sprintf("%.1f s", float64(ms)/1000)
+}
+
+// costWords is the summary's cost against the task's budget, so that
+// what the next task may spend is visible before it is spent.
+func costWords(r *Report) string {
+	cost := "not reported"
+	if r.CostUSD != nil {
+		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
+	}
+	switch {
+	case r.BudgetUSD == nil:
+		return cost + " (no budget)"
+	case r.CostUSD == nil:
+		return cost + fmt.Sprintf(" (budget $%.2f)", *r.BudgetUSD)
+	}
+	return cost + fmt.Sprintf(" of a $%.2f budget", *r.BudgetUSD)
 }

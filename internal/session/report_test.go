@@ -47,19 +47,14 @@ func TestSummary(t *testing.T) {
 	}
 	got := Summary(rep)
 	for _, want := range []string{
-		"## tribunal ⏱ exhausted_iterations — score 0.61",
+		"## tribunal ✗ not accepted — score 0.61",
 		"| 1 | standard 0.90 ✓, adversarial failed | 0.61 | 0.30 ⚑ | blocked (dissent_unresolved): the judges disagreed, or too few voted to pass |",
 		"- iteration 1: jury biased; bias: verbosity",
-		"Iterations 1 of 2 · cost $0.2500 · 4.2 s",
+		"Iterations 1 of 2 · cost $0.2500 (no budget) · 4.2 s",
 		"Artifacts: /x/T/",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
-		}
-	}
-	for outcome, glyph := range map[string]string{Accepted: "✓", "rejected": "✗", Exhausted: "⏱", Aborted: "⚠"} {
-		if Glyph(outcome) != glyph {
-			t.Errorf("Glyph(%s) = %s", outcome, Glyph(outcome))
 		}
 	}
 }
@@ -105,5 +100,15 @@ func TestIsolationLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The summary states the budget the task ran under, so the cost of the
+// next run is visible before it is spent.
+func TestSummaryStatesTheBudget(t *testing.T) {
+	cost, budget := 0.41, 5.0
+	got := Summary(&Report{TaskID: "T", Outcome: Accepted, MaxIterations: 3, CostUSD: &cost, BudgetUSD: &budget})
+	if !strings.Contains(got, "Iterations 0 of 3 · cost $0.4100 of a $5.00 budget · ") {
+		t.Errorf("summary does not state the budget:\n%s", got)
 	}
 }

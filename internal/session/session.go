@@ -47,6 +47,8 @@ type Options struct {
 	RubricID string // "" → tribunal.rubric.default_id
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
+	// BudgetUSD overrides the effective budget_usd when > 0 (run --budget-usd).
+	BudgetUSD float64
 	// Dir is where the command runs; the repository is found from it.
 	Dir string
 	// SessionID is the host conversation's id for event envelopes.
@@ -344,7 +346,7 @@ func (r *runner) useRedactor() {
 // parameters and panel — everything a jury needs, nothing the actor or
 // the artifacts need.
 func (r *runner) configure(worktreeRoot string) error {
-	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations}, r.Env)
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
 	if err != nil {
@@ -356,5 +358,6 @@ func (r *runner) configure(worktreeRoot string) error {
 	r.report.Families = jury.Families()
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = r.params.MaxIterations
+	r.report.BudgetUSD = r.params.BudgetUSD
 	return nil
 }

@@ -60,6 +60,9 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	settings.Model = model
 	adv, res, err := stopjudge.Ask(ctx, runner, settings, in, j.Worktree, timeout)
 	adv.LeftOut = leftOut
+	if err == nil {
+		adv.Diff = prompts.StopDiff(in)
+	}
 	return adv, res, err
 }
 

@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,10 +77,10 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
 	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
-	histErr := r.history(records.Judgement{
+	histErr := errors.Join(r.history(records.Judgement{
 		TaskID: taskID, Outcome: c.outcome, Verdict: &c.verdict, Fingerprint: r.j.Fingerprint,
 		CostUSD: res.CostUSD, DurationMS: &c.ms, Rewake: rewake, LeftOut: a.LeftOut,
-	})
+	}), r.evidence(taskID, a.Diff))
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
 	if failed == 0 {

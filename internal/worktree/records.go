@@ -48,8 +48,16 @@ func (m *Manager) Load(id string) (*Task, error) {
 			return t, err
 		}
 	}
-	return nil, fmt.Errorf("no kept task %s in this project: %w", id, os.ErrNotExist)
+	return nil, notKept(id)
 }
+
+// notKept is Load's error for a task with no kept record: it reads as one
+// sentence ("no kept task X in this project", without Go's ": file does
+// not exist") and still answers errors.Is(err, os.ErrNotExist).
+type notKept string
+
+func (id notKept) Error() string     { return "no kept task " + string(id) + " in this project" }
+func (notKept) Is(target error) bool { return target == os.ErrNotExist }
 
 func loadFrom(dir, id string) (*Task, error) {
 	data, ok := store.ReadOptional(recordPath(dir, id), 1<<20, func(string) {})

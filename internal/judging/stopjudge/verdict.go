@@ -24,6 +24,9 @@ type Verdict struct {
 	// LeftOut names the untracked files the judge's diff left out because
 	// they look like secrets; the verdict's record names them.
 	LeftOut []string
+	// Diff is the diff the judge was shown (prompts.StopDiff), kept beside
+	// the judgement record so that show --diff and view can show it.
+	Diff string
 }
 
 // Validate applies spec §8.5 to one JSON object: the score must be a number in

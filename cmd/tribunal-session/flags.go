@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+)
+
+// flagError is the one answer of every subcommand to flags it cannot
+// parse: one error line naming the flag (with the nearest known flag when
+// one is close), then the hint to the command's usage — never the whole
+// usage, and never Go's "flag provided but not defined: -x". extra hints
+// follow when the command knows more about the mistake. It returns the
+// exit status of a usage error.
+func (c *cli) flagError(name string, fs *flag.FlagSet, err error, extra ...string) int {
+	c.errorf("%s: %s", name, describeFlagError(fs, err))
+	c.hint("tribunal-session %s -h", name)
+	for _, h := range extra {
+		c.hint("%s", h)
+	}
+	return exitUsage
+}
+
+// Go's flag package words its errors for Go programmers; these are the
+// forms it produces (flag.FlagSet.failf), reworded for the user.
+const (
+	undefinedPrefix = "flag provided but not defined: -"
+	noArgPrefix     = "flag needs an argument: -"
+)
+
+// describeFlagError rewords a flag.Parse error: an unknown flag is named
+// in the form the user typed it ("--limt"), with safetext.DidYouMean's
+// "(did you mean --limit?)" when a known flag is near.
+func describeFlagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, undefinedPrefix):
+		typed := strings.TrimPrefix(msg, undefinedPrefix)
+		return fmt.Sprintf("unknown flag --%s", typed) +
+			safetext.DidYouMean(typed, flagNames(fs), func(k string) string { return "--" + k })
+	case strings.HasPrefix(msg, noArgPrefix):
+		return fmt.Sprintf("--%s needs a value", strings.TrimPrefix(msg, noArgPrefix))
+	case errors.Is(err, flag.ErrHelp):
+		return "help requested"
+	}
+	// "invalid value "x" for flag -limit: parse error" and the like.
+	return strings.Replace(msg, "for flag -", "for --", 1)
+}
+
+// flagNames is every flag fs defines that a user may type: the hidden
+// ones (no usage text, set by tribunal for its own children) are left
+// out of suggestions.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if !hiddenFlag(f.Name) {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
+
+// hiddenFlag names the flags run --detach passes to its own child.
+func hiddenFlag(name string) bool { return name == "task-id" || name == "run-dir" }
+
+// positional parses the arguments of a command that takes no flags, so
+// that "apply --force ID" is answered as an unknown flag like every other
+// command's, not as a wrong number of arguments. ok false means the error
+// was printed.
+func (c *cli) positional(name string, args []string) ([]string, bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		c.flagError(name, fs, err)
+		return nil, false
+	}
+	return pos, true
+}
