@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"io"
 	"path/filepath"
 	"strings"
@@ -63,14 +64,16 @@ func (c *cli) refilter(f reviewFlags, e cachedReview) cachedReview {
 	if f.dismissed == "" {
 		return e
 	}
-	dismissed, err := review.ReadDismissed(f.dismissed)
+	entries, err := dismiss.ReadShared(f.dismissed)
 	if err != nil {
 		c.warning(err.Error())
 		return e
 	}
+	dismissed := dismiss.New()
+	dismissed.Add(entries...)
 	kept := e.Review.Findings[:0:0]
 	for _, fd := range e.Review.Findings {
-		if dismissed[fd.Fingerprint] {
+		if dismissed.Has(fd.Fingerprint) {
 			e.Review.Dismissed++
 			continue
 		}
@@ -178,7 +181,7 @@ func writeBytes(w io.Writer) func([]byte, error) error {
 // markdownOptions are the links of the PR comment: --repo-url, else the
 // GitHub Actions variables.
 func (c *cli) markdownOptions(f reviewFlags) reviewfmt.MarkdownOptions {
-	o := reviewfmt.MarkdownOptions{DismissedFile: review.DismissedFile}
+	o := reviewfmt.MarkdownOptions{DismissedFile: dismiss.SharedFile}
 	if f.dismissed != "" && !filepath.IsAbs(f.dismissed) {
 		o.DismissedFile = filepath.ToSlash(f.dismissed)
 	}
@@ -293,7 +296,7 @@ func reviewText(e cachedReview) string {
 		fmt.Fprintf(&b, "cost: $%.4f\n", *r.CostUSD)
 	}
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(&b, "to dismiss a finding, add its fingerprint (in brackets) on a line of %s in the branch\n", review.DismissedFile)
+		fmt.Fprintf(&b, "to dismiss a finding: tribunal-session dismiss %s <fingerprint> --reason \"…\" (--shared: in %s, for the team)\n", r.ID, dismiss.SharedFile)
 	}
 	if e.ArtifactDir != "" {
 		fmt.Fprintf(&b, "recorded: tribunal-session show %s\n", r.ID)

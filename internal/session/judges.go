@@ -87,6 +87,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 			Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
 			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: isolated,
+			Dismissed: r.promptDismissed(diffStat, diff),
 		})
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model
@@ -234,7 +235,7 @@ func (r *runner) located(findings []severity.Finding, judgeType string) []severi
 	return findings
 }
 
-// tally drops the findings people dismissed (a review's dismissal file),
+// tally drops the findings people dismissed (internal/dismiss),
 // then counts the unverified ones and finds the worst verified one.
 func (r *runner) tally(it *iterationState) {
 	if r.dismiss != nil {

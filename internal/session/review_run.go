@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
@@ -36,20 +36,12 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
 	}
 	defer done()
-	dismissed, err := v.dismissals()
-	if err != nil {
-		r.Warn(err.Error())
-	}
+	r.useDismissals(&dismissals{shared: v.opts.Dismissed, where: "review", onHit: func(dismiss.Hit) { rec.Dismissed++ }})
+	filter := r.dismiss
 	r.dismiss = func(fs []severity.Finding) []severity.Finding {
-		kept := fs[:0:0]
-		for _, f := range fs {
-			fp := review.Fingerprint(f, review.CitedLine(r.workDir, f.File, f.Line))
-			if dismissed[fp] {
-				rec.Dismissed++
-				continue
-			}
-			kept = append(kept, f)
-			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: fp})
+		kept := filter(fs)
+		for _, f := range kept {
+			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: dismiss.Of(r.workDir, f)})
 		}
 		return kept
 	}
@@ -161,14 +153,4 @@ func trimNL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// dismissals reads the dismissal file: --dismissed, or the head state's
-// review.DismissedFile.
-func (v *Reviewer) dismissals() (map[string]bool, error) {
-	path := v.opts.Dismissed
-	if path == "" {
-		path = filepath.Join(v.r.workDir, review.DismissedFile)
-	}
-	return review.ReadDismissed(path)
 }

@@ -150,6 +150,8 @@ type runner struct {
 	// dismissed before the gate weighs them.
 	review  bool
 	dismiss func([]severity.Finding) []severity.Finding
+	// dismissed is the run's dismissal set and its sources (dismissals.go).
+	dismissed *dismissals
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
@@ -228,6 +230,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		})
 		return r.report, err
 	}
+	r.useDismissals(&dismissals{where: "run"})
 	err := r.Redact.Error(r.loop(ctx))
 	r.report.Error = r.Redact.String(r.report.Error)
 	return r.report, err
