@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
@@ -58,26 +60,30 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 }
 
 // refilter drops from a reused verdict the findings dismissed since it was
-// stored (--dismissed; a dismissal committed to the branch changes the
-// head tree, and with it the cache key).
-func (c *cli) refilter(f reviewFlags, e cachedReview) cachedReview {
-	if f.dismissed == "" {
-		return e
+// stored: by the --dismissed file, or the shared file of the work tree,
+// and the person's own list (a dismissal committed to the branch changes
+// the head tree, and with it the cache key; a personal one does not).
+func (c *cli) refilter(f reviewFlags, e cachedReview, root, projectDir string) cachedReview {
+	shared := f.dismissed
+	if shared == "" {
+		shared = filepath.Join(root, filepath.FromSlash(dismiss.SharedFile))
 	}
-	entries, err := dismiss.ReadShared(f.dismissed)
+	dismissed, err := dismiss.Load(dismiss.Sources{Shared: shared, Personal: filepath.Join(projectDir, records.DismissalsFile)})
 	if err != nil {
 		c.warning(err.Error())
-		return e
 	}
-	dismissed := dismiss.New()
-	dismissed.Add(entries...)
 	kept := e.Review.Findings[:0:0]
+	var log []dismiss.Suppression
 	for _, fd := range e.Review.Findings {
 		if dismissed.Has(fd.Fingerprint) {
 			e.Review.Dismissed++
+			log = append(log, dismiss.Suppression{Fingerprint: fd.Fingerprint, At: time.Now().UTC().Format(time.RFC3339), Where: "review", ID: e.Review.ID})
 			continue
 		}
 		kept = append(kept, fd)
+	}
+	if err := dismiss.LogSuppressions(filepath.Join(projectDir, records.SuppressionsFile), log); err != nil {
+		c.warning(err.Error())
 	}
 	e.Review.Findings = kept
 	return e

@@ -20,10 +20,10 @@ import (
 const Version = "tf2"
 
 // Around is how many non-blank lines on each side of the cited line the
-// fingerprint's context holds: enough that the same statement elsewhere
-// in the file is another finding, few enough that an edit far away does
-// not resurrect a dismissal.
-const Around = 2
+// fingerprint's context holds: one, so that the same statement elsewhere
+// in the file is another finding, while a block moved with its comment
+// (or code added a line away from it) keeps its dismissal.
+const Around = 1
 
 // Fingerprint is a finding's identity across pushes and turns, the one
 // rule of it: a hash of the file, the topic (the criterion, lower-cased;

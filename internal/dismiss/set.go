@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -157,6 +158,17 @@ type Suppression struct {
 	// Where is "review", "run" or "stop"; ID the task or verdict.
 	Where string `json:"where"`
 	ID    string `json:"id,omitempty"`
+	// Inline is "file:line" of the inline dismissal that suppressed it.
+	Inline string `json:"inline,omitempty"`
+}
+
+// SuppressionOf is the log line of a hit.
+func SuppressionOf(h Hit, at, where, id string) Suppression {
+	s := Suppression{Fingerprint: h.Fingerprint, At: at, Where: where, ID: id}
+	if h.Entry.Scope == InCode {
+		s.Inline = h.Entry.File + ":" + strconv.Itoa(h.Entry.Line)
+	}
+	return s
 }
 
 // LogSuppressions appends one line per suppression to the log at path.
@@ -184,7 +196,8 @@ func LogSuppressions(path string, ss []Suppression) error {
 const maxLog = 32 << 20
 
 // CountSuppressions reads the log at path: how many findings each
-// fingerprint has suppressed, and the last time. A missing log is empty;
+// dismissal has suppressed, and the last time, keyed by the fingerprint
+// (by "file:line" for an inline dismissal). A missing log is empty;
 // unreadable lines are skipped.
 func CountSuppressions(path string) (count map[string]int, last map[string]string, err error) {
 	count, last = map[string]int{}, map[string]string{}
@@ -200,9 +213,13 @@ func CountSuppressions(path string) (count map[string]int, last map[string]strin
 		if json.Unmarshal([]byte(l), &s) != nil || s.Fingerprint == "" {
 			continue
 		}
-		count[s.Fingerprint]++
-		if s.At > last[s.Fingerprint] {
-			last[s.Fingerprint] = s.At
+		key := s.Fingerprint
+		if s.Inline != "" {
+			key = s.Inline
+		}
+		count[key]++
+		if s.At > last[key] {
+			last[key] = s.At
 		}
 	}
 	return count, last, nil

@@ -57,7 +57,7 @@ func (r *runner) useDismissals(d *dismissals) {
 		set.Problems = nil
 		var log []dismiss.Suppression
 		for _, h := range hits {
-			log = append(log, dismiss.Suppression{Fingerprint: h.Fingerprint, At: r.Now().UTC().Format(time.RFC3339), Where: d.where, ID: r.taskID})
+			log = append(log, dismiss.SuppressionOf(h, r.Now().UTC().Format(time.RFC3339), d.where, r.taskID))
 			if d.onHit != nil {
 				d.onHit(h)
 			}
