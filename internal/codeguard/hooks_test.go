@@ -20,7 +20,9 @@ var hookLinks = map[string][]string{
 	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
-	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
+	// stop-gate's judge (stop-gate judge JOB) tells the model what people
+	// dismissed: internal/dismiss, read only when a judge runs.
+	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},

@@ -164,10 +164,16 @@ func TestPersonalAndShared(t *testing.T) {
 	if _, err := ReadPersonal(p); err == nil || !strings.Contains(err.Error(), p) {
 		t.Fatalf("a damaged list reads as %v", err)
 	}
-	text := "# team dismissals\n" + SharedLines(Entry{Fingerprint: "tf2:a", Reason: "first\nsecond", By: "Ann", At: "T"}) + "tf2:b other\n"
-	if e := ParseShared(text); len(e) != 2 || e[0].Reason != "first second" || e[0].By != "Ann" || e[1].By != "" {
+	a := Entry{Fingerprint: "tf2:a", Reason: "first\nsecond", By: "Ann", At: "T", File: "dir/a b.go", Line: 7, Topic: "safety", Message: "nil\nmap"}
+	text := "# team dismissals\n" + SharedLines(a) + "tf2:b other\n" + SharedLines(Entry{Fingerprint: "tf2:c", Reason: "r", Message: "no tests"})
+	e := ParseShared(text)
+	if len(e) != 3 || e[0].Reason != "first second" || e[0].By != "Ann" || e[0].File != "dir/a_b.go" || e[0].Line != 7 || e[0].Topic != "safety" || e[0].Message != "nil map" {
 		t.Fatalf("parsed %+v", e)
 	}
+	if e[1].By != "" || e[1].File != "" || e[2].File != "" || e[2].Topic != "" || e[2].Message != "no tests" {
+		t.Fatalf("parsed %+v", e[1:])
+	}
+	text = strings.TrimSuffix(text, SharedLines(Entry{Fingerprint: "tf2:c", Reason: "r", Message: "no tests"}))
 	out, removed := RemoveShared(text, "tf2:a")
 	if !removed || out != "# team dismissals\ntf2:b other\n" {
 		t.Fatalf("removed %v: %q", removed, out)

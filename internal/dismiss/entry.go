@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
@@ -105,35 +106,72 @@ func ReadShared(path string) ([]Entry, error) {
 
 // ParseShared reads the shared file's text: one fingerprint per line,
 // first on the line, the rest of the line its reason; blank lines and
-// lines starting with # are ignored, except that a comment of the form
-// "# by WHO at WHEN" just above a line says who dismissed it and when
-// (what `tribunal-session dismiss --shared` writes).
+// lines starting with # are ignored, except the comments
+// `tribunal-session dismiss --shared` writes just above a line: "# by WHO
+// at WHEN" says who dismissed it and when, "# on FILE:LINE TOPIC: MESSAGE"
+// what the finding was (what a judge is told).
 func ParseShared(text string) []Entry {
 	var out []Entry
-	var by, at string
+	var cur Entry
 	for _, l := range strings.Split(text, "\n") {
 		f := strings.Fields(l)
 		if len(f) == 0 {
-			by, at = "", ""
+			cur = Entry{}
 			continue
 		}
 		if strings.HasPrefix(f[0], "#") {
-			if len(f) >= 5 && f[0] == "#" && f[1] == "by" && f[len(f)-2] == "at" {
-				by, at = strings.Join(f[2:len(f)-2], " "), f[len(f)-1]
-			}
+			parseComment(&cur, f)
 			continue
 		}
-		out = append(out, Entry{Fingerprint: f[0], Scope: Shared, Reason: strings.Join(f[1:], " "), By: by, At: at})
-		by, at = "", ""
+		cur.Fingerprint, cur.Scope, cur.Reason = f[0], Shared, strings.Join(f[1:], " ")
+		out = append(out, cur)
+		cur = Entry{}
 	}
 	return out
 }
 
-// SharedLines is e as the shared file keeps it: the who-and-when comment
-// and the fingerprint with its reason on one line.
+// parseComment reads the "# by" and "# on" comments into e.
+func parseComment(e *Entry, f []string) {
+	switch {
+	case len(f) >= 5 && f[0] == "#" && f[1] == "by" && f[len(f)-2] == "at":
+		e.By, e.At = strings.Join(f[2:len(f)-2], " "), f[len(f)-1]
+	case len(f) >= 4 && f[0] == "#" && f[1] == "on":
+		loc := f[2]
+		if i := strings.LastIndexByte(loc, ':'); i > 0 {
+			if n, err := strconv.Atoi(loc[i+1:]); err == nil {
+				loc, e.Line = loc[:i], n
+			}
+		}
+		if loc != "-" {
+			e.File = loc
+		}
+		if e.Topic = strings.TrimSuffix(f[3], ":"); e.Topic == "-" {
+			e.Topic = ""
+		}
+		e.Message = strings.Join(f[4:], " ")
+	}
+}
+
+// SharedLines is e as the shared file keeps it: the who-and-when and the
+// what comments, and the fingerprint with its reason on one line.
 func SharedLines(e Entry) string {
+	loc := e.File
+	if loc == "" {
+		loc = "-"
+	} else if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+	}
 	return "# by " + strings.Join(strings.Fields(e.By), " ") + " at " + e.At + "\n" +
+		"# on " + strings.Join(strings.Fields(loc), "_") + " " + firstWord(e.Topic) + ": " + strings.Join(strings.Fields(e.Message), " ") + "\n" +
 		e.Fingerprint + " " + strings.Join(strings.Fields(e.Reason), " ") + "\n"
+}
+
+// firstWord is s's first word, "-" when it has none.
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return "-"
 }
 
 // RemoveShared is the shared file's text without the lines of
@@ -146,7 +184,7 @@ func RemoveShared(text, fp string) (out string, removed bool) {
 		f := strings.Fields(l)
 		if len(f) > 0 && f[0] == fp {
 			removed = true
-			if n := len(keep); n > 0 && strings.HasPrefix(strings.TrimSpace(keep[n-1]), "# by ") {
+			for n := len(keep); n > 0 && (strings.HasPrefix(strings.TrimSpace(keep[n-1]), "# by ") || strings.HasPrefix(strings.TrimSpace(keep[n-1]), "# on ")); n-- {
 				keep = keep[:n-1]
 			}
 			continue

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -131,7 +132,7 @@ func (s *Set) Filter(dir string, fs []severity.Finding) (kept []severity.Finding
 func (s *Set) Relevant(files []string, max int) []Entry {
 	on := map[string]bool{}
 	for _, f := range files {
-		on[f] = true
+		on[f] = f != ""
 	}
 	var out, fileless []Entry
 	for _, e := range s.byFP {
@@ -142,8 +143,9 @@ func (s *Set) Relevant(files []string, max int) []Entry {
 			out = append(out, e)
 		}
 	}
-	out = append(out, fileless...)
 	sortEntries(out)
+	sortEntries(fileless)
+	out = append(out, fileless...)
 	if len(out) > max {
 		out = out[:max]
 	}
@@ -229,4 +231,18 @@ func CountSuppressions(path string) (count map[string]int, last map[string]strin
 func (s *Set) Has(fp string) bool {
 	_, ok := s.byFP[fp]
 	return ok
+}
+
+// Prompt is what a judge of a change to files is told of the dismissals
+// (Relevant's entries, at most prompts.MaxDismissed).
+func (s *Set) Prompt(files []string) []prompts.Dismissed {
+	es := s.Relevant(files, prompts.MaxDismissed)
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]prompts.Dismissed, 0, len(es))
+	for _, e := range es {
+		out = append(out, prompts.Dismissed{File: e.File, Line: e.Line, Criterion: e.Topic, Message: e.Message, Reason: e.Reason})
+	}
+	return out
 }

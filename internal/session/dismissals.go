@@ -82,14 +82,5 @@ func (r *runner) promptDismissed(material ...string) []prompts.Dismissed {
 			files = append(files, e.File)
 		}
 	}
-	return PromptList(r.dismissalSet().Relevant(files, prompts.MaxDismissed))
-}
-
-// PromptList turns dismissal entries into what a judge's prompt lists.
-func PromptList(es []dismiss.Entry) []prompts.Dismissed {
-	out := make([]prompts.Dismissed, 0, len(es))
-	for _, e := range es {
-		out = append(out, prompts.Dismissed{File: e.File, Line: e.Line, Criterion: e.Topic, Message: e.Message, Reason: e.Reason})
-	}
-	return out
+	return r.dismissalSet().Prompt(files)
 }

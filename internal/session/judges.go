@@ -86,8 +86,7 @@ func (r *runner) runJudges(ctx context.Context, it *iterationState, dir, label s
 		prompt := prompts.JudgePrompt(prompts.JudgeInput{
 			Task: r.opts.Task, Criteria: r.criteria(), ActorOutput: output,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
-			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: isolated,
-			Dismissed: r.promptDismissed(diffStat, diff),
+			Iteration: it.report.Number, DiffStat: diffStat, Diff: diff, Isolated: isolated, Dismissed: r.promptDismissed(diffStat, diff),
 		})
 		for k := 0; k < reps[i]; k++ {
 			model := s.Model

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -169,7 +171,27 @@ func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, []string, 
 		Changes:              changes,
 		UserRequest:          turn.Request,
 		LastAssistantMessage: reply,
+		Dismissed:            dismissedFor(j, changes, d.Warn),
 	}, leftOut, nil
+}
+
+// dismissedFor are the dismissals the Stop judge is told of (spec §8.4):
+// the repository's shared file and the person's list, on the changed
+// files or on no file (an advisory verdict's dismissed feedback). A file
+// that cannot be read is a warning; the judge runs without it.
+func dismissedFor(j job, changes []unidiff.File, warn func(string)) []prompts.Dismissed {
+	set, err := dismiss.Load(dismiss.Sources{
+		Shared:   filepath.Join(j.Worktree, filepath.FromSlash(dismiss.SharedFile)),
+		Personal: filepath.Join(j.ProjectDir, records.DismissalsFile),
+	})
+	if err != nil && warn != nil {
+		warn(err.Error())
+	}
+	files := make([]string, 0, 2*len(changes))
+	for _, c := range changes {
+		files = append(files, c.NewPath, c.OldPath)
+	}
+	return set.Prompt(files)
 }
 
 // responseObject picks the verdict object out of a result: the structured
