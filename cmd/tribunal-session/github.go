@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -23,8 +24,8 @@ $GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY, $GITHUB_API_URL, $GITHUB_REPOSITORY,
 $GITHUB_TOKEN).
 
 prepare reads the pull_request event, writes the PR's title and body to
-FILE (the review's --task-file) and sets the step outputs base, head,
-number and task-file.
+FILE (the review's --task-file), sets the step outputs base, head, number
+and task-file, and prints "BASE HEAD NUMBER" on one line for the script.
 
 publish appends the review's Markdown to the job summary, sets the step
 outputs outcome and review-id (from the SARIF file) and sarif, and keeps
@@ -88,26 +89,28 @@ func (c *cli) githubPrepare(args []string) int {
 		c.errorf("github prepare: write the task file: %v", err)
 		return exitPublishFailed
 	}
+	fmt.Fprintf(c.stdout, "%s %s %d\n", pr.Base, pr.Head, pr.Number)
 	return c.githubOutputs("prepare", [][2]string{
 		{"base", pr.Base}, {"head", pr.Head}, {"number", strconv.Itoa(pr.Number)}, {"task-file", *taskFile},
 	})
 }
 
-// githubOutputs appends to $GITHUB_OUTPUT (printing them when unset).
+// githubOutputs appends to $GITHUB_OUTPUT; outside a job (unset) there
+// is nowhere to set them and nothing is written.
 func (c *cli) githubOutputs(step string, kv [][2]string) int {
 	path := c.getenv("GITHUB_OUTPUT")
-	var w io.Writer = c.stdout
-	if path != "" {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			c.errorf("github %s: open $GITHUB_OUTPUT: %v", step, err)
-			return exitPublishFailed
-		}
-		defer f.Close()
-		w = f
+	if path == "" {
+		return 0
 	}
-	if err := ghaction.WriteOutputs(w, kv); err != nil {
-		c.errorf("github %s: %s: %v", step, path, err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		err = ghaction.WriteOutputs(f, kv)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		c.errorf("github %s: write the step outputs to $GITHUB_OUTPUT %s: %v", step, path, err)
 		return exitPublishFailed
 	}
 	return 0

@@ -57,6 +57,9 @@ func ReadEvent(data []byte) (PullRequest, error) {
 	if p.Number <= 0 || p.Base.SHA == "" || p.Head.SHA == "" {
 		return PullRequest{}, fmt.Errorf("the pull_request in the event payload lacks its number, base.sha or head.sha")
 	}
+	if !isCommitID(p.Base.SHA) || !isCommitID(p.Head.SHA) {
+		return PullRequest{}, fmt.Errorf("the pull_request's base.sha or head.sha is not a commit id")
+	}
 	pr := PullRequest{
 		Number: p.Number, Title: p.Title, Body: p.Body,
 		Base: p.Base.SHA, Head: p.Head.SHA, Repository: p.Base.Repo.FullName,
@@ -64,6 +67,20 @@ func ReadEvent(data []byte) (PullRequest, error) {
 	// A deleted fork has no head repository; treat it as a fork.
 	pr.Fork = p.Head.Repo == nil || !strings.EqualFold(p.Head.Repo.FullName, pr.Repository)
 	return pr, nil
+}
+
+// isCommitID accepts a full SHA-1 or SHA-256 object name: the ids go on
+// git's command line, where anything else could be an option.
+func isCommitID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Task is what the change was meant to do, as the review's --task-file:

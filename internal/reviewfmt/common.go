@@ -3,6 +3,7 @@ package reviewfmt
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -55,10 +56,27 @@ func ruleID(f Finding) string {
 }
 
 // ordered returns the findings worst first, stable among equals, so every
-// format lists them in the same order whatever order the judges had.
+// format lists them in the same order whatever order the judges had. Two
+// judges reporting the same problem give the same fingerprint (it leaves
+// the judge out): such findings are one, at the worst rung reported,
+// naming every judge that raised it — GitLab needs each fingerprint once,
+// and code scanning would fold them anyway.
 func ordered(fs []Finding) []Finding {
-	out := slices.Clone(fs)
-	slices.SortStableFunc(out, func(a, b Finding) int { return int(rung(b)) - int(rung(a)) })
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, func(a, b Finding) int { return int(rung(b)) - int(rung(a)) })
+	out := sorted[:0:0]
+	at := map[string]int{}
+	for _, f := range sorted {
+		i, seen := at[f.Fingerprint]
+		if !seen || f.Fingerprint == "" {
+			at[f.Fingerprint] = len(out)
+			out = append(out, f)
+			continue
+		}
+		if f.Judge != "" && !slices.Contains(strings.Split(out[i].Judge, ", "), f.Judge) {
+			out[i].Judge = strings.TrimPrefix(out[i].Judge+", "+f.Judge, ", ")
+		}
+	}
 	return out
 }
 

@@ -122,3 +122,32 @@ func TestSARIFSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFindingTwoJudges: two judges citing the same problem (the same
+// fingerprint) make one finding at the worse rung, naming both judges, in
+// every format; GitLab rejects a report with a fingerprint twice.
+func TestSameFindingTwoJudges(t *testing.T) {
+	r := Review{ID: "01JDZ8Q5W3K4M6N8P0R2S4T6V8", Outcome: OutcomeRejected, Findings: []Finding{
+		{Judge: "standard", Criterion: "correctness", Severity: "minor", File: "a.go", Line: 3, Message: "loops forever", Fingerprint: "tf1:aa"},
+		{Judge: "adversarial", Criterion: "correctness", Severity: "major", File: "a.go", Line: 3, Message: "loops forever", Fingerprint: "tf1:aa"},
+		{Judge: "standard", Severity: "info", File: "b.go", Message: "other", Fingerprint: "tf1:bb"},
+	}}
+	md := Markdown(r, MarkdownOptions{})
+	if strings.Count(md, "loops forever") != 2 || !strings.Contains(md, "_(adversarial, standard · correctness)_") || strings.Contains(md, "**Minor**") {
+		t.Errorf("Markdown does not show the finding once per place, by both judges:\n%s", md)
+	}
+	cq, err := CodeQuality(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(cq), `"tf1:aa"`) != 1 || !strings.Contains(string(cq), `"severity": "major"`) {
+		t.Errorf("Code Quality repeats a fingerprint or loses the worse rung:\n%s", cq)
+	}
+	s, err := SARIF(r, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(s), `"tf1:aa"`) != 1 {
+		t.Errorf("SARIF repeats a fingerprint:\n%s", s)
+	}
+}

@@ -23,8 +23,8 @@ import (
 // the member is proven clean (`git status`, after a reset and `git clean`
 // when the last task left it dirty), the snapshot is captured through a
 // copy of the member's index, the member's own index (whose stat data
-// matches its files) is put back, and a two-way `git checkout` writes and
-// deletes only the files that differ.
+// matches its files) is put back, and a two-way `git read-tree -m -u`
+// writes and deletes only the files that differ.
 //
 // A member is a slot directory <Dir>/pool/<repo>/<n> with a lock file
 // <n>.lock. A task holds its slot's lock (close-on-exec, so no child
@@ -143,13 +143,14 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, base string)
 	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
 		return false, fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
 	}
-	// A two-way checkout from the proven-clean HEAD writes and deletes
-	// only the entries that differ, and refuses (so the member is rebuilt)
-	// if any of them is not as HEAD has it.
-	if _, err := m.git(ctx, t.Path, "checkout", "--quiet", "--detach", snap); err != nil {
+	// A two-way merge from the proven-clean HEAD writes and deletes only
+	// the entries that differ, and refuses (so the member is rebuilt) if
+	// any of them is not as HEAD has it. Unlike `git checkout`, it does not
+	// stat the whole tree again to report local changes.
+	if _, err := m.git(ctx, t.Path, "read-tree", "-m", "-u", "HEAD", snap); err != nil {
 		return false, nil
 	}
-	if head, err := m.gitLine(ctx, t.Path, "rev-parse", "--verify", "HEAD"); err != nil || head != snap {
+	if _, err := m.git(ctx, t.Path, "update-ref", "--no-deref", "HEAD", snap); err != nil {
 		return false, nil
 	}
 	t.LeftOut, t.Snapshot, t.Head, t.Warm = leftOut, snap, snap, true

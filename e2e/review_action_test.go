@@ -1,0 +1,174 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/fakegithub"
+	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+)
+
+// A finding whose text tries to mention, link and inject HTML: the comment
+// must carry it inert.
+const reviewFlaw = "Retry loops forever on 500 @octocat <b>see</b> [here](https://evil.example) (E2E-REVIEW-FLAW)"
+
+// TestReviewAction runs the GitHub Action's script (ci/github/review.sh
+// run, what action.yml runs) as GitHub would on two pushes to one pull
+// request: a pull_request payload in GITHUB_EVENT_PATH, the output and
+// summary files, the real tribunal-session and Claude Code CLI judging
+// against the fake Messages API, and a fake GitHub API on loopback that
+// records the comment calls. The first push's review creates the comment,
+// the second's edits it.
+func TestReviewAction(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	gh := fakegithub.Start("ghs_e2e")
+	defer gh.Close()
+	for i, head := range heads {
+		job := t.TempDir()
+		event := filepath.Join(job, "event.json")
+		payload := `{"action":"synchronize","pull_request":{"number":7,"title":"Add retry","body":"Retry sends up to 3 times.",` +
+			`"base":{"sha":"` + base + `","repo":{"full_name":"acme/widgets"}},"head":{"sha":"` + head + `","repo":{"full_name":"acme/widgets"}}}}`
+		if err := os.WriteFile(event, []byte(payload), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.git("checkout", "-q", head)
+		cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), "run")
+		cmd.Dir = w.repo
+		cmd.Env = append(w.environ(),
+			"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+event,
+			"GITHUB_OUTPUT="+filepath.Join(job, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(job, "summary.md"),
+			"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
+			"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("push %d: review.sh run: %v\n%s\n%s", i+1, err, out, w.api.Summary())
+		}
+		t.Logf("push %d reviewed in %v", i+1, time.Since(start).Round(time.Millisecond))
+		outputs, _ := os.ReadFile(filepath.Join(job, "output"))
+		summary, _ := os.ReadFile(filepath.Join(job, "summary.md"))
+		for _, want := range []string{"base<<", "outcome<<", "review-id<<", "sarif<<", "comment-url<<"} {
+			if !strings.Contains(string(outputs), want) {
+				t.Errorf("push %d: $GITHUB_OUTPUT lacks %s:\n%s\n%s", i+1, want, outputs, out)
+			}
+		}
+		if !strings.HasPrefix(string(summary), reviewfmt.Marker) {
+			t.Errorf("push %d: the job summary is not the review:\n%s", i+1, summary)
+		}
+	}
+	comments := gh.Comments(7)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments on the pull request, want one kept up to date", len(comments))
+	}
+	if calls := gh.Calls(); len(calls) != 2 || calls[0].Method != "POST" || calls[1].Method != "PATCH" {
+		t.Errorf("comment writes = %+v, want one POST then one PATCH", calls)
+	}
+	body := comments[0].Body
+	if !strings.Contains(body, "E2E-REVIEW-FLAW") || strings.Contains(body, "<b>") || !strings.Contains(body, "](https://github.example/acme/widgets/blob/"+heads[1]+"/retry.go#L4)") {
+		t.Errorf("the comment lacks the second review's finding, linked at its head:\n%s", body)
+	}
+	// Outside fenced blocks (where GitHub makes nothing of it) the
+	// mention must be broken.
+	fenced := false
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "```") {
+			fenced = !fenced
+		}
+		if !fenced && strings.Contains(l, "@octocat") {
+			t.Errorf("a live mention in the comment: %q", l)
+		}
+	}
+}
+
+// reviewWorld is a world whose PATH has the built tribunal-session and
+// whose repository has a branch "retry" of two commits (two pushes) on
+// top of base, judged by scriptReviewJudges.
+func reviewWorld(t *testing.T) (w *world, root, base string, heads []string) {
+	w = newWorld(t, "")
+	sessionBin := filepath.Join(w.plugin.Dir, "bin", "tribunal-session")
+	if err := os.Symlink(sessionBin, filepath.Join(w.pathDir, "tribunal-session")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scriptReviewJudges(w.api)
+	base = strings.TrimSpace(w.git("rev-parse", "HEAD"))
+	w.git("checkout", "-q", "-b", "retry")
+	for i, body := range []string{"for {\n\tsend()\n}\n", "for i := 0; i < 3; i++ {\n\tsend()\n}\n"} {
+		w.writeFile("retry.go", "package retry\n\nfunc Retry() {\n"+body+"}\n")
+		w.git("add", "-A")
+		w.git("commit", "-q", "-m", fmt.Sprintf("retry, push %d", i+1))
+		heads = append(heads, strings.TrimSpace(w.git("rev-parse", "HEAD")))
+	}
+	return w, root, base, heads
+}
+
+// TestReviewGitLab runs the GitLab job's script as a merge request
+// pipeline would: the Code Quality report it leaves is the finding at
+// retry.go, and the job is advisory (exit 0) although the review rejects.
+func TestReviewGitLab(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	job := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join(root, "ci", "gitlab", "review.sh"))
+	cmd.Dir = w.repo
+	cmd.Env = append(w.environ(), "GITLAB_CI=true", "CI_MERGE_REQUEST_IID=7", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+base,
+		"CI_COMMIT_SHA="+heads[1], "CI_MERGE_REQUEST_TITLE=Add retry", "CI_MERGE_REQUEST_DESCRIPTION=Up to 3 times.", "TRIBUNAL_OUT="+job)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ci/gitlab/review.sh: %v\n%s", err, out)
+	}
+	var issues []struct {
+		CheckName, Severity string
+		Location            struct{ Path string }
+	}
+	data, _ := os.ReadFile(filepath.Join(job, "gl-code-quality-report.json"))
+	if err := json.Unmarshal(data, &issues); err != nil || len(issues) == 0 || issues[0].Location.Path != "retry.go" || issues[0].Severity != "major" {
+		t.Errorf("Code Quality report = %s (%v)\n%s", data, err, out)
+	}
+	if !strings.Contains(string(out), reviewfmt.Marker) {
+		t.Errorf("the job log lacks the review:\n%s", out)
+	}
+}
+
+// TestReviewPreCommitHook runs ci/hooks/pre-commit as git does: the staged
+// change is judged and a major finding blocks the commit at
+// TRIBUNAL_FAIL_ON=major.
+func TestReviewPreCommitHook(t *testing.T) {
+	t.Parallel()
+	w, root, _, _ := reviewWorld(t)
+	w.writeFile("retry.go", "package retry\n\nfunc Retry() {\n\tfor {\n\t}\n}\n")
+	w.git("add", "retry.go")
+	cmd := exec.Command("git", "-c", "core.hooksPath="+filepath.Join(root, "ci", "hooks"), "commit", "-q", "-m", "loop")
+	cmd.Dir = w.repo
+	cmd.Env = append(w.environ(), "TRIBUNAL_FAIL_ON=major")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "commit blocked by the review") {
+		t.Errorf("the pre-commit hook let a change with a major finding through (%v):\n%s", err, out)
+	}
+}
+
+// scriptReviewJudges answers every judge of the review with a verdict that
+// fails the change and cites retry.go, and the meta-judge with "sound".
+func scriptReviewJudges(api *fakeapi.Server) {
+	api.Add(fakeapi.Rule{Name: "meta-judge", Match: fakeapi.Match{SystemContains: roleMarkers["meta"]},
+		Replies: []fakeapi.Reply{fakeapi.Structured(map[string]any{"verdict_quality": "sound", "bias_detected": false, "confidence": 0.7})}})
+	api.Add(fakeapi.Rule{Name: "review judge", Match: fakeapi.Match{Tool: fakeapi.StructuredOutputTool},
+		Respond: func(*fakeapi.Request) fakeapi.Reply {
+			return fakeapi.Structured(map[string]any{
+				"score": 0.4, "passed": false, "confidence": 0.8, "feedback_summary": "The retry never stops.",
+				"criterion_scores": map[string]float64{"correctness": 0.4, "completeness": 0.6, "safety": 0.9, "clarity": 0.7},
+				"findings":         []map[string]any{{"severity": "major", "file": "retry.go", "line": 4, "message": reviewFlaw, "criterion": "correctness"}},
+			})
+		}})
+}
