@@ -32,9 +32,11 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // verdict can still be recorded before the job's deadline. The Result is
 // returned with most errors too, so that a failed call's cost still counts.
 func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
-	model := j.Settings.Model
+	model, escalate := j.Settings.Model, j.Settings.EscalateModel
 	if !j.Provider.IsClaude() {
-		model = j.Provider.QualifiedModel("")
+		// The cascade's models are Claude's: another family's client
+		// judges once, with its own model.
+		model, escalate = j.Provider.QualifiedModel(""), ""
 	}
 	cl := d.Claude
 	if cl == nil {
@@ -58,8 +60,8 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
 	settings := j.Settings
-	settings.Model = model
-	adv, res, err := Judge(ctx, runner, settings, in, j.Worktree, timeout)
+	settings.Model, settings.EscalateModel = model, escalate
+	adv, res, err := Cascade(ctx, runner, settings, in, j.Worktree, timeout, j.Deadline)
 	adv.LeftOut = leftOut
 	return adv, res, err
 }

@@ -60,7 +60,7 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		ids[i] = id
 	}
 	taskID, iterID, judgeID := ids[0], ids[1], ids[2]
-	model := r.j.Settings.Model
+	model := firstNonEmpty(a.Model, r.j.Settings.Model)
 	threshold := r.j.Settings.ScoreThreshold
 
 	v := events.Verdict{
@@ -133,14 +133,14 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		Fingerprint: r.j.Fingerprint,
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
-		Judge:       &r.j.Judge,
+		Judge:       &r.j.Judge, Cascade: a.Cascade,
 	}
 	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
 	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
 	histErr := r.history(records.Judgement{
 		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
-		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake, LeftOut: a.LeftOut,
+		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake, LeftOut: a.LeftOut, Cascade: a.Cascade,
 	})
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -23,6 +24,10 @@ type advisory struct {
 	// LeftOut names the untracked files the judge's diff left out because
 	// they look like secrets; the verdict's record names them.
 	LeftOut []string
+	// Model is the model that gave the verdict when it is not the
+	// settings' (the cascade's stronger model); Cascade what it did.
+	Model   string
+	Cascade *records.Cascade
 }
 
 // validate applies spec §8.5 to one JSON object: the score must be a number in
