@@ -30,7 +30,7 @@ var prefixAllowed = map[string][]string{
 	// the conversation) say which plugin is speaking. Both hooks share
 	// these texts, so the package that builds the JSON owns them.
 	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
-	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed"},
+	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
 	// The report page's title (its browser tab), a document, not a line.
 	"internal/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in

@@ -62,6 +62,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	settings := j.Settings
 	settings.Model, settings.EscalateModel = model, escalate
 	adv, res, err := Cascade(ctx, runner, settings, in, j.Worktree, timeout, j.Deadline)
+	spend(d, j, res)
 	adv.LeftOut = leftOut
 	return adv, res, err
 }
