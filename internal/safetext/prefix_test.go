@@ -31,6 +31,9 @@ var prefixAllowed = map[string][]string{
 	// these texts, so the package that builds the JSON owns them.
 	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
 	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
+	// The inline form of a dismissal: text people write in their code's
+	// comments, which internal/dismiss looks for.
+	"internal/dismiss/inline.go": {"tribunal: dismiss "},
 	// The report page's title (its browser tab), a document, not a line.
 	"internal/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in
