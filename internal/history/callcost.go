@@ -61,4 +61,3 @@ func CallCosts(projectDir string, maxTasks int) map[CallKind]CallCost {
 	}
 	return out
 }
-
