@@ -25,8 +25,8 @@ type indexPage struct {
 // costRow is one line of the index's cost table.
 type costRow struct {
 	Day, Kind, Cost, Note string
-	Records              int
-	Total                bool
+	Records               int
+	Total                 bool
 }
 
 // costRows renders the totals with a total line after each day's kinds.
