@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/fakellm"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -144,9 +145,14 @@ func (w *crossWorld) runErr() (*session.Report, error) {
 	})
 	var warnings []string
 	rep, err := session.Run(context.Background(), session.Options{Task: "write a greeting module", Dir: w.repo}, session.Deps{
-		Getenv: func(k string) string { return w.env[k] }, Home: w.home,
-		Warn: func(s string) { warnings = append(warnings, s) }, Claude: fake,
-		Git: projectkey.ExecGit("git", w.environ()), Environ: w.environ(),
+		Env: env.Env{
+			Getenv:  func(k string) string { return w.env[k] },
+			Home:    w.home,
+			Warn:    func(s string) { warnings = append(warnings, s) },
+			Claude:  fake,
+			Git:     projectkey.ExecGit("git", w.environ()),
+			Environ: w.environ(),
+		},
 	})
 	if err != nil {
 		err = fmt.Errorf("%w (warnings %q)", err, warnings)

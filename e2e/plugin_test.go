@@ -153,7 +153,7 @@ func TestPluginInstallsFromMarketplace(t *testing.T) {
 	}
 	loaded(t, parseStream(t, res.Stdout), "tribunal@tribunal-local")
 
-	// /tribunal-log is reachable through the installed plugin and its
+	// /tribunal:tribunal-log is reachable through the installed plugin and its
 	// pre-approved command runs (no project history yet).
 	logRule := w.api.Add(fakeLogCommand(w))
 	res = w.claudeRun(time.Minute, "", streamArgs("/tribunal:tribunal-log")...)
@@ -166,20 +166,20 @@ func TestPluginInstallsFromMarketplace(t *testing.T) {
 	}
 	calls := w.api.ByRule(logRule)
 	if len(calls) != 2 {
-		t.Fatalf("want 2 model calls for /tribunal-log, got %d\n%s", len(calls), w.api.Summary())
+		t.Fatalf("want 2 model calls for /tribunal:tribunal-log, got %d\n%s", len(calls), w.api.Summary())
 	}
 	t.Logf("tribunal-session log said: %s", calls[1].ToolResults()[0].Content.Text())
 }
 
-// logCommand is the command line the /tribunal-log body tells the model
+// logCommand is the command line the /tribunal:tribunal-log body tells the model
 // to run, with ${CLAUDE_PLUGIN_ROOT} substituted by Claude Code.
 var logCommand = regexp.MustCompile(`"[^"\n]+/bin/tribunal-session" log --limit 20`)
 
-// fakeLogCommand plays the model for /tribunal-log: run the command the
+// fakeLogCommand plays the model for /tribunal:tribunal-log: run the command the
 // body names, then report.
 func fakeLogCommand(w *world) fakeapi.Rule {
 	return fakeapi.Rule{
-		Name:  "user conversation (/tribunal-log)",
+		Name:  "user conversation (/tribunal:tribunal-log)",
 		Match: fakeapi.Match{AnyContains: "Show the user tribunal's records for this project"},
 		Respond: func(r *fakeapi.Request) fakeapi.Reply {
 			if len(r.ToolUses()) > 0 {
@@ -187,7 +187,7 @@ func fakeLogCommand(w *world) fakeapi.Rule {
 			}
 			cmd := logCommand.FindString(r.AllText())
 			if cmd == "" {
-				w.t.Errorf("the /tribunal-log body with its command did not reach the model")
+				w.t.Errorf("the /tribunal:tribunal-log body with its command did not reach the model")
 				return fakeapi.Text("no command")
 			}
 			return fakeapi.Bash(cmd)

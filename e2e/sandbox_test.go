@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/fakeapi"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -64,7 +65,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 	}
 	api := fakeapi.Start(t)
 	api.Log = t.Logf
-	env := []string{
+	childEnv := []string{
 		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "ONLOOKER_DIR=" + onlooker,
 		"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=dummy-e2e-key",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_MAX_RETRIES=0", "DISABLE_AUTOUPDATER=1",
@@ -73,7 +74,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 	}
 	git := func(args ...string) {
 		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = repo, env
+		cmd.Dir, cmd.Env = repo, childEnv
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
@@ -124,7 +125,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 			return judgeVerdict(0.9, true, "No failure found (E2E-SANDBOX).")
 		},
 	})
-	real := claude.Exec{Path: bin, Env: env}
+	real := claude.Exec{Path: bin, Env: childEnv}
 	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
 		switch {
 		case c.Role == "actor":
@@ -137,7 +138,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`)}, nil
 	})
 	getenv := func(k string) string {
-		for _, kv := range env {
+		for _, kv := range childEnv {
 			if v, ok := strings.CutPrefix(kv, k+"="); ok {
 				return v
 			}
@@ -151,8 +152,14 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 	write(filepath.Join(home, ".claude", "settings.json"), settings)
 	var notes []string
 	rep, err := session.Run(context.Background(), session.Options{Task: "review the greeting", Dir: repo}, session.Deps{
-		Getenv: getenv, Home: home, Claude: runner, Git: projectkey.ExecGit("git", env), Environ: env,
-		Note: func(s string) { notes = append(notes, s) },
+		Env: env.Env{
+			Getenv:  getenv,
+			Home:    home,
+			Claude:  runner,
+			Git:     projectkey.ExecGit("git", childEnv),
+			Environ: childEnv,
+			Note:    func(s string) { notes = append(notes, s) },
+		},
 	})
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, api.Summary())

@@ -421,7 +421,16 @@ func checkUserTree(t *testing.T, w *world, taskID string, accepted bool) {
 			t.Errorf("the rejected change is not kept on refs/tribunal/tasks/%s alone: %q", taskID, branches)
 		}
 	}
-	if out := w.git("worktree", "list"); strings.Count(out, "\n") != 1 {
-		t.Errorf("a task worktree was left behind:\n%s", out)
+	// The task's worktree stays only as a member of the warm pool
+	// (session.worktree_pool), for the next task to reuse.
+	out := w.git("worktree", "list")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, "/worktrees/pool/") {
+			t.Errorf("a task worktree was left behind outside the pool:\n%s", out)
+		}
+	}
+	if len(lines) > 2 {
+		t.Errorf("one task left %d worktrees:\n%s", len(lines)-1, out)
 	}
 }

@@ -52,7 +52,7 @@ cat <<MSG
 tribunal is installed. In any git repository:
 
   /tribunal <task>            run the task through Actor → Jury → Meta-Judge → Gate
-  /tribunal-log               recent tribunal verdicts for this project
+  /tribunal:tribunal-log      recent tribunal verdicts for this project
 
 The advisory Stop-hook judge is off by default. Turn it on for a project with
   .claude/settings.json:  {"tribunal": {"stop_hook": {"enabled": true}}}

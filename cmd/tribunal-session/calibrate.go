@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/tribunal-cc/tribunal/internal/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -52,8 +53,16 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	deps := calibrate.Deps{
-		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay,
-		Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ,
+		Env: env.Env{
+			Getenv:   c.getenv,
+			Home:     c.home(),
+			Progress: c.progress,
+			Warn:     c.warning,
+			Relay:    c.relay,
+			Claude:   runner,
+			Git:      projectkey.ExecGit("git", environ),
+			Environ:  environ,
+		},
 	}
 	bar := &output.Bar{W: c.stderr}
 	if tty, _ := c.term(c.stderr); tty {
@@ -81,7 +90,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 			io.WriteString(c.stderr, calibrateHelp)
 			return opts, asJSON, 0
 		}
-		c.errorf("calibrate: %v", err)
+		c.errorf("calibrate: %v", withSuggestion(fs, err))
 		c.hint("tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--json]")
 		return opts, asJSON, exitUsage
 	}

@@ -144,7 +144,12 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("wait", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", 9*time.Minute, "how long to wait")
-	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(reorder(args)); err != nil {
+		c.errorf("wait: %v", withSuggestion(fs, err))
+		c.hint("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
 		c.errorf("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
 		return exitUsage
 	}

@@ -7,9 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 // plannedCall is one kind of call a run would make per iteration, with
@@ -52,7 +53,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: %q is not inside a git repository", dir)
 		return exitUsage
 	}
-	j, err := session.LoadJury(session.JuryOptions{RubricID: f.rubric, WorktreeRoot: root}, session.Deps{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
+	j, err := judging.Load(judging.Options{RubricID: f.rubric, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
 	if err != nil {
 		c.configError(err)
 		return exitUsage

@@ -138,6 +138,20 @@ criteria, and whether it is valid (with the reason when it is not).
 
 Exit status: 0 listed (also when a rubric is invalid); 2 usage error.
 `
+	doctorHelp = `usage: tribunal-session doctor
+
+Checks, on one screen, what tribunal needs in the current directory: the
+claude CLI (found as a run finds it: TRIBUNAL_CLAUDE_BIN, the user's
+tribunal.claude.path, then PATH) and its version; whether Claude Code has
+the plugin installed and enabled (enabledPlugins in ~/.claude/settings.json
+and the repository's .claude/settings*.json); whether the plugin's
+hooks.json registers each hook and whether the settings turn them on;
+every settings layer and rubric (the checks of config --check); whether the
+store ($ONLOOKER_DIR/tribunal) is writable; each configured provider's CLI
+or key; and where the binaries are. No model is called.
+
+Each line starts with ok, problem or hint; exit 2 when there is a problem.
+`
 	configHelp = `usage: tribunal-session config [--check] [--json]
 
 Lists the configuration layers for the current directory, each over the

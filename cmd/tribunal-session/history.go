@@ -88,7 +88,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, withSuggestion(fs, err)
 		}
 		if fs.NArg() == 0 {
 			return pos, nil

@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -25,12 +26,7 @@ const exitNotApplied = 1
 // non-zero code means the error was printed.
 func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktree.Manager, *worktree.Task, int) {
 	if len(args) != 1 {
-		c.errorf("usage: tribunal-session %s TASK_ID", name)
-		return nil, nil, exitUsage
-	}
-	id := args[0]
-	if !records.ValidID(id) {
-		c.errorf("%s: %q is not a task id (26 characters, as the summary prints it)", name, id)
+		c.errorf("usage: tribunal-session %s TASK_ID|last", name)
 		return nil, nil, exitUsage
 	}
 	dir, err := os.Getwd()
@@ -45,6 +41,12 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return nil, nil, exitUsage
 	}
 	m := c.worktrees(project)
+	id, err := records.ResolveID(slices.DeleteFunc(m.RecordIDs(), func(id string) bool { return !records.ValidID(id) }), args[0], "kept task")
+	if err != nil {
+		c.errorf("%s: %v", name, err)
+		c.hint("'tribunal-session log' lists the kept changes under the table; give one's id, a prefix of at least %d characters, or 'last'", records.MinPrefix)
+		return nil, nil, exitUsage
+	}
 	t, err := m.Load(id)
 	if err != nil {
 		c.errorf("%s: %v", name, err)

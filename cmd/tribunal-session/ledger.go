@@ -32,7 +32,12 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	path := fs.String("ledger", "", "the ledger file")
 	expect := fs.String("expect-key", "", "the fingerprint of a key that must have signed the ledger")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
+	if err := fs.Parse(args); err != nil {
+		c.errorf("verify: %v", withSuggestion(fs, err))
+		c.hint("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
+		return exitUsage
+	}
+	if fs.NArg() != 0 {
 		c.errorf("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
 		return exitUsage
 	}

@@ -151,6 +151,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.rubricsCmd(ctx, args) }},
 	{"config", "the effective settings and the file each comes from; --check validates", configHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.configCmd(ctx, args) }},
+	{"doctor", "check the claude CLI, plugin, hooks, settings, store and providers", doctorHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.doctorCmd(ctx, args) }},
 	{"apply", "apply a kept task's change to the working tree (uncommitted)", applyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
 	{"discard", "drop a kept task's ref; the working tree is not touched", discardHelp,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
@@ -91,7 +92,16 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: repo.WorktreeRoot, ProjectDir: project.Dir}, rejudge.Deps{
-		Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay, Claude: runner, Git: git, Environ: environ,
+		Env: env.Env{
+			Getenv:   c.getenv,
+			Home:     c.home(),
+			Progress: c.progress,
+			Warn:     c.warning,
+			Relay:    c.relay,
+			Claude:   runner,
+			Git:      git,
+			Environ:  environ,
+		},
 	})
 	return c.rejudgeReport(res, err, asJSON)
 }

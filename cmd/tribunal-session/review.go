@@ -238,9 +238,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ 
 	if f.set["budget-usd"] {
 		opts.BudgetUSD = &f.budget
 	}
-	deps := session.Deps{Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Note: c.progress,
-		Relay: c.relay, Claude: runner, Git: c.git(environ), Environ: environ, PID: os.Getpid(), Redact: c.red}
-	rv, err := session.NewReview(ctx, opts, deps)
+	rv, err := session.NewReview(ctx, opts, c.sessionDeps(runner, environ))
 	if err != nil {
 		c.configError(err)
 		return exitUsage

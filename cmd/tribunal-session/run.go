@@ -13,6 +13,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
@@ -122,7 +123,7 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, withSuggestion(fs, err)
 		}
 		rest := fs.Args()
 		// flag stops at "--" and drops it: everything after it is task.
@@ -201,19 +202,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 		},
-		deps: session.Deps{
-			Getenv:   c.getenv,
-			Home:     c.home(),
-			Progress: c.progress,
-			Warn:     c.warning,
-			Note:     c.progress,
-			Relay:    c.relay,
-			Claude:   runner,
-			Git:      c.git(environ),
-			Environ:  environ,
-			PID:      os.Getpid(),
-			Redact:   c.red,
-		},
+		deps: c.sessionDeps(runner, environ),
 	}
 	if !validate {
 		return p, 0
@@ -228,6 +217,26 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	return p, 0
 }
 
+// sessionDeps is the environment a task or a review runs in: this
+// binary's sinks and settings, its claude runner and its git.
+func (c *cli) sessionDeps(runner claude.Runner, environ []string) session.Deps {
+	return session.Deps{
+		Env: env.Env{
+			Getenv:   c.getenv,
+			Home:     c.home(),
+			Progress: c.progress,
+			Warn:     c.warning,
+			Note:     c.progress,
+			Relay:    c.relay,
+			Claude:   runner,
+			Git:      c.git(environ),
+			Environ:  environ,
+			Redact:   c.red,
+		},
+		PID: os.Getpid(),
+	}
+}
+
 // git is the runner of every git child of this binary.
 func (c *cli) git(environ []string) projectkey.GitRunner {
 	return projectkey.ExecGit("git", environ)
@@ -237,7 +246,9 @@ func (c *cli) git(environ []string) projectkey.GitRunner {
 func (c *cli) configError(err error) {
 	var cfgErr *session.ConfigError
 	if errors.As(err, &cfgErr) {
-		c.errorf("%v", cfgErr.Err)
+		for _, e := range config.Errors(cfgErr.Err) {
+			c.errorf("%v", e)
+		}
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
@@ -310,17 +321,36 @@ func (c *cli) printJSON(v any) {
 // tribunal.claude.path, else claude on PATH. Repository settings are not
 // consulted (the config package drops that key from repository layers).
 func (c *cli) claudeRunner(dir string, environ []string) (claude.Runner, error) {
+	path, _, err := c.locateClaude(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run the jury: %w", err)
+	}
+	return claude.Exec{Path: path, Env: environ}, nil
+}
+
+// locateClaude finds claude as every command does (claude.Locate) and says
+// where the path came from: TRIBUNAL_CLAUDE_BIN, tribunal.claude.path or
+// PATH. On an error, path is the explicit path that is not an executable
+// ("" when claude is not on PATH).
+func (c *cli) locateClaude(dir string) (path, from string, err error) {
+	from = "PATH"
 	configured := func() string {
 		root, err := projectkey.FindWorktreeRoot(dir)
 		if err != nil {
 			root = ""
 		}
 		cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: func(string) {}})
-		return cfg.ClaudePath()
+		if p := cfg.ClaudePath(); p != "" {
+			from, path = "tribunal.claude.path", p
+		}
+		return path
 	}
-	path, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
+	if bin := c.getenv("TRIBUNAL_CLAUDE_BIN"); bin != "" {
+		from, path = "TRIBUNAL_CLAUDE_BIN", bin
+	}
+	found, err := claude.Locate(c.getenv("TRIBUNAL_CLAUDE_BIN"), configured, c.getenv("PATH"))
 	if err != nil {
-		return nil, fmt.Errorf("cannot run the jury: %w", err)
+		return path, from, err
 	}
-	return claude.Exec{Path: path, Env: environ}, nil
+	return found, from, nil
 }

@@ -55,7 +55,7 @@ func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSe
 	fs.SetOutput(io.Discard)
 	setup(fs)
 	if err := fs.Parse(args); err != nil {
-		c.errorf("%s: %v", name, err)
+		c.errorf("%s: %v", name, withSuggestion(fs, err))
 		c.hint("tribunal-session %s -h", name)
 		return false
 	}
@@ -153,13 +153,7 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 	}
 	l := c.loadLayers(warn)
 	if check {
-		problems = append(problems, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
-		problems = append(problems, provider.CheckAll(l.cfg.Providers(), os.Environ())...)
-		if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
-			if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
-				problems = append(problems, err.Error())
-			}
-		}
+		problems = l.problems(problems)
 	}
 	problems = dedupe(problems)
 	if asJSON {
@@ -208,6 +202,20 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "configuration OK: %d settings, %d rubrics\n", len(l.cfg.Settings()), len(l.rubrics.IDs()))
 	}
 	return 0
+}
+
+// problems adds to loaded (what loading the layers warned about) every
+// problem a run would stop on: the one check behind `config --check` and
+// `doctor`.
+func (l layers) problems(loaded []string) []string {
+	out := append(loaded, l.cfg.Check(l.rubrics, l.root, os.Environ())...)
+	out = append(out, provider.CheckAll(l.cfg.Providers(), os.Environ())...)
+	if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
+		if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return dedupe(out)
 }
 
 // shortValue keeps the table readable: a list of objects (the built-in

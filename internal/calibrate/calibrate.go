@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/provider/openai"
-	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 // Options are what the user asked for.
@@ -34,27 +34,14 @@ type Options struct {
 	Dir string
 }
 
-// Deps is everything a run touches outside memory.
+// Deps is everything a run touches outside memory: the shared
+// environment (internal/env; TempDir holds the cases' working
+// directories, Progress receives one line per finished judging) and Bar,
+// which, when set (a terminal), receives the progress bar instead of
+// Progress, each state to be redrawn in place of the last.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per finished judging, for a log; when
-	// Bar is set (a terminal) it receives the progress bar instead, each
-	// state to be redrawn in place of the last. Warn receives warnings.
-	// Relay receives the judges' warnings, tagged by the package that
-	// found them (see session.Deps). All get plain text: the binary
-	// prefixes and prints it.
-	Progress func(string)
-	Bar      func(string)
-	Warn     func(string)
-	Relay    func(string)
-	Now      func() time.Time
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
-	// Environ is the base environment of other model CLIs (codex, gemini).
-	Environ []string
-	// TempDir holds the cases' working directories ("" → os.TempDir()).
-	TempDir string
+	env.Env
+	Bar func(string)
 }
 
 // InputError is a problem with the cases file or the invocation: nothing
@@ -69,18 +56,10 @@ func (e *InputError) Unwrap() error { return e.Err }
 var ErrInterrupted = errInterrupted
 
 // Run judges every case and returns the report. A *InputError or a
-// *session.ConfigError means nothing ran; ErrInterrupted comes with a
+// *judging.ConfigError means nothing ran; ErrInterrupted comes with a
 // partial report.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
+	d.Env = d.Env.WithDefaults()
 	if opts.Jobs < 1 {
 		opts.Jobs = 1
 	}
@@ -133,7 +112,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		if !j.spec.IsClaude() {
 			// Another family's client, as the hook would use it.
 			if err := j.spec.Validate(d.Getenv); err != nil {
-				return nil, &session.ConfigError{Err: err}
+				return nil, &judging.ConfigError{Err: err}
 			}
 			j.settings.Model = j.spec.QualifiedModel("")
 			j.claude = provider.Deps{
@@ -145,7 +124,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		}
 		return j, nil
 	}
-	jury, err := session.LoadJury(session.JuryOptions{RubricID: opts.RubricID, WorktreeRoot: worktree}, session.Deps{
+	jury, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: worktree}, judging.Env{
 		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
 	})
 	if err != nil {

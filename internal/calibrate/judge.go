@@ -7,16 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/session"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -72,10 +72,10 @@ type judge interface {
 }
 
 // juryJudge is the default: jury, meta-judge and gate of `run`.
-type juryJudge struct{ jury *session.Jury }
+type juryJudge struct{ jury *judging.Jury }
 
-func (j juryJudge) work(c Case, files []unidiff.File, dir string) session.Work {
-	return session.Work{Task: c.Task, Files: files, ActorOutput: claim, Iteration: 0, Dir: dir}
+func (j juryJudge) work(c Case, files []unidiff.File, dir string) judging.Work {
+	return judging.Work{Task: c.Task, Files: files, ActorOutput: claim, Iteration: 0, Dir: dir}
 }
 
 func (j juryJudge) fingerprint(c Case, files []unidiff.File) string {
@@ -175,7 +175,7 @@ func (s stopJudge) describe() string {
 }
 
 func (s stopJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
-	adv, res, err := stophook.Judge(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir, s.settings.Timeout)
+	adv, res, err := stopjudge.Ask(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir, s.settings.Timeout)
 	out := Judgement{CostUSD: res.CostUSD}
 	if err != nil {
 		out.Decision, out.Error = "failed", err.Error()

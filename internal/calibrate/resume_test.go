@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
@@ -19,7 +20,7 @@ import (
 // next run pays only for the cases it had not decided.
 func TestInterruptedRunResumes(t *testing.T) {
 	home := t.TempDir()
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	var lines []string
 	for _, id := range []string{"a", "b", "c", "d"} {
 		lines = append(lines, `{"id":"`+id+`","task":"add `+id+`","label":"accept","diff":"diff --git a/`+id+` b/`+id+`\nnew file mode 100644\n--- /dev/null\n+++ b/`+id+`\n@@ -0,0 +1 @@\n+`+id+`\n"}`)
@@ -40,8 +41,15 @@ func TestInterruptedRunResumes(t *testing.T) {
 		}
 		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"judge_type":"standard"}`)}, nil
 	})
-	deps := Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git: projectkey.ExecGit("git", os.Environ()), TempDir: t.TempDir()}
+	deps := Deps{
+		Env: env.Env{
+			Getenv:  func(k string) string { return vars[k] },
+			Home:    home,
+			Claude:  runner,
+			Git:     projectkey.ExecGit("git", os.Environ()),
+			TempDir: t.TempDir(),
+		},
+	}
 	opts := Options{CasesPath: cases, Stop: true, Dir: home}
 
 	rep, err := Run(ctx, opts, deps)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
@@ -22,7 +23,7 @@ func TestRunStarterSetWiring(t *testing.T) {
 		t.Skip("materialises 42 working directories; skipped with -short")
 	}
 	home := t.TempDir()
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	var mu sync.Mutex
 	dirs := map[string]bool{}
 	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
@@ -42,9 +43,13 @@ func TestRunStarterSetWiring(t *testing.T) {
 	})
 	tmp := t.TempDir()
 	rep, err := Run(context.Background(), Options{CasesPath: filepath.Join(starterDir, "cases.jsonl"), Jobs: 4, Dir: home}, Deps{
-		Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git:     projectkey.ExecGit("git", append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")),
-		TempDir: tmp,
+		Env: env.Env{
+			Getenv:  func(k string) string { return vars[k] },
+			Home:    home,
+			Claude:  runner,
+			Git:     projectkey.ExecGit("git", append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")),
+			TempDir: tmp,
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -20,9 +20,12 @@ var hookLinks = map[string][]string{
 	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
 		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
-	// stop-gate's judge (stop-gate judge JOB) tells the model what people
-	// dismissed: internal/dismiss, read only when a judge runs.
-	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitstate", "hookio", "jcs", "ledger",
+	// judging/stopjudge is the advisory judge's call and verdict check,
+	// split out of stophook (moved, not new code) so that calibrate --stop
+	// asks the same judge without linking the hook. stop-gate's judge
+	// (stop-gate judge JOB) tells the model what people dismissed:
+	// internal/dismiss, read only when a judge runs.
+	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},

@@ -3,8 +3,10 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
@@ -93,8 +95,14 @@ func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []
 	// A rubric that sets no policy field makes Session read every
 	// tribunal.session value a run could fall back on.
 	probe, _ := rubric.Parse(json.RawMessage(`{"id":"(configuration check)","criteria":[{"name":"all","weight":1,"min_pass":1}]}`))
-	if _, err := c.Session(&probe); err != nil {
-		out = append(out, err.Error())
+	_, err := c.Session(&probe)
+	reported := map[string]bool{}
+	for _, e := range Errors(err) {
+		out = append(out, e.Error())
+		var ke *KeyError
+		if errors.As(e, &ke) {
+			reported[ke.Key] = true
+		}
 	}
 	if _, err := c.SeverityFailAt(); err != nil {
 		out = append(out, err.Error())
@@ -102,6 +110,18 @@ func (c *Config) Check(set rubric.Set, worktreeRoot string, environ []string) []
 	if _, err := c.CommandJudges(DefaultJudgeTimeout); err != nil {
 		out = append(out, err.Error())
 	}
+	// The hooks' readers fall back, with a warning, on a value a run
+	// rejects (the stop hook's score_threshold): said once, as the error.
+	warn := c.warn
+	c.warn = func(msg string) {
+		for key := range reported {
+			if strings.Contains(msg, key+":") {
+				return
+			}
+		}
+		warn(msg)
+	}
+	defer func() { c.warn = warn }()
 	c.StopHook()
 	c.SessionStart()
 	c.Trust()

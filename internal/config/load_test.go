@@ -278,10 +278,10 @@ func TestUnknownKeys(t *testing.T) {
 	c := e.load()
 	want := []string{
 		plugin + `: unknown key "foo"`,
-		plugin + `: unknown key "tribunal.stop_hook.enable"`,
+		plugin + `: unknown key "tribunal.stop_hook.enable" (did you mean "enabled"?)`,
 		user + `: unknown key "tribunal.enabled"`,
-		user + `: unknown key "tribunal.sesion"`,
-		user + `: unknown key "tribunal.session.gate_polcy"`,
+		user + `: unknown key "tribunal.sesion" (did you mean "session"?)`,
+		user + `: unknown key "tribunal.session.gate_polcy" (did you mean "gate_policy"?)`,
 		user + `: unknown key "tribunal.judges.security.temperature"`,
 	}
 	if strings.Join(e.warnings, "\n") != strings.Join(want, "\n") {

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // kind is the JSON type a configuration key must have. Range rules that
@@ -176,7 +180,8 @@ func prune(n *node, s *spec, prefix string, warn func(string)) {
 		}
 		switch {
 		case cs == nil:
-			warn(fmt.Sprintf("%s: unknown key %q", child.src, key))
+			warn(fmt.Sprintf("%s: unknown key %q%s", child.src, key,
+				safetext.DidYouMean(k, slices.Collect(maps.Keys(s.fields)), strconv.Quote)))
 			delete(n.kids, k)
 			continue
 		case child.isNull():

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -46,21 +47,16 @@ func (c *Config) Session(r *rubric.Rubric) (Params, error) {
 	if err := rubric.Validate(r); err != nil {
 		return Params{}, err
 	}
+	// Every invalid value is reported, not only the first: a user fixes
+	// them all in one edit (errors.Join; Errors splits them again).
 	var p Params
-	var err error
-	if p.ScoreThreshold, err = pick(c, r.ScoreThreshold, "score_threshold", rules.DefaultScoreThreshold, rubric.ScoreThreshold); err != nil {
-		return Params{}, err
-	}
-	if p.MaxIterations, err = pick(c, r.MaxIterations, "max_iterations", rules.DefaultMaxIterations, rubric.MaxIterations); err != nil {
-		return Params{}, err
-	}
-	if p.GatePolicy, err = pick(c, r.GatePolicy, "gate_policy", rules.DefaultPolicy, rubric.GatePolicy); err != nil {
-		return Params{}, err
-	}
-	if p.AggregationMethod, err = pick(c, r.AggregationMethod, "aggregation_method", rules.DefaultMethod, rubric.AggregationMethod); err != nil {
-		return Params{}, err
-	}
-	if p.DissentThreshold, err = pick(c, nil, "dissent_threshold", rules.DefaultDissentThreshold, rubric.Unit); err != nil {
+	var errs [5]error
+	p.ScoreThreshold, errs[0] = pick(c, r.ScoreThreshold, "score_threshold", rules.DefaultScoreThreshold, rubric.ScoreThreshold)
+	p.MaxIterations, errs[1] = pick(c, r.MaxIterations, "max_iterations", rules.DefaultMaxIterations, rubric.MaxIterations)
+	p.GatePolicy, errs[2] = pick(c, r.GatePolicy, "gate_policy", rules.DefaultPolicy, rubric.GatePolicy)
+	p.AggregationMethod, errs[3] = pick(c, r.AggregationMethod, "aggregation_method", rules.DefaultMethod, rubric.AggregationMethod)
+	p.DissentThreshold, errs[4] = pick(c, nil, "dissent_threshold", rules.DefaultDissentThreshold, rubric.Unit)
+	if err := errors.Join(errs[:]...); err != nil {
 		return Params{}, err
 	}
 	p.JudgeTypes = c.judgeTypes(r)
@@ -97,9 +93,35 @@ func pick[T any](c *Config, explicit json.RawMessage, key string, def T, decode 
 	}
 	v, err := decode(n.raw)
 	if err != nil {
-		return v, fmt.Errorf("%s (from %s)", invalid("tribunal.session."+key, n, err), n.src)
+		return v, &KeyError{Key: "tribunal.session." + key, Err: fmt.Errorf("%s (from %s)", invalid("tribunal.session."+key, n, err), n.src)}
 	}
 	return v, nil
+}
+
+// KeyError is an invalid value of one setting; its message names the key
+// and the file.
+type KeyError struct {
+	Key string
+	Err error
+}
+
+func (e *KeyError) Error() string { return e.Err.Error() }
+func (e *KeyError) Unwrap() error { return e.Err }
+
+// Errors splits an error that errors.Join made (Session's, one per invalid
+// value) into its parts, so that each is reported on its own line.
+func Errors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Errors(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // judgeTypes resolves judge_types. It is not validated (spec §2.7): entries

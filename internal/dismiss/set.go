@@ -233,6 +233,23 @@ func (s *Set) Has(fp string) bool {
 	return ok
 }
 
+// PromptFor is what a judge shown material (a diff, a diff stat) is told
+// of the dismissals: those on a file the material names, and those on no
+// file. A nil set tells nothing.
+func (s *Set) PromptFor(material ...string) []prompts.Dismissed {
+	if s == nil || len(s.byFP) == 0 {
+		return nil
+	}
+	text := strings.Join(material, "\n")
+	var files []string
+	for _, e := range s.byFP {
+		if e.File != "" && strings.Contains(text, e.File) {
+			files = append(files, e.File)
+		}
+	}
+	return s.Prompt(files)
+}
+
 // Prompt is what a judge of a change to files is told of the dismissals
 // (Relevant's entries, at most prompts.MaxDismissed).
 func (s *Set) Prompt(files []string) []prompts.Dismissed {

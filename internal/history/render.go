@@ -87,9 +87,17 @@ func RenderLog(r LogResult) string {
 	}
 	b.WriteString("\nDetails: `tribunal-session show <id>`; recheck a task's gates: `tribunal-session replay <task-id>`.\n")
 	if len(r.Kept) > 0 {
-		fmt.Fprintf(&b, "\nKept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — `tribunal-session apply <id>` or `discard <id>`.\n", strings.Join(r.Kept, ", "))
+		b.WriteString("\n" + keptLine(r.Kept, "`") + "\n")
 	}
 	return b.String()
+}
+
+// keptLine is the footer naming the kept changes, in both forms of the
+// log; quote marks the commands (a backtick in Markdown, nothing on a
+// terminal).
+func keptLine(kept []string, quote string) string {
+	return fmt.Sprintf("Kept changes, not in your working tree (ref refs/tribunal/tasks/<id>): %s — %stribunal-session apply <id>%s or %sdiscard <id>%s.",
+		strings.Join(kept, ", "), quote, quote, quote, quote)
 }
 
 // RenderTask renders a task as Markdown: the header facts, then each
@@ -217,7 +225,7 @@ const maxActorLines = 12
 const maxFeedbackShown = 4000
 
 // quoted is model text in show's Markdown: a quoted block (safetext.Quote),
-// read by the model when /tribunal-log relays it, so none of its lines can
+// read by the model when /tribunal:tribunal-log relays it, so none of its lines can
 // pass for show's own.
 func quoted(s string, max int, see string) string { return safetext.Quote(s, max, see) }
 

@@ -11,16 +11,17 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
-// ErrNotFound is wrapped when an id names no task and no advisory verdict.
-var ErrNotFound = errors.New("no task or advisory verdict with that id")
+// ErrNotFound is wrapped when an id names no task and no advisory verdict
+// (records.ResolveID's error, so every command says it alike).
+var ErrNotFound = records.ErrUnknownID
 
 // ErrAmbiguous is wrapped when an id prefix names more than one record.
-var ErrAmbiguous = errors.New("the id is ambiguous")
+var ErrAmbiguous = records.ErrAmbiguousID
 
 // Last is the id every history command accepts for the newest record.
 // It can never be a task id (ULIDs have no L) and wins over a session id
 // of the same name.
-const Last = "last"
+const Last = records.Last
 
 // minShortID is the shortest id prefix the log prints: ULIDs of tasks
 // started the same day share their first five or six characters, so a
@@ -37,7 +38,8 @@ type Ref struct {
 // Resolve finds the record id names in the project: "last" (the newest
 // task or advisory verdict), a task id (ULIDs are case-insensitive), a
 // Claude Code session id (its stop file, found by the same sanitising the
-// Stop hook applies), or an unambiguous prefix of either; exact matches
+// Stop hook applies), or an unambiguous prefix of either at least records.MinPrefix
+// characters long; exact matches
 // win over prefixes, so the short session ids in a SessionStart note work.
 func Resolve(projectDir, id string) (Ref, error) {
 	id = strings.TrimSpace(id)
@@ -100,15 +102,16 @@ func Resolve(projectDir, id string) (Ref, error) {
 			names = append(names, "session "+strings.TrimPrefix(base, records.StopPrefix))
 		}
 	}
-	switch len(matches) {
-	case 0:
-		return Ref{}, fmt.Errorf("%w: %q", ErrNotFound, id)
-	case 1:
+	switch {
+	case len(id) < records.MinPrefix:
+		return Ref{}, fmt.Errorf("%w: %q", records.ErrShortID, id)
+	case len(matches) == 1:
 		return matches[0], nil
-	default:
-		sort.Strings(names)
-		return Ref{}, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, id, strings.Join(names, ", "))
+	case len(matches) == 0:
+		return Ref{}, fmt.Errorf("%w: no task or advisory verdict %q in this project", ErrNotFound, id)
 	}
+	sort.Strings(names)
+	return Ref{}, fmt.Errorf("%w: %q starts %d records: %s", ErrAmbiguous, id, len(names), records.Candidates(names))
 }
 
 // Ref names the record of a log entry of the project at projectDir.
@@ -175,9 +178,9 @@ func sanitizePrefix(s string) string {
 }
 
 // ResolveRun finds the detached run id names among the directories of
-// runsDir (<project>/runs): "last" (the newest run), a whole task id or an
-// unambiguous prefix of one, compared case-insensitively. It returns the
-// run's task id.
+// runsDir (<project>/runs) by records.ResolveID: "last" (the newest run),
+// a whole task id or an unambiguous prefix of one. It returns the run's
+// task id.
 func ResolveRun(runsDir, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	entries, err := os.ReadDir(runsDir)
@@ -191,30 +194,5 @@ func ResolveRun(runsDir, id string) (string, error) {
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(runs)))
-	if strings.EqualFold(id, Last) {
-		if len(runs) == 0 {
-			return "", fmt.Errorf("%w: %q: no detached run is recorded for this project", ErrNotFound, id)
-		}
-		return runs[0], nil
-	}
-	if id == "" {
-		return "", fmt.Errorf("%w: the id is empty", ErrNotFound)
-	}
-	var matches []string
-	for _, r := range runs {
-		if r == strings.ToUpper(id) {
-			return r, nil
-		}
-		if matchesName(r, id) {
-			matches = append(matches, r)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		return "", fmt.Errorf("no detached run %q in this project", id)
-	case 1:
-		return matches[0], nil
-	default:
-		return "", fmt.Errorf("%w: %q matches the runs %s", ErrAmbiguous, id, strings.Join(matches, ", "))
-	}
+	return records.ResolveID(runs, id, "detached run")
 }

@@ -21,7 +21,8 @@ func TestResolve(t *testing.T) {
 	writeTask(t, dir, t2, "", "", nil)
 	stopFile(t, dir, "3f2a9c1b-aaaa", id("01HZ3", 1), "accepted", 0.9, "")
 	stopFile(t, dir, "3f2a9c1b-bbbb", id("01HZ3", 2), "accepted", 0.9, "")
-	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves.
+	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves (one of
+	// records.MinPrefix characters).
 	odd := records.StopPath(store.ForKey(dir, "").Dir, "a/b c")
 	write(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
 	cases := []struct {
@@ -37,7 +38,9 @@ func TestResolve(t *testing.T) {
 		{in: "3f2a9c1b-aaaa", kind: KindAdvisory, target: "stop-3f2a9c1b-aaaa.json"},
 		{in: "3f2a9c1b-b", kind: KindAdvisory, target: "stop-3f2a9c1b-bbbb.json"},
 		{in: "a/b c", kind: KindAdvisory, target: filepath.Base(odd)},
-		{in: "a/b", kind: KindAdvisory, target: filepath.Base(odd)},
+		{in: "a/b_", kind: KindAdvisory, target: filepath.Base(odd)},
+		{in: "a/b", wantErr: records.ErrShortID},
+		{in: "01H", wantErr: records.ErrShortID},
 		{in: "3f2a9c1b", wantErr: ErrAmbiguous},
 		{in: "01HZ", wantErr: ErrAmbiguous},
 		{in: "nothing", wantErr: ErrNotFound},

@@ -79,6 +79,9 @@ func RenderLogTable(r LogResult, width int) string {
 	if r.Total > len(r.Entries) {
 		fmt.Fprintf(&b, "%d of %d records; --limit 0 lists them all.\n", len(r.Entries), r.Total)
 	}
+	if len(r.Kept) > 0 {
+		b.WriteString(keptLine(r.Kept, "") + "\n")
+	}
 	return b.String()
 }
 

@@ -3,24 +3,21 @@ package rejudge
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -41,23 +38,11 @@ type Options struct {
 	ProjectDir string
 }
 
-// Deps is everything a rejudging touches outside memory.
+// Deps is everything a rejudging touches outside memory: the shared
+// environment (internal/env). Progress receives one line per step, Warn
+// each warning and Relay the judges' warnings, as plain text.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per step, Warn each warning and Relay
-	// the judges' warnings tagged by the package that found them (see
-	// session.Deps), as plain text: the binary prefixes and prints them.
-	Progress func(string)
-	Warn     func(string)
-	Relay    func(string)
-	Now      func() time.Time
-	Rand     io.Reader
-	Claude   claude.Runner
-	Git      projectkey.GitRunner
-	// Environ is the base environment of other model CLIs (codex, gemini).
-	Environ []string
-	TempDir string
+	env.Env
 }
 
 // Decision is a gate decision and the aggregate it was made at.
@@ -128,27 +113,16 @@ type Result struct {
 // stored and reported.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run re-judges every task in opts. A configuration error (*session.
+// Run re-judges every task in opts. A configuration error (*judging.
 // ConfigError) stops it before any call.
 func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Rand == nil {
-		d.Rand = rand.Reader
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
-	juries := map[string]*session.Jury{}
-	jury := func(id string) (*session.Jury, error) {
+	d.Env = d.Env.WithDefaults()
+	juries := map[string]*judging.Jury{}
+	jury := func(id string) (*judging.Jury, error) {
 		if j, ok := juries[id]; ok {
 			return j, nil
 		}
-		j, err := session.LoadJury(session.JuryOptions{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, session.Deps{
+		j, err := judging.Load(judging.Options{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, judging.Env{
 			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
 		})
 		if err != nil {
@@ -207,7 +181,7 @@ func (d Deps) progress(format string, args ...any) {
 
 // rejudgeTask re-judges one task's iterations, then stores the result
 // beside the task and appends it to the ledger.
-func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func(string) (*session.Jury, error)) (Task, error) {
+func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func(string) (*judging.Jury, error)) (Task, error) {
 	view := history.ShowTask(opts.ProjectDir, "", id)
 	t := Task{TaskID: id}
 	if view.Manifest != nil {
@@ -240,7 +214,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	}
 	j, err := jury(rubricID)
 	if err != nil {
-		var ce *session.ConfigError
+		var ce *judging.ConfigError
 		if errors.As(err, &ce) && opts.RubricID == "" {
 			// The task's rubric no longer exists: say so for this task.
 			t.Skipped = "its rubric cannot be loaded now: " + ce.Err.Error()
@@ -271,7 +245,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	return t, nil
 }
 
-func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
+func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *judging.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
 	out := Iteration{Number: it.Number, ID: it.ID}
 	if it.Gate != nil {
 		out.Recorded = &Decision{Passed: it.Gate.Passed && it.Gate.BlockedBy == "", Reason: string(it.Gate.Reason)}
@@ -299,7 +273,7 @@ func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *session.Jury
 	defer cleanup()
 	out.Note = note
 	d.progress("%s: judging with the current configuration…", label)
-	jd, err := j.JudgeDiff(ctx, session.Work{Task: taskText, Files: unidiff.Parse([]byte(diff)), ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
+	jd, err := j.JudgeDiff(ctx, judging.Work{Task: taskText, Files: unidiff.Parse([]byte(diff)), ActorOutput: it.ActorText, Iteration: it.Number, Dir: dir})
 	out.CostUSD = jd.CostUSD
 	for _, v := range jd.Verdicts {
 		jv := Judge{Type: v.JudgeType, Model: v.JudgeModelID, Passed: v.Passed, Failed: v.Failed, Error: v.Error}
@@ -390,7 +364,9 @@ func readDiff(path string) (string, bool) {
 // each iteration's actor, from report.json.
 func recordedCommits(taskDir string) map[string]string {
 	out := map[string]string{}
-	var rep session.Report
+	var rep struct {
+		Iterations []judging.IterationReport `json:"iterations"`
+	}
 	if records.ReadJSON(filepath.Join(taskDir, records.ReportFile), &rep) == nil {
 		for _, it := range rep.Iterations {
 			if it.Commit != "" {

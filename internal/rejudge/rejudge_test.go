@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
@@ -51,7 +52,7 @@ func iteration(t *testing.T, taskDir, id, gate, diff string) {
 // the recorded files are untouched and the result is stored beside them.
 func TestRejudgeIterations(t *testing.T) {
 	home := t.TempDir()
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	project := filepath.Join(home, "onlooker", "tribunal", "k")
 	taskDir := filepath.Join(project, taskID)
 	writeFile(t, filepath.Join(taskDir, "manifest.json"), `{"task_id":"`+taskID+`","task_summary":"add x","rubric_id":"default"}`)
@@ -77,8 +78,13 @@ func TestRejudgeIterations(t *testing.T) {
 		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.95,"passed":true}`)}, nil
 	})
 	res, err := Run(context.Background(), Options{TaskIDs: []string{taskID}, WorktreeRoot: "", ProjectDir: project}, Deps{
-		Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git: projectkey.ExecGit("git", os.Environ()), TempDir: t.TempDir(),
+		Env: env.Env{
+			Getenv:  func(k string) string { return vars[k] },
+			Home:    home,
+			Claude:  runner,
+			Git:     projectkey.ExecGit("git", os.Environ()),
+			TempDir: t.TempDir(),
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

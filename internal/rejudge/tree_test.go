@@ -10,16 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
 func TestTreeExtractsTheIterationsCommit(t *testing.T) {
 	repo := t.TempDir()
-	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+	vars := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
 	run := func(args ...string) string {
 		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = repo, env
+		cmd.Dir, cmd.Env = repo, vars
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
@@ -34,7 +35,7 @@ func TestTreeExtractsTheIterationsCommit(t *testing.T) {
 	commit := run("rev-parse", "HEAD")
 	os.WriteFile(filepath.Join(repo, "sub", "a.go"), []byte("package changed\n"), 0o644)
 
-	d := Deps{Git: projectkey.ExecGit("git", env), TempDir: t.TempDir()}
+	d := Deps{Env: env.Env{Git: projectkey.ExecGit("git", vars), TempDir: t.TempDir()}}
 	dir, note, cleanup := tree(context.Background(), d, repo, commit)
 	if note != "" {
 		t.Fatalf("note = %q", note)

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // Criterion is one rubric criterion. Weight and MinPass are nil when the
@@ -159,10 +161,15 @@ func unknownKeys(obj json.RawMessage, known []string, prefix string) []string {
 			continue
 		}
 		msg := fmt.Sprintf("unknown key %q", prefix+key)
+		caseOnly := false
 		for _, k := range known {
 			if strings.EqualFold(k, key) {
 				msg += fmt.Sprintf(" (keys are case-sensitive: write %q)", prefix+k)
+				caseOnly = true
 			}
+		}
+		if !caseOnly {
+			msg += safetext.DidYouMean(key, known, func(k string) string { return strconv.Quote(prefix + k) })
 		}
 		out = append(out, msg)
 	}

@@ -8,9 +8,11 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
@@ -213,6 +215,8 @@ func warnUnknownTop[V any](path string, top map[string]V, warn func(string)) {
 		msg := fmt.Sprintf("%s: unknown key %q ignored", path, k)
 		if strings.EqualFold(k, "rubrics") {
 			msg += ` (keys are case-sensitive: write "rubrics")`
+		} else {
+			msg += safetext.DidYouMean(k, []string{"rubrics"}, strconv.Quote)
 		}
 		warn(msg)
 	}

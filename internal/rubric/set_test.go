@@ -270,7 +270,7 @@ func TestJSONRubricProblems(t *testing.T) {
 		t.Errorf("warnings = %q", w)
 	}
 	for id, want := range map[string]string{
-		"typo":         path + `: rubric typo: unknown key "score_treshold"`,
+		"typo":         path + `: rubric typo: unknown key "score_treshold" (did you mean "score_threshold"?)`,
 		"case":         path + `: rubric case: unknown key "criteria[0].Name" (keys are case-sensitive: write "criteria[0].name")`,
 		"strthreshold": path + `: rubric strthreshold: score_threshold must be a number, got "0.9"`,
 		"good":         "",

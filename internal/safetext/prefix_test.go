@@ -31,6 +31,9 @@ var prefixAllowed = map[string][]string{
 	// these texts, so the package that builds the JSON owns them.
 	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
 	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
+	// The session-start message about broken settings (systemMessage,
+	// shown by Claude Code, never on stderr): the same kind of payload.
+	"internal/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
 	// The inline form of a dismissal: text people write in their code's
 	// comments, which internal/dismiss looks for.
 	"internal/dismiss/inline.go": {"tribunal: dismiss "},

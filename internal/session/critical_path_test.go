@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
@@ -98,13 +99,15 @@ func TestIterationCriticalPath(t *testing.T) {
 		}
 	})
 	home := t.TempDir()
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	start := time.Now()
 	rep, err := Run(context.Background(), Options{Task: "t", Dir: repo}, Deps{
-		Getenv: func(k string) string { return env[k] },
-		Home:   home,
-		Claude: runner,
-		Git:    projectkey.ExecGit("git", os.Environ()),
+		Env: env.Env{
+			Getenv: func(k string) string { return vars[k] },
+			Home:   home,
+			Claude: runner,
+			Git:    projectkey.ExecGit("git", os.Environ()),
+		},
 	})
 	wall := time.Since(start)
 	if err != nil {

@@ -1,11 +1,9 @@
 package session
 
 import (
-	"encoding/json"
 	"math"
 
 	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
 // digest builds the retry digest (spec §7.7) from the previous iteration; "" on
@@ -16,27 +14,27 @@ func (r *runner) digest() string {
 	}
 	prev := r.history[len(r.history)-1]
 	in := prompts.DigestInput{
-		Reason:          prev.gate.Reason,
-		FailedCriterion: prev.gate.FailedCriterion,
-		Aggregate:       prev.aggregate,
+		Reason:          prev.Gate.Reason,
+		FailedCriterion: prev.Gate.FailedCriterion,
+		Aggregate:       prev.Aggregate,
 		Threshold:       &r.params.ScoreThreshold,
 		Meta: prompts.DigestMeta{
-			Quality: prev.meta.VerdictQuality, Bias: prev.meta.BiasDetected,
-			BiasTypes: prev.meta.BiasTypes, Override: prev.meta.Override,
+			Quality: prev.Meta.VerdictQuality, Bias: prev.Meta.BiasDetected,
+			BiasTypes: prev.Meta.BiasTypes, Override: prev.Meta.Override,
 		},
 	}
-	if prev.gate.FailedCriterion != "" {
-		in.FailedLowest, in.FailedFloor = r.floorFacts(prev.verdicts, prev.gate.FailedCriterion)
+	if prev.Gate.FailedCriterion != "" {
+		in.FailedLowest, in.FailedFloor = r.jury.FloorFacts(prev.Verdicts, prev.Gate.FailedCriterion)
 	}
-	if prev.recorded {
-		in.Dissent = &prev.dissent
+	if prev.DissentRecorded {
+		in.Dissent = &prev.Dissent
 	}
-	for _, c := range r.criteria() {
+	for _, c := range r.jury.Criteria() {
 		dc := prompts.DigestCriterion{Name: c.Name, Weight: c.Weight, MinPass: c.MinPass}
 		var sum float64
 		var n int
 		min := math.Inf(1)
-		for _, v := range prev.verdicts {
+		for _, v := range prev.Verdicts {
 			if _, ok := v.UsableScore(); !ok {
 				continue
 			}
@@ -52,7 +50,7 @@ func (r *runner) digest() string {
 		}
 		in.Criteria = append(in.Criteria, dc)
 	}
-	for _, v := range prev.verdicts {
+	for _, v := range prev.Verdicts {
 		dj := prompts.DigestJudge{Type: v.JudgeType, Passed: v.Passed, Failed: v.Failed, Feedback: v.FeedbackSummary}
 		if s, ok := v.UsableScore(); ok {
 			dj.Score = &s
@@ -62,7 +60,7 @@ func (r *runner) digest() string {
 		}
 		in.Judges = append(in.Judges, dj)
 	}
-	for _, c := range prev.commands {
+	for _, c := range prev.Commands {
 		dj := prompts.DigestJudge{Type: "command:" + c.Name, Passed: c.Passed, Failed: c.Failed, Feedback: c.Feedback}
 		if c.Failed && dj.Feedback == "" {
 			dj.Feedback = "(could not run: " + firstLine(c.Error, 200) + ")"
@@ -70,38 +68,4 @@ func (r *runner) digest() string {
 		in.Judges = append(in.Judges, dj)
 	}
 	return prompts.Digest(in)
-}
-
-// floorFacts returns the lowest readable report of criterion name across
-// all verdicts (the floor uses the minimum, spec §6.2) and its min_pass, for
-// reports such as "safety (0.30 < 0.80)". A criterion violated only by an
-// unreadable report has no lowest score.
-func (r *runner) floorFacts(vs []verdict.Verdict, name string) (lowest, floor *float64) {
-	if r.rub != nil {
-		for _, c := range r.rub.Criteria {
-			if c.Name == name && c.MinPass != nil {
-				f := *c.MinPass
-				floor = &f
-				break
-			}
-		}
-	}
-	min := math.Inf(1)
-	for _, v := range vs {
-		cs, ok := v.Reports()
-		if !ok {
-			continue
-		}
-		raw, ok := cs[name]
-		if !ok {
-			continue
-		}
-		if s, ok := verdict.Usable(json.RawMessage(raw)); ok && s < min {
-			min = s
-		}
-	}
-	if !math.IsInf(min, 1) {
-		lowest = &min
-	}
-	return lowest, floor
 }

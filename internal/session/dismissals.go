@@ -2,11 +2,10 @@ package session
 
 import (
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
@@ -20,8 +19,24 @@ type dismissals struct {
 	// where names the run in the suppression log: "run" or "review".
 	where string
 	set   *dismiss.Set
-	// onHit is told of each suppressed finding (a review counts them).
+	// onHit is told of each suppressed finding, kept of each finding
+	// still raised with its fingerprint (a review records both).
 	onHit func(dismiss.Hit)
+	kept  func(f severity.Finding, fp string)
+}
+
+// useDismissals makes the run's rounds drop dismissed findings before
+// the gate weighs them and tell the judges what was dismissed and why
+// (withDismissals).
+func (r *runner) useDismissals(d *dismissals) { r.dismissed = d }
+
+// withDismissals sets a round's dismissal filter and list, when the run
+// uses dismissals.
+func (r *runner) withDismissals(in *judging.Input) {
+	if r.dismissed == nil {
+		return
+	}
+	in.Keep, in.Dismissals = r.keepRaised, r.dismissalSet()
 }
 
 // dismissalSet loads the set on first use; a file that cannot be read is
@@ -43,44 +58,30 @@ func (r *runner) dismissalSet() *dismiss.Set {
 	return set
 }
 
-// useDismissals makes the run drop dismissed findings before the gate
-// weighs them (runner.tally), log each suppression, and tell the judges
-// what was dismissed (promptDismissed).
-func (r *runner) useDismissals(d *dismissals) {
-	r.dismissed = d
-	r.dismiss = func(fs []severity.Finding) []severity.Finding {
-		set := r.dismissalSet()
-		kept, _, hits := set.Filter(r.workDir, fs)
-		for _, p := range set.Problems {
-			r.Warn(p)
-		}
-		set.Problems = nil
-		var log []dismiss.Suppression
-		for _, h := range hits {
-			log = append(log, dismiss.SuppressionOf(h, r.Now().UTC().Format(time.RFC3339), d.where, r.taskID))
-			if d.onHit != nil {
-				d.onHit(h)
-			}
-		}
-		if err := dismiss.LogSuppressions(filepath.Join(r.project.Dir, records.SuppressionsFile), log); err != nil {
-			r.Warn(err.Error())
-		}
-		return kept
+// keepRaised is the engine's Keep: the findings no dismissal covers; each
+// suppression is logged (records.SuppressionsFile), and an invalid inline
+// dismissal is a warning.
+func (r *runner) keepRaised(fs []severity.Finding) []severity.Finding {
+	d, set := r.dismissed, r.dismissalSet()
+	kept, fps, hits := set.Filter(r.workDir, fs)
+	for _, p := range set.Problems {
+		r.Warn(p)
 	}
-}
-
-// promptDismissed are the dismissals a judge shown material is told of:
-// those on a file the material names, and those on no file.
-func (r *runner) promptDismissed(material ...string) []prompts.Dismissed {
-	if r.dismissed == nil {
-		return nil
-	}
-	text := strings.Join(material, "\n")
-	var files []string
-	for _, e := range r.dismissalSet().Entries() {
-		if e.File != "" && strings.Contains(text, e.File) {
-			files = append(files, e.File)
+	set.Problems = nil
+	var log []dismiss.Suppression
+	for _, h := range hits {
+		log = append(log, dismiss.SuppressionOf(h, r.Now().UTC().Format(time.RFC3339), d.where, r.taskID))
+		if d.onHit != nil {
+			d.onHit(h)
 		}
 	}
-	return r.dismissalSet().Prompt(files)
+	if d.kept != nil {
+		for i, f := range kept {
+			d.kept(f, fps[i])
+		}
+	}
+	if err := dismiss.LogSuppressions(filepath.Join(r.project.Dir, records.SuppressionsFile), log); err != nil {
+		r.Warn(err.Error())
+	}
+	return kept
 }

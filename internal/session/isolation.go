@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -67,12 +66,12 @@ func (r *runner) isolate(ctx context.Context) error {
 // changed anything.
 func (r *runner) recordChange(ctx context.Context, it *iterationState, dir string) (string, bool, error) {
 	prev := r.task.Head
-	head, err := r.wt.Commit(ctx, r.task, fmt.Sprintf("tribunal: task %s, iteration %d", r.taskID, it.report.Number+1))
+	head, err := r.wt.Commit(ctx, r.task, fmt.Sprintf("tribunal: task %s, iteration %d", r.taskID, it.Report.Number+1))
 	r.noteTamper()
 	if err != nil {
 		return "", false, err
 	}
-	it.report.Refused = r.task.Refused
+	it.Report.Refused = r.task.Refused
 	r.report.Isolation.Refused = r.task.Refused
 	for i, f := range r.task.Refused {
 		if i == maxRefusedWarnings {
@@ -93,8 +92,8 @@ func (r *runner) recordChange(ctx context.Context, it *iterationState, dir strin
 	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffPreviousFile), r.capStored(previous), r.Redact))
 	r.storeErr(storeWriteText(r.taskDir, filepath.Join(dir, records.DiffSnapshotFile), r.capStored(cumulative), r.Redact))
 	r.write(filepath.Join(dir, records.FilesChangedFile), files)
-	it.report.Commit = head
-	it.report.Files = files
+	it.Report.Commit = head
+	it.Report.Files = files
 	r.report.Isolation.Files = files
 	return cumulative, previous != "", nil
 }
@@ -254,20 +253,6 @@ func shortCommit(c string) string {
 		return c[:12]
 	}
 	return c
-}
-
-// judgeDiffBytes bounds the diff in a judge's prompt exactly as the Stop
-// hook's judge is bounded. Judges can read the files themselves; the diff
-// tells them where to look and what changed.
-const judgeDiffBytes = prompts.StopDiffBudget
-
-// boundedDiff renders the task's change for the judges within
-// judgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
-func boundedDiff(patch string) string {
-	if patch == "" {
-		return ""
-	}
-	return unidiff.Render(unidiff.Parse([]byte(patch)), judgeDiffBytes)
 }
 
 // maxSummaryFiles bounds the summary's file list; files.json has them all.

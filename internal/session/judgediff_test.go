@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 	home := t.TempDir()
 	repo := newRepo(t, `{"tribunal":{"session":{"judge_types":["standard","adversarial"],"score_threshold":0.7}}}`)
-	env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	var mu sync.Mutex
 	var calls []claude.Call
 	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
@@ -38,7 +39,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		}
 	})
 	sandboxed := func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }
-	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner, Sandbox: sandboxed})
+	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner, Sandbox: sandboxed}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 			t.Errorf("%s is not offered Read: %q", roleOf(c), c.Tools)
 		}
 	}
-	if _, err := os.Stat(env["ONLOOKER_DIR"]); !os.IsNotExist(err) {
+	if _, err := os.Stat(vars["ONLOOKER_DIR"]); !os.IsNotExist(err) {
 		t.Errorf("JudgeDiff wrote under ONLOOKER_DIR: %v", err)
 	}
 	// The fingerprint moves with the work and the configuration, not with
@@ -100,7 +101,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 	if j.Fingerprint(w) == j.Fingerprint(w2) {
 		t.Error("fingerprint ignores the diff")
 	}
-	j2, err := LoadJury(JuryOptions{}, Deps{Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner})
+	j2, err := LoadJury(JuryOptions{}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -22,8 +21,9 @@ import (
 // task is in the report and the prompts; the manifest is for listings.
 const maxTaskSummary = 500
 
-// loop runs spec §7.3–spec §7.4 and finishes the task.
-func (r *runner) loop(ctx context.Context) error {
+// loop runs spec §7.3–spec §7.4, each iteration by iteration, and
+// finishes the task.
+func (r *runner) loop(ctx context.Context, iteration func(context.Context, int) (*iterationState, error)) error {
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -34,16 +34,16 @@ func (r *runner) loop(ctx context.Context) error {
 	var runErr error
 	outcome := Exhausted
 	for n := 0; n < r.params.MaxIterations; n++ {
-		it, err := r.iteration(ctx, n)
+		it, err := iteration(ctx, n)
 		if it != nil {
-			r.report.Iterations = append(r.report.Iterations, it.report)
+			r.report.Iterations = append(r.report.Iterations, it.Report)
 			r.history = append(r.history, *it)
 		}
 		if err != nil {
 			outcome, runErr = Aborted, err
 			break
 		}
-		if it.report.Gate.Passed {
+		if it.Report.Gate.Passed {
 			outcome = Accepted
 			break
 		}
@@ -53,7 +53,7 @@ func (r *runner) loop(ctx context.Context) error {
 }
 
 func (r *runner) sessionStart() events.SessionStart {
-	seats, _ := jury.Empanel(r.params.JudgeTypes, r.seatModel, func() (string, error) { return "x", nil }, func(string) {})
+	seats := r.jury.Panel()
 	start := events.SessionStart{
 		TaskID:         r.taskID,
 		GatePolicy:     eventPolicy(r.params.GatePolicy),

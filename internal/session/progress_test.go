@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"regexp"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ func TestProgressCarriesElapsedTime(t *testing.T) {
 	var out syncBuffer
 	start := time.Date(2026, 5, 24, 10, 0, 0, 0, time.UTC)
 	now := start.Add(83 * time.Second)
-	r := &runner{Deps: Deps{Progress: out.line, Now: func() time.Time { return now }}, start: start}
+	r := &runner{Deps: Deps{Env: env.Env{Progress: out.line, Now: func() time.Time { return now }}}, start: start}
 	r.progress("iteration %d/%d: actor working", 1, 3)
 	now = start.Add(2*time.Hour + 5*time.Second)
 	r.progress("done")
@@ -43,7 +44,7 @@ func TestProgressCarriesElapsedTime(t *testing.T) {
 
 func TestLongPhaseHeartbeat(t *testing.T) {
 	var out syncBuffer
-	r := &runner{Deps: Deps{Progress: out.line, Now: time.Now, Heartbeat: 5 * time.Millisecond}, start: time.Now()}
+	r := &runner{Deps: Deps{Env: env.Env{Progress: out.line, Now: time.Now, Heartbeat: 5 * time.Millisecond}}, start: time.Now()}
 	stop := r.longPhase("iteration 1/3:", "waiting for the jury")
 	// Poll for two beats with a generous deadline; never a fixed sleep.
 	deadline := time.Now().Add(30 * time.Second)

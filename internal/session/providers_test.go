@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,17 +34,21 @@ func claudeFake(t *testing.T, judgeCalls *atomic.Int32) claude.Runner {
 	})
 }
 
-func runWith(t *testing.T, userSettings string, env map[string]string, runner claude.Runner) (*Report, error, string) {
+func runWith(t *testing.T, userSettings string, vars map[string]string, runner claude.Runner) (*Report, error, string) {
 	t.Helper()
 	repo := newRepo(t, "")
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(userSettings), 0o644)
 	onlooker := filepath.Join(home, "onlooker")
-	env["ONLOOKER_DIR"] = onlooker
+	vars["ONLOOKER_DIR"] = onlooker
 	rep, err := Run(context.Background(), Options{Task: "t", Dir: repo}, Deps{
-		Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-		Git: projectkey.ExecGit("git", os.Environ()),
+		Env: env.Env{
+			Getenv: func(k string) string { return vars[k] },
+			Home:   home,
+			Claude: runner,
+			Git:    projectkey.ExecGit("git", os.Environ()),
+		},
 	})
 	return rep, err, onlooker
 }

@@ -2,13 +2,11 @@ package session
 
 import (
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/trust"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
@@ -41,95 +39,15 @@ type Report struct {
 	BashNote string `json:"bash_note,omitempty"`
 }
 
-// IterationReport is one pass of the loop.
-type IterationReport struct {
-	Number      int              `json:"iteration_number"`
-	IterationID string           `json:"iteration_id"`
-	DurationMS  int              `json:"duration_ms"`
-	Actor       ActorReport      `json:"actor"`
-	Judges      []JudgeReport    `json:"judges"`
-	Consensus   *ConsensusReport `json:"consensus,omitempty"`
-	Meta        MetaReport       `json:"meta"`
-	Gate        GateReport       `json:"gate"`
-	// Beyond tribunal 1.2.7: command judges, the worst finding severity.
-	Commands      []records.Command `json:"command_judges,omitempty"`
-	WorstSeverity string            `json:"worst_severity,omitempty"`
-	// Commit is the task branch's commit after this iteration's actor;
-	// Files are the files changed relative to the starting snapshot.
-	// UnverifiedFindings counts findings whose cited file or line does not
-	// exist in the judged tree: shown, never blocking.
-	UnverifiedFindings int                   `json:"unverified_findings,omitempty"`
-	Commit             string                `json:"commit,omitempty"`
-	Files              []worktree.FileChange `json:"files_changed,omitempty"`
-	// Refused is what this iteration's commit did not record.
-	Refused []worktree.Refusal `json:"refused_files,omitempty"`
-}
-
-// ActorReport describes the Actor's pass.
-type ActorReport struct {
-	DurationMS   int      `json:"duration_ms"`
-	ArtifactKind string   `json:"artifact_kind,omitempty"`
-	CostUSD      *float64 `json:"cost_usd,omitempty"`
-	Error        string   `json:"error,omitempty"`
-}
-
-// JudgeReport is one seat's verdict.
-type JudgeReport struct {
-	JudgeID         string             `json:"judge_id"`
-	Type            string             `json:"judge_type"`
-	Model           string             `json:"model,omitempty"`
-	Score           *float64           `json:"score,omitempty"`
-	Passed          bool               `json:"passed"`
-	Failed          bool               `json:"failed,omitempty"`
-	Error           string             `json:"error,omitempty"`
-	Feedback        string             `json:"feedback_summary,omitempty"`
-	CriterionScores map[string]float64 `json:"criterion_scores,omitempty"`
-	CostUSD         *float64           `json:"cost_usd,omitempty"`
-	Reps            int                `json:"reps,omitempty"`
-	// Provider and Family say which client and model family judged.
-	Provider string `json:"provider,omitempty"`
-	Family   string `json:"family,omitempty"`
-	// Bash is "sandboxed" when the seat had Bash inside Claude Code's
-	// sandbox, "withheld" when its agent has Bash but no sandbox could run
-	// (docs/security.md §2.4); empty for a seat without Bash.
-	Bash string `json:"bash,omitempty"`
-}
-
-// ConsensusReport is the aggregate and dissent.
-type ConsensusReport struct {
-	Aggregate       float64      `json:"aggregated_score"`
-	Method          rules.Method `json:"aggregation_method"`
-	Dissent         float64      `json:"disagreement"`
-	DissentRecorded bool         `json:"dissent_recorded"`
-}
-
-// MetaReport is the Meta-Judge's review.
-type MetaReport struct {
-	Quality   string   `json:"verdict_quality"`
-	Bias      bool     `json:"bias_detected"`
-	BiasTypes []string `json:"bias_types,omitempty"`
-	Override  string   `json:"override_recommendation,omitempty"`
-	Failed    bool     `json:"failed,omitempty"`
-	Error     string   `json:"error,omitempty"`
-	Probes    []string `json:"bias_probes,omitempty"`
-	Provider  string   `json:"provider,omitempty"`
-	Family    string   `json:"family,omitempty"`
-}
-
-// GateReport is the gate's decision with the facts a person needs to read
-// it (spec §7.9: a floor block names the score and the floor).
-type GateReport struct {
-	Passed          bool         `json:"passed"`
-	Reason          rules.Reason `json:"reason,omitempty"`
-	FailedCriterion string       `json:"failed_criterion,omitempty"`
-	FloorScore      *float64     `json:"failed_criterion_score,omitempty"`
-	Floor           *float64     `json:"failed_criterion_floor,omitempty"`
-	WillRetry       bool         `json:"will_retry,omitempty"`
-	// BlockedBy names an additional check that blocked (command,
-	// severity, trust); Trust is the trust gate's result.
-	BlockedBy rules.Check   `json:"blocked_by,omitempty"`
-	Trust     *trust.Result `json:"trust,omitempty"`
-}
+// The reports of one round of judging are the engine's (internal/judging).
+type (
+	IterationReport = judging.IterationReport
+	ActorReport     = judging.ActorReport
+	JudgeReport     = judging.JudgeReport
+	ConsensusReport = judging.ConsensusReport
+	MetaReport      = judging.MetaReport
+	GateReport      = judging.GateReport
+)
 
 // Glyph is the outcome's mark in summaries (spec §7.10).
 func Glyph(outcome string) string {
@@ -145,15 +63,8 @@ func Glyph(outcome string) string {
 	}
 }
 
-// GateSentence says what the gate decided, in gate.Sentence's words.
-func GateSentence(g GateReport, aggregate float64) string {
-	f := gate.Facts{Aggregate: &aggregate, FloorScore: g.FloorScore, Floor: g.Floor}
-	if g.Trust != nil {
-		f.TrustReasons = g.Trust.Reasons
-	}
-	return gate.Sentence(gate.Result{Passed: g.Passed, Reason: g.Reason,
-		FailedCriterion: inline(g.FailedCriterion, 200), BlockedBy: g.BlockedBy}, f)
-}
+// GateSentence is the gate decision as one sentence (judging.GateSentence).
+func GateSentence(g GateReport, aggregate float64) string { return judging.GateSentence(g, aggregate) }
 
 // Summary renders the terse Markdown summary of spec §7.10.
 func Summary(r *Report) string {
@@ -169,96 +80,142 @@ func Summary(r *Report) string {
 	if r.Error != "" {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", inline(r.Error, 1000))
 	}
-	if len(r.Iterations) > 0 {
-		b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
-		for _, it := range r.Iterations {
-			var judges []string
-			for _, j := range it.Judges {
-				if j.Score != nil {
-					judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
-				} else if j.Failed {
-					judges = append(judges, j.Type+" failed")
-				} else {
-					judges = append(judges, j.Type+" no score")
-				}
-			}
-			agg, dis := "—", "—"
-			if it.Consensus != nil {
-				agg = fmt.Sprintf("%.2f", it.Consensus.Aggregate)
-				dis = fmt.Sprintf("%.2f", it.Consensus.Dissent)
-				if it.Consensus.DissentRecorded {
-					dis += " ⚑"
-				}
-			}
-			gate := "—"
-			if it.Consensus != nil {
-				gate = GateSentence(it.Gate, it.Consensus.Aggregate)
-			} else if it.Actor.Error != "" {
-				gate = "actor failed"
-			} else if it.Gate.Reason == "no_usable_verdict" {
-				gate = "no usable verdict: aborted"
-			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
-		}
-		b.WriteString("\n")
-	}
-	var notes []string
-	for _, it := range r.Iterations {
-		m := it.Meta
-		var parts []string
-		if m.Failed {
-			parts = append(parts, "meta-judge failed; treated as questionable with no bias")
-		} else if m.Quality != "" {
-			parts = append(parts, "jury "+m.Quality)
-		}
-		if m.Bias {
-			parts = append(parts, "bias: "+strings.Join(m.BiasTypes, ", "))
-		}
-		if m.Override != "" {
-			parts = append(parts, "recommended "+m.Override)
-		}
-		for _, p := range m.Probes {
-			parts = append(parts, "probe "+inline(p, 300))
-		}
-		if it.WorstSeverity != "" {
-			parts = append(parts, "worst finding: "+it.WorstSeverity)
-		}
-		if it.UnverifiedFindings > 0 {
-			parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
-		}
-		for _, c := range it.Commands {
-			if !c.Passed {
-				parts = append(parts, "command "+inline(c.Name, 100)+" failed")
-			}
-		}
-		if t := it.Gate.Trust; t != nil && !t.Trustworthy {
-			parts = append(parts, "trust: "+inline(strings.Join(t.Reasons, "; "), 500))
-		}
-		if len(parts) > 0 && (m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" || it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 || (it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)) {
-			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
-		}
-	}
-	if len(notes) > 0 {
+	b.WriteString(iterationTable(r.Iterations))
+	if notes := checkNotes(r.Iterations); len(notes) > 0 {
 		b.WriteString("**Meta-judge and check notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
 	b.WriteString(lastFeedback(r))
-	if files := changedFiles(r); len(files) > 0 {
-		b.WriteString("**Files changed by the task**\n\n")
-		for i, f := range files {
-			if i == maxSummaryFiles {
-				fmt.Fprintf(&b, "- … and %d more (see files.json of the last iteration)\n", len(files)-maxSummaryFiles)
-				break
-			}
-			b.WriteString("- " + fileLine(f) + "\n")
-		}
-		b.WriteString("\n")
-	}
+	b.WriteString(filesSection(r))
 	if lines := refusedLines(r); len(lines) > 0 {
 		b.WriteString("**Not recorded** (taken out of the task's worktree)\n\n" + strings.Join(lines, "\n") + "\n\n")
 	}
 	if lines := isolationLines(r); len(lines) > 0 {
 		b.WriteString(strings.Join(lines, "\n") + "\n\n")
 	}
+	b.WriteString(footer(r))
+	return b.String()
+}
+
+// iterationTable is the summary's table: one row per iteration with its
+// judges, aggregate, dissent and gate.
+func iterationTable(its []IterationReport) string {
+	if len(its) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("| iteration | judges | aggregate | dissent | gate |\n|---|---|---|---|---|\n")
+	for _, it := range its {
+		var judges []string
+		for _, j := range it.Judges {
+			if j.Score != nil {
+				judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
+			} else if j.Failed {
+				judges = append(judges, j.Type+" failed")
+			} else {
+				judges = append(judges, j.Type+" no score")
+			}
+		}
+		agg, dis := "—", "—"
+		if it.Consensus != nil {
+			agg = fmt.Sprintf("%.2f", it.Consensus.Aggregate)
+			dis = fmt.Sprintf("%.2f", it.Consensus.Dissent)
+			if it.Consensus.DissentRecorded {
+				dis += " ⚑"
+			}
+		}
+		gate := "—"
+		if it.Consensus != nil {
+			gate = GateSentence(it.Gate, it.Consensus.Aggregate)
+		} else if it.Actor.Error != "" {
+			gate = "actor failed"
+		} else if it.Gate.Reason == "no_usable_verdict" {
+			gate = "no usable verdict: aborted"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.Number+1, strings.Join(judges, ", "), agg, dis, gate)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// checkNotes lists, per iteration, what the meta-judge and tribunal's
+// extra checks said when it is worth a line.
+func checkNotes(its []IterationReport) []string {
+	var notes []string
+	for _, it := range its {
+		if parts := iterationNotes(it); len(parts) > 0 && noteworthy(it) {
+			notes = append(notes, fmt.Sprintf("- iteration %d: %s", it.Number+1, strings.Join(parts, "; ")))
+		}
+	}
+	return notes
+}
+
+// iterationNotes is every meta-judge and check fact of one iteration.
+func iterationNotes(it IterationReport) []string {
+	m := it.Meta
+	var parts []string
+	if m.Failed {
+		parts = append(parts, "meta-judge failed; treated as questionable with no bias")
+	} else if m.Quality != "" {
+		parts = append(parts, "jury "+m.Quality)
+	}
+	if m.Bias {
+		parts = append(parts, "bias: "+strings.Join(m.BiasTypes, ", "))
+	}
+	if m.Override != "" {
+		parts = append(parts, "recommended "+m.Override)
+	}
+	for _, p := range m.Probes {
+		parts = append(parts, "probe "+inline(p, 300))
+	}
+	if it.WorstSeverity != "" {
+		parts = append(parts, "worst finding: "+it.WorstSeverity)
+	}
+	if it.UnverifiedFindings > 0 {
+		parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
+	}
+	for _, c := range it.Commands {
+		if !c.Passed {
+			parts = append(parts, "command "+inline(c.Name, 100)+" failed")
+		}
+	}
+	if t := it.Gate.Trust; t != nil && !t.Trustworthy {
+		parts = append(parts, "trust: "+inline(strings.Join(t.Reasons, "; "), 500))
+	}
+	return parts
+}
+
+// noteworthy says whether an iteration's notes deserve a line: a sound
+// jury with nothing else to say does not.
+func noteworthy(it IterationReport) bool {
+	m := it.Meta
+	return m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 ||
+		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
+}
+
+// filesSection lists the files the task changed, bounded.
+func filesSection(r *Report) string {
+	files := changedFiles(r)
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("**Files changed by the task**\n\n")
+	for i, f := range files {
+		if i == maxSummaryFiles {
+			fmt.Fprintf(&b, "- … and %d more (see files.json of the last iteration)\n", len(files)-maxSummaryFiles)
+			break
+		}
+		b.WriteString("- " + fileLine(f) + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// footer is the summary's closing lines: iterations, cost, duration,
+// judge families, the Bash note and where the artifacts are.
+func footer(r *Report) string {
+	var b strings.Builder
 	cost := "not reported"
 	if r.CostUSD != nil {
 		cost = fmt.Sprintf("$%.4f", *r.CostUSD)
@@ -310,6 +267,12 @@ func lastFeedback(r *Report) string {
 // or command name) inside one of the summary's own lines: one line, no
 // tag, controls made visible (safetext.Inline).
 func inline(s string, n int) string { return safetext.Inline(s, n) }
+
+// firstLine makes model- or tool-derived text one safe line of at most n
+// bytes for progress lines and summaries.
+func firstLine(s string, n int) string { return safetext.OneLine(s, n) }
+
+func mark(passed bool) string { return judging.Mark(passed) }
 
 func fmtDuration(ms int64) string {
 	if ms < 1000 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -36,8 +37,11 @@ type ReviewOptions struct {
 // Reviewer is one review, set up and not yet run: its fingerprint keys
 // the verdict cache before any model is called.
 type Reviewer struct {
-	r       *runner
-	opts    ReviewOptions
+	r    *runner
+	opts ReviewOptions
+	// diff is the change as the judges see it (unidiff.RenderNoting within
+	// opts.DiffBytes); omitted says what it leaves out.
+	diff    string
 	omitted []string
 }
 
@@ -63,7 +67,9 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 	r := &runner{Deps: d, start: d.Now(), maxCost: map[string]float64{}, review: true}
 	// InPlace: the worktree manager is set up only when the head state
 	// needs a worktree (headState), which a CI checkout of the head does not.
-	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true}
+	// One iteration: the jury is loaded with it, so the meta-judge knows
+	// no retry follows.
+	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1}
 	if strings.TrimSpace(r.opts.Task) == "" {
 		r.opts.Task = noTask
 	}
@@ -86,10 +92,10 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 		r.params.BudgetUSD = opts.BudgetUSD
 	}
 	if opts.DiffBytes <= 0 {
-		opts.DiffBytes = judgeDiffBytes
+		opts.DiffBytes = judging.JudgeDiffBytes
 	}
 	v := &Reviewer{r: r, opts: opts}
-	r.shadowDiff, v.omitted = unidiff.RenderNoting(opts.Change.Files, opts.DiffBytes)
+	v.diff, v.omitted = unidiff.RenderNoting(opts.Change.Files, opts.DiffBytes)
 	return v, nil
 }
 
@@ -109,11 +115,10 @@ func (v *Reviewer) Omitted() []string { return v.omitted }
 func (v *Reviewer) ProjectDir() string { return v.r.project.Dir }
 
 // Fingerprint is the jury's fingerprint for this review's question
-// (Jury.Fingerprint over the task and the change), which with the trees
-// keys the verdict cache.
+// (judging.Jury.Fingerprint over the task and the change) and its command
+// judges, which with the trees keys the verdict cache.
 func (v *Reviewer) Fingerprint() string {
-	j := &Jury{base: v.r}
-	return j.Fingerprint(Work{Task: v.r.opts.Task, Files: v.opts.Change.Files, ActorOutput: v.actorLine()}) +
+	return v.r.jury.Fingerprint(Work{Task: v.r.opts.Task, Files: v.opts.Change.Files, ActorOutput: v.actorLine()}) +
 		fmt.Sprintf("/commands=%d", len(v.r.commands)) + commandNames(v.r)
 }
 

@@ -36,17 +36,14 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
 	}
 	defer done()
-	r.useDismissals(&dismissals{shared: v.opts.Dismissed, where: "review", onHit: func(dismiss.Hit) { rec.Dismissed++ }})
-	filter := r.dismiss
-	r.dismiss = func(fs []severity.Finding) []severity.Finding {
-		kept := filter(fs)
-		for _, f := range kept {
-			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: dismiss.Of(r.workDir, f)})
-		}
-		return kept
-	}
-	r.params.MaxIterations = 1
-	r.report.MaxIterations = 1
+	// The engine's Keep (withDismissals): findings people dismissed are
+	// dropped before they are counted and weighed by the gate; the rest
+	// are kept for review.json with their fingerprints.
+	r.useDismissals(&dismissals{shared: v.opts.Dismissed, where: "review",
+		onHit: func(dismiss.Hit) { rec.Dismissed++ },
+		kept: func(f severity.Finding, fp string) {
+			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: fp})
+		}})
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -63,35 +60,40 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	case runErr != nil:
 		// Stopped (a signal, the budget) before the gate: no judgement.
 		outcome, sessionOutcome = review.NoVerdict, Aborted
-	case it.report.Gate.Passed:
+	case it.Report.Gate.Passed:
 		outcome, sessionOutcome = review.Accepted, Accepted
 	}
 	r.finish(ctx, sessionOutcome, runErr)
 	rec.Outcome = outcome
 	rec.Reason = reviewReason(outcome, it, runErr)
 	r.write(records.ReviewFile, rec)
-	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.report.Gate}
-	res.Worst, res.Any = severity.WorstOf(it.findings)
+	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.Report.Gate}
+	res.Worst, res.Any = severity.WorstOf(it.Findings)
 	if runErr != nil && !errors.Is(runErr, ErrNoVerdict) {
 		return res, r.Redact.Error(runErr)
 	}
 	return res, nil
 }
 
-// round is the review's one iteration: its start event, then the jury,
-// meta-judge and gate of runner.judge.
+// round is the review's one iteration: its start event, then one round
+// of the engine (jury, command judges, meta-judge, gate, ledger entry)
+// over the head state, recorded in the review's store (judgeRound). The
+// judges are shown the change as the review rendered it; the run's
+// dismissals drop the dismissed findings before the gate weighs them.
 func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
 	r := v.r
-	iterID, err := r.newID()
+	it, err := r.newIteration(0)
 	if err != nil {
 		return &iterationState{}, err
 	}
-	it := &iterationState{report: IterationReport{Number: 0, IterationID: iterID}, actorOutput: v.actorLine()}
+	it.ActorOutput = v.actorLine()
 	start := r.Now()
-	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: iterID, IterationNumber: 0, Trigger: "initial"})
-	err = r.judge(ctx, it, records.IterationDir(iterID), "[review]", 0)
-	it.report.DurationMS = int(r.Now().Sub(start).Milliseconds())
-	r.report.Iterations = append(r.report.Iterations, it.report)
+	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: 0, Trigger: "initial"})
+	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), "[review]")
+	in.Isolated, in.Diff = true, v.diff
+	err = r.judgeRound(ctx, it, in)
+	it.Report.DurationMS = r.msSince(start)
+	r.report.Iterations = append(r.report.Iterations, it.Report)
 	r.history = append(r.history, *it)
 	return it, err
 }
@@ -105,10 +107,10 @@ func reviewReason(outcome string, it *iterationState, err error) string {
 		return "not a judgement of the code: stopped before the gate (" + firstLine(err.Error(), 400) + ")"
 	}
 	agg := 0.0
-	if it.report.Consensus != nil {
-		agg = it.report.Consensus.Aggregate
+	if it.Report.Consensus != nil {
+		agg = it.Report.Consensus.Aggregate
 	}
-	return GateSentence(it.report.Gate, agg)
+	return GateSentence(it.Report.Gate, agg)
 }
 
 // headState points the judges (and command judges) at the change's head

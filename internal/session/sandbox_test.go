@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ func TestAdversarialBash(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := newRepo(t, `{"tribunal":{"session":{"judge_types":["standard","adversarial"],"max_iterations":1}}}`)
 			home := t.TempDir()
-			env := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
+			vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 			var mu sync.Mutex
 			var calls []claude.Call
 			var notes []string
@@ -49,10 +50,14 @@ func TestAdversarialBash(t *testing.T) {
 			})
 			checks := 0
 			rep, err := Run(context.Background(), Options{Task: "t", Dir: repo}, Deps{
-				Getenv: func(k string) string { return env[k] }, Home: home, Claude: runner,
-				Git:     projectkey.ExecGit("git", os.Environ()),
-				Note:    func(s string) { notes = append(notes, s) },
-				Sandbox: func() claude.SandboxSupport { checks++; return tc.support },
+				Env: env.Env{
+					Getenv:  func(k string) string { return vars[k] },
+					Home:    home,
+					Claude:  runner,
+					Git:     projectkey.ExecGit("git", os.Environ()),
+					Note:    func(s string) { notes = append(notes, s) },
+					Sandbox: func() claude.SandboxSupport { checks++; return tc.support },
+				},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -1,27 +1,35 @@
 // Package session runs one /tribunal task: the Actor → Jury → Meta-Judge → Gate loop, its events, its artifacts and its report.
+//
+// Run is the loop: isolation in a task worktree, the actor, and each
+// iteration's round of judging by the engine (internal/judging), recorded
+// in the task's store (taskRecorder: events, artifacts, ledger, cost and
+// budget). JudgeChange is one such recorded round with no actor: it judges a
+// given change (ChangeOptions.Diff) in a given directory (Dir) — command
+// judges, meta-judge, gate, manifests, events, artifacts, ledger entry,
+// report — as a one-iteration task; NewReview and Reviewer.Run are the
+// same round for `tribunal-session review` (review.go), recorded as a task
+// of kind review. Judging without recording (calibrate, rejudge) is
+// judging.Jury.JudgeDiff; LoadJury and Jury here are aliases kept for
+// older callers.
 package session
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -52,60 +60,27 @@ type Options struct {
 	InPlace bool
 }
 
-// Deps is everything the loop touches outside memory.
+// Deps is everything the loop touches outside memory: the shared
+// environment (internal/env) and this process's id.
 type Deps struct {
-	Getenv func(string) string
-	Home   string
-	// Progress receives one line per step, for a person watching, each
-	// with the time since the task started.
-	Progress func(string)
-	// Heartbeat is how often a long phase (the actor, the jury, the
-	// meta-judge) says it is still going: 0 means every 30 seconds, a
-	// negative value never.
-	Heartbeat time.Duration
-	// Warn receives each warning of the run and of the settings it loads;
-	// Note a line that is neither progress nor a warning (a leftover
-	// cleaned up). Relay receives the warnings of the decision packages
-	// (aggregate, verdict, severity, jury, gate), which name their source
-	// themselves ("tribunal-gate: …", as the decide output carries them).
-	// All get plain text: the binary adds the prefixes and prints them.
-	Warn   func(string)
-	Note   func(string)
-	Relay  func(string)
-	Now    func() time.Time
-	Rand   io.Reader
-	Claude claude.Runner
-	Git    projectkey.GitRunner
-	// Environ is the environment of command judges (their PATH comes
-	// from here, never from the repository).
-	Environ []string
+	env.Env
 	// PID is this process's id, recorded as the owner of a task worktree
 	// so that the next run can tell a crashed run's leftovers.
 	PID int
-	// Sandbox says whether Claude Code's Bash sandbox can run for a judge
-	// (docs/security.md §2.4); nil checks this machine with
-	// claude.CheckSandbox and the PATH of Environ.
-	Sandbox func() claude.SandboxSupport
-	// Redact scrubs the configured credentials from everything the run
-	// stores or prints; nil means the run builds it from its settings
-	// (provider.Redactor over every configured provider).
-	Redact *redact.Redactor
 }
 
 // ConfigError is a setup failure caused by the user's configuration or
 // invocation (a bad rubric, an invalid setting, an empty panel, no
-// repository): the run is aborted before any model call. Hint, when set,
-// says what to do instead of the generic "fix the setting".
-type ConfigError struct {
-	Err  error
-	Hint string
-}
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
+// repository): the run is aborted before any model call. It is the
+// engine's (judging.ConfigError).
+type ConfigError = judging.ConfigError
 
 // ErrInterrupted marks a run stopped by a signal or a cancelled context.
-var ErrInterrupted = errors.New("interrupted")
+var ErrInterrupted = judging.ErrInterrupted
+
+// ErrNoVerdict marks a task aborted because no judge of an iteration
+// produced a usable verdict.
+var ErrNoVerdict = judging.ErrNoVerdict
 
 // runner holds one task's state.
 type runner struct {
@@ -135,52 +110,27 @@ type runner struct {
 	// diffCapWarned: the stored-diff cap was announced (once a run).
 	diffCapWarned bool
 	commands      []cmdjudge.Judge
-	failAt        severity.Level
-	prov          providers
-	// bash is the sandbox check, made once, the first time a judge would
-	// get Bash.
-	bash   sync.Once
-	bashOK claude.SandboxSupport
-	// shadow judges work outside a task (JudgeDiff): no events, no
-	// artifacts, no ledger entry; shadowDiff is the change the judges see.
-	shadow     bool
-	shadowDiff string
-	// review judges an existing change (review.go): recorded like a task,
-	// its judges shown shadowDiff; dismiss drops the findings people
-	// dismissed before the gate weighs them.
-	review  bool
-	dismiss func([]severity.Finding) []severity.Finding
-	// dismissed is the run's dismissal set and its sources (dismissals.go).
-	dismissed *dismissals
+	// jury is the judging engine loaded from the settings.
+	jury *judging.Jury
+	// given is the change a JudgeChange judges (nil for a run).
+	given *ChangeOptions
+	// review marks a review's runner (review.go): recorded as a task of
+	// kind review.
+	review bool
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int
 	firstEventErr, firstFileErr error
 	// progressMu keeps a heartbeat's line and a step's line whole.
 	progressMu sync.Mutex
+	// dismissed is the run's dismissal set and its sources (dismissals.go).
+	dismissed *dismissals
 }
 
 // withDefaults fills the clock, entropy and output sinks a caller left
 // unset.
 func (d Deps) withDefaults() Deps {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Rand == nil {
-		d.Rand = rand.Reader
-	}
-	if d.Warn == nil {
-		d.Warn = func(string) {}
-	}
-	if d.Progress == nil {
-		d.Progress = func(string) {}
-	}
-	if d.Note == nil {
-		d.Note = func(string) {}
-	}
-	if d.Relay == nil {
-		d.Relay = func(string) {}
-	}
+	d.Env = d.Env.WithDefaults()
 	return d
 }
 
@@ -188,6 +138,24 @@ func (d Deps) withDefaults() Deps {
 // the outcome is aborted: a *ConfigError for setup failures, wrapping
 // ErrInterrupted after a signal, or the Actor's failure.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+	r, err := begin(ctx, opts, d)
+	if err != nil {
+		return r.report, err
+	}
+	if err := r.isolate(ctx); err != nil {
+		r.abort(err)
+		return r.report, err
+	}
+	r.useDismissals(&dismissals{where: "run"})
+	err = r.Redact.Error(r.loop(ctx, r.iteration))
+	r.report.Error = r.Redact.String(r.report.Error)
+	return r.report, err
+}
+
+// begin prepares a task: its id, its event emitter and its setup (spec
+// §7.2). A setup failure is recorded as an aborted task and returned as a
+// *ConfigError.
+func begin(ctx context.Context, opts Options, d Deps) (*runner, error) {
 	d = d.withDefaults()
 	if d.PID == 0 {
 		d.PID = os.Getpid()
@@ -201,39 +169,32 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if r.taskID == "" {
 		id, err := r.newID()
 		if err != nil {
-			return r.report, err
+			return r, err
 		}
 		r.taskID = id
 	}
 	r.report.TaskID = r.taskID
-
 	if err := r.setup(ctx, onlookerDir); err != nil {
 		// spec §7.2 step 6: one session.complete aborted, no artifacts.
-		r.report.Outcome = Aborted
-		r.report.Error = err.Error()
-		r.emit(events.SessionComplete{
-			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
-			TotalDurationMS: events.Ptr(r.elapsedMS()),
-		})
+		r.abort(err)
 		var ce *ConfigError
 		if errors.As(err, &ce) {
-			return r.report, ce
+			return r, ce
 		}
-		return r.report, &ConfigError{Err: err}
+		return r, &ConfigError{Err: err}
 	}
-	if err := r.isolate(ctx); err != nil {
-		r.report.Outcome = Aborted
-		r.report.Error = err.Error()
-		r.emit(events.SessionComplete{
-			TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
-			TotalDurationMS: events.Ptr(r.elapsedMS()),
-		})
-		return r.report, err
-	}
-	r.useDismissals(&dismissals{where: "run"})
-	err := r.Redact.Error(r.loop(ctx))
-	r.report.Error = r.Redact.String(r.report.Error)
-	return r.report, err
+	return r, nil
+}
+
+// abort records a task that stopped before its first iteration: one
+// session.complete aborted, no artifacts.
+func (r *runner) abort(err error) {
+	r.report.Outcome = Aborted
+	r.report.Error = err.Error()
+	r.emit(events.SessionComplete{
+		TaskID: r.taskID, Outcome: Aborted, IterationsUsed: events.Ptr(0),
+		TotalDurationMS: events.Ptr(r.elapsedMS()),
+	})
 }
 
 // Validate checks a task exactly as Run does before its first model call
@@ -263,71 +224,30 @@ func (r *runner) newID() (string, error) {
 	return id, nil
 }
 
+// msSince is the time since t in milliseconds.
+func (r *runner) msSince(t time.Time) int { return int(r.Now().Sub(t) / time.Millisecond) }
+
 func (r *runner) elapsedMS() int {
 	return int(r.Now().Sub(r.start) / time.Millisecond)
 }
 
 func (r *runner) progress(format string, args ...any) {
-	line := fmt.Sprintf("[%s] "+format, append([]any{clockTime(r.Now().Sub(r.start))}, args...)...)
+	line := fmt.Sprintf("[%s] "+format, append([]any{judging.ClockTime(r.Now().Sub(r.start))}, args...)...)
 	r.progressMu.Lock()
 	defer r.progressMu.Unlock()
 	r.Progress(line)
 }
 
-// clockTime prints an elapsed time as m:ss (h:mm:ss past an hour).
-func clockTime(d time.Duration) string {
-	s := int(d.Round(time.Second) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-// defaultHeartbeat is how often a long phase reports that it is alive.
-const defaultHeartbeat = 30 * time.Second
-
 // longPhase prints "still <what>" every Heartbeat until the returned stop
-// is called: a judge may think for minutes, and a person (or a detached
-// run's wait) should see that the run is alive and how long the phase
-// has taken.
+// is called (judging.LongPhase).
 func (r *runner) longPhase(label, what string) (stop func()) {
-	every := r.Heartbeat
-	if every == 0 {
-		every = defaultHeartbeat
-	}
-	if every < 0 {
-		return func() {}
-	}
-	begun := r.Now()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				r.progress("%s still %s (%s so far)", label, what, clockTime(r.Now().Sub(begun)))
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		wg.Wait()
-	}
+	return judging.LongPhase(r.Heartbeat, r.Now, r.progress, label, what)
 }
 
 // emit records an event; a failure is a warning and never stops the loop
 // (spec §7.5). A broken log or disk fails every write the same way, so only the
 // first failure of each kind is printed in full; finish counts the rest.
 func (r *runner) emit(p events.Payload, opts ...events.Option) {
-	if r.shadow {
-		return
-	}
 	if err := r.emitter.Emit(p, opts...); err != nil {
 		r.lostEvents++
 		if r.lostEvents == 1 {
@@ -340,9 +260,6 @@ func (r *runner) emit(p events.Payload, opts ...events.Option) {
 // write stores an artifact; a failure is a warning (spec §B.8: the verdict
 // still reaches the user through the report and the events).
 func (r *runner) write(rel string, v any) {
-	if r.shadow {
-		return
-	}
 	r.storeErr(store.WriteJSONRedacted(filepath.Join(r.taskDir, rel), v, r.Redact))
 }
 
@@ -410,13 +327,11 @@ func (r *runner) worktrees(ctx context.Context) error {
 }
 
 // useRedactor makes every sink of the run pass through the redactor of
-// the configured credentials: the progress, warning and note lines, the
-// events, the artifacts (r.write) and the ledger (r.Redact in its
-// fields), on top of the provider runners' own redaction.
+// the configured credentials (the jury's): the progress, warning and note
+// lines, the events, the artifacts (r.write) and the ledger (r.Redact in
+// its fields), on top of the provider runners' own redaction.
 func (r *runner) useRedactor() {
-	if r.Redact == nil {
-		r.Redact = provider.Redactor(provider.Specs(r.cfg.Providers()), r.Getenv)
-	}
+	r.Redact = r.jury.Redactor()
 	if !r.Redact.Active() {
 		return
 	}
@@ -427,62 +342,22 @@ func (r *runner) useRedactor() {
 	}
 }
 
-// configure loads the configuration layers of worktreeRoot ("" outside a
-// repository: plugin and user layers only), the rubric, the effective
-// parameters and the panel: everything a jury needs, nothing the actor
-// or the artifacts need.
+// configure loads the judging engine for worktreeRoot ("" outside a
+// repository: plugin and user layers only): settings, rubric, effective
+// parameters and panel — everything a jury needs, nothing the actor or
+// the artifacts need.
 func (r *runner) configure(worktreeRoot string) error {
-	r.cfg = config.Load(config.Sources{
-		PluginRoot:   r.Getenv("CLAUDE_PLUGIN_ROOT"),
-		Home:         r.Home,
-		WorktreeRoot: worktreeRoot,
-		Warn:         r.Warn,
-	})
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations}, r.Env)
+	r.jury = jury
+	r.report.RubricID = jury.RubricID()
+	if err != nil {
+		return errors.Unwrap(err)
+	}
+	r.cfg, r.rub, r.params = jury.Config(), jury.Rubric(), jury.Params()
 	r.useRedactor()
-	rubrics := rubric.OverlayPaths(r.Home, worktreeRoot)
-	rubrics.Builtins, rubrics.BuiltinsOrigin = r.cfg.BuiltinRubrics(), r.cfg.BuiltinRubricsSource()
-	rubrics.Warn = r.Warn
-	set := rubric.LoadSet(rubrics)
-	id := r.opts.RubricID
-	if id == "" {
-		id = r.cfg.DefaultRubricID()
-	}
-	r.report.RubricID = id
-	rub, ok := set.Lookup(id)
-	if !ok {
-		rub = nil
-	}
-	params, err := r.cfg.Session(rub)
-	if err != nil {
-		if rub == nil {
-			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
-		}
-		return err
-	}
-	if r.opts.MaxIterations > 0 {
-		params.MaxIterations = r.opts.MaxIterations
-	}
-	r.rub = rub
-	r.params = params
-	// A dry empanelling: the real one mints fresh ids every iteration, but
-	// an empty panel must stop the run before the Actor (spec §3.2). Its
-	// warnings (degraded or refused types) are printed here, once per run.
-	seats, err := jury.Empanel(params.JudgeTypes, r.cfg.JudgeModel, func() (string, error) { return "x", nil }, r.Relay)
-	if err != nil {
-		return err
-	}
-	if len(seats) == 0 {
-		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
-	}
-	if err := r.setupProviders(seatTypes(seats)); err != nil {
-		return err
-	}
-	if r.failAt, err = r.cfg.SeverityFailAt(); err != nil {
-		return err
-	}
-	r.report.Seats = len(seats)
-	r.report.Families = r.panelFamilies(seatTypes(seats))
+	r.report.Seats = jury.SeatCount()
+	r.report.Families = jury.Families()
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
-	r.report.MaxIterations = params.MaxIterations
+	r.report.MaxIterations = r.params.MaxIterations
 	return nil
 }

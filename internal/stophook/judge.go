@@ -2,17 +2,16 @@ package stophook
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -20,8 +19,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/transcript"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
+
+// advisory is a validated advisory verdict (spec §8.5).
+type advisory = stopjudge.Verdict
 
 // errNothingToJudge means the transcript and the final message are both
 // empty by the time the judge looks.
@@ -61,7 +62,10 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	}
 	settings := j.Settings
 	settings.Model, settings.EscalateModel = model, escalate
-	adv, res, err := Cascade(ctx, runner, settings, in, j.Worktree, timeout, j.Deadline)
+	adv, res, err := stopjudge.Cascade(ctx, runner, settings, in, j.Worktree, timeout, func() time.Duration {
+		left := time.Until(j.Deadline)
+		return min(j.Settings.Timeout, left-min(recordReserve, left/3))
+	})
 	spend(d, j, res)
 	adv.LeftOut = leftOut
 	return adv, res, err
@@ -90,47 +94,6 @@ func withRedactor(d Deps, j job) Deps {
 		d.Stderr = red.Writer(d.Stderr)
 	}
 	return d
-}
-
-// Advisory is a validated advisory verdict (spec §8.5).
-type Advisory = advisory
-
-// Judge asks the advisory judge about one turn and validates its answer:
-// the prompt is in with the settings' threshold and read tools, the call
-// runs in dir within timeout with s.Model (provider-qualified for another
-// family's client, which run then is). It is the hook's own call and calibrate's for
-// --stop. The error says why there is no verdict (the call failed, or the
-// answer is invalid); the Result carries the call's cost either way.
-func Judge(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration) (Advisory, claude.Result, error) {
-	in.Threshold, in.ReadTools = s.ScoreThreshold, s.ReadTools
-	call := claude.Call{
-		Role:            "stop",
-		Prompt:          prompts.StopPrompt(in),
-		Model:           s.Model,
-		JSONSchema:      prompts.StopVerdictSchema(),
-		Tools:           []string{},
-		StrictMCP:       true,
-		MaxTurns:        2,
-		MaxOutputTokens: s.MaxOutputTokens,
-		Dir:             dir,
-		Timeout:         timeout,
-	}
-	if s.ReadTools {
-		call = call.WithReadOnlyTools(claude.ReadOnlyJudgeTurns)
-	}
-	res, err := run.Run(ctx, call)
-	if err != nil {
-		return advisory{}, res, err
-	}
-	obj, err := responseObject(res)
-	if err != nil {
-		return advisory{}, res, err
-	}
-	adv, err := validate(obj, s.ScoreThreshold)
-	if err != nil {
-		return advisory{}, res, fmt.Errorf("the judge's response is invalid: %w", err)
-	}
-	return adv, res, nil
 }
 
 // evidence gathers the grounded judge prompt's material from the state of
@@ -195,23 +158,6 @@ func dismissedFor(j job, changes []unidiff.File, warn func(string)) []prompts.Di
 		files = append(files, c.NewPath, c.OldPath)
 	}
 	return set.Prompt(files)
-}
-
-// responseObject picks the verdict object out of a result: the structured
-// output of a --json-schema run, or, from a CLI or wrapper that printed
-// plain text, the text itself with one surrounding code fence removed.
-func responseObject(res claude.Result) (map[string]json.RawMessage, error) {
-	text := res.Text
-	if res.Structured != nil {
-		text = string(res.Structured)
-	} else if res.Envelope {
-		return nil, claude.ErrNoStructuredOutput
-	}
-	obj, err := verdict.ParseOutput(text)
-	if err != nil {
-		return nil, fmt.Errorf("the judge's response is invalid: %w", err)
-	}
-	return obj, nil
 }
 
 // statusOf tells a cancelled judgement (a signal: superseded by a newer

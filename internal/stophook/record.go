@@ -59,10 +59,57 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		}
 		ids[i] = id
 	}
+	taskID, iterID := ids[0], ids[1]
+	c := r.chain(a, res, rewake, ids)
+	failed, firstErr := r.emit(c.events)
+	file := records.StopFile{
+		TaskID:      taskID,
+		SessionID:   r.j.SessionID,
+		Outcome:     c.outcome,
+		Verdict:     c.verdict,
+		Mode:        records.Mode,
+		Fingerprint: r.j.Fingerprint,
+		WrittenAt:   now().UTC().Format(time.RFC3339),
+		CostUSD:     res.CostUSD,
+		Judge:       &r.j.Judge, Cascade: a.Cascade,
+	}
+	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
+	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
+	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
+	histErr := r.history(records.Judgement{
+		TaskID: taskID, Outcome: c.outcome, Verdict: &c.verdict, Fingerprint: r.j.Fingerprint,
+		CostUSD: res.CostUSD, DurationMS: &c.ms, Rewake: rewake, LeftOut: a.LeftOut, Cascade: a.Cascade,
+	})
+	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
+		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
+	if fileErr == nil {
+		r.stopFile, r.taskID = stopPath, taskID
+	}
+	var rewakeErr error
+	if rewake {
+		rewakeErr = r.rewakeEntry(rw, taskID)
+	}
+	rewakeRecorded = rewake && failed == 0 && rewakeErr == nil && fileErr == nil
+	r.reportLost(lostWrites{fileErr: fileErr, histErr: histErr, ledgerErr: ledgerErr, rewakeErr: rewakeErr,
+		failed: failed, firstErr: firstErr, rewake: rewake, rewakeRecorded: rewakeRecorded})
+	return rewakeRecorded
+}
+
+// stopChain is the one-judge, one-iteration task an advisory verdict is
+// recorded as: its six events, its verdict and its outcome.
+type stopChain struct {
+	events  []chainEvent
+	verdict events.Verdict
+	outcome string
+	ms      int
+}
+
+// chain builds the six events of spec §8.6 for a, under the task,
+// iteration and judge ids of ids.
+func (r *recorder) chain(a advisory, res claude.Result, rewake bool, ids [3]string) stopChain {
 	taskID, iterID, judgeID := ids[0], ids[1], ids[2]
 	model := firstNonEmpty(a.Model, r.j.Settings.Model)
 	threshold := r.j.Settings.ScoreThreshold
-
 	v := events.Verdict{
 		TaskID:          taskID,
 		Score:           a.Score,
@@ -116,43 +163,28 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 	if res.Tokens != nil {
 		callOpts = append(callOpts, events.WithTokens(*res.Tokens))
 	}
-	failed, firstErr := r.emit([]chainEvent{
+	return stopChain{verdict: v, outcome: outcome, ms: ms, events: []chainEvent{
 		{p: start},
 		{p: events.IterationStart{TaskID: taskID, IterationID: iterID, IterationNumber: 0, Trigger: "initial"}},
 		{p: events.JudgeStart{TaskID: taskID, IterationID: iterID, JudgeID: judgeID, JudgeType: "standard", JudgeModelID: model}},
 		{p: v, opts: callOpts},
 		{p: gateEvent},
 		{p: complete},
-	})
-	file := records.StopFile{
-		TaskID:      taskID,
-		SessionID:   r.j.SessionID,
-		Outcome:     outcome,
-		Verdict:     v,
-		Mode:        records.Mode,
-		Fingerprint: r.j.Fingerprint,
-		WrittenAt:   now().UTC().Format(time.RFC3339),
-		CostUSD:     res.CostUSD,
-		Judge:       &r.j.Judge, Cascade: a.Cascade,
-	}
-	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
-	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
-	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
-	histErr := r.history(records.Judgement{
-		TaskID: taskID, Outcome: outcome, Verdict: &v, Fingerprint: r.j.Fingerprint,
-		CostUSD: res.CostUSD, DurationMS: &ms, Rewake: rewake, LeftOut: a.LeftOut, Cascade: a.Cascade,
-	})
-	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
-		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
-	if fileErr == nil {
-		r.stopFile, r.taskID = stopPath, taskID
-	}
-	var rewakeErr error
-	if rewake {
-		rewakeErr = r.rewakeEntry(rw, taskID)
-	}
-	// One storage fault usually breaks every write at once: name all that
-	// was lost in one line, with the first cause.
+	}}
+}
+
+// lostWrites is what recording one advisory verdict failed to keep.
+type lostWrites struct {
+	fileErr, histErr, ledgerErr, rewakeErr error
+	failed                                 int // events not recorded
+	firstErr                               error
+	rewake, rewakeRecorded                 bool
+}
+
+// reportLost warns about every write that failed. One storage fault
+// usually breaks every write at once: name all that was lost in one line,
+// with the first cause.
+func (r *recorder) reportLost(l lostWrites) {
 	var lost []string
 	var cause error
 	note := func(what string, err error) {
@@ -164,25 +196,23 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 			cause = err
 		}
 	}
-	note("the advisory verdict was not saved", fileErr)
-	if failed > 0 {
-		note(fmt.Sprintf("%d of 6 events were not recorded", failed), firstErr)
+	note("the advisory verdict was not saved", l.fileErr)
+	if l.failed > 0 {
+		note(fmt.Sprintf("%d of 6 events were not recorded", l.failed), l.firstErr)
 	}
-	note("the session's history was not extended", histErr)
-	note("the ledger was not extended", ledgerErr)
-	note("the rewake was not written to the ledger", rewakeErr)
-	rewakeRecorded = rewake && failed == 0 && rewakeErr == nil && fileErr == nil
-	if rewake && !rewakeRecorded && len(lost) > 0 {
+	note("the session's history was not extended", l.histErr)
+	note("the ledger was not extended", l.ledgerErr)
+	note("the rewake was not written to the ledger", l.rewakeErr)
+	if l.rewake && !l.rewakeRecorded && len(lost) > 0 {
 		lost = append(lost, "so the failing verdict was not handed back to the model (it waits for the next prompt)")
 	}
 	if len(lost) > 0 {
 		if !r.now().Before(r.deadline) {
-			r.warn("out of time: kept %s; %s: %v", r.kept(fileErr, histErr), strings.Join(lost, ", "), cause)
+			r.warn("out of time: kept %s; %s: %v", r.kept(l.fileErr, l.histErr), strings.Join(lost, ", "), cause)
 		} else {
 			r.warn("%s: %v", strings.Join(lost, ", "), cause)
 		}
 	}
-	return rewakeRecorded
 }
 
 // kept names what was written before time ran out.
@@ -266,4 +296,14 @@ func previousFingerprint(projectDir, sessionID string) string {
 		return ""
 	}
 	return gjson.GetBytes(data, "fingerprint").String()
+}
+
+// firstNonEmpty is the first of vs that is not "".
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -34,6 +34,13 @@ func OriginCacheDir(onlookerDir string) string {
 	return filepath.Join(onlookerDir, "tribunal-cache", "origin")
 }
 
+// SettingsNoticeDir holds the SessionStart hook's markers of settings
+// whose problems it has told the user about, one empty file per digest of
+// the settings files (internal/surface): beside the origin cache.
+func SettingsNoticeDir(onlookerDir string) string {
+	return filepath.Join(onlookerDir, "tribunal-cache", "settings-noticed")
+}
+
 // TaskDir is the artifact directory of one /tribunal task.
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 

@@ -55,6 +55,6 @@ func Note(shown []records.Advisory, now time.Time) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Mention this to the user if it bears on their work. Details: /tribunal-log, or `tribunal-session show %s`.", shown[0].ShortSession())
+	fmt.Fprintf(&b, "Mention this to the user if it bears on their work. Details: /tribunal:tribunal-log, or `tribunal-session show %s`.", shown[0].ShortSession())
 	return b.String()
 }

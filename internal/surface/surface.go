@@ -71,6 +71,10 @@ func Run(ctx context.Context, d Deps) int {
 type hook struct {
 	Deps
 	in hookio.Input
+	// configNote is the user's message about a broken configuration,
+	// said with the verdicts' note or alone (see configNotice).
+	configNote string
+	emitted    bool
 }
 
 func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
@@ -86,17 +90,24 @@ func (h *hook) run(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	cfg := config.Load(config.Sources{
+	var problems []string
+	src := config.Sources{
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         h.Warn,
-	})
+		Warn:         func(m string) { problems = append(problems, m); h.Warn(m) },
+	}
+	cfg := config.Load(src)
 	settings := cfg.SessionStart()
+	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
+	if len(problems) > 0 {
+		// Before the enabled check: a typo can be what turned it off.
+		h.configNote = configNotice(onlookerDir, config.Layers(src), problems)
+		defer h.emitConfigNote()
+	}
 	if !settings.Enabled {
 		return
 	}
-	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
 	now := h.Now()
 	own := ""
 	if h.in.SessionID != "" {
@@ -225,17 +236,22 @@ func (h *hook) claimAll(projectDir string, fresh []records.Advisory, now time.Ti
 
 // output is the SessionStart hook's JSON.
 type output struct {
-	HookSpecificOutput struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
+	SystemMessage      string              `json:"systemMessage,omitempty"`
+	HookSpecificOutput *hookSpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+type hookSpecificOutput struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
 }
 
 // emit writes the one JSON object, in one write.
 func (h *hook) emit(note string) {
-	var o output
-	o.HookSpecificOutput.HookEventName = "SessionStart"
-	o.HookSpecificOutput.AdditionalContext = note
+	o := output{SystemMessage: h.configNote}
+	if note != "" {
+		o.HookSpecificOutput = &hookSpecificOutput{HookEventName: "SessionStart", AdditionalContext: note}
+	}
+	h.emitted = true
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -124,6 +125,27 @@ func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string
 		}
 	}
 	return done
+}
+
+// RecordIDs lists the names of the task records of the project (kept,
+// running or left by a crash), newest first: what `apply` and `discard`
+// resolve a typed id against. Names are not checked here; the caller keeps
+// the canonical ids (records.ValidID).
+func (m *Manager) RecordIDs() []string {
+	var out []string
+	for _, dir := range m.dirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	return out
 }
 
 // KeptTasks lists the kept tasks of the project, oldest first. It reads

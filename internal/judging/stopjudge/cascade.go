@@ -1,4 +1,4 @@
-package stophook
+package stopjudge
 
 import (
 	"context"
@@ -21,7 +21,7 @@ const (
 // the cascade (tribunal.stop_hook.escalate_model), and why: when it
 // failed, or passed with a confidence below escalate_below ("unsure").
 // "" keeps the cheap verdict.
-func escalation(s config.StopHookSettings, a Advisory) string {
+func escalation(s config.StopHookSettings, a Verdict) string {
 	switch {
 	case s.EscalateModel == "" || s.EscalateModel == s.Model:
 		return ""
@@ -33,14 +33,14 @@ func escalation(s config.StopHookSettings, a Advisory) string {
 	return ""
 }
 
-// Cascade is the Stop judge with its cheap-first cascade: Judge with
-// s.Model, then, when escalation says so and time is left before
-// deadline, Judge again with s.EscalateModel. The verdict is the stronger
-// model's when it answered, else the cheap one's; the Result's cost is
-// both calls'. Without an escalate_model it is Judge. calibrate --stop
-// can call it on the same cases to show what the cascade saves.
-func Cascade(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration, deadline time.Time) (Advisory, claude.Result, error) {
-	adv, res, err := Judge(ctx, run, s, in, dir, timeout)
+// Cascade is the Stop judge with its cheap-first cascade: Ask with
+// s.Model, then, when escalation says so and strongTimeout (asked then)
+// leaves time, Ask again with s.EscalateModel. The verdict is the
+// stronger model's when it answered, else the cheap one's; the Result's
+// cost is both calls'. Without an escalate_model it is Ask. calibrate
+// --stop can call it on the same cases to show what the cascade saves.
+func Cascade(ctx context.Context, run claude.Runner, s config.StopHookSettings, in prompts.StopInput, dir string, timeout time.Duration, strongTimeout func() time.Duration) (Verdict, claude.Result, error) {
+	adv, res, err := Ask(ctx, run, s, in, dir, timeout)
 	if err != nil || s.EscalateModel == "" || s.EscalateModel == s.Model {
 		return adv, res, err
 	}
@@ -51,15 +51,14 @@ func Cascade(ctx context.Context, run claude.Runner, s config.StopHookSettings, 
 		return adv, res, nil
 	}
 	c.Escalated, c.Why, c.StrongModel = true, why, s.EscalateModel
-	left := time.Until(deadline)
-	strongTimeout := min(s.Timeout, left-min(recordReserve, left/3))
-	if strongTimeout <= 0 {
+	left := strongTimeout()
+	if left <= 0 {
 		c.StrongError = "no time left before the deadline"
 		return adv, res, nil
 	}
 	strong := s
 	strong.Model = s.EscalateModel
-	adv2, res2, err := Judge(ctx, run, strong, in, dir, strongTimeout)
+	adv2, res2, err := Ask(ctx, run, strong, in, dir, left)
 	res.CostUSD = addCost(res.CostUSD, res2.CostUSD)
 	res.Duration += res2.Duration
 	if err != nil {
@@ -80,14 +79,4 @@ func addCost(a, b *float64) *float64 {
 	}
 	sum := *a + *b
 	return &sum
-}
-
-// firstNonEmpty is the first of vs that is not "".
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package stophook
+package stopjudge
 
 import (
 	"context"
@@ -24,11 +24,11 @@ func TestJudgeOverOpenAIToleratesWhatTheSpecDoes(t *testing.T) {
 	run := openai.Runner(openai.Options{Getenv: func(string) string { return "" }},
 		provider.Spec{Provider: provider.OpenAI, Model: "qwen3:8b", BaseURL: srv.URL + "/v1"})
 	s := config.StopHookSettings{ScoreThreshold: 0.75, Model: "qwen/qwen3:8b"}
-	adv, _, err := Judge(context.Background(), run, s, prompts.StopInput{LastAssistantMessage: "done"}, t.TempDir(), time.Minute)
+	adv, _, err := Ask(context.Background(), run, s, prompts.StopInput{LastAssistantMessage: "done"}, t.TempDir(), time.Minute)
 	if err != nil {
 		t.Fatalf("the verdict was lost: %v", err)
 	}
-	if adv.Score != 0.4 || adv.Passed || adv.Confidence != defaultConfidence || adv.Feedback != "No test." {
+	if adv.Score != 0.4 || adv.Passed || adv.Confidence != DefaultConfidence || adv.Feedback != "No test." {
 		t.Errorf("advisory = %+v", adv)
 	}
 }

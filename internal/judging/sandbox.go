@@ -1,4 +1,4 @@
-package session
+package judging
 
 import (
 	"os"
@@ -20,12 +20,12 @@ const (
 // with no network; where no sandbox can run, it gets no Bash and the run
 // says so once. It returns the call and the state to record ("" for a
 // judge without Bash, or one that another provider runs).
-func (r *runner) confineBash(judgeType string, c claude.Call) (claude.Call, string) {
+func (r *round) confineBash(judgeType string, c claude.Call) (claude.Call, string) {
 	if !c.HasBash() || !r.prov.judges[judgeType].IsClaude() {
 		return c, ""
 	}
 	r.bash.Do(func() {
-		check := r.Sandbox
+		check := r.env.Sandbox
 		if check == nil {
 			check = func() claude.SandboxSupport {
 				return claude.CheckSandbox(runtime.GOOS, r.childPath(), fileExists)
@@ -36,28 +36,23 @@ func (r *runner) confineBash(judgeType string, c claude.Call) (claude.Call, stri
 	if r.bashOK.OK {
 		return c.WithSandboxedBash(), bashSandboxed
 	}
-	if r.report.BashNote == "" {
-		note := "the " + judgeType + " judge ran without Bash: " + r.bashOK.Why
-		if r.bashOK.Install != "" {
-			note += "; hint: " + r.bashOK.Install
-		}
-		r.report.BashNote = note
-		if !r.shadow {
-			r.Note(note)
-		}
+	note := "the " + judgeType + " judge ran without Bash: " + r.bashOK.Why
+	if r.bashOK.Install != "" {
+		note += "; hint: " + r.bashOK.Install
 	}
+	r.rec.BashNote(note)
 	return c.WithoutBash(), bashWithheld
 }
 
 // childPath is the PATH a claude child gets: Environ's, else the
 // process's own.
-func (r *runner) childPath() string {
-	for i := len(r.Environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(r.Environ[i], "PATH="); ok {
+func (j *Jury) childPath() string {
+	for i := len(j.env.Environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(j.env.Environ[i], "PATH="); ok {
 			return v
 		}
 	}
-	return r.Getenv("PATH")
+	return j.env.Getenv("PATH")
 }
 
 func fileExists(path string) bool {

@@ -1,4 +1,4 @@
-package session
+package judging
 
 import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
@@ -19,70 +19,70 @@ type providers struct {
 // setupProviders reads and checks the providers before any call: an
 // unknown provider, a missing model or base URL, or an unset key variable
 // is a configuration error naming the key.
-func (r *runner) setupProviders(types []string) error {
-	r.prov = providers{
+func (j *Jury) setupProviders(types []string) error {
+	j.prov = providers{
 		deps: provider.Deps{
-			Claude: r.Claude, Getenv: r.Getenv, Environ: r.Environ,
-			CodexPath: r.cfg.CLIPath(provider.Codex), GeminiPath: r.cfg.CLIPath(provider.Gemini),
-			Redact: r.Redact,
+			Claude: j.env.Claude, Getenv: j.env.Getenv, Environ: j.env.Environ,
+			CodexPath: j.cfg.CLIPath(provider.Codex), GeminiPath: j.cfg.CLIPath(provider.Gemini),
+			Redact: j.env.Redact,
 			OpenAI: func(s provider.Spec) claude.Runner {
-				return openai.Runner(openai.Options{Getenv: r.Getenv}, s)
+				return openai.Runner(openai.Options{Getenv: j.env.Getenv}, s)
 			},
 		},
 		judges: map[string]provider.Spec{},
-		meta:   provider.Of(r.cfg.MetaProvider()),
+		meta:   provider.Of(j.cfg.MetaProvider()),
 	}
 	for _, t := range types {
-		s := provider.Of(r.cfg.JudgeProvider(t))
-		if err := s.Validate(r.Getenv); err != nil {
+		s := provider.Of(j.cfg.JudgeProvider(t))
+		if err := s.Validate(j.env.Getenv); err != nil {
 			return err
 		}
-		r.prov.judges[t] = s
+		j.prov.judges[t] = s
 	}
-	if err := r.prov.meta.Validate(r.Getenv); err != nil {
+	if err := j.prov.meta.Validate(j.env.Getenv); err != nil {
 		return err
 	}
-	if !r.prov.meta.IsClaude() {
-		r.params.MetaModel = r.prov.meta.QualifiedModel("")
+	if !j.prov.meta.IsClaude() {
+		j.params.MetaModel = j.prov.meta.QualifiedModel("")
 	}
 	return nil
 }
 
 // seatModel is the model id of a type-t seat: the configured claude model,
 // or the provider's qualified model.
-func (r *runner) seatModel(t string) string {
-	return r.prov.judges[t].QualifiedModel(r.cfg.JudgeModel(t))
+func (j *Jury) seatModel(t string) string {
+	return j.prov.judges[t].QualifiedModel(j.cfg.JudgeModel(t))
 }
 
 // repModel is the model of rep k of a type-t seat; judges.<t>.models
 // rotates claude models only.
-func (r *runner) repModel(t string, k int) string {
-	if s := r.prov.judges[t]; !s.IsClaude() {
+func (j *Jury) repModel(t string, k int) string {
+	if s := j.prov.judges[t]; !s.IsClaude() {
 		return s.QualifiedModel("")
 	}
-	return r.cfg.RepModel(t, k)
+	return j.cfg.RepModel(t, k)
 }
 
 // judgeRunner is the runner of a type-t seat.
-func (r *runner) judgeRunner(t string) claude.Runner {
-	return r.prov.deps.Runner(r.prov.judges[t])
+func (j *Jury) judgeRunner(t string) claude.Runner {
+	return j.prov.deps.Runner(j.prov.judges[t])
 }
 
 // metaRunner is the meta-judge's runner.
-func (r *runner) metaRunner() claude.Runner {
-	return r.prov.deps.Runner(r.prov.meta)
+func (j *Jury) metaRunner() claude.Runner {
+	return j.prov.deps.Runner(j.prov.meta)
 }
 
 // seatInfo is what a type-t seat's verdict records about its client.
-func (r *runner) seatInfo(t string) provider.Info {
-	return r.prov.judges[t].Info(r.cfg.JudgeModel(t))
+func (j *Jury) seatInfo(t string) provider.Info {
+	return j.prov.judges[t].Info(j.cfg.JudgeModel(t))
 }
 
 // panelFamilies lists the model families of the seats of types.
-func (r *runner) panelFamilies(types []string) []string {
+func (j *Jury) panelFamilies(types []string) []string {
 	specs := make([]provider.Spec, 0, len(types))
 	for _, t := range types {
-		specs = append(specs, r.prov.judges[t])
+		specs = append(specs, j.prov.judges[t])
 	}
 	return provider.Families(specs)
 }

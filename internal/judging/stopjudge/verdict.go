@@ -1,4 +1,5 @@
-package stophook
+// Package stopjudge is the Stop hook's advisory judge call: it asks one judge about one turn and validates its verdict (spec §8.5), for the hook and for `calibrate --stop`.
+package stopjudge
 
 import (
 	"encoding/json"
@@ -12,11 +13,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
-// defaultConfidence is tribunal 1.2.7's value for a judge that gives none.
-const defaultConfidence = 0.6
+// DefaultConfidence is tribunal 1.2.7's value for a judge that gives none.
+const DefaultConfidence = 0.6
 
-// advisory is the validated advisory verdict (spec §8.5).
-type advisory struct {
+// Verdict is the validated advisory verdict (spec §8.5).
+type Verdict struct {
 	Score      float64
 	Passed     bool
 	Feedback   string
@@ -30,12 +31,12 @@ type advisory struct {
 	Cascade *records.Cascade
 }
 
-// validate applies spec §8.5 to one JSON object: the score must be a number in
+// Validate applies spec §8.5 to one JSON object: the score must be a number in
 // [0,1]; a boolean passed is kept as given (tribunal 1.2.7 coerced false to
 // true when the score cleared the bar); an absent or null passed is derived
 // from the score; any other passed makes the response invalid; judge_type
 // must be present and non-null; confidence defaults to 0.6.
-func validate(obj map[string]json.RawMessage, threshold float64) (advisory, error) {
+func Validate(obj map[string]json.RawMessage, threshold float64) (Verdict, error) {
 	get := func(k string) gjson.Result {
 		raw, ok := obj[k]
 		if !ok {
@@ -46,9 +47,9 @@ func validate(obj map[string]json.RawMessage, threshold float64) (advisory, erro
 	f := []gjson.Result{get("score"), get("passed"), get("judge_type"), get("feedback_summary"), get("confidence")}
 	score, ok := verdict.Usable(json.RawMessage(f[0].Raw))
 	if !f[0].Exists() || !ok {
-		return advisory{}, fmt.Errorf("score %s is not a number in [0,1]", describe(f[0]))
+		return Verdict{}, fmt.Errorf("score %s is not a number in [0,1]", describe(f[0]))
 	}
-	var a advisory
+	var a Verdict
 	a.Score = score
 	switch f[1].Type {
 	case gjson.True:
@@ -58,15 +59,15 @@ func validate(obj map[string]json.RawMessage, threshold float64) (advisory, erro
 	case gjson.Null: // absent or null: the gate's score comparison, tolerance included
 		a.Passed = gate.ConsensusPassed(score, threshold)
 	default:
-		return advisory{}, fmt.Errorf("passed %s is not a boolean", describe(f[1]))
+		return Verdict{}, fmt.Errorf("passed %s is not a boolean", describe(f[1]))
 	}
 	if !f[2].Exists() || f[2].Type == gjson.Null {
-		return advisory{}, errors.New("judge_type is missing")
+		return Verdict{}, errors.New("judge_type is missing")
 	}
 	if f[3].Type == gjson.String {
 		a.Feedback = f[3].String()
 	}
-	a.Confidence = defaultConfidence
+	a.Confidence = DefaultConfidence
 	if c, ok := verdict.Usable(json.RawMessage(f[4].Raw)); f[4].Exists() && ok {
 		a.Confidence = c
 	}

@@ -1,4 +1,4 @@
-package stophook
+package stopjudge
 
 import (
 	"encoding/json"
@@ -24,9 +24,9 @@ func TestValidatePassed(t *testing.T) {
 		if err := json.Unmarshal([]byte(tc.answer), &obj); err != nil {
 			t.Fatal(err)
 		}
-		a, err := validate(obj, 0.75)
+		a, err := Validate(obj, 0.75)
 		if err != nil || a.Passed != tc.passed {
-			t.Errorf("validate(%s) = passed %v, %v; want %v", tc.answer, a.Passed, err, tc.passed)
+			t.Errorf("Validate(%s) = passed %v, %v; want %v", tc.answer, a.Passed, err, tc.passed)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package stophook
+package stopjudge
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func TestCascade(t *testing.T) {
 			}
 			run := &scripted{verdicts: map[string]string{"cheap": tc.cheap, "strong": verdictJSON(0.8, true, 0.95)},
 				costs: map[string]float64{"cheap": 0.001, "strong": 0.01}, fail: map[string]bool{"strong": tc.strongFail}}
-			adv, res, err := Cascade(context.Background(), run, s, prompts.StopInput{}, t.TempDir(), time.Minute, time.Now().Add(time.Minute))
+			adv, res, err := Cascade(context.Background(), run, s, prompts.StopInput{}, t.TempDir(), time.Minute, func() time.Duration { return time.Minute })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestCascadeSaves(t *testing.T) {
 	var cascade, strongOnly float64
 	for _, v := range turns {
 		run := &scripted{verdicts: map[string]string{"cheap": v, "strong": verdictJSON(0.8, true, 0.95)}, costs: map[string]float64{"cheap": 0.002, "strong": 0.02}}
-		_, res, err := Cascade(context.Background(), run, s, prompts.StopInput{}, t.TempDir(), time.Minute, time.Now().Add(time.Minute))
+		_, res, err := Cascade(context.Background(), run, s, prompts.StopInput{}, t.TempDir(), time.Minute, func() time.Duration { return time.Minute })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
-package session
+package judging
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,10 +9,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
-
-// ErrNoVerdict marks a task aborted because no judge of an iteration
-// produced a usable verdict.
-var ErrNoVerdict = errors.New("no judge produced a usable verdict")
 
 // noVerdict returns an error naming every seat's failure when none of the
 // verdicts has a usable score.
@@ -63,14 +58,21 @@ func redactArgv(argv []string) []string {
 	return out
 }
 
-func (it *iterationState) nextCall() int {
-	it.calls++
-	return it.calls
+// NextCall numbers the round's next model call for its record.
+func (it *Round) NextCall() int {
+	it.Calls++
+	return it.Calls
 }
 
-// recordCall stores one model call's evidence beside the iteration's
+// recordCall stores one model call's evidence beside the round's
 // artifacts. A write failure is a warning like any artifact's.
-func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spec, meta records.CallMeta, call claude.Call, res claude.Result, err error) {
+func (r *round) recordCall(seq int, label string, spec provider.Spec, meta records.CallMeta, call claude.Call, res claude.Result, err error) {
+	r.write(records.CallPath(r.in.ArtifactDir, seq, label), CallRecord(spec, meta, call, res, err))
+}
+
+// CallRecord is the evidence kept of one model call (records.Call): what
+// was run, with secret-looking flag values redacted, and what came back.
+func CallRecord(spec provider.Spec, meta records.CallMeta, call claude.Call, res claude.Result, err error) records.Call {
 	meta.Provider = spec.Name()
 	if spec.Name() == provider.OpenAI {
 		meta.Endpoint = spec.Endpoint()
@@ -89,7 +91,7 @@ func (r *runner) recordCall(dir string, seq int, label string, spec provider.Spe
 	if err != nil {
 		rec.Error = err.Error()
 	}
-	r.write(records.CallPath(dir, seq, label), rec)
+	return rec
 }
 
 // callArgv is the command line a provider runs for call (nil for an HTTP

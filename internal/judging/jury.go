@@ -1,0 +1,236 @@
+package judging
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/redact"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/severity"
+)
+
+// Options select the configuration of a Jury.
+type Options struct {
+	RubricID string // "" → tribunal.rubric.default_id
+	// WorktreeRoot is the repository whose .claude layers apply; ""
+	// outside a repository (plugin and user layers only).
+	WorktreeRoot string
+	// MaxIterations overrides the effective max_iterations when > 0.
+	MaxIterations int
+}
+
+// Jury is one loaded judge configuration — panel, reps, rubric, providers,
+// meta-judge, trust and gate settings — from the configuration layers
+// that `run` uses. It is safe to judge with from several goroutines.
+type Jury struct {
+	env      Env
+	cfg      *config.Config
+	rub      *rubric.Rubric
+	rubricID string
+	params   config.Params
+	failAt   severity.Level
+	prov     providers
+	seats    int
+	families []string
+	// bash is the sandbox check, made once, the first time a judge would
+	// get Bash.
+	bash   sync.Once
+	bashOK claude.SandboxSupport
+}
+
+// Load reads the configuration layers, the rubric, the effective
+// parameters, the panel and its providers, exactly as a run's setup does,
+// before any model call. Its error is a *ConfigError, naming the rubric
+// in use when one was found (RubricID says which was asked for).
+func Load(opts Options, e Env) (*Jury, error) {
+	j := &Jury{env: e.WithDefaults()}
+	if err := j.configure(opts); err != nil {
+		return j, &ConfigError{Err: err}
+	}
+	return j, nil
+}
+
+// configure loads the layers of opts.WorktreeRoot, the rubric, the
+// effective parameters and the panel: everything a jury needs, nothing
+// the actor or the artifacts need.
+func (j *Jury) configure(opts Options) error {
+	j.cfg = config.Load(config.Sources{
+		PluginRoot:   j.env.Getenv("CLAUDE_PLUGIN_ROOT"),
+		Home:         j.env.Home,
+		WorktreeRoot: opts.WorktreeRoot,
+		Warn:         j.env.Warn,
+	})
+	j.useRedactor()
+	rubrics := rubric.OverlayPaths(j.env.Home, opts.WorktreeRoot)
+	rubrics.Builtins, rubrics.BuiltinsOrigin = j.cfg.BuiltinRubrics(), j.cfg.BuiltinRubricsSource()
+	rubrics.Warn = j.env.Warn
+	set := rubric.LoadSet(rubrics)
+	id := opts.RubricID
+	if id == "" {
+		id = j.cfg.DefaultRubricID()
+	}
+	j.rubricID = id
+	rub, ok := set.Lookup(id)
+	if !ok {
+		rub = nil
+	}
+	params, err := j.cfg.Session(rub)
+	if err != nil {
+		if rub == nil {
+			return fmt.Errorf("%w (no rubric with id %q; known: %v)", err, id, set.IDs())
+		}
+		return err
+	}
+	if opts.MaxIterations > 0 {
+		params.MaxIterations = opts.MaxIterations
+	}
+	j.rub, j.params = rub, params
+	return j.empanelDry()
+}
+
+// empanelDry checks the panel: the real empanelling mints fresh ids every
+// round, but an empty panel must stop a run before anything is asked
+// (spec §3.2). Its warnings (degraded or refused types) are relayed here,
+// once per Jury.
+func (j *Jury) empanelDry() error {
+	seats, err := jury.Empanel(j.params.JudgeTypes, j.cfg.JudgeModel, func() (string, error) { return "x", nil }, j.env.Relay)
+	if err != nil {
+		return err
+	}
+	if len(seats) == 0 {
+		return errors.New("the jury is empty: judge_types names no judge that can sit (meta is not a jury seat)")
+	}
+	if err := j.setupProviders(seatTypes(seats)); err != nil {
+		return err
+	}
+	if j.failAt, err = j.cfg.SeverityFailAt(); err != nil {
+		return err
+	}
+	j.seats = len(seats)
+	j.families = j.panelFamilies(seatTypes(seats))
+	return nil
+}
+
+// useRedactor makes the jury's sinks and provider runners pass through
+// the redactor of the configured credentials.
+func (j *Jury) useRedactor() {
+	if j.env.Redact == nil {
+		j.env.Redact = provider.Redactor(provider.Specs(j.cfg.Providers()), j.env.Getenv)
+	}
+	if !j.env.Redact.Active() {
+		return
+	}
+	j.env.Progress, j.env.Warn, j.env.Relay = j.env.Redact.Func(j.env.Progress), j.env.Redact.Func(j.env.Warn), j.env.Redact.Func(j.env.Relay)
+}
+
+// Config is the loaded configuration.
+func (j *Jury) Config() *config.Config { return j.cfg }
+
+// Rubric is the rubric in use (nil when none has the id).
+func (j *Jury) Rubric() *rubric.Rubric { return j.rub }
+
+// Params are the effective session parameters (threshold, policy, …).
+func (j *Jury) Params() config.Params { return j.params }
+
+// RubricID is the rubric asked for (or the configured default).
+func (j *Jury) RubricID() string { return j.rubricID }
+
+// Redactor scrubs the configured credentials; never nil after Load.
+func (j *Jury) Redactor() *redact.Redactor { return j.env.Redact }
+
+// SeatCount is the number of seats on the panel.
+func (j *Jury) SeatCount() int { return j.seats }
+
+// Families are the model families on the panel.
+func (j *Jury) Families() []string { return j.families }
+
+// Panel is the panel as a run's session.start names it, with placeholder
+// ids.
+func (j *Jury) Panel() []jury.Seat {
+	seats, _ := jury.Empanel(j.params.JudgeTypes, j.seatModel, func() (string, error) { return "x", nil }, func(string) {})
+	return seats
+}
+
+// Seats describes the panel: one "type=model×reps" per seat, model "" for
+// the CLI's default.
+func (j *Jury) Seats() []string {
+	var out []string
+	for _, s := range j.Panel() {
+		out = append(out, fmt.Sprintf("%s=%s×%d", s.JudgeType, s.Model, j.cfg.Reps(s.JudgeType)))
+	}
+	return out
+}
+
+// Fingerprint identifies everything that decides how this jury judges a
+// piece of work — rubric, parameters, panel, models, reps, trust settings,
+// agent prompts and the judge prompt built for w — as hex SHA-256. Two
+// judgements with the same fingerprint asked the same questions of the
+// same models, so a stored one can stand in for a new call.
+func (j *Jury) Fingerprint(w Work) string {
+	h := sha256.New()
+	put := func(v any) {
+		b, _ := json.Marshal(v)
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	put(j.rubricID)
+	if j.rub != nil {
+		put(j.rub.Raw)
+	}
+	put(j.params)
+	put(j.prov.judges)
+	put(j.prov.meta)
+	put(j.Seats())
+	put(j.cfg.Trust())
+	put(j.failAt.String())
+	for _, name := range []string{prompts.MetaJudgeAgent, prompts.StandardJudgeAgent, prompts.AdversarialJudgeAgent, prompts.SecurityJudgeAgent} {
+		a, _ := prompts.Agent(name)
+		put(a)
+	}
+	put(prompts.VerdictSchema(j.criterionNames()))
+	put(prompts.MetaSchema())
+	for _, s := range j.Panel() {
+		put(prompts.JudgePrompt(prompts.JudgeInput{
+			Task: w.Task, Criteria: j.Criteria(), ActorOutput: w.ActorOutput,
+			Threshold: j.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, Diff: shadowDiff(w.Files), Isolated: true,
+		}))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Criteria is the rubric's criteria as the prompts show them.
+func (j *Jury) Criteria() []prompts.Criterion {
+	var out []prompts.Criterion
+	if j.rub == nil {
+		return out
+	}
+	for _, c := range j.rub.Criteria {
+		pc := prompts.Criterion{Name: c.Name}
+		if c.Weight != nil {
+			pc.Weight = *c.Weight
+		}
+		if c.MinPass != nil {
+			pc.MinPass = *c.MinPass
+		}
+		out = append(out, pc)
+	}
+	return out
+}
+
+// criterionNames lists the rubric's criteria by name.
+func (j *Jury) criterionNames() []string {
+	var names []string
+	for _, c := range j.Criteria() {
+		names = append(names, c.Name)
+	}
+	return names
+}
