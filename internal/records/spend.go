@@ -12,7 +12,7 @@ import (
 // StopSpendFile is what the Stop judge has spent today in a project, for
 // tribunal.stop_hook.daily_budget_usd: the judge adds each call's cost,
 // the hook reads it before it starts one.
-const StopSpendFile = "stop-spend.json"
+const StopSpendFile = "advisory-spend.json"
 
 // StopSpend is StopSpendFile's content. A Day other than today is a
 // spend of zero.
