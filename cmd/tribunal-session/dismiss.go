@@ -215,16 +215,17 @@ func (d *dismisser) store(e dismiss.Entry, shared bool) (string, error) {
 		}
 		return dismiss.Shared, nil
 	}
-	es, err := dismiss.ReadPersonal(d.personalPath())
-	if err != nil {
-		return "", err
-	}
-	for _, x := range es {
-		if x.Fingerprint == e.Fingerprint {
-			return "", nil
+	scope := dismiss.Personal
+	err := dismiss.UpdatePersonal(d.personalPath(), func(es []dismiss.Entry) ([]dismiss.Entry, error) {
+		for _, x := range es {
+			if x.Fingerprint == e.Fingerprint {
+				scope = ""
+				return nil, dismiss.ErrUnchanged
+			}
 		}
-	}
-	return dismiss.Personal, dismiss.WritePersonal(d.personalPath(), append(es, e))
+		return append(es, e), nil
+	})
+	return scope, err
 }
 
 // undo removes the dismissal of fingerprint fp.
@@ -250,23 +251,25 @@ func (d *dismisser) undo(fp string, shared bool) int {
 		}
 		e.Scope = dismiss.Shared
 	} else {
-		es, err := dismiss.ReadPersonal(d.personalPath())
-		if err != nil {
-			c.errorf("dismiss: %v", err)
-			return exitUsage
-		}
-		left := dismiss.Without(es, fp)
-		if len(left) == len(es) {
+		errNotDismissed := errors.New("not dismissed")
+		err := dismiss.UpdatePersonal(d.personalPath(), func(es []dismiss.Entry) ([]dismiss.Entry, error) {
+			left := dismiss.Without(es, fp)
+			if len(left) == len(es) {
+				return nil, errNotDismissed
+			}
+			for _, x := range es {
+				if x.Fingerprint == fp {
+					e.Source, e.File, e.Line, e.Topic, e.Message = x.Source, x.File, x.Line, x.Topic, x.Message
+				}
+			}
+			return left, nil
+		})
+		if errors.Is(err, errNotDismissed) {
 			c.errorf("dismiss: you have not dismissed %s", fp)
 			c.hint("tribunal-session dismissals lists the dismissals (--shared undoes one of %s)", dismiss.SharedFile)
 			return exitUsage
 		}
-		for _, x := range es {
-			if x.Fingerprint == fp {
-				e.Source, e.File, e.Line, e.Topic, e.Message = x.Source, x.File, x.Line, x.Topic, x.Message
-			}
-		}
-		if err := dismiss.WritePersonal(d.personalPath(), left); err != nil {
+		if err != nil {
 			c.errorf("dismiss: %v", err)
 			return exitUsage
 		}

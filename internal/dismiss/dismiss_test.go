@@ -1,6 +1,7 @@
 package dismiss
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,5 +193,35 @@ func TestSuppressions(t *testing.T) {
 	n, last, err := CountSuppressions(p)
 	if err != nil || n["a"] != 3 || n["b"] != 1 || last["a"] != "3" {
 		t.Fatalf("counts %v %v %v", n, last, err)
+	}
+}
+
+// TestUpdatePersonalConcurrent: commands changing the list at once each
+// keep their change (the list is read and written under its lock).
+func TestUpdatePersonalConcurrent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d", "dismissals.json")
+	const n = 12
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			errs <- UpdatePersonal(p, func(es []Entry) ([]Entry, error) {
+				return append(es, Entry{Fingerprint: fmt.Sprintf("tf2:%02d", i), Reason: "r"}), nil
+			})
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, err := ReadPersonal(p)
+	if err != nil || len(es) != n {
+		t.Fatalf("%d entries after %d concurrent additions (%v)", len(es), n, err)
+	}
+	if err := UpdatePersonal(p, func([]Entry) ([]Entry, error) { return nil, ErrUnchanged }); err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := ReadPersonal(p); len(es) != n {
+		t.Fatal("ErrUnchanged wrote the list")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -212,3 +213,36 @@ func sortEntries(es []Entry) {
 		return strings.Compare(a.Fingerprint, b.Fingerprint)
 	})
 }
+
+// lockWait bounds the wait for another command changing the same list.
+const lockWait = 5 * time.Second
+
+// UpdatePersonal changes the personal list at path under its lock, so
+// that two commands at once do not lose one's change: change gets the
+// list as read and returns the list to write, or an error that leaves it
+// as it was (errUnchanged: nothing to write, no error).
+func UpdatePersonal(path string, change func([]Entry) ([]Entry, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("write the dismissals: %w", err)
+	}
+	unlock, err := store.LockFile(path+".lock", true, lockWait)
+	if err != nil {
+		return fmt.Errorf("write the dismissals: %w", err)
+	}
+	defer unlock()
+	es, err := ReadPersonal(path)
+	if err != nil {
+		return err
+	}
+	out, err := change(es)
+	if errors.Is(err, ErrUnchanged) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return WritePersonal(path, out)
+}
+
+// ErrUnchanged tells UpdatePersonal that there is nothing to write.
+var ErrUnchanged = errors.New("unchanged")
