@@ -1,11 +1,13 @@
 package session
 
 import (
+	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/ledger"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
@@ -80,8 +82,40 @@ func (r *runner) keepRaised(fs []severity.Finding) []severity.Finding {
 			d.kept(f, fps[i])
 		}
 	}
+	r.ledgerInline(log, hits)
 	if err := dismiss.LogSuppressions(filepath.Join(r.project.Dir, records.SuppressionsFile), log); err != nil {
 		r.Warn(err.Error())
 	}
 	return kept
+}
+
+// ledgerInline puts an inline dismissal in the ledger the first time it
+// suppresses a finding in this project (no line of the suppression log
+// names it yet): a dismissal made in the code has no command that could
+// record it, and every dismissal is in the ledger (spec §7.16).
+func (r *runner) ledgerInline(log []dismiss.Suppression, hits []dismiss.Hit) {
+	var seen map[string]int
+	for i, h := range hits {
+		if h.Entry.Scope != dismiss.InCode {
+			continue
+		}
+		if seen == nil {
+			seen, _, _ = dismiss.CountSuppressions(filepath.Join(r.project.Dir, records.SuppressionsFile))
+		}
+		key := log[i].Inline
+		if seen[key] > 0 {
+			continue
+		}
+		seen[key]++
+		e := h.Entry
+		e.Source, e.At, e.Severity, e.Message = r.taskID, log[i].At, h.Finding.Severity, h.Finding.Message
+		rec := struct {
+			Action string `json:"action"`
+			dismiss.Entry
+		}{"inline", e}
+		if _, err := ledger.Append(ledger.PathFor(r.project.Dir), ledger.KeyDir(r.emitter.Dir), ledger.KindDismiss,
+			ledger.Fields{TaskID: r.taskID, SessionID: r.opts.SessionID, Redact: r.Redact}, rec, r.Now()); err != nil {
+			r.Warn(fmt.Sprintf("the inline dismissal at %s is not in the ledger: %v", key, err))
+		}
+	}
 }
