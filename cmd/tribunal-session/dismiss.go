@@ -45,7 +45,9 @@ dismissed and why. Every dismissal and undo is a signed ledger entry;
 In the code, a comment dismisses findings of one criterion on its line and
 the 3 lines below it:  // tribunal: dismiss CRITERION — REASON
 
-Exit status: 0 recorded; 2 usage error, unknown id, no such finding, no
+It prints the dismissed finding's fingerprint on stdout (what --undo takes).
+
+Exit status: 0 recorded (or dismissed already); 2 usage error, unknown id, no such finding, no
 reason, or not inside a git repository.
 `
 
