@@ -178,6 +178,7 @@ func (d *dismisser) add(id, which string, f dismissFlags) int {
 	}
 	if scope == "" {
 		c.progressf("finding %d of %s is already dismissed (%s)", idx, source, e.Fingerprint)
+		fmt.Fprintln(c.stdout, e.Fingerprint)
 		return 0
 	}
 	e.Scope = scope
