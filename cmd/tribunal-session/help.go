@@ -65,6 +65,10 @@ inside the task text selects the rubric as --rubric ID does.
   --in-place             let the actor edit your working tree directly (no
                          task worktree; the judges then see the whole tree's
                          diff stat, your own edits included)
+  --dry-run              run nothing: print the panel, the calls an iteration
+                         makes (and at most), and a cost estimate from the
+                         mean recorded cost of calls of the same role and
+                         model in this project's newest 50 tasks (--json too)
 
 Exit status: 0 accepted (also when the accepted change overlaps edits you
 made meanwhile: it is then kept on its ref, and the summary and a

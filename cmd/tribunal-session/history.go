@@ -27,7 +27,7 @@ const (
 )
 
 const (
-	logHelp = `usage: tribunal-session log [--limit N] [--since WHEN] [--outcome LIST] [--format auto|table|md] [--json]
+	logHelp = `usage: tribunal-session log [--limit N] [--since WHEN] [--outcome LIST] [--format auto|table|md] [--json] [--costs]
 
 This project's recent /tribunal tasks and advisory (Stop-hook) verdicts,
 newest first: time, kind, outcome, final score, iterations, cost, id and
@@ -46,6 +46,9 @@ elsewhere the list is a Markdown table.
   --format F        auto (table on a terminal, else md), table or md
   --json            {entries, total, problems}; total counts the records
                     the filters keep, before --limit
+  --costs           instead of the records, their cost per UTC day and
+                    kind (task, review, advisory), with each day's total:
+                    every record the filters keep (--json: cost_totals)
 
 Exit status: 0 (unreadable records are reported on stderr and listed with
 what could be read); 2 usage error or not inside a git repository.
@@ -151,11 +154,12 @@ func problemStrings(ps []history.Problem) []string {
 
 func (c *cli) logCmd(ctx context.Context, args []string) int {
 	var limit int
-	var asJSON bool
+	var asJSON, costs bool
 	var format, since, outcomes string
 	pos, code := c.historyFlags("log", logHelp, args, func(fs *flag.FlagSet) {
 		fs.IntVar(&limit, "limit", 20, "")
 		fs.BoolVar(&asJSON, "json", false, "")
+		fs.BoolVar(&costs, "costs", false, "")
 		fs.StringVar(&format, "format", "auto", "")
 		fs.StringVar(&since, "since", "", "")
 		fs.StringVar(&outcomes, "outcome", "", "")
@@ -204,6 +208,9 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 	if !found {
 		return exitUsage
 	}
+	if costs {
+		return c.logCosts(project.Dir, logPath, opts, asJSON)
+	}
 	res := history.Log(project.Dir, logPath, opts)
 	for _, t := range c.worktrees(project).KeptTasks() {
 		res.Kept = append(res.Kept, t.ID)
@@ -211,20 +218,46 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 	c.reportProblems(res.Problems)
 	switch {
 	case asJSON:
-		entries := res.Entries
-		if entries == nil {
-			entries = []history.Entry{}
-		}
-		c.printJSON(struct {
-			Entries  []history.Entry `json:"entries"`
-			Total    int             `json:"total"`
-			Problems []string        `json:"problems"`
-		}{entries, res.Total, problemStrings(res.Problems)})
+		c.printLogJSON(res)
 	case format == "table":
 		fmt.Fprint(c.stdout, history.RenderLogTable(res, width))
 	default:
 		fmt.Fprint(c.stdout, history.RenderLog(res))
 	}
+	return 0
+}
+
+// printLogJSON is log --json.
+func (c *cli) printLogJSON(res history.LogResult) {
+	entries := res.Entries
+	if entries == nil {
+		entries = []history.Entry{}
+	}
+	c.printJSON(struct {
+		Entries  []history.Entry `json:"entries"`
+		Total    int             `json:"total"`
+		Problems []string        `json:"problems"`
+	}{entries, res.Total, problemStrings(res.Problems)})
+}
+
+// logCosts is log --costs: the cost per UTC day and kind of every record
+// the filters keep (--limit does not apply).
+func (c *cli) logCosts(projectDir, logPath string, opts history.LogOptions, asJSON bool) int {
+	opts.Limit = 0
+	res := history.Log(projectDir, logPath, opts)
+	c.reportProblems(res.Problems)
+	totals := history.CostTotals(res.Entries)
+	if asJSON {
+		if totals == nil {
+			totals = []history.CostTotal{}
+		}
+		c.printJSON(struct {
+			Totals   []history.CostTotal `json:"cost_totals"`
+			Problems []string            `json:"problems"`
+		}{totals, problemStrings(res.Problems)})
+		return 0
+	}
+	fmt.Fprint(c.stdout, history.RenderCostTotals(totals))
 	return 0
 }
 

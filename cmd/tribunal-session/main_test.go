@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/surface"
 	"github.com/tribunal-cc/tribunal/internal/testcmds"
 )
 
@@ -22,6 +23,12 @@ func TestMain(m *testing.M) {
 			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
+		// The real UserPromptSubmit hook, for the daily budget's notice.
+		"prompt-submit": func() {
+			warnf, warn := testcmds.HookLines(os.Stderr)
+			os.Exit(surface.RunPrompt(context.Background(), surface.Deps{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout,
+				Home: os.Getenv("HOME"), Warnf: warnf, Warn: warn}))
+		},
 		// The real Stop hook, for the scripts about advisory history.
 		"stop-gate": func() {
 			warnf, warn := testcmds.HookLines(os.Stderr)

@@ -255,7 +255,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ 
 	if cache.Get(key, &entry) {
 		entry.Review.Reused = true
 		c.progress(fmt.Sprintf("review: verdict reused from review %s (same base, head, rubric and panel); no model was called", entry.Review.ID))
-		return c.finishReview(f, c.refilter(f, entry), nil)
+		return c.finishReview(f, c.refilter(f, entry, rootOf(dir), rv.ProjectDir()), nil)
 	}
 	res, runErr := rv.Run(ctx)
 	var cfgErr *session.ConfigError
@@ -273,4 +273,12 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ 
 	// As for a task: after the verdict is written, bounded, one warning.
 	c.exportTask(ctx, entry.Review.ID)
 	return code
+}
+
+// rootOf is dir's work tree root, dir itself when it has none.
+func rootOf(dir string) string {
+	if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
+		return root
+	}
+	return dir
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
@@ -58,24 +61,30 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 }
 
 // refilter drops from a reused verdict the findings dismissed since it was
-// stored (--dismissed; a dismissal committed to the branch changes the
-// head tree, and with it the cache key).
-func (c *cli) refilter(f reviewFlags, e cachedReview) cachedReview {
-	if f.dismissed == "" {
-		return e
+// stored: by the --dismissed file, or the shared file of the work tree,
+// and the person's own list (a dismissal committed to the branch changes
+// the head tree, and with it the cache key; a personal one does not).
+func (c *cli) refilter(f reviewFlags, e cachedReview, root, projectDir string) cachedReview {
+	shared := f.dismissed
+	if shared == "" {
+		shared = filepath.Join(root, filepath.FromSlash(dismiss.SharedFile))
 	}
-	dismissed, err := review.ReadDismissed(f.dismissed)
+	dismissed, err := dismiss.Load(dismiss.Sources{Shared: shared, Personal: filepath.Join(projectDir, records.DismissalsFile)})
 	if err != nil {
 		c.warning(err.Error())
-		return e
 	}
 	kept := e.Review.Findings[:0:0]
+	var log []dismiss.Suppression
 	for _, fd := range e.Review.Findings {
-		if dismissed[fd.Fingerprint] {
+		if dismissed.Has(fd.Fingerprint) {
 			e.Review.Dismissed++
+			log = append(log, dismiss.Suppression{Fingerprint: fd.Fingerprint, At: time.Now().UTC().Format(time.RFC3339), Where: "review", ID: e.Review.ID})
 			continue
 		}
 		kept = append(kept, fd)
+	}
+	if err := dismiss.LogSuppressions(filepath.Join(projectDir, records.SuppressionsFile), log); err != nil {
+		c.warning(err.Error())
 	}
 	e.Review.Findings = kept
 	return e
@@ -179,7 +188,7 @@ func writeBytes(w io.Writer) func([]byte, error) error {
 // markdownOptions are the links of the PR comment: --repo-url, else the
 // GitHub Actions variables.
 func (c *cli) markdownOptions(f reviewFlags) reviewfmt.MarkdownOptions {
-	o := reviewfmt.MarkdownOptions{DismissedFile: review.DismissedFile}
+	o := reviewfmt.MarkdownOptions{DismissedFile: dismiss.SharedFile}
 	if f.dismissed != "" && !filepath.IsAbs(f.dismissed) {
 		o.DismissedFile = filepath.ToSlash(f.dismissed)
 	}
@@ -294,7 +303,7 @@ func reviewText(e cachedReview) string {
 		fmt.Fprintf(&b, "cost: $%.4f\n", *r.CostUSD)
 	}
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(&b, "to dismiss a finding, add its fingerprint (in brackets) on a line of %s in the branch\n", review.DismissedFile)
+		fmt.Fprintf(&b, "to dismiss a finding: tribunal-session dismiss %s <fingerprint> --reason \"…\" (--shared: in %s, for the team)\n", r.ID, dismiss.SharedFile)
 	}
 	if e.ArtifactDir != "" {
 		fmt.Fprintf(&b, "recorded: tribunal-session show %s\n", r.ID)

@@ -29,6 +29,7 @@ type runFlags struct {
 	taskFile      string
 	sessionID     string
 	inPlace       bool
+	dryRun        bool
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -45,6 +46,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.taskFile, "task-file", "", "read the task from FILE (- for stdin)")
 	fs.StringVar(&f.sessionID, "session-id", "", "host session id for event envelopes")
 	fs.BoolVar(&f.inPlace, "in-place", false, "let the actor edit the current working tree directly (no task worktree)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the panel, the calls and a cost estimate; run nothing")
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
@@ -93,6 +95,9 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	}
 	if f.sessionID == "" {
 		f.sessionID = firstNonEmpty(c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))
+	}
+	if f.dryRun {
+		return c.dryRun(ctx, f, task)
 	}
 	if f.detach {
 		return c.detach(ctx, f, task)

@@ -10,6 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -164,7 +165,11 @@ func (s stopJudge) fingerprint(c Case, files []unidiff.File) string {
 		ReadTools bool
 		Schema    string
 		Prompt    string
-	}{s.settings.Model, s.spec, s.settings.MaxOutputTokens, s.settings.ReadTools, prompts.StopVerdictSchema(), prompts.StopPrompt(in)})
+		// The cascade (stop_hook.escalate_model) decides differently.
+		Escalate      string  `json:",omitempty"`
+		EscalateBelow float64 `json:",omitempty"`
+	}{s.settings.Model, s.spec, s.settings.MaxOutputTokens, s.settings.ReadTools, prompts.StopVerdictSchema(), prompts.StopPrompt(in),
+		s.settings.EscalateModel, escalateBelow(s.settings)})
 	h.Write(b)
 	return "stop:" + hex.EncodeToString(h.Sum(nil))
 }
@@ -172,11 +177,28 @@ func (s stopJudge) fingerprint(c Case, files []unidiff.File) string {
 func (s stopJudge) threshold() float64 { return s.settings.ScoreThreshold }
 
 func (s stopJudge) describe() string {
-	return fmt.Sprintf("Stop-hook advisory judge, model %s, threshold %s", orDefault(s.settings.Model), rules.Num(s.settings.ScoreThreshold))
+	d := fmt.Sprintf("Stop-hook advisory judge, model %s, threshold %s", orDefault(s.settings.Model), rules.Num(s.settings.ScoreThreshold))
+	if s.settings.EscalateModel != "" {
+		d += fmt.Sprintf(", escalating to %s when it fails or its confidence is below %s", s.settings.EscalateModel, rules.Num(s.settings.EscalateBelow))
+	}
+	return d
+}
+
+// escalateBelow is the cascade's bound when there is a cascade, else 0
+// (so that the cache key of a judge without one does not change).
+func escalateBelow(s config.StopHookSettings) float64 {
+	if s.EscalateModel == "" {
+		return 0
+	}
+	return s.EscalateBelow
 }
 
 func (s stopJudge) run(ctx context.Context, c Case, files []unidiff.File, w *workdir) Judgement {
-	adv, res, err := stopjudge.Ask(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir, s.settings.Timeout)
+	// The cheap-first cascade when stop_hook.escalate_model is set, as the
+	// hook runs it: the report's cost then shows what it saves against the
+	// same cases judged without it.
+	adv, res, err := stopjudge.Cascade(ctx, s.claude, s.settings, s.stopInput(c, files), w.Dir, s.settings.Timeout,
+		func() time.Duration { return s.settings.Timeout })
 	out := Judgement{CostUSD: res.CostUSD}
 	if err != nil {
 		out.Decision, out.Error = "failed", err.Error()

@@ -22,8 +22,10 @@ var hookLinks = map[string][]string{
 		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
 	// split out of stophook (moved, not new code) so that calibrate --stop
-	// asks the same judge without linking the hook.
-	"stop-gate": {"claude", "config", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
+	// asks the same judge without linking the hook. stop-gate's judge
+	// (stop-gate judge JOB) tells the model what people dismissed:
+	// internal/dismiss, read only when a judge runs.
+	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},

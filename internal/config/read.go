@@ -58,6 +58,15 @@ type StopHookSettings struct {
 	Mode string
 	// MaxFixRounds bounds fix mode's rewakes per session and tree state.
 	MaxFixRounds int
+	// EscalateModel is the stronger model of the cheap-first cascade
+	// (tribunal.stop_hook.escalate_model): the judge asks Model first and
+	// asks EscalateModel again when that verdict fails or its confidence
+	// is below EscalateBelow. "" is no cascade.
+	EscalateModel string `json:",omitempty"`
+	EscalateBelow float64
+	// DailyBudgetUSD caps what the Stop judge spends per day (UTC) in a
+	// project (tribunal.stop_hook.daily_budget_usd); 0 is no cap.
+	DailyBudgetUSD float64 `json:",omitempty"`
 	// SecretFiles are the patterns the settings add to the built-in list of
 	// untracked files that look like secrets (Config.SecretFiles): the
 	// judge's diff leaves those files out.
@@ -69,6 +78,11 @@ const (
 	StopModeAdvisory = "advisory"
 	StopModeFix      = "fix"
 )
+
+// DefaultEscalateBelow is tribunal.stop_hook.escalate_below's default: a
+// passing cheap verdict less confident than this is asked again of the
+// stronger model.
+const DefaultEscalateBelow = 0.7
 
 // DefaultMaxFixRounds is tribunal.stop_hook.max_fix_rounds' default.
 const DefaultMaxFixRounds = 1
@@ -89,7 +103,10 @@ func (c *Config) StopHook() StopHookSettings {
 		ReadTools:           c.StopHookTools() == StopToolsRead,
 		SkipIfNoFileChanges: c.boolean(defaultSkipIfNoFileChanges, "stop_hook", "skip_if_no_file_changes"),
 		ScoreThreshold:      c.stopHookThreshold(),
-		Model:               c.JudgeModel("standard"),
+		Model:               c.model(c.JudgeModel("standard"), "stop_hook", "model"),
+		EscalateModel:       c.model("", "stop_hook", "escalate_model"),
+		EscalateBelow:       c.unit(DefaultEscalateBelow, "stop_hook", "escalate_below"),
+		DailyBudgetUSD:      c.positive("stop_hook", "daily_budget_usd"),
 		MaxOutputTokens:     c.count(DefaultJudgeMaxTokens, "judges", "max_output_tokens"),
 		Timeout:             c.stopHookTimeout(),
 		Mode:                c.stopHookMode(),
@@ -231,6 +248,25 @@ func (c *Config) model(def string, path ...string) string {
 		return m
 	}
 	return def
+}
+
+// unit reads a number in [0,1] at path, def when it is absent or not one
+// (the schema check has warned).
+func (c *Config) unit(def float64, path ...string) float64 {
+	if f, ok := number(c.tree.at(path...)); ok && f >= 0 && f <= 1 {
+		return f
+	}
+	return def
+}
+
+// positive reads a number > 0 at path, 0 when it is absent or not one
+// (the schema check has warned).
+func (c *Config) positive(path ...string) float64 {
+	n := c.tree.at(path...)
+	if f, ok := number(n); ok && fits(n, kindPositive) {
+		return f
+	}
+	return 0
 }
 
 func (c *Config) count(def int, path ...string) int {

@@ -43,14 +43,39 @@ func TestStopHookSettings(t *testing.T) {
 		"judges":{"model":"J","standard":{"model":"S"},"max_output_tokens":1000}}`)
 	got := e.load().StopHook()
 	e.noWarnings()
-	want := StopHookSettings{SkipIfNoFileChanges: false, ScoreThreshold: 0.9, Model: "S", MaxOutputTokens: 1000, Timeout: 500 * time.Millisecond, Mode: StopModeFix, MaxFixRounds: 2}
+	want := StopHookSettings{SkipIfNoFileChanges: false, ScoreThreshold: 0.9, Model: "S", MaxOutputTokens: 1000, Timeout: 500 * time.Millisecond, Mode: StopModeFix, MaxFixRounds: 2, EscalateBelow: DefaultEscalateBelow}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StopHook = %+v, want %+v", got, want)
 	}
 	def := Load(Sources{}).StopHook()
-	wantDef := StopHookSettings{Enabled: false, SkipIfNoFileChanges: true, ScoreThreshold: 0.75, Model: "claude-opus-4-7", MaxOutputTokens: 2048, Timeout: 60 * time.Second, Mode: StopModeAdvisory, MaxFixRounds: 1}
+	wantDef := StopHookSettings{Enabled: false, SkipIfNoFileChanges: true, ScoreThreshold: 0.75, Model: "claude-opus-4-7", MaxOutputTokens: 2048, Timeout: 60 * time.Second, Mode: StopModeAdvisory, MaxFixRounds: 1, EscalateBelow: DefaultEscalateBelow}
 	if !reflect.DeepEqual(def, wantDef) {
 		t.Errorf("default StopHook = %+v, want %+v", def, wantDef)
+	}
+}
+
+// TestStopHookCascadeAndBudget: stop_hook.model picks the cheap model the
+// cascade starts with, escalate_model the stronger one, escalate_below the
+// confidence under which a pass is asked again; daily_budget_usd caps the
+// day. A budget or bound that is not a number is a warning and no cap.
+func TestStopHookCascadeAndBudget(t *testing.T) {
+	e := newEnv(t)
+	e.tribunal(2, `{"stop_hook":{"model":"cheap","escalate_model":"strong","escalate_below":0.8,"daily_budget_usd":2.5}}`)
+	got := e.load().StopHook()
+	e.noWarnings()
+	if got.Model != "cheap" || got.EscalateModel != "strong" || got.EscalateBelow != 0.8 || got.DailyBudgetUSD != 2.5 {
+		t.Errorf("StopHook = %+v", got)
+	}
+	for _, bad := range []string{`"5"`, `0`, `-1`, `true`} {
+		e := newEnv(t)
+		e.tribunal(2, `{"stop_hook":{"daily_budget_usd":`+bad+`,"escalate_below":"x"}}`)
+		got := e.load().StopHook()
+		if got.DailyBudgetUSD != 0 || got.EscalateBelow != DefaultEscalateBelow {
+			t.Errorf("daily_budget_usd %s: %+v", bad, got)
+		}
+		if !e.hasWarning("daily_budget_usd", "a number > 0") {
+			t.Errorf("daily_budget_usd %s: no warning in %q", bad, e.warnings)
+		}
 	}
 }
 

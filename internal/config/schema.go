@@ -59,6 +59,9 @@ var tribunalSpec = object(map[string]*spec{
 		"mode":                    leaf(kindString),
 		"max_fix_rounds":          leaf(kindCount),
 		"model":                   leaf(kindString),
+		"escalate_model":          leaf(kindString),
+		"escalate_below":          leaf(kindNumber),
+		"daily_budget_usd":        leaf(kindPositive),
 	})),
 	"session_start": object(map[string]*spec{
 		"enabled":       leaf(kindBool),

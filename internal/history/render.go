@@ -374,7 +374,8 @@ func checkFacts(g *records.Gate) []string {
 	if len(g.Findings) > 0 {
 		parts := make([]string, len(g.Findings))
 		for i, f := range g.Findings {
-			parts[i] = f.Severity + ": " + safetext.Inline(f.Message, 200)
+			// The number is what `tribunal-session dismiss TASK N` takes.
+			parts[i] = fmt.Sprintf("[%d] %s: %s", i+1, f.Severity, safetext.Inline(f.Message, 200))
 			if f.File != "" {
 				loc := f.File
 				if f.Line > 0 {

@@ -285,7 +285,7 @@ func TestShowTaskRendersAdditionalChecks(t *testing.T) {
 	for _, want := range []string{
 		"- **Command judge tests:** failed — sh exited 1: FAIL",
 		"- **Command judge lint:** passed (not required)",
-		"- **Findings** (worst critical): critical: SQL built by concatenation (db.go:12); minor: naming",
+		"- **Findings** (worst critical): [1] critical: SQL built by concatenation (db.go:12); [2] minor: naming",
 		"- **Trust:** untrustworthy: spread 0.6 above 0.5 (alpha 0.10)",
 		"- **Gate:** blocked (criterion_floor): command judge tests failed (the command check, after the jury's gate passed)",
 	} {

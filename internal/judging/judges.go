@@ -110,6 +110,7 @@ func (r *round) planCalls(p *panel) {
 			Task: r.in.Task, Criteria: r.Criteria(), ActorOutput: r.in.ActorOutput,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
 			Iteration: r.it.Report.Number, DiffStat: r.in.DiffStat, Diff: r.in.Diff, Isolated: r.in.Isolated,
+			Dismissed: r.in.Dismissals.PromptFor(r.in.Diff, r.in.DiffStat),
 		})
 		for k := 0; k < p.reps[i]; k++ {
 			model := s.Model

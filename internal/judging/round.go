@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"math"
 	"path/filepath"
 
@@ -59,6 +60,9 @@ type Input struct {
 	// counted and weighed by the gate (a review drops the findings people
 	// dismissed).
 	Keep func([]severity.Finding) []severity.Finding
+	// Dismissals, when set, are the dismissed findings the judges are
+	// told of (those on the files their material names, with reasons).
+	Dismissals *dismiss.Set
 }
 
 // Recorder receives everything a round would keep or say. The loop's

@@ -36,6 +36,10 @@ const (
 	// configuration (tribunal-session rejudge); it never replaces the
 	// task's own gate entries.
 	KindRejudge = "rejudge"
+	// KindDismiss is a person dismissing a finding, or undoing that
+	// (tribunal-session dismiss, internal/dismiss); its task id is the
+	// task or advisory verdict the finding came from.
+	KindDismiss = "dismiss"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:

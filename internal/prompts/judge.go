@@ -26,6 +26,9 @@ type JudgeInput struct {
 	// snapshot of the user's tree, so anything the diff does not show was
 	// there before the task.
 	Isolated bool
+	// Dismissed are the findings people dismissed on the files under
+	// review, with their reasons (internal/dismiss); none, no section.
+	Dismissed []Dismissed
 }
 
 // JudgePrompt builds the user-turn prompt for one judge seat. The agent
@@ -36,9 +39,13 @@ func JudgePrompt(in JudgeInput) string {
 	names := criterionNames(in.Criteria)
 	// Every variable text goes into the token derivation, not only the
 	// fenced ones, so the token occurs nowhere in the prompt but its markers.
+	dismissed := dismissedText(in.Dismissed)
 	texts := []string{in.Task, in.ActorOutput, in.DiffStat, in.JudgeType}
 	if in.Diff != "" {
 		texts = append(texts, in.Diff)
+	}
+	if dismissed != "" {
+		texts = append(texts, dismissed)
 	}
 	f := newFencer(append(texts, names...)...)
 	judgeType := in.JudgeType
@@ -80,6 +87,8 @@ func JudgePrompt(in JudgeInput) string {
 			f.wrap(&b, "DIFF", in.Diff)
 		}
 	}
+
+	writeDismissed(&b, f, dismissed)
 
 	b.WriteString("\n## The Actor's final message\n\n")
 	if strings.TrimSpace(in.ActorOutput) == "" {

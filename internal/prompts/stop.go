@@ -39,6 +39,9 @@ type StopInput struct {
 	// ReadTools tells the judge it may open files itself with the
 	// read-only tools (stop_hook.tools "read"; see claude.ReadOnlyTools).
 	ReadTools bool
+	// Dismissed are the findings people dismissed on the changed files,
+	// with their reasons (internal/dismiss); none, no section.
+	Dismissed []Dismissed
 }
 
 // StopDiff is the diff the Stop judge is shown, bounded by StopDiffBudget:
@@ -56,7 +59,12 @@ func StopPrompt(in StopInput) string {
 	diff := StopDiff(in)
 	request := headBytes(in.UserRequest, StopRequestLimit)
 	reply := tailBytes(in.LastAssistantMessage, StopLastMessageLimit)
-	f := newFencer(diff, request, reply)
+	dismissed := dismissedText(in.Dismissed)
+	parts := []string{diff, request, reply}
+	if dismissed != "" {
+		parts = append(parts, dismissed)
+	}
+	f := newFencer(parts...)
 
 	var b strings.Builder
 	b.WriteString("You are a Tribunal standard judge doing an advisory review of a Claude Code turn that has just finished. Answer with JSON only: no prose, no Markdown fences.\n\n")
@@ -91,6 +99,7 @@ func StopPrompt(in StopInput) string {
 		b.WriteByte('\n')
 		f.wrap(&b, stopReplyLabel, reply)
 	}
+	writeDismissed(&b, f, dismissed)
 	return b.String()
 }
 

@@ -46,6 +46,7 @@ type StopFile struct {
 	WrittenAt   string         `json:"written_at"`
 	CostUSD     *float64       `json:"cost_usd,omitempty"`
 	Judge       *JudgeInfo     `json:"judge,omitempty"`
+	Cascade     *Cascade       `json:"cascade,omitempty"`
 }
 
 // Judgement is one judge call of a session, kept in its JudgementsDir as
@@ -67,6 +68,27 @@ type Judgement struct {
 	// LeftOut names the untracked files the judge's diff left out because
 	// they look like secrets (internal/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`
+	// Cascade is set when the Stop judge ran its cheap-first cascade.
+	Cascade *Cascade `json:"cascade,omitempty"`
+}
+
+// Cascade is what the Stop judge's cheap-first cascade did for one
+// verdict (tribunal.stop_hook.escalate_model): the cheap model's answer,
+// and whether, and why, the stronger model was asked as well. The
+// verdict is the stronger model's when it answered.
+type Cascade struct {
+	CheapModel      string   `json:"cheap_model"`
+	CheapScore      float64  `json:"cheap_score"`
+	CheapPassed     bool     `json:"cheap_passed"`
+	CheapConfidence float64  `json:"cheap_confidence"`
+	CheapCostUSD    *float64 `json:"cheap_cost_usd,omitempty"`
+	Escalated       bool     `json:"escalated"`
+	// Why is "failed" or "unsure" when escalated.
+	Why         string `json:"why,omitempty"`
+	StrongModel string `json:"strong_model,omitempty"`
+	// StrongError is why the stronger model gave no verdict; the cheap
+	// one stands then.
+	StrongError string `json:"strong_error,omitempty"`
 }
 
 // wireVerdict reads a verdict's score as written, so that null, a string

@@ -38,6 +38,11 @@ const (
 	// ReviewCacheDir is the default directory of reused review verdicts
 	// in a project directory.
 	ReviewCacheDir = "review-cache"
+	// DismissalsFile is the person's own dismissed findings in the project
+	// directory, and SuppressionsFile the log of the findings a dismissal
+	// kept from being raised (internal/dismiss, `tribunal-session dismiss`).
+	DismissalsFile   = "dismissals.json"
+	SuppressionsFile = "dismissals-suppressed.jsonl"
 	// RejudgePrefix starts a shadow re-judging's record in a task directory
 	// (rejudge-<id>.json).
 	RejudgePrefix = "rejudge-"

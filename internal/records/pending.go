@@ -25,6 +25,11 @@ type Pending struct {
 	ProjectDir string `json:"project_dir"`
 	StopFile   string `json:"stop_file"`
 	TaskID     string `json:"task_id"`
+	// Paused, instead of a verdict, tells the session's next prompt that
+	// the Stop judge paused for the day: what it spent of BudgetUSD
+	// (tribunal.stop_hook.daily_budget_usd).
+	Paused    *StopSpend `json:"paused,omitempty"`
+	BudgetUSD float64    `json:"budget_usd,omitempty"`
 }
 
 // MaxPending caps a pending file: it holds two paths and a task id.
@@ -107,6 +112,10 @@ func prunable(onlookerDir, path string, now time.Time) bool {
 		// Left for its session's prompt, which reports it, or for expiry.
 		return false
 	}
+	if p.Paused != nil {
+		// A pause notice is of its day only.
+		return p.Paused.Day != Today(now)
+	}
 	a, err := ReadStopFile(p.StopFile)
 	if err != nil || a.TaskID != p.TaskID {
 		return true
@@ -156,6 +165,9 @@ func checkPending(onlookerDir string, p Pending) error {
 	proj := filepath.Clean(p.ProjectDir)
 	if !strings.HasPrefix(proj+string(filepath.Separator), root) || filepath.Dir(proj) != filepath.Clean(root) {
 		return fmt.Errorf("project directory %q is not under %q", p.ProjectDir, root)
+	}
+	if p.Paused != nil {
+		return nil
 	}
 	if filepath.Dir(filepath.Clean(p.StopFile)) != proj || !IsStopFileName(filepath.Base(p.StopFile)) {
 		return fmt.Errorf("stop file %q is not in %q", p.StopFile, proj)

@@ -60,7 +60,7 @@ type Review struct {
 	DiffBytes int `json:"diff_bytes"`
 }
 
-// ReviewFinding is a finding and its fingerprint (review.Fingerprint).
+// ReviewFinding is a finding and its fingerprint (dismiss.Fingerprint).
 type ReviewFinding struct {
 	severity.Finding
 	Fingerprint string `json:"fingerprint"`

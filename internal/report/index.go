@@ -19,6 +19,37 @@ type indexPage struct {
 	Timeline *timeline
 	Rows     []indexRow
 	Damaged  []string
+	// Costs are the records' cost per UTC day and kind (history.CostTotals).
+	Costs []costRow
+}
+
+// costRow is one line of the index's cost table.
+type costRow struct {
+	Day, Kind, Cost, Note string
+	Records               int
+	Total                 bool
+}
+
+// costRows renders the totals with a total line after each day's kinds.
+func costRows(ts []history.CostTotal) []costRow {
+	var out []costRow
+	for i, t := range ts {
+		r := costRow{Day: t.Day, Kind: t.Kind, Records: t.Records, Cost: fmt.Sprintf("$%.4f", t.USD)}
+		if t.NoCost > 0 {
+			r.Note = fmt.Sprintf("%d without a recorded cost", t.NoCost)
+		}
+		out = append(out, r)
+		if i+1 == len(ts) || ts[i+1].Day != t.Day {
+			sum, n := 0.0, 0
+			for _, u := range ts {
+				if u.Day == t.Day {
+					sum, n = sum+u.USD, n+u.Records
+				}
+			}
+			out = append(out, costRow{Day: t.Day, Kind: "total", Records: n, Cost: fmt.Sprintf("$%.4f", sum), Total: true})
+		}
+	}
+	return out
 }
 
 type outcomeCount struct {
@@ -100,6 +131,7 @@ func buildIndex(in IndexInput) indexPage {
 		p.Outcomes = append(p.Outcomes, outcomeCount{Outcome: o, Glyph: rules.Glyph(o), Class: outcomeClass(o), Count: counts[o]})
 	}
 	p.Timeline = buildTimeline(in.Log.Entries, p.Rows)
+	p.Costs = costRows(history.CostTotals(in.Log.Entries))
 	for _, pr := range in.Log.Problems {
 		p.Damaged = append(p.Damaged, pr.Error())
 	}

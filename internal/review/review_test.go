@@ -149,60 +149,6 @@ func TestResolveShallow(t *testing.T) {
 	}
 }
 
-func TestFingerprint(t *testing.T) {
-	base := severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 10, Message: "Nil map write on line 10.", Judge: "standard"}
-	fp := Fingerprint(base, "\tm[k] = v")
-	same := []struct {
-		name  string
-		f     severity.Finding
-		cited string
-	}{
-		{"moved down, other judge, other line number in the message", severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 14, Message: "nil map  write on line 14", Judge: "adversarial"}, "    m[k] = v"},
-		{"another severity under the same criterion", severity.Finding{Severity: "critical", Criterion: "Safety", File: "a.go", Line: 3, Message: "Nil map write on line 3!"}, "m[k] = v"},
-	}
-	for _, tc := range same {
-		if got := Fingerprint(tc.f, tc.cited); got != fp {
-			t.Errorf("%s: %s, want %s", tc.name, got, fp)
-		}
-	}
-	differ := []struct {
-		name  string
-		f     severity.Finding
-		cited string
-	}{
-		{"the cited code changed", base, "m[k] = w"},
-		{"another file", severity.Finding{Severity: "major", Criterion: "safety", File: "b.go", Line: 10, Message: base.Message}, "m[k] = v"},
-		{"another criterion", severity.Finding{Severity: "major", Criterion: "clarity", File: "a.go", Line: 10, Message: base.Message}, "m[k] = v"},
-		{"another message", severity.Finding{Severity: "major", Criterion: "safety", File: "a.go", Line: 10, Message: "race on m"}, "m[k] = v"},
-	}
-	for _, tc := range differ {
-		if got := Fingerprint(tc.f, tc.cited); got == fp {
-			t.Errorf("%s: same fingerprint %s", tc.name, got)
-		}
-	}
-	if !strings.HasPrefix(fp, FingerprintVersion+":") || len(fp) != len(FingerprintVersion)+1+32 {
-		t.Errorf("fingerprint %q", fp)
-	}
-}
-
-func TestCitedLine(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.go"), []byte("one\n  two\nthree"), 0o644)
-	cases := []struct {
-		file string
-		line int
-		want string
-	}{
-		{"a.go", 2, "  two"}, {"a.go", 3, "three"}, {"a.go", 4, ""}, {"a.go", 0, ""},
-		{"missing.go", 1, ""}, {"../a.go", 1, ""}, {"/etc/passwd", 1, ""},
-	}
-	for _, tc := range cases {
-		if got := CitedLine(dir, tc.file, tc.line); got != tc.want {
-			t.Errorf("CitedLine(%q, %d) = %q, want %q", tc.file, tc.line, got, tc.want)
-		}
-	}
-}
-
 func TestCacheKey(t *testing.T) {
 	c := &Change{Kind: KindRange, BaseTree: "b", HeadKey: "h"}
 	k := CacheKey(c, 1000, "jury")
@@ -235,17 +181,6 @@ func TestCacheKey(t *testing.T) {
 	os.WriteFile(filepath.Join(cache.Dir, k+".json"), []byte("{broken"), 0o600)
 	if cache.Get(k, &got) {
 		t.Fatal("a damaged entry is a hit")
-	}
-}
-
-func TestDismissed(t *testing.T) {
-	got := ParseDismissed("# dismissed findings\n\ntf1:aaa false positive, see #12\n  tf1:bbb\n#tf1:ccc\n")
-	if len(got) != 2 || !got["tf1:aaa"] || !got["tf1:bbb"] {
-		t.Fatalf("dismissed = %v", got)
-	}
-	m, err := ReadDismissed(filepath.Join(t.TempDir(), "none"))
-	if err != nil || len(m) != 0 {
-		t.Fatalf("missing file: %v %v", m, err)
 	}
 }
 

@@ -30,10 +30,13 @@ var prefixAllowed = map[string][]string{
 	// the conversation) say which plugin is speaking. Both hooks share
 	// these texts, so the package that builds the JSON owns them.
 	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
-	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed"},
+	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
 	// The session-start message about broken settings (systemMessage,
 	// shown by Claude Code, never on stderr): the same kind of payload.
 	"internal/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
+	// The inline form of a dismissal: text people write in their code's
+	// comments, which internal/dismiss looks for.
+	"internal/dismiss/inline.go": {"tribunal: dismiss "},
 	// The report page's title (its browser tab), a document, not a line.
 	"internal/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in

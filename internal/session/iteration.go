@@ -101,6 +101,7 @@ func (r *runner) roundInput(it *iterationState, dir, label string) judging.Input
 	for i := range r.history {
 		in.History = append(in.History, &r.history[i].Round)
 	}
+	r.withDismissals(&in)
 	return in
 }
 

@@ -30,7 +30,7 @@ type ReviewOptions struct {
 	// BudgetUSD overrides tribunal.session.budget_usd when set.
 	BudgetUSD *float64
 	// Dismissed overrides the dismissal file; "" reads
-	// review.DismissedFile in the head state.
+	// dismiss.SharedFile in the head state.
 	Dismissed string
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
@@ -36,26 +36,14 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
 	}
 	defer done()
-	dismissed, err := v.dismissals()
-	if err != nil {
-		r.Warn(err.Error())
-	}
-	// The engine's Keep: findings people dismissed are dropped before they
-	// are counted and weighed by the gate; the rest are kept for
-	// review.json with their fingerprints.
-	keep := func(fs []severity.Finding) []severity.Finding {
-		kept := fs[:0:0]
-		for _, f := range fs {
-			fp := review.Fingerprint(f, review.CitedLine(r.workDir, f.File, f.Line))
-			if dismissed[fp] {
-				rec.Dismissed++
-				continue
-			}
-			kept = append(kept, f)
+	// The engine's Keep (withDismissals): findings people dismissed are
+	// dropped before they are counted and weighed by the gate; the rest
+	// are kept for review.json with their fingerprints.
+	r.useDismissals(&dismissals{shared: v.opts.Dismissed, where: "review",
+		onHit: func(dismiss.Hit) { rec.Dismissed++ },
+		kept: func(f severity.Finding, fp string) {
 			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: fp})
-		}
-		return kept
-	}
+		}})
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -64,7 +52,7 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	for _, o := range v.omitted {
 		r.progress("review %s: not shown to the judges: %s", r.taskID, o)
 	}
-	it, runErr := v.round(ctx, keep)
+	it, runErr := v.round(ctx)
 	outcome, sessionOutcome := review.Rejected, "rejected"
 	switch {
 	case errors.Is(runErr, ErrNoVerdict):
@@ -90,9 +78,9 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 // round is the review's one iteration: its start event, then one round
 // of the engine (jury, command judges, meta-judge, gate, ledger entry)
 // over the head state, recorded in the review's store (judgeRound). The
-// judges are shown the change as the review rendered it; keep drops the
-// dismissed findings before the gate weighs them.
-func (v *Reviewer) round(ctx context.Context, keep func([]severity.Finding) []severity.Finding) (*iterationState, error) {
+// judges are shown the change as the review rendered it; the run's
+// dismissals drop the dismissed findings before the gate weighs them.
+func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
 	r := v.r
 	it, err := r.newIteration(0)
 	if err != nil {
@@ -102,7 +90,7 @@ func (v *Reviewer) round(ctx context.Context, keep func([]severity.Finding) []se
 	start := r.Now()
 	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: 0, Trigger: "initial"})
 	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), "[review]")
-	in.Isolated, in.Diff, in.Keep = true, v.diff, keep
+	in.Isolated, in.Diff = true, v.diff
 	err = r.judgeRound(ctx, it, in)
 	it.Report.DurationMS = r.msSince(start)
 	r.report.Iterations = append(r.report.Iterations, it.Report)
@@ -167,14 +155,4 @@ func trimNL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// dismissals reads the dismissal file: --dismissed, or the head state's
-// review.DismissedFile.
-func (v *Reviewer) dismissals() (map[string]bool, error) {
-	path := v.opts.Dismissed
-	if path == "" {
-		path = filepath.Join(v.r.workDir, review.DismissedFile)
-	}
-	return review.ReadDismissed(path)
 }

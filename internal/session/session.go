@@ -125,6 +125,8 @@ type runner struct {
 	firstEventErr, firstFileErr error
 	// progressMu keeps a heartbeat's line and a step's line whole.
 	progressMu sync.Mutex
+	// dismissed is the run's dismissal set and its sources (dismissals.go).
+	dismissed *dismissals
 }
 
 // withDefaults fills the clock, entropy and output sinks a caller left
@@ -146,6 +148,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		r.abort(err)
 		return r.report, err
 	}
+	r.useDismissals(&dismissals{where: "run"})
 	err = r.Redact.Error(r.loop(ctx, r.iteration))
 	r.report.Error = r.Redact.String(r.report.Error)
 	return r.report, err

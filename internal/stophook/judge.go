@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
+	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -31,9 +33,11 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // verdict can still be recorded before the job's deadline. The Result is
 // returned with most errors too, so that a failed call's cost still counts.
 func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
-	model := j.Settings.Model
+	model, escalate := j.Settings.Model, j.Settings.EscalateModel
 	if !j.Provider.IsClaude() {
-		model = j.Provider.QualifiedModel("")
+		// The cascade's models are Claude's: another family's client
+		// judges once, with its own model.
+		model, escalate = j.Provider.QualifiedModel(""), ""
 	}
 	cl := d.Claude
 	if cl == nil {
@@ -57,8 +61,12 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
 	settings := j.Settings
-	settings.Model = model
-	adv, res, err := stopjudge.Ask(ctx, runner, settings, in, j.Worktree, timeout)
+	settings.Model, settings.EscalateModel = model, escalate
+	adv, res, err := stopjudge.Cascade(ctx, runner, settings, in, j.Worktree, timeout, func() time.Duration {
+		left := time.Until(j.Deadline)
+		return min(j.Settings.Timeout, left-min(recordReserve, left/3))
+	})
+	spend(d, j, res)
 	adv.LeftOut = leftOut
 	if err == nil {
 		adv.Diff = prompts.StopDiff(in)
@@ -132,7 +140,27 @@ func evidence(ctx context.Context, d Deps, j job) (prompts.StopInput, []string, 
 		Changes:              changes,
 		UserRequest:          turn.Request,
 		LastAssistantMessage: reply,
+		Dismissed:            dismissedFor(j, changes, d.Warn),
 	}, leftOut, nil
+}
+
+// dismissedFor are the dismissals the Stop judge is told of (spec §8.4):
+// the repository's shared file and the person's list, on the changed
+// files or on no file (an advisory verdict's dismissed feedback). A file
+// that cannot be read is a warning; the judge runs without it.
+func dismissedFor(j job, changes []unidiff.File, warn func(string)) []prompts.Dismissed {
+	set, err := dismiss.Load(dismiss.Sources{
+		Shared:   filepath.Join(j.Worktree, filepath.FromSlash(dismiss.SharedFile)),
+		Personal: filepath.Join(j.ProjectDir, records.DismissalsFile),
+	})
+	if err != nil && warn != nil {
+		warn(err.Error())
+	}
+	files := make([]string, 0, 2*len(changes))
+	for _, c := range changes {
+		files = append(files, c.NewPath, c.OldPath)
+	}
+	return set.Prompt(files)
 }
 
 // statusOf tells a cancelled judgement (a signal: superseded by a newer

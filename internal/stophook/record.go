@@ -72,14 +72,14 @@ func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rew
 		Fingerprint: r.j.Fingerprint,
 		WrittenAt:   now().UTC().Format(time.RFC3339),
 		CostUSD:     res.CostUSD,
-		Judge:       &r.j.Judge,
+		Judge:       &r.j.Judge, Cascade: a.Cascade,
 	}
 	stopPath := records.StopPath(r.j.ProjectDir, r.j.SessionID)
 	fileErr := store.WriteJSONRedacted(stopPath, file, r.d.Redact)
 	store.SweepTemp(r.j.ProjectDir, time.Hour, now())
 	histErr := errors.Join(r.history(records.Judgement{
 		TaskID: taskID, Outcome: c.outcome, Verdict: &c.verdict, Fingerprint: r.j.Fingerprint,
-		CostUSD: res.CostUSD, DurationMS: &c.ms, Rewake: rewake, LeftOut: a.LeftOut,
+		CostUSD: res.CostUSD, DurationMS: &c.ms, Rewake: rewake, LeftOut: a.LeftOut, Cascade: a.Cascade,
 	}), r.evidence(taskID, a.Diff))
 	_, ledgerErr := ledger.AppendWithin(time.Until(r.deadline), ledger.PathFor(r.j.ProjectDir), ledger.KeyDir(r.j.OnlookerDir), ledger.KindAdvisory,
 		ledger.Fields{TaskID: taskID, IterationID: iterID, SessionID: r.j.SessionID, Redact: r.d.Redact}, file, now())
@@ -112,7 +112,7 @@ type stopChain struct {
 // iteration and judge ids of ids.
 func (r *recorder) chain(a advisory, res claude.Result, rewake bool, ids [3]string) stopChain {
 	taskID, iterID, judgeID := ids[0], ids[1], ids[2]
-	model := r.j.Settings.Model
+	model := firstNonEmpty(a.Model, r.j.Settings.Model)
 	threshold := r.j.Settings.ScoreThreshold
 	v := events.Verdict{
 		TaskID:          taskID,
@@ -300,4 +300,14 @@ func previousFingerprint(projectDir, sessionID string) string {
 		return ""
 	}
 	return gjson.GetBytes(data, "fingerprint").String()
+}
+
+// firstNonEmpty is the first of vs that is not "".
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

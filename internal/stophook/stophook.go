@@ -155,7 +155,7 @@ func (h *hook) run(ctx context.Context) int {
 	ctx, stop := h.Signals(ctx)
 	defer stop()
 	j, ok := h.prepare(ctx)
-	if !ok {
+	if !ok || h.paused(j) {
 		return 0
 	}
 	if h.stop.Mode == config.StopModeFix {

@@ -120,10 +120,10 @@ func TestFullLogDevice(t *testing.T) {
 	}
 	// Only the log is full: the stop file takes the new verdict, the
 	// project manifest its new last_task_at, the ledger heads their new
-	// entries, and the counter moves on (a failed append leaves a gap,
-	// never a duplicate).
+	// entries, the Stop judge's spend of the day its new call, and the
+	// counter moves on (a failed append leaves a gap, never a duplicate).
 	unchangedExcept(t, before, c.onlooker, "tribunal/*/stop-before.json", "tribunal/*/manifest.json",
-		"tribunal/*/ledger.jsonl.head", "event-sequence")
+		"tribunal/*/ledger.jsonl.head", "tribunal/*/advisory-spend.json", "event-sequence")
 	c.verifyLedgers()
 }
 

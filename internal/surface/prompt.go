@@ -62,6 +62,10 @@ func RunPrompt(_ context.Context, d Deps) int {
 		h.warn("ignoring the pending verdict %q: %v", path, err)
 		return 0
 	}
+	if p.Paused != nil {
+		h.emitPrompt(PauseLine(*p.Paused, p.BudgetUSD), "")
+		return 0
+	}
 	a, err := records.ReadStopFile(p.StopFile)
 	if err != nil {
 		h.warn("cannot read the pending verdict %q: %v", p.StopFile, err)
@@ -96,6 +100,12 @@ func PromptLine(a records.Advisory) string {
 		line += "; the judge wrote:\n" + q
 	}
 	return line
+}
+
+// PauseLine tells the user, once, that the Stop judge paused for the day
+// because it reached tribunal.stop_hook.daily_budget_usd.
+func PauseLine(s records.StopSpend, budget float64) string {
+	return fmt.Sprintf("tribunal: the advisory Stop judge paused for today (%s UTC): it spent $%.2f of its daily budget of $%.2f (tribunal.stop_hook.daily_budget_usd). Turns are not judged until tomorrow, or until the budget is raised.", s.Day, s.USD, budget)
 }
 
 // PromptContext is what the model reads about a verdict: tribunal's line,

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -27,6 +28,10 @@ type Verdict struct {
 	// Diff is the diff the judge was shown (prompts.StopDiff), kept beside
 	// the judgement record so that show --diff and view can show it.
 	Diff string
+	// Model is the model that gave the verdict when it is not the
+	// settings' (the cascade's stronger model); Cascade what it did.
+	Model   string
+	Cascade *records.Cascade
 }
 
 // Validate applies spec §8.5 to one JSON object: the score must be a number in

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+)
+
+// plannedCall is one kind of call a run would make per iteration, with
+// the estimate from this project's recorded calls of that role and model.
+type plannedCall struct {
+	Role  string `json:"role"`
+	Seat  string `json:"seat,omitempty"`
+	Model string `json:"model"`
+	Count int    `json:"count"`
+	// MeanUSD is the recorded calls' mean cost, from Samples calls; nil
+	// when none of that role and model recorded a cost.
+	MeanUSD *float64 `json:"mean_usd,omitempty"`
+	Samples int      `json:"samples"`
+}
+
+// dryPlan is run --dry-run's output.
+type dryPlan struct {
+	Task          string        `json:"task"`
+	RubricID      string        `json:"rubric_id"`
+	MaxIterations int           `json:"max_iterations"`
+	Calls         []plannedCall `json:"calls_per_iteration"`
+	PerIteration  float64       `json:"estimate_per_iteration_usd"`
+	AtMost        float64       `json:"estimate_at_most_usd"`
+	// Unknown counts the calls per iteration with no recorded cost to go by.
+	Unknown int `json:"calls_without_history"`
+}
+
+// dryRun prints what run would do — the panel, the calls of an iteration
+// and at most, and a cost estimate from the mean recorded cost of calls of
+// the same role and model in this project's newest tasks — without calling
+// a model or recording anything.
+func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
+	dir, err := os.Getwd()
+	if err != nil {
+		c.errorf("run: cannot determine the current directory: %v", err)
+		return exitUsage
+	}
+	root, err := projectkey.FindWorktreeRoot(dir)
+	if err != nil {
+		c.errorf("run: %q is not inside a git repository", dir)
+		return exitUsage
+	}
+	j, err := judging.Load(judging.Options{RubricID: f.rubric, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
+	if err != nil {
+		c.configError(err)
+		return exitUsage
+	}
+	project, err := c.projectDir(ctx, dir)
+	if err != nil {
+		c.errorf("run: %v", err)
+		return exitUsage
+	}
+	p := j.Params()
+	plan := dryPlan{Task: task, RubricID: j.RubricID(), MaxIterations: p.MaxIterations}
+	if f.maxIterations > 0 {
+		plan.MaxIterations = f.maxIterations
+	}
+	costs := history.CallCosts(project.Dir, history.MaxCostTasks)
+	add := func(role, seat, model string, n int) {
+		pc := plannedCall{Role: role, Seat: seat, Model: model, Count: n}
+		if cc, ok := costs[history.CallKind{Role: role, Model: model}]; ok {
+			mean := cc.MeanUSD
+			pc.MeanUSD, pc.Samples = &mean, cc.Calls
+			plan.PerIteration += mean * float64(n)
+		} else {
+			plan.Unknown += n
+		}
+		plan.Calls = append(plan.Calls, pc)
+	}
+	add("actor", "", p.ActorModel, 1)
+	for _, s := range j.Seats() {
+		seat, rest, _ := strings.Cut(s, "=")
+		model, reps, _ := strings.Cut(rest, "×")
+		n, _ := strconv.Atoi(reps)
+		add("judge", seat, model, max(n, 1))
+	}
+	add("meta", "", p.MetaModel, 1)
+	plan.AtMost = plan.PerIteration * float64(plan.MaxIterations)
+	if f.json {
+		c.printJSON(plan)
+		return 0
+	}
+	c.printDryPlan(plan)
+	return 0
+}
+
+// printDryPlan is the dry run as text.
+func (c *cli) printDryPlan(p dryPlan) {
+	w := c.stdout
+	fmt.Fprintf(w, "dry run: no model is called and nothing is recorded\ntask: %s\nrubric: %s\n", oneLine(p.Task, 300), p.RubricID)
+	per := 0
+	for _, pc := range p.Calls {
+		per += pc.Count
+		name := pc.Role
+		if pc.Seat != "" {
+			name += " " + pc.Seat
+		}
+		est := "no recorded call of this model to go by"
+		if pc.MeanUSD != nil {
+			est = fmt.Sprintf("$%.4f each (mean of %d recorded)", *pc.MeanUSD, pc.Samples)
+		}
+		fmt.Fprintf(w, "  %-20s %-28s ×%d  %s\n", name, firstNonEmpty(pc.Model, "(CLI default)"), pc.Count, est)
+	}
+	fmt.Fprintf(w, "calls: %d per iteration, at most %d (%d iterations)\n", per, per*p.MaxIterations, p.MaxIterations)
+	fmt.Fprintf(w, "estimate: $%.4f per iteration, at most $%.4f", p.PerIteration, p.AtMost)
+	if p.Unknown > 0 {
+		fmt.Fprintf(w, " — %d call(s) per iteration have no recorded cost and are not counted", p.Unknown)
+	}
+	fmt.Fprintln(w)
+}
