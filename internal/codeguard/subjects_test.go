@@ -13,9 +13,10 @@ import (
 // the rule.
 const subjectsSince = "6eec9ada2a9869ac325b837209b084e9541ab3a0"
 
-// subjectRule: "pkg: what changed" (one or more lower-case package or area
-// names, comma-separated), or git's own merge subject.
-var subjectRule = regexp.MustCompile(`^([a-z0-9_./{}-]+(, ?[a-z0-9_./{}-]+)*: \S.*|Merge (branch|remote-tracking branch) .*)$`)
+// subjectRule: "pkg: what changed" (one or more package, area or file
+// names, comma-separated — "session", "cmd/stop-gate", "README", ".ci"),
+// or the subjects git itself writes for merges and reverts.
+var subjectRule = regexp.MustCompile(`^([A-Za-z0-9_./{}-]+(, ?[A-Za-z0-9_./{}-]+)*: \S.*|Merge (branch|remote-tracking branch|commit|pull request) .*|Revert ".*")$`)
 
 // TestCommitSubjects keeps commit subjects to one `pkg: what changed` line
 // of at most 72 characters; the why goes in the body. It needs the
@@ -39,6 +40,31 @@ func TestCommitSubjects(t *testing.T) {
 		}
 		if !subjectRule.MatchString(subject) {
 			t.Errorf("%s: subject %q is not `pkg: what changed`", hash, subject)
+		}
+	}
+}
+
+// TestSubjectRule pins what the rule accepts, so a loosened or broken
+// pattern shows here rather than in a rejected submission.
+func TestSubjectRule(t *testing.T) {
+	for _, tc := range []struct {
+		subject string
+		ok      bool
+	}{
+		{"session: keep task refs out of refs/heads", true},
+		{"cmd/stop-gate, stophook: close the lock on exec", true},
+		{"README: a quick start that fits a screen", true},
+		{".ci: install jaeger before the otel tier", true},
+		{"Merge branch 'h/calib'", true},
+		{`Revert "session: pool"`, true},
+		{"fix stuff", false},
+		{"session:no space after the colon", false},
+		{"session: ", false},
+		{"WIP", false},
+		{"two words: not a package", false},
+	} {
+		if got := subjectRule.MatchString(tc.subject); got != tc.ok {
+			t.Errorf("subjectRule(%q) = %v, want %v", tc.subject, got, tc.ok)
 		}
 	}
 }
