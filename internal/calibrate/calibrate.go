@@ -29,6 +29,10 @@ type Options struct {
 	// Jobs is how many cases are judged at once (default 1).
 	Jobs     int
 	RubricID string
+	// Holdout, when above 0, is the fraction of the cases (chosen by a
+	// hash of their ids) held out of the threshold sweep's pick and used
+	// only to measure it.
+	Holdout float64
 	// Dir is where the command runs: its repository's configuration
 	// layers apply (none outside a repository).
 	Dir string
@@ -66,6 +70,9 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	start := d.Now()
 	cases, skipped, err := loadCases(opts.CasesPath, d.Warn)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkHoldout(cases, opts.Holdout); err != nil {
 		return nil, err
 	}
 	worktree, _ := projectkey.FindWorktreeRoot(opts.Dir)
