@@ -18,6 +18,7 @@ import (
 )
 
 const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--holdout FRACTION] [--json]
+       tribunal-session calibrate --from-history --write-cases FILE
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
 "label": "accept"|"reject", optional "notes", "files": {path: content}})
@@ -36,8 +37,17 @@ reports the flip rate. --jobs N judges N cases at once (results stay in
 file order). Decided judgements are cached under $ONLOOKER_DIR, so an
 interrupted run resumes without paying twice.
 
-Exit status: 0 reported; 2 usage error, unreadable file, no usable case, a
-label other than accept/reject, or a configuration error; 3 interrupted
+--from-history --write-cases FILE judges nothing: it writes to FILE (a new
+file) the cases your own decisions label in this repository's history —
+a task's change you applied and kept is an accept; one you discarded, or
+applied and then undid in the working tree, a reject; a kept change one
+of whose findings you dismissed, an accept — each naming its label's
+source. Review and edit FILE, then run calibrate --cases FILE: the report
+says how the judges agree with you. Nothing recorded is changed.
+
+Exit status: 0 reported (or cases written); 2 usage error, unreadable file,
+no usable case, a label other than accept/reject, a history with no
+decision, or a configuration error; 3 interrupted
 (the partial report is printed) or no case could be decided.
 `
 
@@ -52,6 +62,9 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	opts.Dir = dir
+	if opts.FromHistory {
+		return c.calibrateFromHistory(ctx, dir, opts.WriteCases)
+	}
 	environ := os.Environ()
 	runner, err := c.claudeRunner(dir, environ)
 	if err != nil {
@@ -93,6 +106,8 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	fs.StringVar(&opts.RubricID, "rubric", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
 	holdout := fs.String("holdout", "", "")
+	fs.BoolVar(&opts.FromHistory, "from-history", false, "")
+	fs.StringVar(&opts.WriteCases, "write-cases", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(c.stderr, calibrateHelp)
@@ -100,11 +115,16 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		}
 		return opts, asJSON, c.flagError("calibrate", fs, err)
 	}
+	if code := c.fromHistoryFlags(fs, opts); code >= 0 {
+		return opts, asJSON, code
+	}
 	switch {
 	case fs.NArg() > 0:
 		c.errorf("calibrate: unexpected argument %q", fs.Arg(0))
 		c.hint("the cases file is given with --cases FILE")
 		return opts, asJSON, exitUsage
+	case opts.FromHistory:
+		return opts, asJSON, -1
 	case opts.CasesPath == "":
 		c.errorf("calibrate: --cases FILE is required")
 		c.hint("the starter set is testdata/calibration/cases.jsonl in tribunal's repository")

@@ -33,6 +33,11 @@ type Options struct {
 	// hash of their ids) held out of the threshold sweep's pick and used
 	// only to measure it.
 	Holdout float64
+	// FromHistory and WriteCases are --from-history --write-cases FILE:
+	// build cases from the user's decisions (FromHistory) and write them
+	// to FILE for review; nothing is judged.
+	FromHistory bool
+	WriteCases  string
 	// Dir is where the command runs: its repository's configuration
 	// layers apply (none outside a repository).
 	Dir string

@@ -19,6 +19,10 @@ type Report struct {
 	Cases string `json:"cases_file"`
 	// SkippedLines are malformed lines left out.
 	SkippedLines int `json:"skipped_lines"`
+	// FromHistory counts the cases labelled by the user's own decisions
+	// (calibrate --from-history): the figures then say how the judges
+	// agree with this user.
+	FromHistory int `json:"labels_from_history,omitempty"`
 	judgestats.Figures
 	Threshold float64 `json:"threshold"`
 	// PerJudge are each seat's own pass/fail calls against the labels.
@@ -58,8 +62,9 @@ type CostTime struct {
 
 // CaseResult is one case's outcome.
 type CaseResult struct {
-	ID    string `json:"id"`
-	Label string `json:"label"`
+	ID     string `json:"id"`
+	Label  string `json:"label"`
+	Source string `json:"source,omitempty"`
 	Judgement
 	Cached  bool       `json:"cached,omitempty"`
 	Swapped *Judgement `json:"swapped,omitempty"`
@@ -83,7 +88,10 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 			rep.Complete = false
 			continue
 		}
-		cr := CaseResult{ID: cs.ID, Label: cs.Label, Judgement: r.Judgement, Cached: r.cached}
+		cr := CaseResult{ID: cs.ID, Label: cs.Label, Source: cs.Source, Judgement: r.Judgement, Cached: r.cached}
+		if strings.HasPrefix(cs.Source, HistorySource) {
+			rep.FromHistory++
+		}
 		t.outs = append(t.outs, judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
 		t.ids = append(t.ids, cs.ID)
 		t.addSeats(i, len(c.cases), cs.Label, r.Judges)
@@ -238,6 +246,9 @@ func (r *Report) Text() string {
 	}
 	if r.SkippedLines > 0 {
 		fmt.Fprintf(&b, "Skipped: %d malformed line(s)\n", r.SkippedLines)
+	}
+	if r.FromHistory > 0 {
+		fmt.Fprintf(&b, "Labels: %d of the %d case(s) come from your own decisions (--from-history): the figures say how this judge configuration agrees with you\n", r.FromHistory, r.N)
 	}
 	b.WriteString("\n")
 	r.writeFigures(&b)
