@@ -67,11 +67,11 @@ func (c *cli) calibrateFromHistory(ctx context.Context, dir, path string) int {
 		Git: c.git(os.Environ()), TempDir: os.TempDir(),
 	})
 	for _, s := range skipped {
-		c.progressf("task %s: not a case: %s", s.ID, s.Why)
+		c.progressf("%s: not a case: %s", s.ID, s.Why)
 	}
 	if errors.Is(err, calibrate.ErrNoDecisions) {
 		c.errorf("calibrate: %v", err)
-		c.hint("apply or discard a kept task (tribunal-session apply|discard ID), or dismiss a finding you think wrong, then try again")
+		c.hint("apply or discard a kept task (tribunal-session apply|discard ID), or dismiss a finding you think wrong (tribunal-session dismiss), then try again")
 		return exitUsage
 	}
 	if err != nil {

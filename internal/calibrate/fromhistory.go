@@ -62,8 +62,9 @@ type taskReport struct {
 // still there is an accept; one discarded, or applied and since undone
 // in the working tree, is a reject; a task left unapplied whose finding
 // the user dismissed as wrong is an accept (the user overruled the
-// judge's objection). Every case names where its label came from. It
-// reads only: no record, ref or file of the user's is changed.
+// judge's objection). The changes the Stop hook judged are labelled the
+// same way (advisoryCases). Every case names where its label came from.
+// It reads only: no record, ref or file of the user's is changed.
 func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error) {
 	dismissed, err := dismissedSources(in)
 	if err != nil {
@@ -84,8 +85,10 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 		}
 		cases = append(cases, c)
 	}
+	ac, as := in.advisoryCases(ctx, dismissed)
+	cases, skipped = append(cases, ac...), append(skipped, as...)
 	if len(cases) == 0 {
-		return nil, skipped, fmt.Errorf("%w: the project's history (%d record(s)) has no task whose change you applied, discarded or undid, and no finding you dismissed",
+		return nil, skipped, fmt.Errorf("%w: the project's history (%d record(s)) has no change you applied, discarded, kept or undid, and no finding you dismissed",
 			ErrNoDecisions, len(log.Entries))
 	}
 	return cases, skipped, nil
@@ -210,7 +213,7 @@ func WriteCases(path string, cases []Case, skipped []Skipped) error {
 	b.WriteString("# Then: tribunal-session calibrate --cases " + filepath.Base(path) + "\n")
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].ID < skipped[j].ID })
 	for _, s := range skipped {
-		fmt.Fprintf(&b, "# not a case: task %s: %s\n", s.ID, s.Why)
+		fmt.Fprintf(&b, "# not a case: %s: %s\n", s.ID, s.Why)
 	}
 	for _, c := range cases {
 		line, err := json.Marshal(c)
