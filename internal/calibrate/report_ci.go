@@ -18,7 +18,32 @@ type Comparison struct {
 	Figure string `json:"figure"`
 	A      string `json:"a"`
 	B      string `json:"b"`
+	// Undefined says why the two cannot be compared at all (a figure or
+	// its interval is n/a on one side); "" when they can.
+	Undefined string `json:"undefined,omitempty"`
 	judgestats.Ranking
+}
+
+// compare ranks figure a of A against b of B over n cases.
+func compare(figure, nameA, nameB string, a, b *float64, ia, ib *judgestats.Interval, n int) Comparison {
+	c := Comparison{Figure: figure, A: nameA, B: nameB, Ranking: judgestats.Rank(a, b, ia, ib, n)}
+	c.Undefined = undefined(figure, nameA, nameB, a, b, ia, ib)
+	return c
+}
+
+// undefined says which side's figure or interval is n/a; "" for none.
+func undefined(figure, nameA, nameB string, a, b *float64, ia, ib *judgestats.Interval) string {
+	switch {
+	case a == nil:
+		return fmt.Sprintf("the %s is n/a for %s", figure, nameA)
+	case b == nil:
+		return fmt.Sprintf("the %s is n/a for %s", figure, nameB)
+	case ia == nil:
+		return fmt.Sprintf("the %s's interval is n/a for %s", figure, nameA)
+	case ib == nil:
+		return fmt.Sprintf("the %s's interval is n/a for %s", figure, nameB)
+	}
+	return ""
 }
 
 // rankings compares what one report can compare: the threshold that
@@ -33,15 +58,14 @@ func rankings(rep *Report) []Comparison {
 				conf = p
 			}
 		}
-		out = append(out, Comparison{Figure: "κ", A: fmt.Sprintf("threshold %.2f", best.Threshold), B: fmt.Sprintf("threshold %.2f (configured)", rep.Threshold),
-			Ranking: judgestats.Rank(best.Kappa, conf.Kappa, best.KappaCI, conf.KappaCI, rep.Sweep.Scored)})
+		out = append(out, compare("κ", fmt.Sprintf("threshold %.2f", best.Threshold), fmt.Sprintf("threshold %.2f (configured)", rep.Threshold),
+			best.Kappa, conf.Kappa, best.KappaCI, conf.KappaCI, rep.Sweep.Scored))
 	}
 	keys := judgestats.SortedKeys(rep.PerJudge)
 	for i, a := range keys {
 		for _, b := range keys[i+1:] {
 			fa, fb := rep.PerJudge[a], rep.PerJudge[b]
-			out = append(out, Comparison{Figure: "agreement", A: a, B: b,
-				Ranking: judgestats.Rank(fa.Agreement, fb.Agreement, fa.AgreementCI, fb.AgreementCI, rep.N)})
+			out = append(out, compare("agreement", a, b, fa.Agreement, fb.Agreement, fa.AgreementCI, fb.AgreementCI, rep.N))
 		}
 	}
 	return out
@@ -62,10 +86,12 @@ func (r *Report) writeRankings(b *strings.Builder) {
 				hi, lo = lo, hi
 			}
 			fmt.Fprintf(b, "- %s: %s ranks above %s\n", c.Figure, hi, lo)
+		case c.Undefined != "":
+			fmt.Fprintf(b, "- %s: %s and %s not ranked — %s\n", c.Figure, c.A, c.B, c.Undefined)
 		case c.MoreCases != nil:
 			fmt.Fprintf(b, "- %s: %s and %s not ranked — their intervals overlap; about %d more case(s) of the same mix would separate them\n", c.Figure, c.A, c.B, *c.MoreCases)
 		default:
-			fmt.Fprintf(b, "- %s: %s and %s not ranked — their intervals overlap and their estimates are equal (or undefined), so no number of cases of the same mix would separate them\n", c.Figure, c.A, c.B)
+			fmt.Fprintf(b, "- %s: %s and %s not ranked — their intervals overlap and their estimates are equal, so no number of cases of the same mix would separate them\n", c.Figure, c.A, c.B)
 		}
 	}
 }
@@ -96,6 +122,9 @@ func (r *Report) writeHoldout(b *strings.Builder) {
 	}
 	v := h.Versus
 	switch {
+	case undefined("κ", "", "", h.HeldOut.Kappa, h.Configured.Kappa, h.HeldOut.KappaCI, h.Configured.KappaCI) != "":
+		fmt.Fprintf(b, "On the held-out cases κ or its interval is n/a at one of the two thresholds, so the pick %.2f and the configured %.2f are not ranked by κ.\n",
+			h.HeldOut.Threshold, h.Configured.Threshold)
 	case v.Separated && v.Better == "a":
 		fmt.Fprintf(b, "On the held-out cases the pick %.2f ranks above the configured %.2f by κ.\n", h.HeldOut.Threshold, h.Configured.Threshold)
 	case v.Separated:
@@ -104,7 +133,7 @@ func (r *Report) writeHoldout(b *strings.Builder) {
 		fmt.Fprintf(b, "On the held-out cases the pick %.2f and the configured %.2f are not ranked: their κ intervals overlap; about %d more held-out case(s) of the same mix would separate them.\n",
 			h.HeldOut.Threshold, h.Configured.Threshold, *v.MoreCases)
 	default:
-		fmt.Fprintf(b, "On the held-out cases the pick %.2f and the configured %.2f do equally well (or κ is n/a for one): nothing to choose between them.\n", h.HeldOut.Threshold, h.Configured.Threshold)
+		fmt.Fprintf(b, "On the held-out cases the pick %.2f and the configured %.2f have the same κ: nothing to choose between them.\n", h.HeldOut.Threshold, h.Configured.Threshold)
 	}
 }
 
