@@ -17,7 +17,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
-const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--holdout FRACTION] [--json]
+const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--holdout FRACTION]
+                                  [--against REPORT.json] [--json]
        tribunal-session calibrate --from-history --write-cases FILE
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
@@ -31,7 +32,9 @@ every rate with its 95% interval (Wilson; a seeded bootstrap for κ), and
 two configurations ranked only when their intervals do not overlap.
 --holdout FRACTION picks the sweep's threshold on the other cases and
 measures it on that fraction of them (split by a hash of each case's id),
-beside the in-sample figures.
+beside the in-sample figures. --against REPORT.json compares this run's
+figures with an earlier run's (saved with --json, e.g. under another
+configuration), ranking each only when the intervals do not overlap.
 --swap judges each case again with the diff's files in reverse order and
 reports the flip rate. --jobs N judges N cases at once (results stay in
 file order). Decided judgements are cached under $ONLOOKER_DIR, so an
@@ -108,6 +111,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	holdout := fs.String("holdout", "", "")
 	fs.BoolVar(&opts.FromHistory, "from-history", false, "")
 	fs.StringVar(&opts.WriteCases, "write-cases", "", "")
+	fs.StringVar(&opts.Against, "against", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(c.stderr, calibrateHelp)

@@ -35,7 +35,7 @@ func (c *cli) fromHistoryFlags(fs *flag.FlagSet, opts calibrate.Options) int {
 		c.hint("write them with --from-history --write-cases FILE, review them, then run --cases FILE")
 		return exitUsage
 	case opts.FromHistory:
-		for _, other := range []string{"stop", "swap", "jobs", "rubric", "holdout", "json"} {
+		for _, other := range []string{"stop", "swap", "jobs", "rubric", "holdout", "against", "json"} {
 			if set[other] {
 				c.errorf("calibrate: --%s judges cases; --from-history only writes them", other)
 				c.hint("write the cases first, then run: tribunal-session calibrate --cases FILE --%s …", other)

@@ -35,7 +35,9 @@ type Report struct {
 	Rankings []Comparison `json:"rankings,omitempty"`
 	// Holdout is --holdout: the threshold picked on one part of the
 	// cases and measured on the rest.
-	Holdout *Holdout           `json:"holdout,omitempty"`
+	Holdout *Holdout `json:"holdout,omitempty"`
+	// Against is --against: this run compared with an earlier report.
+	Against *Against           `json:"against,omitempty"`
 	Jurors  *judgestats.Jurors `json:"effective_jurors,omitempty"`
 	Cost    CostTime           `json:"cost_and_time"`
 	Results []CaseResult       `json:"results"`
@@ -261,6 +263,7 @@ func (r *Report) Text() string {
 	r.writeSweep(&b)
 	r.writeHoldout(&b)
 	r.writeRankings(&b)
+	r.writeAgainst(&b)
 	ct := r.Cost
 	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
 	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",

@@ -78,7 +78,12 @@ func (r *Report) writeRankings(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\nRanking (only where the 95% intervals do not overlap):\n")
-	for _, c := range r.Rankings {
+	writeComparisons(b, r.Rankings)
+}
+
+// writeComparisons writes one line per comparison.
+func writeComparisons(b *strings.Builder, cs []Comparison) {
+	for _, c := range cs {
 		switch {
 		case c.Separated:
 			hi, lo := c.A, c.B
@@ -135,6 +140,14 @@ func (r *Report) writeHoldout(b *strings.Builder) {
 	default:
 		fmt.Fprintf(b, "On the held-out cases the pick %.2f and the configured %.2f have the same κ: nothing to choose between them.\n", h.HeldOut.Threshold, h.Configured.Threshold)
 	}
+}
+
+// complementCI is the interval of 1 − p given p's.
+func complementCI(iv *judgestats.Interval) *judgestats.Interval {
+	if iv == nil {
+		return nil
+	}
+	return &judgestats.Interval{Low: 1 - iv.High, High: 1 - iv.Low}
 }
 
 // pctCI is a rate and its interval: "66.7% [20.8, 93.9]".

@@ -49,3 +49,46 @@ func TestFormatsNeverPrintMinusZero(t *testing.T) {
 		t.Errorf("pctCI = %q", got)
 	}
 }
+
+func TestAgainstRanksOnlySeparatedFigures(t *testing.T) {
+	outs := func(rf, rp, af, ap int) judgestats.Figures {
+		var o []judgestats.Outcome
+		add := func(n int, l string, d judgestats.Decision) {
+			for i := 0; i < n; i++ {
+				o = append(o, judgestats.Outcome{Label: l, Decision: d})
+			}
+		}
+		add(rf, judgestats.Reject, judgestats.Fail)
+		add(rp, judgestats.Reject, judgestats.Pass)
+		add(af, judgestats.Accept, judgestats.Fail)
+		add(ap, judgestats.Accept, judgestats.Pass)
+		return judgestats.Compute(o)
+	}
+	// This run catches 38 of 40 rejects, the earlier one 10 of 40: the
+	// catch rates part; both pass every accept, so the false-intervention
+	// rates are equal.
+	now := &Report{Figures: outs(38, 2, 0, 40), Results: []CaseResult{{ID: "a"}}}
+	then := &Report{Figures: outs(10, 30, 0, 40), Results: []CaseResult{{ID: "b"}}, Judge: "old"}
+	a := against("old.json", then, now)
+	if a.SameCases {
+		t.Error("different case ids counted as the same cases")
+	}
+	got := map[string]Comparison{}
+	for _, c := range a.Comparisons {
+		got[c.Figure] = c
+	}
+	if c := got["catch rate"]; !c.Separated || c.Better != "a" {
+		t.Errorf("catch rate: %+v", c)
+	}
+	if c := got["false-intervention rate (lower is better)"]; c.Separated || c.MoreCases != nil {
+		t.Errorf("false interventions: %+v", c)
+	}
+	now.Against = a
+	var b strings.Builder
+	now.writeAgainst(&b)
+	for _, want := range []string{"Against old.json (judge then: old):", "**The two runs judged different cases:**", "- catch rate: this run ranks above the earlier run"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}
