@@ -62,8 +62,9 @@ type taskReport struct {
 // still there is an accept; one discarded, or applied and since undone
 // in the working tree, is a reject; a task left unapplied whose finding
 // the user dismissed as wrong is an accept (the user overruled the
-// judge's objection). The changes the Stop hook judged are labelled the
-// same way (advisoryCases). Every case names where its label came from.
+// judge's objection), and so is a reviewed range with a dismissed finding
+// (reviewCase). The changes the Stop hook judged are labelled the same
+// way (advisoryCases). Every case names where its label came from.
 // It reads only: no record, ref or file of the user's is changed.
 func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error) {
 	dismissed, err := dismissedSources(in)
@@ -75,10 +76,16 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 	var skipped []Skipped
 	for i := len(log.Entries) - 1; i >= 0; i-- { // oldest first
 		e := log.Entries[i]
-		if e.Kind != history.KindTask {
+		var c Case
+		var why string
+		switch e.Kind {
+		case history.KindTask:
+			c, why = in.taskCase(ctx, e.TaskID, dismissed[e.TaskID])
+		case history.KindReview:
+			c, why = in.reviewCase(ctx, e.TaskID, dismissed[e.TaskID])
+		default:
 			continue
 		}
-		c, why := in.taskCase(ctx, e.TaskID, dismissed[e.TaskID])
 		if why != "" {
 			skipped = append(skipped, Skipped{ID: e.TaskID, Why: why})
 			continue
