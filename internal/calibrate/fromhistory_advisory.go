@@ -132,38 +132,3 @@ func (in HistoryInput) preImage(ctx context.Context, diff, state string) (map[st
 	}
 	return files, nil
 }
-
-// reviewCase labels a review (`tribunal-session review`) one of whose
-// findings the user dismissed as wrong: an accept, the user having
-// overruled the judge. A review keeps no diff; a range review's is
-// rebuilt from its two commits when the repository still has them.
-func (in HistoryInput) reviewCase(ctx context.Context, id string, dismissals []string) (Case, string) {
-	if len(dismissals) == 0 {
-		return Case{}, "review: no finding of it dismissed"
-	}
-	var rev records.Review
-	var man records.Manifest
-	if records.ReadJSON(filepath.Join(in.ProjectDir, id, records.ReviewFile), &rev) != nil ||
-		records.ReadJSON(filepath.Join(in.ProjectDir, id, records.ManifestFile), &man) != nil {
-		return Case{}, "review: no readable review.json or manifest.json"
-	}
-	if rev.Change != "range" || rev.Base == "" || rev.Head == "" {
-		return Case{}, fmt.Sprintf("review of a %s change: its diff was not kept", rev.Change)
-	}
-	out, err := in.Git(ctx, in.WorkTree, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", rev.Base, rev.Head)
-	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
-		return Case{}, fmt.Sprintf("review: its commits %.12s..%.12s are no longer in the repository", rev.Base, rev.Head)
-	}
-	task := man.TaskSummary
-	if strings.TrimSpace(task) == "" {
-		task = "The change reviewed by tribunal-session review (no task was given): judge whether it is correct and complete on its own terms."
-	}
-	c := Case{ID: id, Task: task, Diff: string(out), Label: judgestats.Accept,
-		Source: HistorySource + fmt.Sprintf("a finding of the review dismissed as wrong (%q)", dismissals[0])}
-	files, why := in.startingFiles(ctx, rev.Base, c.Diff)
-	if why != "" {
-		return Case{}, "review: " + why
-	}
-	c.Files = files
-	return c, ""
-}
