@@ -67,7 +67,7 @@ func fullPayloads() []Payload {
 			WillRetry: Ptr(true), RetryIterationNumber: Ptr(1), FailedCriterion: "tests"},
 		CandidateComplete{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 2, Outcome: "accepted", Finalist: true,
 			FinalScore: Ptr(0.85), IterationsUsed: Ptr(2), TotalCostUSD: Ptr(0.4)},
-		PairwiseCompared{TaskID: testTaskID, Context: "candidates", A: testIterID, B: testJudgeID, AFirst: "a", BFirst: "b",
+		PairwiseCompared{TaskID: testTaskID, Context: "candidates", AID: testIterID, BID: testJudgeID, AFirst: "a", BFirst: "b",
 			Result: "tie", JudgeModelID: "claude-opus-4-7"},
 		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 2, Candidates: 3, Finalists: 2,
 			PairwiseWins: 1, Applied: true},
@@ -93,7 +93,7 @@ func minimalPayloads() []Payload {
 		GatePassed{TaskID: testTaskID, IterationID: testIterID},
 		GateBlocked{TaskID: testTaskID, IterationID: testIterID, Reason: "low_score"},
 		CandidateComplete{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Outcome: "aborted"},
-		PairwiseCompared{TaskID: testTaskID, Context: "iteration_guard", A: testIterID, B: testJudgeID, AFirst: "tie", BFirst: "tie", Result: "tie"},
+		PairwiseCompared{TaskID: testTaskID, Context: "iteration_guard", AID: testIterID, BID: testJudgeID, AFirst: "tie", BFirst: "tie", Result: "tie"},
 		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Candidates: 1, Finalists: 1},
 	}
 }

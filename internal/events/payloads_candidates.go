@@ -29,8 +29,8 @@ func (CandidateComplete) EventType() string { return "tribunal.candidate.complet
 type PairwiseCompared struct {
 	TaskID       string `json:"task_id" check:"id"`
 	Context      string `json:"context" check:"enum=pairwise_context"`
-	A            string `json:"a_id" check:"id"`
-	B            string `json:"b_id" check:"id"`
+	AID          string `json:"a_id" check:"id"`
+	BID          string `json:"b_id" check:"id"`
 	AFirst       string `json:"a_first" check:"enum=preference"`
 	BFirst       string `json:"b_first" check:"enum=preference"`
 	Result       string `json:"result" check:"enum=preference"`
