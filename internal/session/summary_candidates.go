@@ -37,7 +37,7 @@ func bestOfNSection(r *Report) string {
 		b.WriteString("\n")
 	}
 	b.WriteString(choiceLine(r) + "\n\n")
-	fmt.Fprintf(&b, "**Cost:** %s in all: the candidates %s, the pairwise judge the rest.\n\n", costWords(r), candidatesCost(best))
+	fmt.Fprintf(&b, "**Cost:** %s in all: the candidates %s, the pairwise judge the rest.\n\n", usdWords(r.CostUSD), candidatesCost(best))
 	if len(r.Iterations) > 0 {
 		fmt.Fprintf(&b, "**Candidate %d's iterations**\n\n", best.Winner)
 	}
