@@ -286,7 +286,7 @@ func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, report
 	}
 	w := &best.Candidates[best.Winner-1]
 	rep := reports[best.Winner-1]
-	r.report.FinalScore, r.report.Iterations = w.Score, rep.Iterations
+	r.report.FinalScore, r.report.Iterations, r.report.Guarded = w.Score, rep.Iterations, rep.Guarded
 	if w.Outcome == Accepted {
 		best.Applied = r.applyWinner(ctx, w, rep)
 	}
