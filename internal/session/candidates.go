@@ -64,6 +64,14 @@ func RunCandidates(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	reports, errs := r.runCandidates(ctx, n)
 	best := r.tallyCandidates(reports)
 	r.report.BestOfN = best
+	if ctx.Err() != nil {
+		// Interrupted: no comparison, no choice, nothing applied; every
+		// candidate's change stays kept.
+		r.write(records.CandidatesFile, best)
+		err := fmt.Errorf("%w while the candidates ran", ErrInterrupted)
+		r.finish(ctx, Aborted, err)
+		return r.report, err
+	}
 	r.compareFinalists(ctx, best, reports)
 	outcome := r.chooseWinner(ctx, best, reports)
 	r.write(records.CandidatesFile, best)
@@ -95,6 +103,7 @@ func (r *runner) runCandidates(ctx context.Context, n int) ([]*Report, []error) 
 	deps := r.Deps
 	deps.Rand = &lockedReader{r: deps.Rand}
 	var wg sync.WaitGroup
+	var lines sync.Mutex
 	for i := range n {
 		if errs[i] != nil {
 			reports[i] = &Report{Outcome: Aborted, Error: errs[i].Error()}
@@ -106,7 +115,7 @@ func (r *runner) runCandidates(ctx context.Context, n int) ([]*Report, []error) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reports[i], errs[i] = Run(ctx, opts, prefixed(deps, fmt.Sprintf("candidate %d/%d: ", i+1, n)))
+			reports[i], errs[i] = Run(ctx, opts, prefixed(deps, &lines, fmt.Sprintf("candidate %d/%d: ", i+1, n)))
 		}()
 	}
 	wg.Wait()
@@ -114,10 +123,9 @@ func (r *runner) runCandidates(ctx context.Context, n int) ([]*Report, []error) 
 }
 
 // prefixed is d whose progress, warning and note lines name the candidate,
-// each line whole however the candidates interleave.
-func prefixed(d Deps, prefix string) Deps {
+// each line whole however the candidates interleave (mu is shared by all).
+func prefixed(d Deps, mu *sync.Mutex, prefix string) Deps {
 	d = d.withDefaults()
-	var mu sync.Mutex
 	wrap := func(f func(string)) func(string) {
 		return func(s string) {
 			mu.Lock()
@@ -200,7 +208,8 @@ func (r *runner) addCandidateCost(usd float64) {
 	}
 }
 
-// compareFinalists compares every pair of finalists in both orders.
+// compareFinalists compares every pair of finalists in both orders, all
+// pairs at once; the record lists them in pair order (1–2, 1–3, 2–3, …).
 func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, reports []*Report) {
 	var fin []records.Candidate
 	for _, c := range best.Candidates {
@@ -208,24 +217,30 @@ func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, re
 			fin = append(fin, c)
 		}
 	}
-	if len(fin) > 1 {
-		r.progress("task %s: comparing %d finalists pairwise, each pair in both orders (%s)…",
-			r.taskID, len(fin), judging.ModelName(r.params.MetaModel))
+	if len(fin) < 2 {
+		return
 	}
-	seq := 1
+	r.progress("task %s: comparing %d finalists pairwise, each pair in both orders (%s)…",
+		r.taskID, len(fin), judging.ModelName(r.params.MetaModel))
+	var pairs [][2]judging.Contender
 	for i := range fin {
 		for j := i + 1; j < len(fin); j++ {
-			if ctx.Err() != nil {
-				return
-			}
-			a, b := r.contender(fin[i], reports), r.contender(fin[j], reports)
-			p := r.jury.Compare(ctx, judging.PairwiseWork{TaskID: r.taskID, Task: r.opts.Task, Context: records.PairwiseCandidates,
-				A: a, B: b, Dir: r.repo.WorktreeRoot, ArtifactDir: "pairwise", FirstCall: seq}, taskRecorder{r})
-			seq += 2
-			best.Comparisons = append(best.Comparisons, p)
-			r.progress("task %s: candidate %d vs %d: %s", r.taskID, a.Index, b.Index, pairwiseWords(p))
+			pairs = append(pairs, [2]judging.Contender{r.contender(fin[i], reports), r.contender(fin[j], reports)})
 		}
 	}
+	out := make([]records.Pairwise, len(pairs))
+	var wg sync.WaitGroup
+	for k, pair := range pairs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[k] = r.jury.Compare(ctx, judging.PairwiseWork{TaskID: r.taskID, Task: r.opts.Task, Context: records.PairwiseCandidates,
+				A: pair[0], B: pair[1], Dir: r.repo.WorktreeRoot, ArtifactDir: "pairwise", FirstCall: 1 + 2*k}, taskRecorder{r})
+			r.progress("task %s: candidate %d vs %d: %s", r.taskID, pair[0].Index, pair[1].Index, pairwiseWords(out[k]))
+		}()
+	}
+	wg.Wait()
+	best.Comparisons = out
 }
 
 // contender is a finalist as the pairwise judge sees it: its change
