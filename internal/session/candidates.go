@@ -156,6 +156,7 @@ func (l *lockedReader) Read(p []byte) (int, error) {
 func (r *runner) tallyCandidates(reports []*Report) *records.BestOfN {
 	best := &records.BestOfN{}
 	var total float64
+	seen := false
 	for i, rep := range reports {
 		c := records.Candidate{Index: i + 1, TaskID: rep.TaskID, Outcome: rep.Outcome, Score: rep.FinalScore,
 			Iterations: len(rep.Iterations), CostUSD: rep.CostUSD, DurationMS: rep.DurationMS, Error: rep.Error,
@@ -164,7 +165,7 @@ func (r *runner) tallyCandidates(reports []*Report) *records.BestOfN {
 			c.Branch, c.State = rep.Isolation.Branch, rep.Isolation.State
 		}
 		if rep.CostUSD != nil {
-			total += *rep.CostUSD
+			total, seen = total+*rep.CostUSD, true
 		}
 		best.Candidates = append(best.Candidates, c)
 	}
@@ -173,7 +174,9 @@ func (r *runner) tallyCandidates(reports []*Report) *records.BestOfN {
 			best.Candidates[k-1].Finalist = true
 		}
 	}
-	r.addCandidateCost(total)
+	if seen {
+		r.addCandidateCost(total)
+	}
 	return best
 }
 
@@ -186,26 +189,30 @@ func anyFinalist(cs []records.Candidate) bool {
 	return false
 }
 
-// bestScored is the index of the best-scored candidate that did not abort
-// (0: none has a score).
+// bestScored is the index of the best-scored candidate that did not abort,
+// a candidate without a score ranking below any score and the lower index
+// first among equals (0: every candidate aborted).
 func bestScored(cs []records.Candidate) int {
-	k, top := 0, -1.0
+	k, top := 0, -2.0
 	for _, c := range cs {
-		if c.Outcome != Aborted && c.Score != nil && *c.Score > top {
-			k, top = c.Index, *c.Score
+		s := -1.0
+		if c.Score != nil {
+			s = *c.Score
+		}
+		if c.Outcome != Aborted && s > top {
+			k, top = c.Index, s
 		}
 	}
 	return k
 }
 
-// addCandidateCost adds what the candidates spent to the task's total.
+// addCandidateCost adds what the candidates reported spending to the
+// task's total.
 func (r *runner) addCandidateCost(usd float64) {
 	r.costMu.Lock()
 	defer r.costMu.Unlock()
-	if usd > 0 || !r.costSeen {
-		r.costSeen = true
-		r.cost += usd
-	}
+	r.costSeen = true
+	r.cost += usd
 }
 
 // compareFinalists compares every pair of finalists in both orders, all
