@@ -215,6 +215,10 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
 	if m != nil {
 		e.Summary, e.SessionID, e.Parent = m.TaskSummary, m.SessionID, m.Parent
+		if m.Parent != "" {
+			// A best-of-N candidate says whose it is (spec §7.17).
+			e.Summary = "(candidate of " + m.Parent + ") " + e.Summary
+		}
 		if m.Kind == records.KindReview {
 			e.Kind = KindReview
 		}
