@@ -75,16 +75,25 @@ func RunCandidates(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	r.compareFinalists(ctx, best, reports)
 	outcome := r.chooseWinner(ctx, best, reports)
 	r.write(records.CandidatesFile, best)
-	r.finish(ctx, outcome, nil)
+	var runErr error
 	if outcome == Aborted {
-		err = errors.Join(errs...)
-		if err == nil {
-			err = errors.New("every candidate aborted")
-		}
-		r.report.Error = r.Redact.String(err.Error())
-		return r.report, r.Redact.Error(err)
+		runErr = allAborted(errs)
 	}
-	return r.report, nil
+	r.finish(ctx, outcome, runErr)
+	r.report.Error = r.Redact.String(r.report.Error)
+	return r.report, r.Redact.Error(runErr)
+}
+
+// allAborted is the error of a best-of-N task whose every candidate
+// aborted: the first candidate's error, wrapped so that its kind (a
+// budget, an interruption) still shows.
+func allAborted(errs []error) error {
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("every candidate aborted; candidate %d: %w", i+1, err)
+		}
+	}
+	return errors.New("every candidate aborted")
 }
 
 // runCandidates runs the n candidates at once and returns their reports
@@ -304,6 +313,9 @@ func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, report
 	}
 	best.Winner, best.TieBreak = judging.Choose(standings)
 	if best.Winner == 0 {
+		for _, c := range best.Candidates {
+			r.emit(candidateEvent(r.taskID, c))
+		}
 		return Aborted
 	}
 	w := &best.Candidates[best.Winner-1]
