@@ -99,6 +99,7 @@ func RenderTask(v *TaskView) string {
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
+	b.WriteString(candidateLine(v.Manifest))
 	b.WriteString(strings.Join(taskFacts(v), " · ") + "\n\n")
 	b.WriteString(strings.Join(taskTotals(v), " · ") + "\n\n")
 	if c := v.Complete; c != nil && c.Error != "" {
@@ -119,6 +120,9 @@ func RenderTask(v *TaskView) string {
 		}
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
+	if v.BestOfN != nil {
+		renderBestOfN(&b, v.BestOfN)
+	}
 	for _, it := range v.Iterations {
 		renderIteration(&b, it, v.TaskID)
 	}

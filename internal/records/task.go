@@ -28,9 +28,12 @@ type Manifest struct {
 	StartedAt   string          `json:"started_at"`
 	Effective   Effective       `json:"effective"`
 	SessionID   string          `json:"session_id,omitempty"`
-	// Kind is KindReview for a review of an existing change; "" is a
-	// /tribunal task.
+	// Kind is KindReview for a review of an existing change,
+	// KindBestOfN or KindCandidate for a `run --candidates` task and its
+	// candidates; "" is a /tribunal task.
 	Kind string `json:"kind,omitempty"`
+	// Parent is a candidate's best-of-N task.
+	Parent string `json:"parent_task_id,omitempty"`
 }
 
 // KindReview marks a task directory that holds a review

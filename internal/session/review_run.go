@@ -14,8 +14,13 @@ import (
 
 // kind is the record kind a run writes in its manifest.
 func (r *runner) kind() string {
-	if r.review {
+	switch {
+	case r.review:
 		return records.KindReview
+	case r.opts.Candidates > 0:
+		return records.KindBestOfN
+	case r.opts.candidate != nil:
+		return records.KindCandidate
 	}
 	return ""
 }
