@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -35,9 +36,11 @@ type Options struct {
 // meta-judge, trust and gate settings — from the configuration layers
 // that `run` uses. It is safe to judge with from several goroutines.
 type Jury struct {
-	env      Env
-	cfg      *config.Config
-	rub      *rubric.Rubric
+	env Env
+	cfg *config.Config
+	rub *rubric.Rubric
+	// evals are the rubric's evaluators, compiled at Load.
+	evals    *evaluator.Set
 	rubricID string
 	params   config.Params
 	failAt   severity.Level
@@ -100,8 +103,32 @@ func (j *Jury) configure(opts Options) error {
 		params.BudgetUSD = &opts.BudgetUSD
 	}
 	j.rub, j.params = rub, params
+	if j.evals, err = compileEvaluators(rub, opts.WorktreeRoot); err != nil {
+		return err
+	}
 	return j.empanelDry()
 }
+
+// compileEvaluators prepares the rubric's evaluators (spec §2.11), so that
+// a schema that is missing or invalid stops the run before any model
+// call, in the words rubric validation uses.
+func compileEvaluators(rub *rubric.Rubric, root string) (*evaluator.Set, error) {
+	specs, err := rub.Evaluators()
+	if err == nil {
+		var set *evaluator.Set
+		if set, err = evaluator.Compile(specs, root); err == nil {
+			return set, nil
+		}
+	}
+	err = fmt.Errorf("rubric %s: %w", rub.ID, err)
+	if rub.Origin != "" {
+		err = fmt.Errorf("%s: %w", rub.Origin, err)
+	}
+	return nil, err
+}
+
+// Evaluators is the number of the rubric's evaluators.
+func (j *Jury) Evaluators() int { return j.evals.Len() }
 
 // empanelDry checks the panel: the real empanelling mints fresh ids every
 // round, but an empty panel must stop a run before anything is asked
