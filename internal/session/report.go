@@ -165,7 +165,7 @@ func iterationNotes(it IterationReport) []string {
 	}
 	for _, c := range it.Commands {
 		if !c.Passed {
-			parts = append(parts, c.Noun()+" "+inline(c.Name, 100)+" failed")
+			parts = append(parts, strings.TrimSuffix(c.Noun(), " judge")+" "+inline(c.Name, 100)+" failed")
 		}
 	}
 	if t := it.Gate.Trust; t != nil && !t.Trustworthy {
