@@ -55,6 +55,25 @@ func Compile(specs []rubric.Evaluator, root string) (*Set, error) {
 	return s, nil
 }
 
+// ForRubric compiles the evaluators of a validated rubric whose files
+// live under root; the error starts as rubric validation's do, with the
+// rubric's origin and id, so a missing schema file reads like any other
+// rubric mistake.
+func ForRubric(rub *rubric.Rubric, root string) (*Set, error) {
+	specs, err := rub.Evaluators()
+	if err == nil {
+		var set *Set
+		if set, err = Compile(specs, root); err == nil {
+			return set, nil
+		}
+	}
+	err = fmt.Errorf("rubric %s: %w", rub.ID, err)
+	if rub.Origin != "" {
+		err = fmt.Errorf("%s: %w", rub.Origin, err)
+	}
+	return nil, err
+}
+
 // Len is the number of evaluators.
 func (s *Set) Len() int {
 	if s == nil {

@@ -140,7 +140,7 @@ func TestCompileErrors(t *testing.T) {
 		name, evaluator, want string
 	}{
 		{"missing schema file", `{"name":"s","kind":"json_schema","paths":"*.json","schema_file":"schemas/none.json"}`,
-			"evaluator s: schema_file schemas/none.json: open"},
+			"evaluator s: schema_file schemas/none.json: no such file in "},
 		{"schema file not JSON", `{"name":"s","kind":"json_schema","paths":"*.json","schema_file":"bad.json"}`,
 			"evaluator s: schema_file bad.json: not valid JSON"},
 		{"unsupported keyword", `{"name":"s","kind":"json_schema","paths":"*.json","schema":{"type":"object","requried":["a"]}}`,

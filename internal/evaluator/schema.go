@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -230,7 +231,11 @@ func readInRoot(dir, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return readRoot(root, rel)
+	data, err := readRoot(root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no such file in %s", dir)
+	}
+	return data, err
 }
 
 // readRoot reads rel inside root, at most maxFileBytes.

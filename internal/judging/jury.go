@@ -103,28 +103,10 @@ func (j *Jury) configure(opts Options) error {
 		params.BudgetUSD = &opts.BudgetUSD
 	}
 	j.rub, j.params = rub, params
-	if j.evals, err = compileEvaluators(rub, opts.WorktreeRoot); err != nil {
+	if j.evals, err = evaluator.ForRubric(rub, opts.WorktreeRoot); err != nil {
 		return err
 	}
 	return j.empanelDry()
-}
-
-// compileEvaluators prepares the rubric's evaluators (spec §2.11), so that
-// a schema that is missing or invalid stops the run before any model
-// call, in the words rubric validation uses.
-func compileEvaluators(rub *rubric.Rubric, root string) (*evaluator.Set, error) {
-	specs, err := rub.Evaluators()
-	if err == nil {
-		var set *evaluator.Set
-		if set, err = evaluator.Compile(specs, root); err == nil {
-			return set, nil
-		}
-	}
-	err = fmt.Errorf("rubric %s: %w", rub.ID, err)
-	if rub.Origin != "" {
-		err = fmt.Errorf("%s: %w", rub.Origin, err)
-	}
-	return nil, err
 }
 
 // Evaluators is the number of the rubric's evaluators.
