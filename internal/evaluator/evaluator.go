@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -165,7 +166,10 @@ func (e compiled) runRegex(c Change) (string, []failure) {
 		case e.MustMatch:
 			return "the actor's output matches " + re, nil
 		case loc != nil:
-			msg := fmt.Sprintf("the actor's output matches %s: %q", re, safetext.Clip(c.ActorOutput[loc[0]:loc[1]], 80))
+			// The matched text is never quoted: a pattern that looks for
+			// secrets must not copy one into the records and the ledger.
+			line := strings.Count(c.ActorOutput[:loc[0]], "\n") + 1
+			msg := fmt.Sprintf("line %d of the actor's output matches %s", line, re)
 			return msg, []failure{{message: msg}}
 		}
 		return "the actor's output does not match " + re, nil
@@ -178,9 +182,10 @@ func (e compiled) runRegex(c Change) (string, []failure) {
 		}
 		for _, l := range f.AddedLines() {
 			scanned++
-			if e.Pattern.MatchString(l.Text) {
+			if loc := e.Pattern.FindStringIndex(l.Text); loc != nil {
+				// Located by column, not quoted (see the actor's output).
 				hits = append(hits, failure{file: f.NewPath, line: l.Line,
-					message: fmt.Sprintf("added line matches %s: %s", re, strings.TrimSpace(safetext.Clip(l.Text, 160)))})
+					message: fmt.Sprintf("added line matches %s at column %d", re, utf8.RuneCountInString(l.Text[:loc[0]])+1)})
 				if e.MustMatch {
 					break
 				}

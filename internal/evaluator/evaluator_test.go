@@ -72,8 +72,8 @@ func TestRun(t *testing.T) {
 		{"regex must match, present", `{"name":"logs","kind":"regex","must_match":"console"}`, "", true, "app.js:2 matches", nil},
 		{"regex must match, absent", `{"name":"changelog","kind":"regex","must_match":"^## ","paths":"CHANGELOG.md"}`, "",
 			false, "no added line matches", []string{":0"}},
-		{"actor output must not match", `{"name":"no-secret","kind":"regex","in":"actor_output","must_not_match":"sk-[a-z0-9]{8}"}`, "key sk-abcdefgh1 here",
-			false, `matches /sk-[a-z0-9]{8}/: "sk-abcdefgh"`, []string{":0"}},
+		{"actor output must not match", `{"name":"no-secret","kind":"regex","in":"actor_output","must_not_match":"sk-[a-z0-9]{8}"}`, "Done.\nkey sk-abcdefgh1 here",
+			false, "line 2 of the actor's output matches /sk-[a-z0-9]{8}/", []string{":0"}},
 		{"actor output must match", `{"name":"claims-tests","kind":"regex","in":"actor_output","must_match":"(?i)tests pass"}`, "All Tests Pass.", true, "matches", nil},
 		{"schema fails", `{"name":"cfg","kind":"json_schema","paths":"config/*.json","schema_file":"schemas/cfg.json"}`, "",
 			false, "1 of 1 changed file(s) in config/*.json fail the schema", []string{"config/a.json:0"}},
@@ -103,6 +103,9 @@ func TestRun(t *testing.T) {
 			}
 			var got []string
 			for _, f := range r.Findings {
+				if strings.Contains(f.Message, "sk-abc") || strings.Contains(f.Message, "console.log(") {
+					t.Errorf("a finding quotes the matched text: %q", f.Message)
+				}
 				got = append(got, fmt.Sprintf("%s:%d", f.File, f.Line))
 				if f.Severity != "major" || f.Judge != "evaluator:"+r.Name {
 					t.Errorf("finding %+v: want severity major, judge evaluator:%s", f, r.Name)
