@@ -42,14 +42,19 @@ var Keywords = []string{
 	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
 	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
 	"minContains", "maxProperties", "minProperties", "required", "dependentRequired",
-	// format, content, meta-data (annotations)
-	"format", "contentEncoding", "contentMediaType", "contentSchema",
-	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+	// format (asserted), meta-data (annotations)
+	"format", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
 }
+
+// Formats are the values of "format" the validator checks; any other
+// would be an assertion that never fails, so it is an error at load.
+var Formats = []string{"date", "date-time", "time", "duration", "period", "email", "hostname",
+	"ipv4", "ipv6", "uri", "uri-reference", "uri-template", "iri", "iri-reference", "uuid",
+	"json-pointer", "relative-json-pointer", "regex", "semver"}
 
 // Subschema positions, by the shape of the keyword's value.
 var (
-	oneSchema   = []string{"not", "if", "then", "else", "additionalItems", "contains", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+	oneSchema   = []string{"not", "if", "then", "else", "additionalItems", "contains", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"}
 	schemaList  = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
 	schemaMap   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas"}
 	dataOnlyKey = []string{"enum", "const", "default", "examples"}
@@ -121,6 +126,9 @@ func checkKeywords(v any, at string) error {
 		}
 		if slices.Contains(dataOnlyKey, k) {
 			continue
+		}
+		if f, isString := obj[k].(string); k == "format" && (!isString || !slices.Contains(Formats, f)) {
+			return fmt.Errorf("%s: unsupported format %v (the formats checked: %s)", at, obj[k], strings.Join(Formats, ", "))
 		}
 		if err := checkChildren(k, obj[k], at+"/"+k); err != nil {
 			return err
