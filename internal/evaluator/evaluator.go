@@ -34,6 +34,9 @@ type Set struct {
 type compiled struct {
 	rubric.Evaluator
 	schema *jsonschema.Schema
+	// source is the schema as read (a schema_file's content), for
+	// Sources.
+	source []byte
 }
 
 // Compile prepares the evaluators of a rubric whose files live under
@@ -45,11 +48,11 @@ func Compile(specs []rubric.Evaluator, root string) (*Set, error) {
 	for _, e := range specs {
 		c := compiled{Evaluator: e}
 		if e.Kind == rubric.KindJSONSchema {
-			sch, err := compileSchema(e, root)
+			sch, src, err := compileSchema(e, root)
 			if err != nil {
 				return nil, fmt.Errorf("evaluator %s: %w", e.Name, err)
 			}
-			c.schema = sch
+			c.schema, c.source = sch, src
 		}
 		s.evals = append(s.evals, c)
 	}
@@ -73,6 +76,22 @@ func ForRubric(rub *rubric.Rubric, root string) (*Set, error) {
 		err = fmt.Errorf("%s: %w", rub.Origin, err)
 	}
 	return nil, err
+}
+
+// Sources are the schemas as read, one per json_schema evaluator in
+// order: with the rubric they decide what the evaluators check, so a
+// fingerprint of a jury covers a schema_file's content too.
+func (s *Set) Sources() [][]byte {
+	if s == nil {
+		return nil
+	}
+	var out [][]byte
+	for _, e := range s.evals {
+		if e.source != nil {
+			out = append(out, e.source)
+		}
+	}
+	return out
 }
 
 // Len is the number of evaluators.

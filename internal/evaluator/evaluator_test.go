@@ -185,3 +185,25 @@ func TestSchemaFileStaysInTheWorktree(t *testing.T) {
 		t.Errorf("a schema file linked from outside the worktree was read: %v", err)
 	}
 }
+
+func TestSourcesFollowTheSchemaFile(t *testing.T) {
+	dir := worktree(t)
+	es := specs(t, `[{"name":"cfg","kind":"json_schema","paths":"*.json","schema_file":"schemas/cfg.json"},{"name":"t","kind":"regex","must_match":"x"}]`)
+	before, err := Compile(es, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "schemas", "cfg.json"), []byte(`{"type":"array"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Compile(es, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Sources()) != 1 || fmt.Sprint(before.Sources()) == fmt.Sprint(after.Sources()) {
+		t.Errorf("Sources %q then %q: an edited schema file must change them", before.Sources(), after.Sources())
+	}
+	if (*Set)(nil).Sources() != nil {
+		t.Error("a nil Set has sources")
+	}
+}

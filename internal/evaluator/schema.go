@@ -68,27 +68,27 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 // compileSchema loads e's schema (inline or from its file under root),
-// checks its keywords and compiles it.
-func compileSchema(e rubric.Evaluator, root string) (*jsonschema.Schema, error) {
+// checks its keywords and compiles it; it returns the schema as read too.
+func compileSchema(e rubric.Evaluator, root string) (*jsonschema.Schema, []byte, error) {
 	raw := []byte(e.Schema)
 	where := "schema"
 	if e.SchemaFile != "" {
 		where = "schema_file " + e.SchemaFile
 		data, err := readInRoot(root, e.SchemaFile)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
 		raw = data
 	}
 	if err := nesting.JSON(raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, nil, fmt.Errorf("%s: %w", where, err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return nil, fmt.Errorf("%s: not valid JSON: %w", where, err)
+		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", where, err)
 	}
 	if err := checkKeywords(doc, "#"); err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, nil, fmt.Errorf("%s: %w", where, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -96,13 +96,13 @@ func compileSchema(e rubric.Evaluator, root string) (*jsonschema.Schema, error) 
 	c.UseLoader(noLoader{})
 	url := schemaBase + e.Name + ".json"
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, nil, fmt.Errorf("%s: %w", where, err)
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid schema: %s", where, oneLineError(err))
+		return nil, nil, fmt.Errorf("%s: invalid schema: %s", where, oneLineError(err))
 	}
-	return sch, nil
+	return sch, raw, nil
 }
 
 // checkKeywords walks every subschema of v (at JSON pointer at) and

@@ -201,6 +201,11 @@ func (j *Jury) Fingerprint(w Work) string {
 	if j.rub != nil {
 		put(j.rub.Raw)
 	}
+	if src := j.evals.Sources(); len(src) > 0 {
+		// Only then, so that every fingerprint of a jury without schema
+		// files stays what it was.
+		put(src)
+	}
 	put(j.params)
 	put(j.prov.judges)
 	put(j.prov.meta)
