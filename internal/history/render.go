@@ -370,7 +370,10 @@ func checkFacts(g *records.Gate) []string {
 			state += " (not required)"
 		}
 		line := fmt.Sprintf("**Command judge %s:** %s", c.Name, state)
-		if c.Feedback != "" && !c.Passed {
+		if c.Kind == records.KindEvaluator {
+			line = fmt.Sprintf("**Evaluator %s** (%s): %s", c.Name, c.Severity, state)
+		}
+		if c.Feedback != "" && (!c.Passed || c.Kind == records.KindEvaluator) {
 			line += " — " + safetext.Inline(c.Feedback, 300)
 		}
 		out = append(out, line)

@@ -175,7 +175,7 @@ func iterationNotes(it IterationReport) []string {
 	}
 	for _, c := range it.Commands {
 		if !c.Passed {
-			parts = append(parts, "command "+inline(c.Name, 100)+" failed")
+			parts = append(parts, strings.TrimSuffix(c.Noun(), " judge")+" "+inline(c.Name, 100)+" failed")
 		}
 	}
 	if t := it.Gate.Trust; t != nil && !t.Trustworthy {
