@@ -148,7 +148,7 @@ func (t tools) dismiss(ctx context.Context, _ *mcp.CallToolRequest, in DismissIn
 	if r.Code != exitAccepted {
 		return nil, nil, failed(ToolDismiss, r)
 	}
-	out, _ := json.Marshal(map[string]string{"fingerprint": strings.TrimSpace(r.Stdout), "note": lastLines(r.Stderr)})
+	out, _ := json.MarshalIndent(map[string]string{"fingerprint": strings.TrimSpace(r.Stdout), "note": lastLines(r.Stderr)}, "", "  ")
 	return jsonResult(string(out), false), nil, nil
 }
 
