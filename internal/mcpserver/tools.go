@@ -225,13 +225,16 @@ func textResult(text string, isError bool) *mcp.CallToolResult {
 }
 
 // dismissSchema is DismissInput's inferred schema with finding taking a
-// number or a string (a json.RawMessage infers as anything).
+// number or a string (a json.RawMessage infers as a byte array), as
+// anyOf branches of one type each: a type array is legal but some
+// clients map schemas onto a one-type dialect (the Inspector warns).
 func dismissSchema() *jsonschema.Schema {
 	s, err := jsonschema.For[DismissInput](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the dismiss schema: %v", err))
 	}
 	f := s.Properties["finding"]
-	f.Type, f.Types, f.Items = "", []string{"integer", "string"}, nil
+	f.Type, f.Types, f.Items = "", nil, nil
+	f.AnyOf = []*jsonschema.Schema{{Type: "integer"}, {Type: "string"}}
 	return s
 }
