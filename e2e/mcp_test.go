@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,32 @@ func TestMCPClaudeCode(t *testing.T) {
 	reviews, _ := filepath.Glob(filepath.Join(w.onlooker, "tribunal", "*", m[1], "review.json"))
 	if len(reviews) != 1 {
 		t.Fatalf("review %s is not recorded under %s", m[1], w.onlooker)
+	}
+}
+
+// TestMCPPluginRegisters: the plugin's manifest (mcpServers) starts the
+// server in a session that loads the plugin, and the session's model is
+// offered its four tools, named as Claude Code names a plugin's server.
+func TestMCPPluginRegisters(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "")
+	w.extra = append(w.extra, "ENABLE_TOOL_SEARCH=false")
+	res := w.claudeRun(2*time.Minute, "", streamArgs("--plugin-dir", w.plugin.Dir, "--", "hello")...)
+	if res.Code != 0 {
+		t.Fatalf("claude exited %d\n%s", res.Code, res.Stderr)
+	}
+	var offered []string
+	for _, r := range w.api.Requests() {
+		for _, name := range r.ToolNames() {
+			if strings.HasPrefix(name, "mcp__") && strings.Contains(name, "tribunal") && !slices.Contains(offered, name) {
+				offered = append(offered, name)
+			}
+		}
+	}
+	slices.Sort(offered)
+	want := []string{"mcp__plugin_tribunal_tribunal__dismiss_finding", "mcp__plugin_tribunal_tribunal__judge",
+		"mcp__plugin_tribunal_tribunal__list_verdicts", "mcp__plugin_tribunal_tribunal__show_verdict"}
+	if !slices.Equal(offered, want) {
+		t.Fatalf("tools offered %q, want %q\n%s", offered, want, w.api.Summary())
 	}
 }
