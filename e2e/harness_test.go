@@ -90,6 +90,8 @@ var pinnedPackages = map[string]string{
 	"claude": "@anthropic-ai/claude-code",
 	"codex":  "@openai/codex",
 	"gemini": "@google/gemini-cli",
+	// The MCP Inspector's launcher (its CLI mode drives tribunal-session mcp).
+	"mcp-inspector": "@modelcontextprotocol/inspector",
 }
 
 // pinnedVersion is the version package.json pins for the CLI name, or ""

@@ -2,8 +2,9 @@
 # Installs the pinned Claude Code CLI (package.json) into node_modules for
 # the end-to-end tests in e2e/, with the pinned Codex and Gemini CLIs that
 # the cross-family tests drive and the pinned SARIF validator
-# (@microsoft/sarif-multitool, internal/reviewfmt's TestSARIFValidates),
-# then prints the path of the claude binary.
+# (@microsoft/sarif-multitool, internal/reviewfmt's TestSARIFValidates)
+# and the pinned MCP Inspector (@modelcontextprotocol/inspector, whose CLI
+# mode e2e/mcp_test.go drives against tribunal-session mcp), then prints the path of the claude binary.
 # Progress goes to stderr, so that CLAUDE_BIN=$(scripts/install-claude.sh)
 # works. The e2e tests find the binary there on their own.
 set -euo pipefail
@@ -39,6 +40,11 @@ done
 if ! "$PWD/node_modules/.bin/sarif-multitool" --version >/dev/null 2>&1; then
 	echo "tribunal: error: $PWD/node_modules/.bin/sarif-multitool does not run" >&2
 	echo "tribunal: hint: run 'npm ci' in $PWD; the validator ships a native binary per platform (@microsoft/sarif-multitool-linux)" >&2
+	exit 1
+fi
+if ! "$PWD/node_modules/.bin/mcp-inspector" --version >/dev/null 2>&1; then
+	echo "tribunal: error: $PWD/node_modules/.bin/mcp-inspector does not run" >&2
+	echo "tribunal: hint: run 'npm ci' in $PWD and check that Node.js 20 or newer is installed" >&2
 	exit 1
 fi
 echo "$bin"

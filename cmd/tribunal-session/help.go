@@ -258,6 +258,7 @@ Prints the list of commands, or one command's usage (as COMMAND -h does).
 
 const reviewHelp = `usage: tribunal-session review --base REF [--head REF] [flags]
        tribunal-session review --staged [flags]
+       tribunal-session review --worktree [flags]
        tribunal-session review --diff FILE|- [--base REF] [flags]
 
 Judges an existing change with no actor: the same rubric, jury,
@@ -277,6 +278,8 @@ An empty change, or one of binary files only, is "nothing to review"
   --base REF             the branch the change goes into (merge base taken)
   --head REF             the change's head (default HEAD)
   --staged               the index against HEAD
+  --worktree             the uncommitted change: tracked files against HEAD
+                         and the untracked files git does not ignore
   --diff FILE            a unified diff ("-": stdin)
   --task TEXT            what the change is meant to do (a PR's title and body)
   --task-file FILE       the same, read from FILE ("-": stdin)

@@ -133,6 +133,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
 	{"review", "judge an existing change (a branch, the staged changes, a diff) with no actor", reviewHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
+	{"mcp", "serve judge, list, show and dismiss as Model Context Protocol tools on stdio", mcpHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.mcpCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
 	{"cancel", "stop a detached run", cancelHelp,

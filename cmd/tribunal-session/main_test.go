@@ -23,6 +23,8 @@ func TestMain(m *testing.M) {
 			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
+		// The Go SDK's client driving `tribunal-session mcp` (mcpclient_test.go).
+		"mcp-client": func() { os.Exit(mcpClient(os.Args[1:])) },
 		// The real UserPromptSubmit hook, for the daily budget's notice.
 		"prompt-submit": func() {
 			warnf, warn := testcmds.HookLines(os.Stderr)

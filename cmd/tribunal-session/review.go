@@ -47,6 +47,7 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	fs.StringVar(&f.in.Base, "base", "", "")
 	fs.StringVar(&f.in.Head, "head", "", "")
 	fs.BoolVar(&f.in.Staged, "staged", false, "")
+	fs.BoolVar(&f.in.WorkTree, "worktree", false, "")
 	fs.StringVar(&f.diff, "diff", "", "")
 	fs.StringVar(&f.task, "task", "", "")
 	fs.StringVar(&f.taskFile, "task-file", "", "")
@@ -77,7 +78,7 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	}
 	if fs.NArg() > 0 {
 		c.errorf("review: unexpected argument %q", fs.Arg(0))
-		c.hint("name the change with --base REF [--head REF], --staged or --diff FILE|-; the task with --task or --task-file")
+		c.hint("name the change with --base REF [--head REF], --staged, --worktree or --diff FILE|-; the task with --task or --task-file")
 		return f, exitUsage
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })

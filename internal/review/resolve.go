@@ -19,6 +19,9 @@ const (
 	KindRange  = "range"  // --base [--head]: the merge-base diff
 	KindStaged = "staged" // --staged: the index against HEAD
 	KindDiff   = "diff"   // --diff: a unified diff on top of a base
+	// KindWorkTree is --worktree: the work tree against HEAD, untracked
+	// files included.
+	KindWorkTree = "worktree"
 )
 
 // emptyTree is git's empty tree: the base of a repository with no commits.
@@ -28,6 +31,9 @@ const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 type Input struct {
 	Base, Head string // --base, --head ("" → HEAD when Base is set)
 	Staged     bool
+	// WorkTree names the uncommitted change: tracked files against HEAD
+	// and the untracked files git does not ignore.
+	WorkTree bool
 	// Diff is the unified diff read from --diff (nil when not given);
 	// DiffName names its source for messages ("-" for stdin).
 	Diff     []byte
@@ -73,21 +79,23 @@ var diffArgs = []string{"-p", "-M", "--binary", "--no-color", "--no-ext-diff", "
 // git. Errors are *InputError or *NothingError, or wrap git's failure.
 func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
 	n := 0
-	for _, set := range []bool{in.Base != "" || in.Head != "", in.Staged, in.Diff != nil} {
+	for _, set := range []bool{in.Base != "" || in.Head != "", in.Staged, in.Diff != nil, in.WorkTree} {
 		if set {
 			n++
 		}
 	}
 	switch {
 	case n == 0:
-		return nil, &InputError{Err: errors.New("nothing named to review"), Hint: "pass --base REF [--head REF], --staged, or --diff FILE|-"}
-	case n > 1 && !(in.Diff != nil && in.Head == "" && !in.Staged):
-		return nil, &InputError{Err: errors.New("--base/--head, --staged and --diff name different changes; pass one of them"),
+		return nil, &InputError{Err: errors.New("nothing named to review"), Hint: "pass --base REF [--head REF], --staged, --worktree, or --diff FILE|-"}
+	case n > 1 && !(in.Diff != nil && in.Head == "" && !in.Staged && !in.WorkTree):
+		return nil, &InputError{Err: errors.New("--base/--head, --staged, --worktree and --diff name different changes; pass one of them"),
 			Hint: "--diff may take --base REF: the commit the diff applies to"}
 	case in.Diff != nil:
 		return resolveDiff(ctx, git, root, in)
 	case in.Staged:
 		return resolveStaged(ctx, git, root)
+	case in.WorkTree:
+		return resolveWorkTree(ctx, git, root)
 	}
 	return resolveRange(ctx, git, root, in)
 }

@@ -142,6 +142,8 @@ func describe(c *review.Change) string {
 		return "commits " + shortCommit(c.Base) + ".." + shortCommit(c.Head)
 	case review.KindStaged:
 		return "the staged changes"
+	case review.KindWorkTree:
+		return "the work tree's uncommitted change on " + shortCommit(c.Base)
 	}
 	return "a diff on " + shortCommit(c.Base)
 }
