@@ -36,7 +36,7 @@ func (r *round) runMeta(ctx context.Context) error {
 		Timeout: r.params.MetaTimeout,
 	}
 	seq := it.NextCall()
-	res, err := r.metaRunner().Run(ctx, call)
+	res, err := r.metaResult(ctx, call, in.Probes)
 	stop()
 	r.recordCall(seq, "meta", r.prov.meta, records.CallMeta{Role: "meta"}, call, res, err)
 	r.rec.AddCost("meta", res)
@@ -44,9 +44,12 @@ func (r *round) runMeta(ctx context.Context) error {
 		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)
 	}
 	var meta verdict.Meta
-	if err != nil {
+	switch {
+	case err != nil:
 		meta = verdict.FailedMeta(err.Error())
-	} else {
+	case suspect(r.prov.meta, res, err):
+		meta = verdict.FailedMeta(SuspectError)
+	default:
 		text := res.Text
 		if res.Structured != nil {
 			text = string(res.Structured)
@@ -102,7 +105,7 @@ func (r *round) recordMeta(meta verdict.Meta, probes []string, res claude.Result
 	it.Report.Meta = MetaReport{
 		Quality: meta.VerdictQuality, Bias: meta.BiasDetected, BiasTypes: meta.BiasTypes,
 		Override: meta.Override, Failed: meta.Failed, Error: meta.Error, Probes: probes,
-		Provider: info.Provider, Family: info.Family,
+		Provider: info.Provider, Family: info.Family, Suspect: meta.Failed && meta.Error == SuspectError,
 	}
 	note := meta.VerdictQuality
 	if meta.BiasDetected {

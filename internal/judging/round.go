@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -44,6 +45,9 @@ type Input struct {
 	Diff     string
 	DiffStat string
 	Isolated bool
+	// Files is the isolated change itself, unbounded (internal/unidiff):
+	// what the heuristic judge reads (spec §4.9).
+	Files []unidiff.File
 	// ArtifactDir is the round's directory relative to the Recorder's
 	// store (records.IterationDir), Label the progress lines' prefix.
 	ArtifactDir string

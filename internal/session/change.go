@@ -6,6 +6,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // ChangeOptions are a finished change to judge with no actor: one round
@@ -71,5 +72,6 @@ func (r *runner) changeIteration(ctx context.Context, n int) (*iterationState, e
 	it.ActorOutput = r.given.ActorOutput
 	in := r.roundInput(it, dir, label)
 	in.Isolated, in.Diff, in.Keep = true, judging.BoundedDiff(r.given.Diff), r.given.Keep
+	in.Files = unidiff.Parse([]byte(r.given.Diff))
 	return it, r.judgeRound(ctx, it, in)
 }

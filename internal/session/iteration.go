@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // Turn limits of the actor, which edits and runs commands, so it needs
@@ -79,7 +80,7 @@ func (r *runner) startIteration(it *iterationState) (dir, label string) {
 func (r *runner) judge(ctx context.Context, it *iterationState, dir, label string) error {
 	in := r.roundInput(it, dir, label)
 	if r.task != nil {
-		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
+		in.Isolated, in.Diff, in.Files = true, judging.BoundedDiff(it.diff), unidiff.Parse([]byte(it.diff))
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
 	}
