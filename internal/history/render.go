@@ -285,9 +285,14 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 
 func renderJudge(b *strings.Builder, j JudgeView, see string) {
 	head := fmt.Sprintf("- %s", dash(j.Type))
+	if j.Heuristic {
+		head += " (heuristic, no model)"
+	}
 	switch {
 	case j.Missing:
 		head += " — verdict file missing or unreadable"
+	case j.Suspect:
+		head += " — SUSPECT, kept out of the gate: " + safetext.Inline(j.Error, 200)
 	case j.Failed:
 		head += " — failed: " + safetext.Inline(j.Error, 200)
 	case j.Score != nil:

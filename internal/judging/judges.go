@@ -250,7 +250,7 @@ func (r *round) recordSeat(p *panel, i int, v verdict.Verdict) string {
 		CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: p.reps[i],
 		Provider: v.JudgeProvider, Family: v.JudgeFamily, Bash: p.bash[i], Suspect: v.Suspect,
 	}
-	name := seatLabel(s.JudgeType, v.JudgeProvider)
+	name := SeatLabel(s.JudgeType, v.JudgeProvider)
 	note := fmt.Sprintf("%s %s", name, failure(v))
 	if score, ok := v.UsableScore(); ok {
 		jr.Score = events.Ptr(score)

@@ -8,6 +8,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/heuristic"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -82,9 +83,13 @@ func (r *round) metaResult(ctx context.Context, call claude.Call, probes []strin
 	return claude.Result{Structured: out, Text: string(out)}, ctx.Err()
 }
 
-// seatLabel is a seat's type as the summaries show it, "standard
+// HeuristicProvider is the heuristic judge's provider name as reports
+// record it (provider.Heuristic), for the packages that show reports.
+const HeuristicProvider = records.HeuristicProvider
+
+// SeatLabel is a seat's type as the summaries show it, "standard
 // (heuristic)" for the heuristic judge.
-func seatLabel(judgeType, prov string) string {
+func SeatLabel(judgeType, prov string) string {
 	if prov == provider.Heuristic {
 		return fmt.Sprintf("%s (heuristic)", judgeType)
 	}

@@ -23,7 +23,7 @@ const (
 	// Heuristic is the offline judge (internal/heuristic): no model, no
 	// program, the same verdict on every run. Never a default; like every
 	// provider it is chosen in user-level settings only (spec §4.9).
-	Heuristic = "heuristic"
+	Heuristic = records.HeuristicProvider
 )
 
 // Names lists the known providers, for messages.
