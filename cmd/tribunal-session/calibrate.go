@@ -46,7 +46,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	}
 	opts.Dir = dir
 	environ := os.Environ()
-	runner, err := c.claudeRunner(dir, environ)
+	runner, err := c.judgesRunner(dir, environ, opts.RubricID)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")

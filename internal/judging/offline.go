@@ -95,3 +95,19 @@ func SeatLabel(judgeType, prov string) string {
 	}
 	return judgeType
 }
+
+// Offline reports whether the jury calls no model at all: every seat of
+// its panel and the meta-judge are the heuristic judge. Such a jury needs
+// no claude executable (review, calibrate and rejudge then run without
+// one).
+func (j *Jury) Offline() bool {
+	if !j.prov.meta.IsHeuristic() {
+		return false
+	}
+	for _, s := range j.Panel() {
+		if !j.prov.judges[s.JudgeType].IsHeuristic() {
+			return false
+		}
+	}
+	return true
+}
