@@ -173,9 +173,10 @@ func (r *round) seatVerdicts(p *panel) ([]verdict.Verdict, []string) {
 	for _, c := range p.calls {
 		s := p.seats[c.seat]
 		v, findings := r.judgeVerdict(c.res, c.err)
-		if suspect(r.prov.judges[s.JudgeType], c.res, c.err) {
+		if !v.Failed && suspect(r.prov.judges[s.JudgeType], c.res, c.err) {
 			// A stub's answer is no verdict: its score and its findings
-			// stay out of the gate (spec §4.8).
+			// stay out of the gate (spec §4.8). An answer that already
+			// failed stays that failure.
 			v, findings = suspectVerdict(), nil
 		}
 		findings = severity.MarkUnverified(findings, locator(r.in.Dir))

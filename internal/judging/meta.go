@@ -44,12 +44,9 @@ func (r *round) runMeta(ctx context.Context) error {
 		return fmt.Errorf("%w during the meta-judge", ErrInterrupted)
 	}
 	var meta verdict.Meta
-	switch {
-	case err != nil:
+	if err != nil {
 		meta = verdict.FailedMeta(err.Error())
-	case suspect(r.prov.meta, res, err):
-		meta = verdict.FailedMeta(SuspectError)
-	default:
+	} else {
 		text := res.Text
 		if res.Structured != nil {
 			text = string(res.Structured)
@@ -57,6 +54,9 @@ func (r *round) runMeta(ctx context.Context) error {
 		var warns []string
 		meta, warns = verdict.NormaliseMeta(text)
 		r.warnAll(warns)
+		if !meta.Failed && suspect(r.prov.meta, res, err) {
+			meta = verdict.FailedMeta(SuspectError)
+		}
 	}
 	r.recordMeta(meta, in.Probes, res)
 	return nil

@@ -122,3 +122,32 @@ func TestHeuristicModelNamesTheRules(t *testing.T) {
 		t.Errorf("provider.HeuristicModel %q, heuristic.Version %q", provider.HeuristicModel, heuristic.Version)
 	}
 }
+
+// TestSuspectMetaIsTheFailureDefault: a meta-answer without usage is the
+// meta failure default, marked suspect; garbage without usage stays a
+// plain failure, as it was before the flag.
+func TestSuspectMetaIsTheFailureDefault(t *testing.T) {
+	for _, c := range []struct {
+		meta    string
+		suspect bool
+	}{
+		{`{"verdict_quality":"sound","bias_detected":false,"override_recommendation":"accept"}`, true},
+		{`not json`, false},
+	} {
+		run := claude.RunnerFunc(func(_ context.Context, call claude.Call) (claude.Result, error) {
+			if call.Role == "meta" {
+				return claude.Result{Envelope: true, Text: c.meta}, nil
+			}
+			return claude.Result{Envelope: true, Tokens: new(90), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		})
+		j := loadJury(t, run)
+		it := &Round{Report: IterationReport{IterationID: "01J00000000000000000000ITR"}}
+		if err := j.Judge(context.Background(), Input{TaskID: "T", Task: "t", Dir: t.TempDir(), Diff: "d", Isolated: true, ArtifactDir: "i", Label: "[1/2]"}, it, &tape{}); err != nil {
+			t.Fatal(err)
+		}
+		m := it.Report.Meta
+		if !m.Failed || m.Suspect != c.suspect || it.Meta.Override != "" {
+			t.Errorf("meta answer %s: report %+v, override %q; want failed, suspect %v, no override", c.meta, m, it.Meta.Override, c.suspect)
+		}
+	}
+}
