@@ -194,7 +194,7 @@ func totals(files []unidiff.File) (add, del int) {
 // JSON is the verdict as a judge's structured output (the verdict schema
 // of internal/prompts, findings included), which the engine normalises
 // like any judge's answer.
-func (r Result) JSON(rules []string) []byte {
+func (r Result) JSON() []byte {
 	findings := make([]map[string]any, 0, len(r.Findings))
 	for _, f := range r.Findings {
 		m := map[string]any{"severity": f.Severity, "message": "[" + f.Rule + "] " + f.Message}
@@ -206,7 +206,7 @@ func (r Result) JSON(rules []string) []byte {
 		}
 		findings = append(findings, m)
 	}
-	evaluated := append([]string(nil), rules...)
+	evaluated := RuleIDs()
 	sort.Strings(evaluated)
 	out, _ := json.Marshal(map[string]any{
 		"score": r.Score, "passed": r.Passed, "criterion_scores": r.CriterionScores,

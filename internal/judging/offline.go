@@ -60,7 +60,7 @@ func (r *round) seatRunner(t string) claude.Runner {
 			return claude.Result{}, errNoChange
 		}
 		res := heuristic.Judge(heuristic.Input{Files: r.in.Files, Criteria: r.criterionNames(), Threshold: r.params.ScoreThreshold})
-		out := res.JSON(heuristic.RuleIDs())
+		out := res.JSON()
 		return claude.Result{Structured: out, Text: string(out)}, ctx.Err()
 	})
 }
