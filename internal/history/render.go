@@ -337,6 +337,9 @@ func metaWords(m *records.Meta) string {
 		return "failed (" + safetext.Inline(m.Error, 200) + "); treated as questionable with no bias"
 	}
 	var parts []string
+	if m.Judge.Provider == records.HeuristicProvider {
+		parts = append(parts, "heuristic, no model")
+	}
 	parts = append(parts, "jury "+dash(m.VerdictQuality))
 	if m.BiasDetected {
 		parts = append(parts, "bias detected: "+dash(strings.Join(m.BiasTypes, ", ")))

@@ -189,7 +189,7 @@ func iterationNotes(it IterationReport) []string {
 // jury with nothing else to say does not.
 func noteworthy(it IterationReport) bool {
 	m := it.Meta
-	return suspects(it) > 0 || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
 		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 ||
 		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
 }
