@@ -138,7 +138,7 @@ func (w *crossWorld) runErr() (*session.Report, error) {
 		case "actor":
 			return claude.Result{Envelope: true, Text: "Wrote greeting.go."}, nil
 		case "meta":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
 		w.t.Errorf("a %s call reached claude; the seat should run on the other CLI", c.Role)
 		return claude.Result{}, os.ErrInvalid

@@ -131,11 +131,11 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 		case c.Role == "actor":
 			return claude.Result{Envelope: true, Text: "Nothing to change."}, nil
 		case c.Role == "meta":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		case strings.Contains(c.SystemPrompt, "# Tribunal Adversarial Judge"):
 			return real.Run(ctx, c)
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`)}, nil
 	})
 	getenv := func(k string) string {
 		for _, kv := range childEnv {

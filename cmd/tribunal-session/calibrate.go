@@ -69,7 +69,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return c.calibrateFromHistory(ctx, dir, opts.WriteCases)
 	}
 	environ := os.Environ()
-	runner, err := c.claudeRunner(dir, environ)
+	runner, err := c.judgesRunner(dir, environ, opts.RubricID)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")

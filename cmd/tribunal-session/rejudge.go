@@ -85,7 +85,7 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	runner, err := c.claudeRunner(dir, environ)
+	runner, err := c.judgesRunner(dir, environ, rubric)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")

@@ -228,7 +228,7 @@ func (c *cli) resolveFailed(err error) (int, bool) {
 // runReview sets the review up, reuses a cached verdict or judges, writes
 // every output and decides the exit code.
 func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ []string, change *review.Change) int {
-	runner, err := c.claudeRunner(dir, environ)
+	runner, err := c.judgesRunner(dir, environ, f.rubric)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"io"
 	"path/filepath"
@@ -37,9 +38,13 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 	if rec.Change == review.KindRange {
 		out.Base, out.Head = rec.Base, rec.Head
 	}
+	// A heuristic seat is labelled in the table and on its findings
+	// (spec §4.9): "standard (heuristic)".
+	labels := map[string]string{}
 	if n := len(res.Report.Iterations); n > 0 {
 		for _, j := range res.Report.Iterations[n-1].Judges {
-			jf := reviewfmt.Judge{Type: j.Type, Model: j.Model, Family: j.Family, Score: j.Score, Passed: j.Passed}
+			labels[j.Type] = judging.SeatLabel(j.Type, j.Provider)
+			jf := reviewfmt.Judge{Type: labels[j.Type], Model: j.Model, Family: j.Family, Score: j.Score, Passed: j.Passed}
 			if j.Score == nil {
 				jf.Failure = firstNonEmpty(j.Error, "no usable score")
 			}
@@ -54,7 +59,11 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 		}
 	}
 	for _, f := range rec.Findings {
-		out.Findings = append(out.Findings, reviewfmt.Finding{Judge: f.Judge, Criterion: f.Criterion, Severity: f.Severity,
+		judge := f.Judge
+		if l, ok := labels[judge]; ok {
+			judge = l
+		}
+		out.Findings = append(out.Findings, reviewfmt.Finding{Judge: judge, Criterion: f.Criterion, Severity: f.Severity,
 			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Fingerprint: f.Fingerprint})
 	}
 	return cachedReview{Review: out, ArtifactDir: res.Report.ArtifactDir}

@@ -39,7 +39,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 			<-ctx.Done()
 			return claude.Result{}, ctx.Err()
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"judge_type":"standard"}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"judge_type":"standard"}`)}, nil
 	})
 	deps := Deps{
 		Env: env.Env{

@@ -38,9 +38,9 @@ func TestRunStarterSetWiring(t *testing.T) {
 			}
 		}
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 	})
 	tmp := t.TempDir()
 	rep, err := Run(context.Background(), Options{CasesPath: filepath.Join(starterDir, "cases.jsonl"), Jobs: 4, Dir: home}, Deps{

@@ -38,6 +38,11 @@ type Reply struct {
 	Stderr  string  `json:"stderr,omitempty"`
 	DelayMS int     `json:"delay_ms,omitempty"`
 	Cost    float64 `json:"cost,omitempty"`
+	// NoUsage leaves out the envelope's usage and reports a cost of 0:
+	// what a stub answers, which tribunal must not take for a verdict
+	// (spec §4.8). Every other reply reports 100 input and 20 output
+	// tokens, as the real CLI always reports usage.
+	NoUsage bool `json:"no_usage,omitempty"`
 	// Hang sleeps for an hour after starting a grandchild that sleeps too,
 	// writing both pids to $FAKE_CLAUDE_PIDS, so tests can prove the whole
 	// process group was killed.
@@ -156,6 +161,9 @@ func respond(r Reply) int {
 			"num_turns": 2, "session_id": "00000000-0000-4000-8000-000000000000",
 			"total_cost_usd": r.Cost,
 			"usage":          map[string]int{"input_tokens": 100, "output_tokens": 20},
+		}
+		if r.NoUsage {
+			delete(env, "usage")
 		}
 		if r.IsError {
 			env["terminal_reason"] = "api_error"

@@ -46,6 +46,10 @@ type Reply struct {
 	// usage.cost to a Chat Completions answer.
 	Usage int
 	Cost  *float64
+	// NoUsage leaves usage out of the answer altogether: a stub's, which
+	// tribunal must not take for a verdict (spec §4.8). Every other
+	// answer reports usage, as the real servers do.
+	NoUsage bool
 	// EchoCredentials appends the request's Authorization header and
 	// query to the error message, as careless servers do.
 	EchoCredentials bool
@@ -245,12 +249,16 @@ func (s *Server) chat(w http.ResponseWriter, rec Request, r Reply) {
 	if r.Cost != nil {
 		u["cost"] = *r.Cost
 	}
-	writeJSON(w, map[string]any{
+	body := map[string]any{
 		"id": "chatcmpl-fake", "object": "chat.completion", "model": rec.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 			"message": map[string]any{"role": "assistant", "content": r.Text}}},
 		"usage": u,
-	})
+	}
+	if r.NoUsage {
+		delete(body, "usage")
+	}
+	writeJSON(w, body)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -281,11 +289,15 @@ func (s *Server) responses(w http.ResponseWriter, rec Request, r Reply) {
 	sse(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
 	sse(w, "response.output_text.delta", map[string]any{"type": "response.output_text.delta", "item_id": "msg_fake", "output_index": 0, "content_index": 0, "delta": r.Text})
 	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
-	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
+	done := map[string]any{
 		"id": "resp_fake", "status": "completed", "model": rec.Model, "output": []any{item},
 		"usage": map[string]any{"input_tokens": n - 2, "input_tokens_details": map[string]any{"cached_tokens": 0},
 			"output_tokens": 2, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": n},
-	}})
+	}
+	if r.NoUsage {
+		delete(done, "usage")
+	}
+	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": done})
 }
 
 // gemini answers generateContent in one body and streamGenerateContent
@@ -297,6 +309,9 @@ func (s *Server) gemini(w http.ResponseWriter, req *http.Request, rec Request, r
 			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": r.Text}}}}},
 		"usageMetadata": map[string]any{"promptTokenCount": n - 2, "candidatesTokenCount": 2, "totalTokenCount": n},
 		"modelVersion":  rec.Model,
+	}
+	if r.NoUsage {
+		delete(body, "usageMetadata")
 	}
 	if strings.Contains(rec.Path, ":streamGenerateContent") {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -289,9 +289,14 @@ func renderIteration(b *strings.Builder, it IterationView, taskID string) {
 
 func renderJudge(b *strings.Builder, j JudgeView, see string) {
 	head := fmt.Sprintf("- %s", dash(j.Type))
+	if j.Heuristic {
+		head += " (heuristic, no model)"
+	}
 	switch {
 	case j.Missing:
 		head += " — verdict file missing or unreadable"
+	case j.Suspect:
+		head += " — SUSPECT, kept out of the gate: " + safetext.Inline(j.Error, 200)
 	case j.Failed:
 		head += " — failed: " + safetext.Inline(j.Error, 200)
 	case j.Score != nil:
@@ -336,6 +341,9 @@ func metaWords(m *records.Meta) string {
 		return "failed (" + safetext.Inline(m.Error, 200) + "); treated as questionable with no bias"
 	}
 	var parts []string
+	if m.Judge.Provider == records.HeuristicProvider {
+		parts = append(parts, "heuristic, no model")
+	}
 	parts = append(parts, "jury "+dash(m.VerdictQuality))
 	if m.BiasDetected {
 		parts = append(parts, "bias detected: "+dash(strings.Join(m.BiasTypes, ", ")))

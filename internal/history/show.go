@@ -85,6 +85,10 @@ type JudgeView struct {
 	Findings []severity.Finding `json:"findings,omitempty"`
 	// Missing is set when the seat's verdict file could not be read.
 	Missing bool `json:"missing,omitempty"`
+	// Heuristic marks the offline heuristic judge's verdict (spec §4.9);
+	// Suspect a stub's answer kept out of the gate (spec §4.8).
+	Heuristic bool `json:"heuristic,omitempty"`
+	Suspect   bool `json:"suspect,omitempty"`
 }
 
 // FloorFacts say concretely why a criterion failed its floor (spec §7.9): the
@@ -317,6 +321,7 @@ func judgeView(s records.Seat, rv rawVerdict) JudgeView {
 		j.RawScore = v.Score
 	}
 	j.Passed, j.Failed, j.Error = v.Passed, v.Failed, v.Error
+	j.Heuristic, j.Suspect = v.JudgeProvider == records.HeuristicProvider, v.Suspect
 	j.Feedback, j.Confidence = v.FeedbackSummary, v.Confidence
 	if cs, ok := v.Reports(); ok {
 		j.CriterionScores = cs

@@ -82,9 +82,9 @@ func TestJudgeHandsTheRoundToItsRecorder(t *testing.T) {
 	cost := 0.5
 	run := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, CostUSD: &cost, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		return claude.Result{Envelope: true, CostUSD: &cost, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 	})
 	j := loadJury(t, run)
 	rec := &tape{}
@@ -131,9 +131,9 @@ func TestJudgeStopsAtTheBudget(t *testing.T) {
 func TestKeepFiltersFindingsBeforeTheGate(t *testing.T) {
 	run := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[{"severity":"critical","message":"injects SQL"}]}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[{"severity":"critical","message":"injects SQL"}]}`)}, nil
 	})
 	j := loadJury(t, run)
 	for _, tc := range []struct {
@@ -163,9 +163,9 @@ func TestKeepFiltersFindingsBeforeTheGate(t *testing.T) {
 func TestFindingsNameTheirJudge(t *testing.T) {
 	run := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[{"severity":"minor","message":"m","criterion":"safety"}]}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[{"severity":"minor","message":"m","criterion":"safety"}]}`)}, nil
 	})
 	j := loadJury(t, run)
 	var seen []string

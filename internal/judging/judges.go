@@ -139,7 +139,7 @@ func (r *round) startCalls(ctx context.Context, p *panel, wg *sync.WaitGroup) {
 		go func(c *repCall) {
 			defer wg.Done()
 			s := p.seats[c.seat]
-			c.res, c.err = r.judgeRunner(s.JudgeType).Run(ctx, c.call)
+			c.res, c.err = r.seatRunner(s.JudgeType).Run(ctx, c.call)
 			r.rec.AddCost("judge", c.res)
 			label, rep := "judge-"+s.JudgeType, (*int)(nil)
 			if p.reps[c.seat] > 1 {
@@ -175,6 +175,12 @@ func (r *round) seatVerdicts(p *panel) ([]verdict.Verdict, []string) {
 	for _, c := range p.calls {
 		s := p.seats[c.seat]
 		v, findings := r.judgeVerdict(c.res, c.err)
+		if !v.Failed && suspect(r.prov.judges[s.JudgeType], c.res, c.err) {
+			// A stub's answer is no verdict: its score and its findings
+			// stay out of the gate (spec §4.8). An answer that already
+			// failed stays that failure.
+			v, findings = suspectVerdict(), nil
+		}
 		findings = severity.MarkUnverified(findings, locator(r.in.Dir))
 		for k := range findings {
 			// A review's outputs name the judge of each finding.
@@ -196,6 +202,9 @@ func (r *round) seatVerdicts(p *panel) ([]verdict.Verdict, []string) {
 			v = verdict.Failed(p.seatErr[i].Error())
 		} else {
 			v = trust.Reduce(repVerdicts[i])
+			if v.Failed && allSuspect(repVerdicts[i]) {
+				v.Suspect = true
+			}
 		}
 		v.JudgeID, v.JudgeType, v.JudgeModelID = s.JudgeID, s.JudgeType, s.Model
 		info := r.seatInfo(s.JudgeType)
@@ -242,12 +251,13 @@ func (r *round) recordSeat(p *panel, i int, v verdict.Verdict) string {
 		JudgeID: s.JudgeID, Type: s.JudgeType, Model: s.Model, Passed: v.Passed,
 		Failed: v.Failed, Error: v.Error, Feedback: v.FeedbackSummary,
 		CriterionScores: v.ReadableCriterionScores(), CostUSD: cost, Reps: p.reps[i],
-		Provider: v.JudgeProvider, Family: v.JudgeFamily, Bash: p.bash[i],
+		Provider: v.JudgeProvider, Family: v.JudgeFamily, Bash: p.bash[i], Suspect: v.Suspect,
 	}
-	note := fmt.Sprintf("%s %s", s.JudgeType, failure(v))
+	name := SeatLabel(s.JudgeType, v.JudgeProvider)
+	note := fmt.Sprintf("%s %s", name, failure(v))
 	if score, ok := v.UsableScore(); ok {
 		jr.Score = events.Ptr(score)
-		note = fmt.Sprintf("%s %.2f %s", s.JudgeType, score, Mark(v.Passed))
+		note = fmt.Sprintf("%s %.2f %s", name, score, Mark(v.Passed))
 	}
 	r.it.Report.Judges = append(r.it.Report.Judges, jr)
 	return note

@@ -209,6 +209,7 @@ func (j *Jury) Fingerprint(w Work) string {
 	put(j.params)
 	put(j.prov.judges)
 	put(j.prov.meta)
+	put(provider.HeuristicModel) // the heuristic judge's rule set
 	put(j.Seats())
 	put(j.cfg.Trust())
 	put(j.failAt.String())

@@ -36,7 +36,7 @@ func (r *round) runMeta(ctx context.Context) error {
 		Timeout: r.params.MetaTimeout,
 	}
 	seq := it.NextCall()
-	res, err := r.metaRunner().Run(ctx, call)
+	res, err := r.metaResult(ctx, call, in.Probes)
 	stop()
 	r.recordCall(seq, "meta", r.prov.meta, records.CallMeta{Role: "meta"}, call, res, err)
 	r.rec.AddCost("meta", res)
@@ -54,6 +54,9 @@ func (r *round) runMeta(ctx context.Context) error {
 		var warns []string
 		meta, warns = verdict.NormaliseMeta(text)
 		r.warnAll(warns)
+		if !meta.Failed && suspect(r.prov.meta, res, err) {
+			meta = verdict.FailedMeta(SuspectError)
+		}
 	}
 	r.recordMeta(meta, in.Probes, res)
 	return nil
@@ -102,7 +105,7 @@ func (r *round) recordMeta(meta verdict.Meta, probes []string, res claude.Result
 	it.Report.Meta = MetaReport{
 		Quality: meta.VerdictQuality, Bias: meta.BiasDetected, BiasTypes: meta.BiasTypes,
 		Override: meta.Override, Failed: meta.Failed, Error: meta.Error, Probes: probes,
-		Provider: info.Provider, Family: info.Family,
+		Provider: info.Provider, Family: info.Family, Suspect: meta.Failed && meta.Error == SuspectError,
 	}
 	note := meta.VerdictQuality
 	if meta.BiasDetected {

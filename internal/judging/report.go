@@ -62,6 +62,9 @@ type JudgeReport struct {
 	// sandbox, "withheld" when its agent has Bash but no sandbox could run
 	// (docs/security.md §2.4); empty for a seat without Bash.
 	Bash string `json:"bash,omitempty"`
+	// Suspect marks a seat whose answer reported no usage from a client
+	// that always reports it: failed, out of the gate (spec §4.8).
+	Suspect bool `json:"suspect,omitempty"`
 }
 
 // ConsensusReport is the aggregate and dissent.
@@ -83,6 +86,7 @@ type MetaReport struct {
 	Probes    []string `json:"bias_probes,omitempty"`
 	Provider  string   `json:"provider,omitempty"`
 	Family    string   `json:"family,omitempty"`
+	Suspect   bool     `json:"suspect,omitempty"`
 }
 
 // GateReport is the gate's decision with the facts a person needs to read

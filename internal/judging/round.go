@@ -54,9 +54,10 @@ type Input struct {
 	// the round (a refused file), counted like theirs.
 	Commands []cmdjudge.Judge
 	Extra    []records.Command
-	// Files are the change, unbounded, for the rubric's evaluators (spec
-	// §2.11): the lines it adds and the files it changes. Nil when the
-	// change is not known; the evaluators then see no added line.
+	// Files are the change, unbounded (internal/unidiff): what the
+	// rubric's evaluators (spec §2.11) and the heuristic judge (§4.9)
+	// read. Nil when the change is not known; the evaluators then see no
+	// added line and a heuristic seat fails.
 	Files []unidiff.File
 	// History are the task's earlier rounds, oldest first: the
 	// meta-judge, the bias probes and the trust gate read them.

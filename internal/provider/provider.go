@@ -20,10 +20,28 @@ const (
 	OpenAI = "openai"
 	Codex  = "codex"
 	Gemini = "gemini"
+	// Heuristic is the offline judge (internal/heuristic): no model, no
+	// program, the same verdict on every run. Never a default; like every
+	// provider it is chosen in user-level settings only (spec §4.9).
+	Heuristic = records.HeuristicProvider
 )
 
 // Names lists the known providers, for messages.
-var Names = []string{Claude, OpenAI, Codex, Gemini}
+var Names = []string{Claude, OpenAI, Codex, Gemini, Heuristic}
+
+// HeuristicModel is the heuristic judge's model id in every record: its
+// family, then its rule set's version (internal/heuristic.Version, which
+// a test holds equal).
+const HeuristicModel = "heuristic/rules-v1"
+
+// IsHeuristic reports whether the seat is the offline heuristic judge.
+func (s Spec) IsHeuristic() bool { return s.Name() == Heuristic }
+
+// ReportsUsage reports whether the seat's client always says how many
+// tokens an answer took: every model provider does, so an answer without
+// usage is a stub's (spec §4.8); only the heuristic judge, which calls no
+// model, reports none.
+func (s Spec) ReportsUsage() bool { return !s.IsHeuristic() }
 
 // Spec is one seat's provider as configured.
 type Spec struct {
@@ -80,7 +98,7 @@ func (s Spec) Validate(getenv func(string) string) error {
 	if !slices.Contains(Names, s.Name()) {
 		return fmt.Errorf("%s.provider: unknown provider %q: must be one of %s", key, s.Provider, strings.Join(Names, ", "))
 	}
-	if s.IsClaude() {
+	if s.IsClaude() || s.IsHeuristic() {
 		return nil
 	}
 	if s.Name() == OpenAI {
@@ -117,6 +135,8 @@ func (s Spec) FamilyName() string {
 	switch s.Name() {
 	case Claude:
 		return "claude"
+	case Heuristic:
+		return Heuristic
 	case Codex:
 		return "gpt"
 	case Gemini:
@@ -164,6 +184,9 @@ type Info = records.JudgeInfo
 
 // Info returns the record of a seat with the given model.
 func (s Spec) Info(model string) Info {
+	if s.IsHeuristic() {
+		return Info{Provider: Heuristic, Model: HeuristicModel, Family: Heuristic}
+	}
 	if !s.IsClaude() && s.Model != "" {
 		model = s.Model
 	}
@@ -187,7 +210,8 @@ func Families(specs []Spec) []string {
 // OneFamilyNote is the one-line note for a panel whose judges all come
 // from one model family, or "" for a mixed panel.
 func OneFamilyNote(families []string) string {
-	if len(families) != 1 {
+	// The heuristic judge is no model: it has no family's taste to favour.
+	if len(families) != 1 || families[0] == Heuristic {
 		return ""
 	}
 	return fmt.Sprintf("every judge is a %s model; models favour their own family's work — seat another family with judges.<type>.provider (openai, codex, gemini)", families[0])
@@ -261,6 +285,12 @@ func (d Deps) runner(s Spec) claude.Runner {
 		return &codexCLI{deps: d, spec: s}
 	case Gemini:
 		return &geminiCLI{deps: d, spec: s}
+	case Heuristic:
+		// The engine seats the heuristic judge itself, over the change's
+		// files (internal/judging); anywhere else there is no change to read.
+		return claude.RunnerFunc(func(context.Context, claude.Call) (claude.Result, error) {
+			return claude.Result{}, fmt.Errorf("%s: the heuristic judge judges a change in the jury (run, review, calibrate), not a Stop turn; set tribunal.stop_hook.provider to a model provider", s.Key)
+		})
 	}
 	return d.Claude
 }
@@ -280,6 +310,9 @@ func (d Deps) locate(program, explicit string) (string, error) {
 func (s Spec) QualifiedModel(claudeModel string) string {
 	if s.IsClaude() {
 		return claudeModel
+	}
+	if s.IsHeuristic() {
+		return HeuristicModel
 	}
 	m := s.Model
 	if m == "" {

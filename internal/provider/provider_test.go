@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 )
 
@@ -185,5 +187,29 @@ func TestIsEnvName(t *testing.T) {
 		if got := isEnvName(s); got != want {
 			t.Errorf("isEnvName(%q) = %v", s, got)
 		}
+	}
+}
+
+// TestHeuristicSeat: the heuristic provider needs no key, model or
+// endpoint, records its rule set as the model whatever is configured,
+// reports no usage by design (so it is never suspect), is no model family
+// to warn about, and refuses a Stop turn.
+func TestHeuristicSeat(t *testing.T) {
+	s := Spec{Provider: Heuristic, Model: "claude-opus-4-7", Key: "tribunal.judges.standard"}
+	if err := s.Validate(func(string) string { return "" }); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	if info := s.Info("claude-opus-4-7"); info != (Info{Provider: "heuristic", Model: HeuristicModel, Family: "heuristic"}) {
+		t.Errorf("Info = %+v", info)
+	}
+	if s.QualifiedModel("claude-opus-4-7") != HeuristicModel || s.ReportsUsage() || !(Spec{}).ReportsUsage() {
+		t.Errorf("QualifiedModel %q, ReportsUsage %v", s.QualifiedModel(""), s.ReportsUsage())
+	}
+	if note := OneFamilyNote([]string{"heuristic"}); note != "" {
+		t.Errorf("OneFamilyNote = %q, want none for the heuristic judge", note)
+	}
+	_, err := Deps{}.Runner(s).Run(context.Background(), claude.Call{})
+	if err == nil || !strings.Contains(err.Error(), "not a Stop turn") {
+		t.Errorf("Runner outside the jury: %v", err)
 	}
 }

@@ -26,6 +26,11 @@ const (
 	OutcomeCancelled = "cancelled"
 )
 
+// HeuristicProvider is the offline heuristic judge's provider name as
+// every record carries it (judge_provider, provider): the one spelling
+// that show, view and the review outputs label "heuristic" by (spec §4.9).
+const HeuristicProvider = "heuristic"
+
 // JudgeInfo says which client and model family gave a verdict.
 type JudgeInfo struct {
 	Provider string `json:"provider"`

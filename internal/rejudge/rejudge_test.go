@@ -73,9 +73,9 @@ func TestRejudgeIterations(t *testing.T) {
 		}
 		mu.Unlock()
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.95,"passed":true}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.95,"passed":true}`)}, nil
 	})
 	res, err := Run(context.Background(), Options{TaskIDs: []string{taskID}, WorktreeRoot: "", ProjectDir: project}, Deps{
 		Env: env.Env{

@@ -320,9 +320,15 @@ func judgeLabels(js []history.JudgeView) []string {
 
 func buildJudge(j history.JudgeView, label string) judgePage {
 	p := judgePage{Label: label, JudgeID: j.JudgeID, Model: j.Model, Feedback: strings.TrimSpace(j.Feedback), Error: j.Error}
+	if j.Heuristic {
+		// The offline judge is labelled wherever its verdict appears (spec §4.9).
+		p.Label += " (heuristic, no model)"
+	}
 	switch {
 	case j.Missing:
 		p.Verdict, p.ScoreClass, p.Score = "verdict file missing or unreadable", "none", "—"
+	case j.Suspect:
+		p.Verdict, p.ScoreClass, p.Score = "SUSPECT: no usage reported, kept out of the gate", "fail", "—"
 	case j.Failed:
 		p.Verdict, p.ScoreClass, p.Score = "failed", "fail", "—"
 	case j.Score != nil:

@@ -35,11 +35,11 @@ func TestJudgeChangeJudgesAGivenChangeRecorded(t *testing.T) {
 		mu.Unlock()
 		switch roleOf(c) {
 		case "meta-judge":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		case "adversarial":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.6,"passed":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.6,"passed":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 	})
 	const diff = "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old line\n+new line\n"
 	rep, err := JudgeChange(context.Background(), ChangeOptions{Task: "rename the line", Dir: repo, Diff: diff, ActorOutput: "renamed"}, Deps{

@@ -93,9 +93,9 @@ func TestIterationCriticalPath(t *testing.T) {
 		case "actor":
 			return claude.Result{Envelope: true, Text: "done"}, nil
 		case "meta-judge":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		default:
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 		}
 	})
 	home := t.TempDir()

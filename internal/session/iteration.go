@@ -89,16 +89,17 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	return r.judgeRound(ctx, it, in)
 }
 
-// evaluatorFiles is the change the rubric's evaluators read (spec §2.11):
-// the given patch, or, with none, the working tree's change against HEAD.
-// Nothing is computed when the rubric has no evaluator; a tree git cannot
-// describe yields no files, and a warning.
+// evaluatorFiles is the change the rubric's evaluators (spec §2.11) and
+// a heuristic seat (§4.9) read: the given patch, or, with none, the
+// working tree's change against HEAD — computed only when the rubric has
+// an evaluator; a tree git cannot describe yields no files, and a
+// warning.
 func (r *runner) evaluatorFiles(ctx context.Context, patch string) []unidiff.File {
-	if r.jury.Evaluators() == 0 {
-		return nil
-	}
 	if patch != "" {
 		return unidiff.Parse([]byte(patch))
+	}
+	if r.jury.Evaluators() == 0 {
+		return nil
 	}
 	st, err := gitstate.Status(ctx, r.Git, r.repo.WorktreeRoot)
 	var files []unidiff.File

@@ -31,11 +31,11 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		cost := 0.25
 		switch roleOf(c) {
 		case "meta-judge":
-			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, CostUSD: &cost, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		case "adversarial":
-			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.4,"passed":false}`)}, nil
+			return claude.Result{Envelope: true, CostUSD: &cost, Tokens: new(120), Structured: json.RawMessage(`{"score":0.4,"passed":false}`)}, nil
 		default:
-			return claude.Result{Envelope: true, CostUSD: &cost, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+			return claude.Result{Envelope: true, CostUSD: &cost, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 		}
 	})
 	sandboxed := func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }

@@ -27,10 +27,10 @@ func claudeFake(t *testing.T, judgeCalls *atomic.Int32) claude.Runner {
 		case "actor":
 			return claude.Result{Envelope: true, Text: "done"}, nil
 		case "meta":
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
 		judgeCalls.Add(1)
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`)}, nil
 	})
 }
 

@@ -81,6 +81,7 @@ func Summary(r *Report) string {
 	b.WriteString(bestOfNSection(r))
 	b.WriteString(iterationTable(r.Iterations))
 	b.WriteString(guardLines(r))
+	b.WriteString(heuristicNote(r.Iterations))
 	if notes := checkNotes(r.Iterations); len(notes) > 0 {
 		b.WriteString("**Meta-judge and check notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
@@ -107,12 +108,16 @@ func iterationTable(its []IterationReport) string {
 	for _, it := range its {
 		var judges []string
 		for _, j := range it.Judges {
-			if j.Score != nil {
-				judges = append(judges, fmt.Sprintf("%s %.2f %s", j.Type, *j.Score, mark(j.Passed)))
-			} else if j.Failed {
-				judges = append(judges, j.Type+" failed")
-			} else {
-				judges = append(judges, j.Type+" no score")
+			name := judging.SeatLabel(j.Type, j.Provider)
+			switch {
+			case j.Score != nil:
+				judges = append(judges, fmt.Sprintf("%s %.2f %s", name, *j.Score, mark(j.Passed)))
+			case j.Suspect:
+				judges = append(judges, name+" SUSPECT")
+			case j.Failed:
+				judges = append(judges, name+" failed")
+			default:
+				judges = append(judges, name+" no score")
 			}
 		}
 		agg, dis := "—", "—"
@@ -153,6 +158,12 @@ func checkNotes(its []IterationReport) []string {
 func iterationNotes(it IterationReport) []string {
 	m := it.Meta
 	var parts []string
+	if n := suspects(it); n > 0 {
+		parts = append(parts, fmt.Sprintf("SUSPECT: %d answer(s) reported no token usage and no cost from a client that always reports them — a stub's answer, not a verdict; kept out of the gate", n))
+	}
+	if m.Provider == judging.HeuristicProvider {
+		parts = append(parts, "heuristic meta-judge (no model)")
+	}
 	if m.Failed {
 		parts = append(parts, "meta-judge failed; treated as questionable with no bias")
 	} else if m.Quality != "" {
@@ -188,9 +199,37 @@ func iterationNotes(it IterationReport) []string {
 // jury with nothing else to say does not.
 func noteworthy(it IterationReport) bool {
 	m := it.Meta
-	return m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
 		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 ||
 		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
+}
+
+// suspects counts the iteration's suspect answers, the meta-judge's
+// included (spec §4.8).
+func suspects(it IterationReport) int {
+	n := 0
+	for _, j := range it.Judges {
+		if j.Suspect {
+			n++
+		}
+	}
+	if it.Meta.Suspect {
+		n++
+	}
+	return n
+}
+
+// heuristicNote is the summary's line when a heuristic judge sat: its
+// scores are rules over the diff, not a model's reading (spec §4.9).
+func heuristicNote(its []IterationReport) string {
+	for _, it := range its {
+		for _, j := range it.Judges {
+			if j.Provider == judging.HeuristicProvider {
+				return "**Heuristic judge** (no model): seats marked (heuristic) scored the change by fixed rules over its diff, not by reading it; `tribunal-session show` lists each rule's findings.\n\n"
+			}
+		}
+	}
+	return ""
 }
 
 // filesSection lists the files the task changed, bounded.

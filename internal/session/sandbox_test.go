@@ -44,9 +44,9 @@ func TestAdversarialBash(t *testing.T) {
 				case "actor":
 					return claude.Result{Envelope: true, Text: "done"}, nil
 				case "meta":
-					return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+					return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 				}
-				return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"criterion_scores":{"correctness":0.9}}`)}, nil
+				return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"criterion_scores":{"correctness":0.9}}`)}, nil
 			})
 			checks := 0
 			rep, err := Run(context.Background(), Options{Task: "t", Dir: repo}, Deps{

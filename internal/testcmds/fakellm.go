@@ -15,12 +15,16 @@ import (
 // responses, gemini) with REPLY, and sets VAR to its root URL. REPLY is
 // the model's text, fail:STATUS:MESSAGE for an HTTP error, or
 // echo:STATUS:MESSAGE for one whose message quotes the request's
-// Authorization header and query, as careless servers do.
+// Authorization header and query, as careless servers do; nousage:TEXT
+// answers TEXT without any usage, as a stub does.
 func fakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: fakellm VAR API REPLY")
 	}
 	reply := fakellm.Text(args[2])
+	if text, ok := strings.CutPrefix(args[2], "nousage:"); ok {
+		reply = fakellm.Reply{Text: text, NoUsage: true}
+	}
 	for _, kind := range []string{"fail:", "echo:"} {
 		if rest, ok := strings.CutPrefix(args[2], kind); ok {
 			code, msg, _ := strings.Cut(rest, ":")

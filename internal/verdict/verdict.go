@@ -50,6 +50,10 @@ type Verdict struct {
 	// criterion scores and cannot vote pass.
 	Failed bool
 	Error  string
+	// Suspect marks a failed judge whose answer came with no token usage
+	// and no cost from a client that always reports them: a stub's
+	// answer, kept out of the gate (spec §4.8).
+	Suspect bool
 }
 
 // Failed returns the verdict of a failed judge, for process failures,
@@ -143,6 +147,7 @@ type file struct {
 	FilePath          string                     `json:"file_path,omitempty"`
 	Failed            bool                       `json:"failed,omitempty"`
 	Error             string                     `json:"error,omitempty"`
+	Suspect           bool                       `json:"suspect,omitempty"`
 }
 
 // MarshalJSON writes the verdict file form: the raw score as the gate saw
@@ -167,6 +172,7 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		FilePath:          v.FilePath,
 		Failed:            v.Failed,
 		Error:             v.Error,
+		Suspect:           v.Suspect,
 	}
 	if v.HasCriterionScores && f.CriterionScores == nil {
 		f.CriterionScores = map[string]json.RawMessage{}
@@ -225,6 +231,7 @@ func FromJSON(obj json.RawMessage) (Verdict, error) {
 	if isTrue(m["failed"]) {
 		v.Failed = true
 		v.Error, _ = asString(m["error"])
+		v.Suspect = isTrue(m["suspect"])
 		fillInformational(&v, m)
 		return v, nil
 	}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+)
+
+// judgesRunner is claudeRunner for a command with no actor (review,
+// calibrate, rejudge): a jury that calls no model — every seat and the
+// meta-judge heuristic (spec §4.9) — needs no claude executable, so CI
+// without one can review. Anything that still asks claude then fails
+// as the missing executable.
+func (c *cli) judgesRunner(dir string, environ []string, rubricID string) (claude.Runner, error) {
+	runner, err := c.claudeRunner(dir, environ)
+	if err == nil || !c.offlineJury(dir, rubricID) {
+		return runner, err
+	}
+	return claude.RunnerFunc(func(context.Context, claude.Call) (claude.Result, error) {
+		return claude.Result{}, err
+	}), nil
+}
+
+// offlineJury reports whether the jury configured for dir and rubricID
+// calls no model (judging.Jury.Offline); a configuration that does not
+// load is not offline, and its error is reported where the command
+// loads it.
+func (c *cli) offlineJury(dir, rubricID string) bool {
+	root, err := projectkey.FindWorktreeRoot(dir)
+	if err != nil {
+		root = ""
+	}
+	quiet := func(string) {}
+	j, err := judging.Load(judging.Options{RubricID: rubricID, WorktreeRoot: root},
+		judging.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
+	return err == nil && j.Offline()
+}
