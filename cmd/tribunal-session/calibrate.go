@@ -131,7 +131,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		return opts, asJSON, -1
 	case opts.CasesPath == "":
 		c.errorf("calibrate: --cases FILE is required")
-		c.hint("the starter set is testdata/calibration/cases.jsonl in tribunal's repository")
+		c.hint("tribunal's repository ships two sets: testdata/calibration/cases.jsonl (the starter set) and testdata/calibration/quixbugs/cases.jsonl")
 		return opts, asJSON, exitUsage
 	case opts.Jobs < 1:
 		c.errorf("calibrate: --jobs must be at least 1 (got %d)", opts.Jobs)

@@ -1,5 +1,5 @@
 // Package testtier is test support: it keeps the slow test tiers (the real
-// CLIs, the browser, the calibration starter set, the stress runs) out of
+// CLIs, the browser, the calibration sets, the stress runs) out of
 // the default `go test ./...` and gives every skip one line that says what
 // was skipped and how to run it.
 //
@@ -27,7 +27,7 @@ type Tier struct {
 var (
 	E2E         = Tier{"e2e", "end-to-end tests against the real Claude Code, Codex and Gemini CLIs and the SARIF validator", "make test-e2e"}
 	Browser     = Tier{"browser", "report page tests in headless Chromium", "make test-browser"}
-	Calibration = Tier{"calibration", "the calibration starter set's labels re-derived by running each program's tests", "make test-calibration"}
+	Calibration = Tier{"calibration", "the calibration sets' labels (starter, QuixBugs) re-derived by running each program's tests", "make test-calibration"}
 	Stress      = Tier{"stress", "stress runs of many concurrent and randomly killed hook and session processes", "make test-stress"}
 	OTel        = Tier{"otel", "OpenTelemetry export to a real Jaeger (OTLP/HTTP in, its query API read back)", "make test-otel"}
 )
