@@ -15,7 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
-const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--json]
+const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID] [--json]
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
 "label": "accept"|"reject", optional "notes", "files": {path: content}})
@@ -25,12 +25,18 @@ judge — and reports agreement with the labels, Cohen's κ, catch rate,
 false-intervention rate, the confusion matrix, per-judge figures, the
 effective number of independent jurors, a threshold sweep, cost and time.
 --swap judges each case again with the diff's files in reverse order and
-reports the flip rate. --jobs N judges N cases at once (results stay in
-file order). Decided judgements are cached under $ONLOOKER_DIR, so an
-interrupted run resumes without paying twice.
+reports the flip rate. --mutate judges only the accepted cases and, for
+each, its mutants — deterministic breakages of its diff (drop-hunk,
+invert-condition, delete-test, off-by-one; README.md, "How good are the
+judges?") — and reports the share of mutants scored below their original
+per kind; a mutation with nothing to break is skipped with its reason.
+--jobs N judges N cases at once (results stay in file order). Decided
+judgements are cached under $ONLOOKER_DIR, so an interrupted run resumes
+without paying twice.
 
 Exit status: 0 reported; 2 usage error, unreadable file, no usable case, a
-label other than accept/reject, or a configuration error; 3 interrupted
+label other than accept/reject, with --mutate no accepted case or no
+mutation that applies, or a configuration error; 3 interrupted
 (the partial report is printed) or no case could be decided.
 `
 
@@ -82,6 +88,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	fs.StringVar(&opts.CasesPath, "cases", "", "")
 	fs.BoolVar(&opts.Stop, "stop", false, "")
 	fs.BoolVar(&opts.Swap, "swap", false, "")
+	fs.BoolVar(&opts.Mutate, "mutate", false, "")
 	fs.IntVar(&opts.Jobs, "jobs", 1, "")
 	fs.StringVar(&opts.RubricID, "rubric", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
@@ -104,6 +111,9 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	case opts.Jobs < 1:
 		c.errorf("calibrate: --jobs must be at least 1 (got %d)", opts.Jobs)
 		return opts, asJSON, exitUsage
+	case opts.Mutate && opts.Swap:
+		c.errorf("calibrate: --mutate and --swap are separate checks; run them one at a time")
+		return opts, asJSON, exitUsage
 	case opts.Stop && opts.RubricID != "":
 		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")
 		return opts, asJSON, exitUsage
@@ -118,6 +128,10 @@ func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError
 	switch {
+	case errors.As(err, &inErr) && errors.Is(err, calibrate.ErrNothingToMutate):
+		c.errorf("calibrate: %v", inErr.Err)
+		c.hint(`--mutate breaks cases labelled "accept" whose diffs change code; see README.md, "How good are the judges?"`)
+		return exitUsage
 	case errors.As(err, &inErr):
 		c.errorf("calibrate: %v", inErr.Err)
 		c.hint(`each line is {"id": "...", "task": "...", "diff": "<unified diff>", "label": "accept"|"reject"}; see README.md, "How good are the judges?"`)

@@ -28,6 +28,9 @@ type Report struct {
 	Jurors   *judgestats.Jurors            `json:"effective_jurors,omitempty"`
 	Cost     CostTime                      `json:"cost_and_time"`
 	Results  []CaseResult                  `json:"results"`
+	// Mutation is --mutate's comparison of mutants with their originals;
+	// the figures above then cover the accepted originals only.
+	Mutation *MutationReport `json:"mutation,omitempty"`
 	// Complete is false after an interruption: the figures cover the
 	// judged cases only.
 	Complete bool `json:"complete"`
@@ -76,6 +79,11 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 			rep.Complete = false
 			continue
 		}
+		if c.mut.mutant(i) {
+			// A mutant counts in the cost and the mutation section only.
+			t.addCost(&rep.Cost, r)
+			continue
+		}
 		cr := CaseResult{ID: cs.ID, Label: cs.Label, Judgement: r.Judgement, Cached: r.cached}
 		t.outs = append(t.outs, judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
 		t.addSeats(i, len(c.cases), cs.Label, r.Judges)
@@ -93,6 +101,9 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 		rep.Results = append(rep.Results, cr)
 	}
 	t.fill(rep, c.opts.Swap)
+	if c.mut != nil {
+		rep.Mutation = c.mut.report(c)
+	}
 	rep.Cost.WallMS = wall.Milliseconds()
 	return rep
 }
@@ -233,6 +244,7 @@ func (r *Report) Text() string {
 			r.Swap.Flips, r.Swap.Pairs, pct(r.Swap.Rate), r.Swap.Skipped)
 	}
 	r.writeSweep(&b)
+	r.writeMutation(&b)
 	ct := r.Cost
 	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
 	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",

@@ -1,4 +1,4 @@
-// Package mutate makes deterministic, named breakages of a unified diff (drop a hunk, invert a condition, delete the tests, shift a bound by one) for `calibrate --mutate`'s label-free sensitivity check (spec §7.10).
+// Package mutate makes deterministic, named breakages of a unified diff (drop a hunk, invert a condition, delete the tests, shift a bound by one) for `calibrate --mutate`'s label-free sensitivity check (spec §14.4).
 package mutate
 
 import (
@@ -10,7 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
-// Kind names one breakage; its exact rule is in docs/spec.md §7.10.
+// Kind names one breakage; its exact rule is in docs/spec.md §14.4.
 type Kind string
 
 // The mutation kinds, in the order a report lists them.
