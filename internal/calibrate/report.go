@@ -31,6 +31,9 @@ type Report struct {
 	// Mutation is --mutate's comparison of mutants with their originals;
 	// the figures above then cover the accepted originals only.
 	Mutation *MutationReport `json:"mutation,omitempty"`
+	// Verification compares the figures with and without the
+	// verification step, when the jury verifies its blocking findings.
+	Verification *VerificationReport `json:"verification,omitempty"`
 	// Complete is false after an interruption: the figures cover the
 	// judged cases only.
 	Complete bool `json:"complete"`
@@ -104,6 +107,7 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 	if c.mut != nil {
 		rep.Mutation = c.mut.report(c)
 	}
+	rep.Verification = verificationReport(rep, c.judge)
 	rep.Cost.WallMS = wall.Milliseconds()
 	return rep
 }
@@ -244,6 +248,7 @@ func (r *Report) Text() string {
 			r.Swap.Flips, r.Swap.Pairs, pct(r.Swap.Rate), r.Swap.Skipped)
 	}
 	r.writeSweep(&b)
+	r.writeVerification(&b)
 	r.writeMutation(&b)
 	ct := r.Cost
 	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
