@@ -142,3 +142,24 @@ func loadVerifyJury(t *testing.T, run claude.Runner, on bool, warn func(string))
 	}
 	return j
 }
+
+// TestVerifyProviderChecked: the verifier's provider is checked before
+// any call, like a seat's, and a bad one is a configuration error naming
+// its key; with the step off it is not read at all.
+func TestVerifyProviderChecked(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		home := t.TempDir()
+		os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+		settings := `{"tribunal":{"severity":{"verify":{"enabled":` + map[bool]string{true: "true", false: "false"}[on] +
+			`,"provider":"openai","model":"small","base_url":"http://127.0.0.1:9/v1","api_key_env":"UNSET_VERIFY_KEY"}}}}`
+		os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644)
+		_, err := Load(Options{}, Env{Home: home, Getenv: func(string) string { return "" }})
+		var ce *ConfigError
+		if on && (!errors.As(err, &ce) || !strings.Contains(err.Error(), "tribunal.severity.verify") || !strings.Contains(err.Error(), "UNSET_VERIFY_KEY")) {
+			t.Errorf("on: err = %v", err)
+		}
+		if !on && err != nil {
+			t.Errorf("off: err = %v", err)
+		}
+	}
+}
