@@ -30,6 +30,8 @@ each, its mutants — deterministic breakages of its diff (drop-hunk,
 invert-condition, delete-test, off-by-one; README.md, "How good are the
 judges?") — and reports the share of mutants scored below their original
 per kind; a mutation with nothing to break is skipped with its reason.
+With severity.verify.enabled, the report also gives the false-intervention
+and catch rates with and without the verification of blocking findings.
 --jobs N judges N cases at once (results stay in file order). Decided
 judgements are cached under $ONLOOKER_DIR, so an interrupted run resumes
 without paying twice.

@@ -132,3 +132,41 @@ func TestMutateNothingToMutate(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestMutationReportNotCompared: a mutant whose diff did not apply, or
+// whose original or own judging got no score, counts neither way; an
+// equal score is not a catch.
+func TestMutationReportNotCompared(t *testing.T) {
+	score := func(s float64) *float64 { return &s }
+	done := func(d string, s *float64, note string) outcome {
+		return outcome{Judgement: Judgement{Decision: d, Score: s, Note: note}, done: true}
+	}
+	c := &calibration{
+		cases: []Case{{ID: "a"}, {ID: "b"}, {ID: "a~drop-hunk"}, {ID: "a~off-by-one"}, {ID: "b~drop-hunk"}, {ID: "a~invert-condition"}},
+		results: []outcome{
+			done("pass", score(0.9), ""), done("failed", nil, ""),
+			done("fail", score(0.2), "the diff does not apply to the case's files"),
+			done("pass", score(0.9), ""),
+			done("fail", score(0.1), ""),
+			done("failed", nil, ""),
+		},
+	}
+	m := &mutation{origs: 2, of: []mutantOf{{orig: 0, kind: "drop-hunk"}, {orig: 0, kind: "off-by-one"}, {orig: 1, kind: "drop-hunk"}, {orig: 0, kind: "invert-condition"}}}
+	r := m.report(c)
+	var why []string
+	for _, o := range r.Mutants {
+		why = append(why, o.ID+": "+o.NotCompared)
+	}
+	want := []string{
+		"a~drop-hunk: the mutated diff does not apply to the case's files",
+		"a~off-by-one: ",
+		"b~drop-hunk: the original got no score",
+		"a~invert-condition: the mutant got no score",
+	}
+	if strings.Join(why, "\n") != strings.Join(want, "\n") {
+		t.Errorf("not compared:\n%s", strings.Join(why, "\n"))
+	}
+	if r.All.Made != 4 || r.All.Compared != 1 || r.All.Caught != 0 || r.All.Share == nil || *r.All.Share != 0 {
+		t.Errorf("all = %+v", r.All)
+	}
+}
