@@ -24,7 +24,8 @@ var condKeywords = []string{"} else if", "else if", "elif", "while", "if"}
 // invertCondition negates the condition of a line that opens with if,
 // else if, elif or while: `if not (C):` in Python (the line ends in ":"),
 // `if !(C) {` in Go, Rust and Swift (the line ends in "{"; a Go init
-// statement before the last "; " is kept), `if (!(C))` elsewhere (the
+// statement before the last "; " is kept; an `if let` is left alone),
+// `if (!(C))` elsewhere (the
 // condition is the parenthesised group after the keyword).
 func invertCondition(code, p string) (string, bool) {
 	ext := path.Ext(p)
@@ -49,7 +50,9 @@ func invertCondition(code, p string) (string, bool) {
 		case braceLangs[ext]:
 			cond, ok := strings.CutSuffix(trimmed, "{")
 			cond = strings.TrimSpace(cond)
-			if !ok || cond == "" {
+			// Rust's and Swift's `if let` binds a pattern: it has no
+			// condition to negate.
+			if !ok || cond == "" || strings.HasPrefix(cond, "let ") {
 				return "", false
 			}
 			init := ""

@@ -206,6 +206,38 @@ func TestApplyRefusesBinary(t *testing.T) {
 	}
 }
 
+// TestLineRules pins the line rules on single lines of code.
+func TestLineRules(t *testing.T) {
+	for _, tc := range []struct {
+		rule       func(string, string) (string, bool)
+		path, in   string
+		out        string
+		applicable bool
+	}{
+		{invertCondition, "a.go", "\t} else if n > 0 {", "\t} else if !(n > 0) {", true},
+		{invertCondition, "a.go", "\tif v, ok := m[k]; ok && v > 0 {", "\tif v, ok := m[k]; !(ok && v > 0) {", true},
+		{invertCondition, "a.rs", "    if let Some(x) = y {", "", false},
+		{invertCondition, "a.rs", "    while i < n {", "    while !(i < n) {", true},
+		{invertCondition, "a.java", "    } else if (a.equals(b)) return;", "    } else if (!(a.equals(b))) return;", true},
+		{invertCondition, "a.c", "  if x > 0 {", "", false},
+		{invertCondition, "a.py", "    if x: return", "", false},
+		{invertCondition, "a.go", "\tverify := true", "", false},
+		{invertCondition, "a.sh", "if [ -f x ]; then", "", false},
+		{shiftBound, "a.go", "\tfor i := 0; i < n; i++ {", "\tfor i := 0; i <= n; i++ {", true},
+		{shiftBound, "a.go", "\treturn a >= b", "\treturn a > b", true},
+		{shiftBound, "a.go", "\tx := <-ch", "", false},
+		{shiftBound, "a.go", "\tx := y << 2", "", false},
+		{shiftBound, "a.ts", "  const f = (a) => a", "", false},
+		{shiftBound, "a.go", `	log("a < b"); if x > y {`, `	log("a < b"); if x >= y {`, true},
+		{shiftBound, "a.md", "a < b", "", false},
+	} {
+		out, ok := tc.rule(tc.in, tc.path)
+		if ok != tc.applicable || out != tc.out {
+			t.Errorf("%s %q → %q, %v; want %q, %v", tc.path, tc.in, out, ok, tc.out, tc.applicable)
+		}
+	}
+}
+
 func TestIsTest(t *testing.T) {
 	for p, want := range map[string]bool{
 		"a/sum_test.go": true, "test_x.py": true, "x_test.py": true, "src/a.test.ts": true, "a.spec.js": true,
