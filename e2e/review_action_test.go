@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/fakeapi"
 	"github.com/tribunal-cc/tribunal/internal/fakegithub"
+	"github.com/tribunal-cc/tribunal/internal/receipt"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 )
 
@@ -171,4 +175,113 @@ func scriptReviewJudges(api *fakeapi.Server) {
 				"findings":         []map[string]any{{"severity": "major", "file": "retry.go", "line": 4, "message": reviewFlaw, "criterion": "correctness"}},
 			})
 		}})
+}
+
+// actionJob runs ci/github/review.sh run as GitHub would for one push of
+// pull request 7 (base → head), with the given extra inputs, and returns
+// its exit code, output and the job directory.
+func actionJob(t *testing.T, w *world, root string, gh *fakegithub.Server, base, head string, inputs ...string) (int, string, string) {
+	t.Helper()
+	job := t.TempDir()
+	event := filepath.Join(job, "event.json")
+	payload := `{"action":"synchronize","pull_request":{"number":7,"title":"Add retry","body":"Retry sends up to 3 times.",` +
+		`"base":{"sha":"` + base + `","repo":{"full_name":"acme/widgets"}},"head":{"sha":"` + head + `","repo":{"full_name":"acme/widgets"}}}}`
+	if err := os.WriteFile(event, []byte(payload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.git("checkout", "-q", head)
+	cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), "run")
+	cmd.Dir = w.repo
+	cmd.Env = append(w.environ(),
+		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+event,
+		"GITHUB_OUTPUT="+filepath.Join(job, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(job, "summary.md"),
+		"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
+		"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
+	cmd.Env = append(cmd.Env, inputs...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("review.sh run: %v\n%s", err, out)
+		}
+		code = ee.ExitCode()
+	}
+	return code, string(out), job
+}
+
+// TestReviewActionReceipt runs the Action with a receipt standing in for
+// the review. The allowed signers are on the base branch (a commit beside
+// the pull request's merge base); the receipt is pushed to origin's
+// refs/notes/tribunal and fetched by the script. With receipt: require a
+// valid receipt passes and no model is called; with or-review a head
+// without one gets a fresh review, gated, which rejects it (exit 10); a
+// bad input is refused before anything runs.
+func TestReviewActionReceipt(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	head := heads[1]
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.git("checkout", "-q", "-b", "main2", base)
+	w.writeFile(".tribunal/allowed_signers", receipt.SignerLine("alice@example.com", key.Public().(ed25519.PublicKey))+"\n")
+	w.git("add", "-A")
+	w.git("commit", "-q", "-m", "allowed signers")
+	signersBase := strings.TrimSpace(w.git("rev-parse", "HEAD"))
+	origin := filepath.Join(t.TempDir(), "origin.git")
+	w.git("init", "-q", "--bare", origin)
+	w.git("remote", "add", "origin", origin)
+	gh := fakegithub.Start("ghs_e2e")
+	defer gh.Close()
+
+	// or-review, no receipt anywhere: a fresh review decides, gated.
+	code, out, job := actionJob(t, w, root, gh, signersBase, head, "INPUT_RECEIPT=or-review")
+	outputs, _ := os.ReadFile(filepath.Join(job, "output"))
+	if code != 10 || !strings.Contains(string(outputs), "receipt<<TRIBUNAL_EOF\nmissing\n") || len(w.api.Requests()) == 0 {
+		t.Fatalf("or-review without a receipt: exit %d (want 10, the gated review's rejection), %d model requests\n%s\n%s", code, len(w.api.Requests()), outputs, out)
+	}
+	if c := gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "E2E-REVIEW-FLAW") {
+		t.Fatalf("the comment is not the review's: %+v", c)
+	}
+
+	// A valid receipt, shared through origin: require passes without a model call.
+	tree := strings.TrimSpace(w.git("rev-parse", head+"^{tree}"))
+	rc, err := receipt.Sign(receipt.Receipt{Kind: receipt.KindReview, Commit: head, Tree: tree,
+		Judged:  receipt.Judged{Base: base, Head: head, Tree: tree, Match: receipt.MatchReview},
+		Verdict: receipt.Verdict{Outcome: "accepted", Passed: true, TaskID: "01JREVIEW", Rubric: receipt.Rubric{ID: "default"}}},
+		key, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	note, _, err := receipt.Merge(nil, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := receipt.Git{Path: "git", Env: w.environ(), Dir: w.repo}
+	if err := g.WriteNotes(context.Background(), receipt.DefaultRef, "", []receipt.NoteWrite{{Commit: head, Note: note}}); err != nil {
+		t.Fatal(err)
+	}
+	w.git("push", "-q", "origin", receipt.DefaultRef)
+	w.git("update-ref", "-d", receipt.DefaultRef)
+	before := len(w.api.Requests())
+	code, out, job = actionJob(t, w, root, gh, signersBase, head, "INPUT_RECEIPT=require", "ANTHROPIC_API_KEY=")
+	outputs, _ = os.ReadFile(filepath.Join(job, "output"))
+	if code != 0 || !strings.Contains(string(outputs), "receipt<<TRIBUNAL_EOF\nvalid\n") || len(w.api.Requests()) != before {
+		t.Fatalf("require with a valid receipt: exit %d, %d model requests (want 0)\n%s\n%s", code, len(w.api.Requests())-before, outputs, out)
+	}
+	if c := gh.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "tribunal receipt: valid") || !strings.Contains(c[0].Body, "alice") {
+		t.Errorf("the one comment does not show the receipt: %+v", c)
+	}
+
+	// The previous head has no receipt: require fails with verify's code.
+	code, out, _ = actionJob(t, w, root, gh, signersBase, heads[0], "INPUT_RECEIPT=require")
+	if code != 30 || !strings.Contains(out, "requires one (receipt: require)") {
+		t.Errorf("require without a receipt: exit %d, want 30\n%s", code, out)
+	}
+	code, out, _ = actionJob(t, w, root, gh, signersBase, head, "INPUT_RECEIPT=sometimes")
+	if code != 2 || !strings.Contains(out, `input receipt is "sometimes"`) || !strings.Contains(out, "hint: use off, require or or-review") {
+		t.Errorf("a bad receipt input: exit %d, want 2\n%s", code, out)
+	}
 }

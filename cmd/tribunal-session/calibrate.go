@@ -6,6 +6,8 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/env"
@@ -15,7 +17,9 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
-const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID] [--json]
+const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID]
+                                  [--holdout FRACTION] [--against REPORT.json] [--json]
+       tribunal-session calibrate --from-history --write-cases FILE
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
 "label": "accept"|"reject", optional "notes", "files": {path: content}})
@@ -23,7 +27,14 @@ the way the product would — by default the /tribunal jury, meta-judge and
 gate of this project's configuration; with --stop the Stop hook's advisory
 judge — and reports agreement with the labels, Cohen's κ, catch rate,
 false-intervention rate, the confusion matrix, per-judge figures, the
-effective number of independent jurors, a threshold sweep, cost and time.
+effective number of independent jurors, a threshold sweep, cost and time;
+every rate with its 95% interval (Wilson; a seeded bootstrap for κ), and
+two configurations ranked only when their intervals do not overlap.
+--holdout FRACTION picks the sweep's threshold on the other cases and
+measures it on that fraction of them (split by a hash of each case's id),
+beside the in-sample figures. --against REPORT.json compares this run's
+figures with an earlier run's (saved with --json, e.g. under another
+configuration), ranking each only when the intervals do not overlap.
 --swap judges each case again with the diff's files in reverse order and
 reports the flip rate. --mutate judges only the accepted cases and, for
 each, its mutants — deterministic breakages of its diff (drop-hunk,
@@ -36,9 +47,18 @@ and catch rates with and without the verification of blocking findings.
 judgements are cached under $ONLOOKER_DIR, so an interrupted run resumes
 without paying twice.
 
-Exit status: 0 reported; 2 usage error, unreadable file, no usable case, a
-label other than accept/reject, with --mutate no accepted case or no
-mutation that applies, or a configuration error; 3 interrupted
+--from-history --write-cases FILE judges nothing: it writes to FILE (a new
+file) the cases your own decisions label in this repository's history —
+a task's change you applied and kept is an accept; one you discarded, or
+applied and then undid in the working tree, a reject; a kept change one
+of whose findings you dismissed, an accept — each naming its label's
+source. Review and edit FILE, then run calibrate --cases FILE: the report
+says how the judges agree with you. Nothing recorded is changed.
+
+Exit status: 0 reported (or cases written); 2 usage error, unreadable file,
+no usable case, a label other than accept/reject, a history with no
+decision, with --mutate no accepted case or no mutation that applies, or a
+configuration error; 3 interrupted
 (the partial report is printed) or no case could be decided.
 `
 
@@ -53,6 +73,9 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	opts.Dir = dir
+	if opts.FromHistory {
+		return c.calibrateFromHistory(ctx, dir, opts.WriteCases)
+	}
 	environ := os.Environ()
 	runner, err := c.claudeRunner(dir, environ)
 	if err != nil {
@@ -94,6 +117,10 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	fs.IntVar(&opts.Jobs, "jobs", 1, "")
 	fs.StringVar(&opts.RubricID, "rubric", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
+	holdout := fs.String("holdout", "", "")
+	fs.BoolVar(&opts.FromHistory, "from-history", false, "")
+	fs.StringVar(&opts.WriteCases, "write-cases", "", "")
+	fs.StringVar(&opts.Against, "against", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(c.stderr, calibrateHelp)
@@ -101,11 +128,16 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		}
 		return opts, asJSON, c.flagError("calibrate", fs, err)
 	}
+	if code := c.fromHistoryFlags(fs, opts); code >= 0 {
+		return opts, asJSON, code
+	}
 	switch {
 	case fs.NArg() > 0:
 		c.errorf("calibrate: unexpected argument %q", fs.Arg(0))
 		c.hint("the cases file is given with --cases FILE")
 		return opts, asJSON, exitUsage
+	case opts.FromHistory:
+		return opts, asJSON, -1
 	case opts.CasesPath == "":
 		c.errorf("calibrate: --cases FILE is required")
 		c.hint("the starter set is testdata/calibration/cases.jsonl in tribunal's repository")
@@ -120,7 +152,27 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")
 		return opts, asJSON, exitUsage
 	}
+	if opts.Holdout, code = c.holdoutFlag(fs, *holdout); code >= 0 {
+		return opts, asJSON, code
+	}
 	return opts, asJSON, -1
+}
+
+// holdoutFlag validates --holdout FRACTION, before anything is judged: a
+// number strictly between 0 and 1. Unset is 0 (no held-out part).
+func (c *cli) holdoutFlag(fs *flag.FlagSet, raw string) (float64, int) {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "holdout" })
+	if !set {
+		return 0, -1
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil || !(f > 0 && f < 1) {
+		c.errorf("calibrate: --holdout must be a fraction between 0 and 1, both excluded (got %q)", raw)
+		c.hint("--holdout 0.3 holds out about 30%% of the cases, chosen by a hash of their ids, to measure the threshold picked on the rest")
+		return 0, exitUsage
+	}
+	return f, -1
 }
 
 // calibrateReport prints the report of calibrate.Run and decides the exit

@@ -94,6 +94,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	if f.inPlace {
 		args = append(args, "--in-place")
 	}
+	if f.candidates > 0 {
+		args = append(args, "--candidates", strconv.Itoa(f.candidates))
+	}
 	stdout, err1 := store.OpenInPlace(filepath.Join(runDir, records.RunOutputFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	stderr, err2 := store.OpenInPlace(filepath.Join(runDir, "progress.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err := errors.Join(err1, err2); err != nil {

@@ -36,6 +36,9 @@ type dryPlan struct {
 	AtMost        float64       `json:"estimate_at_most_usd"`
 	// Unknown counts the calls per iteration with no recorded cost to go by.
 	Unknown int `json:"calls_without_history"`
+	// Candidates is run --candidates N: N such runs, and the pairwise
+	// judge's calls on top.
+	Candidates int `json:"candidates,omitempty"`
 }
 
 // dryRun prints what run would do — the panel, the calls of an iteration
@@ -89,6 +92,10 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 	}
 	add("meta", "", p.MetaModel, 1)
 	plan.AtMost = plan.PerIteration * float64(plan.MaxIterations)
+	if f.candidates > 0 {
+		plan.Candidates = f.candidates
+		plan.AtMost *= float64(f.candidates)
+	}
 	if f.json {
 		c.printJSON(plan)
 		return 0
@@ -115,6 +122,10 @@ func (c *cli) printDryPlan(p dryPlan) {
 		fmt.Fprintf(w, "  %-20s %-28s ×%d  %s\n", name, firstNonEmpty(pc.Model, "(CLI default)"), pc.Count, est)
 	}
 	fmt.Fprintf(w, "calls: %d per iteration, at most %d (%d iterations)\n", per, per*p.MaxIterations, p.MaxIterations)
+	if n := p.Candidates; n > 0 {
+		fmt.Fprintf(w, "candidates: %d, each a run like the above; plus 2 pairwise calls (%s) per pair of finalists, at most %d\n",
+			n, "the meta-judge's model", n*(n-1))
+	}
 	fmt.Fprintf(w, "estimate: $%.4f per iteration, at most $%.4f", p.PerIteration, p.AtMost)
 	if p.Unknown > 0 {
 		fmt.Fprintf(w, " — %d call(s) per iteration have no recorded cost and are not counted", p.Unknown)

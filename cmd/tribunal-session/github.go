@@ -16,6 +16,7 @@ import (
 const exitPublishFailed = 1
 
 const githubHelp = `usage: tribunal-session github prepare --task-file FILE
+       tribunal-session github receipt --markdown FILE [--review-follows]
        tribunal-session github publish --markdown FILE [--sarif FILE] [--comment=false] [--author LOGIN]
 
 The GitHub Action's steps around 'tribunal-session review' (action.yml),
@@ -27,6 +28,15 @@ prepare reads the pull_request event, writes the PR's title and body to
 FILE (the review's --task-file), sets the step outputs base, head, number
 and task-file, and prints "BASE HEAD NUMBER" on one line for the script.
 
+receipt checks whether the pull request's head commit carries a valid
+receipt (verify-receipt) against .tribunal/allowed_signers read from the
+BASE commit — a pull request cannot name its own signers — writes the
+result as a comment body to FILE for publish, and sets the step outputs
+receipt (valid, missing, not-passed, tree-mismatch, signer-not-allowed,
+signature-bad) and receipt-signer. --review-follows words the comment for
+a job in which a fresh review decides when the receipt does not pass.
+Fetch the notes first: git fetch origin refs/notes/tribunal:refs/notes/tribunal.
+
 publish appends the review's Markdown to the job summary, sets the step
 outputs outcome and review-id (from the SARIF file) and sarif, and keeps
 ONE comment on the pull request up to date: the comment by LOGIN (default
@@ -34,18 +44,24 @@ github-actions[bot]) whose body starts with the review marker is edited,
 else one is created. On a pull request from a fork the token cannot write
 comments: publish says so and exits 0, the review being in the summary.
 
-Exit status: 0 done; 1 the comment or the outputs could not be written;
-2 usage error, or the event is not a pull request.
+Exit status: 0 done (receipt: the head's receipt is valid); 1 the comment
+or the outputs could not be written; 2 usage error, the event is not a pull
+request, or the base has no readable allowed-signers file; receipt only:
+30–34 as verify-receipt (missing, not passed, tree mismatch, signer not
+allowed, signature bad).
 `
 
 func (c *cli) githubCmd(ctx context.Context, args []string) int {
-	if len(args) == 0 || (args[0] != "prepare" && args[0] != "publish") {
-		c.errorf("github: give a step: prepare or publish")
+	if len(args) == 0 || (args[0] != "prepare" && args[0] != "publish" && args[0] != "receipt") {
+		c.errorf("github: give a step: prepare, receipt or publish")
 		c.hint("tribunal-session github prepare --task-file task.md")
 		return exitUsage
 	}
-	if args[0] == "prepare" {
+	switch args[0] {
+	case "prepare":
 		return c.githubPrepare(args[1:])
+	case "receipt":
+		return c.githubReceipt(ctx, args[1:])
 	}
 	return c.githubPublish(ctx, args[1:])
 }

@@ -69,6 +69,11 @@ inside the task text selects the rubric as --rubric ID does.
                          makes (and at most), and a cost estimate from the
                          mean recorded cost of calls of the same role and
                          model in this project's newest 50 tasks (--json too)
+  --candidates N         best of N (1-5): N candidates run the task in
+                         parallel, each in its own worktree with the usual
+                         jury; the finalists are compared pairwise in both
+                         orders and only the winner's change is applied (the
+                         others stay kept); costs about N runs
 
 Exit status: 0 accepted (also when the accepted change overlaps edits you
 made meanwhile: it is then kept on its ref, and the summary and a

@@ -127,3 +127,33 @@ func TestREADMESettingsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMERubricExamples: every ```toml block of README.md is a rubric
+// overlay that loads without a warning and whose every rubric validates,
+// evaluators included.
+func TestREADMERubricExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```toml\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no rubric example")
+	}
+	for _, b := range blocks {
+		path := filepath.Join(t.TempDir(), "tribunal.toml")
+		if err := os.WriteFile(path, b[1], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var warnings []string
+		set := rubric.LoadSet(rubric.LoadOptions{RepoTOML: path, Warn: func(s string) { warnings = append(warnings, s) }})
+		if len(warnings) > 0 || len(set.IDs()) == 0 {
+			t.Errorf("README rubric example\n%s\nwarns %q, loads %v", b[1], warnings, set.IDs())
+		}
+		for _, r := range set.All() {
+			if err := rubric.Validate(&r); err != nil {
+				t.Errorf("README rubric example: %v", err)
+			}
+		}
+	}
+}

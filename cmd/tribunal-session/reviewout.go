@@ -46,7 +46,7 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 			out.Judges = append(out.Judges, jf)
 		}
 		for _, cmd := range res.Report.Iterations[n-1].Commands {
-			jf := reviewfmt.Judge{Type: "command:" + cmd.Name, Passed: cmd.Passed}
+			jf := reviewfmt.Judge{Type: cmd.Label(), Passed: cmd.Passed}
 			if cmd.Failed {
 				jf.Failure = firstNonEmpty(cmd.Error, "failed")
 			}

@@ -30,6 +30,7 @@ type runFlags struct {
 	sessionID     string
 	inPlace       bool
 	dryRun        bool
+	candidates    int
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -47,6 +48,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&f.sessionID, "session-id", "", "host session id for event envelopes")
 	fs.BoolVar(&f.inPlace, "in-place", false, "let the actor edit the current working tree directly (no task worktree)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the panel, the calls and a cost estimate; run nothing")
+	fs.IntVar(&f.candidates, "candidates", 0, "run N candidates in parallel and apply the one the judges prefer")
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
@@ -64,6 +66,9 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		c.errorf("run: --budget-usd must be a number of dollars above 0 (got %s)", rules.Num(f.budget))
 		c.hint("raise the cap for one run with --budget-usd 20; tribunal.session.budget_usd sets it for every run")
 		return exitUsage
+	}
+	if code := c.checkCandidates(f, set["candidates"]); code != 0 {
+		return code
 	}
 	if set["rubric"] && strings.TrimSpace(f.rubric) == "" {
 		c.errorf("run: --rubric needs a rubric id")
@@ -103,6 +108,25 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		return c.detach(ctx, f, task)
 	}
 	return c.runTask(ctx, f, task)
+}
+
+// checkCandidates refuses a --candidates value out of range, or one that
+// cannot work with --in-place, before anything runs.
+func (c *cli) checkCandidates(f runFlags, set bool) int {
+	if !set {
+		return 0
+	}
+	if err := session.CandidatesError(f.candidates); err != nil {
+		c.errorf("run: %v", err)
+		c.hint("each candidate is a whole run (actor, jury, worktree): --candidates 3 costs about three runs; at most %d", session.MaxCandidates)
+		return exitUsage
+	}
+	if f.inPlace {
+		c.errorf("run: --candidates runs each candidate in its own worktree; it cannot be used with --in-place")
+		c.hint("drop --in-place, or --candidates")
+		return exitUsage
+	}
+	return 0
 }
 
 // readTask takes the task from --task-file, else the arguments, else
@@ -209,6 +233,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 		opts: session.Options{
 			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
+			Candidates: f.candidates,
 		},
 		deps: c.sessionDeps(runner, environ),
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
@@ -212,6 +213,15 @@ func (l layers) problems(loaded []string) []string {
 	if judges, err := l.cfg.CommandJudges(config.DefaultJudgeTimeout); err == nil {
 		if _, err := cmdjudge.Configured(judges, l.root, os.Environ()); err != nil {
 			out = append(out, err.Error())
+		}
+	}
+	// A schema a rubric's evaluator names must exist and compile: checked
+	// here as a run checks it, for every rubric that is otherwise valid.
+	for _, r := range l.rubrics.All() {
+		if rubric.Validate(&r) == nil {
+			if _, err := evaluator.ForRubric(&r, l.root); err != nil {
+				out = append(out, err.Error())
+			}
 		}
 	}
 	return dedupe(out)

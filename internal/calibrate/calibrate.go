@@ -33,6 +33,18 @@ type Options struct {
 	// Jobs is how many cases are judged at once (default 1).
 	Jobs     int
 	RubricID string
+	// Holdout, when above 0, is the fraction of the cases (chosen by a
+	// hash of their ids) held out of the threshold sweep's pick and used
+	// only to measure it.
+	Holdout float64
+	// FromHistory and WriteCases are --from-history --write-cases FILE:
+	// build cases from the user's decisions (FromHistory) and write them
+	// to FILE for review; nothing is judged.
+	FromHistory bool
+	WriteCases  string
+	// Against is --against REPORT: an earlier calibrate --json report to
+	// compare this run's figures with.
+	Against string
 	// Dir is where the command runs: its repository's configuration
 	// layers apply (none outside a repository).
 	Dir string
@@ -72,6 +84,15 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHoldout(cases, opts.Holdout); err != nil {
+		return nil, err
+	}
+	var prior *Report
+	if opts.Against != "" {
+		if prior, err = readPrior(opts.Against); err != nil {
+			return nil, err
+		}
+	}
 	var mut *mutation
 	if opts.Mutate {
 		if cases, mut, err = withMutants(cases, opts.CasesPath); err != nil {
@@ -92,7 +113,11 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		rep := c.report(skipped, d.Now().Sub(start))
 		return rep, err
 	}
-	return c.report(skipped, d.Now().Sub(start)), nil
+	rep := c.report(skipped, d.Now().Sub(start))
+	if prior != nil {
+		rep.Against = against(opts.Against, prior, rep)
+	}
+	return rep, nil
 }
 
 func loadCases(path string, warn func(string)) ([]Case, int, error) {

@@ -26,6 +26,9 @@ type Case struct {
 	Diff  string `json:"diff"`
 	Label string `json:"label"`
 	Notes string `json:"notes,omitempty"`
+	// Source says where the label came from (calibrate --from-history
+	// writes "history: <the decision>"); never shown to a judge.
+	Source string `json:"source,omitempty"`
 	// Files are the files the change applies to (path → content), written
 	// into the judges' working directory before the diff is applied.
 	Files map[string]string `json:"files,omitempty"`

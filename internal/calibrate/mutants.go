@@ -107,6 +107,8 @@ type KindFigures struct {
 	GateFailed int      `json:"gate_failed"`
 	Skipped    int      `json:"skipped"`
 	Share      *float64 `json:"share_caught"`
+	// ShareCI is the share's 95% Wilson interval.
+	ShareCI *judgestats.Interval `json:"share_caught_ci"`
 }
 
 // MutantSkip is a mutation that did not apply to a case, and why.

@@ -104,8 +104,8 @@ func TestMutateReport(t *testing.T) {
 	text := rep.Text()
 	for _, s := range []string{
 		"Mutation check: 3 mutant(s) of 1 accepted case(s)",
-		"| invert-condition | 1 | 1 | 1 | 100.0% | 1 | 0 |",
-		"| all | 3 | 3 | 1 | 33.3% | 1 | 1 |",
+		"| invert-condition | 1 | 1 | 1 | 100.0% [20.7, 100.0] | 1 | 0 |",
+		"| all | 3 | 3 | 1 | 33.3% [6.1, 79.2] | 1 | 1 |",
 		"- delete-test: the diff changes no test file — 1 case(s): ring-correct",
 		`- ring-correct~off-by-one: score 0.90, original 0.90 — ring.go:53: "for i := 0; i < r.n; i++ {" → "for i := 0; i <= r.n; i++ {"`,
 	} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/mutate"
 )
 
@@ -51,14 +52,14 @@ func (m *mutation) report(c *calibration) *MutationReport {
 	r.All.Kind = "all"
 	for i := range r.Kinds {
 		f := &r.Kinds[i]
-		f.Share = share(f.Caught, f.Compared)
+		f.Share, f.ShareCI = share(f.Caught, f.Compared), judgestats.Wilson(f.Caught, f.Compared)
 		r.All.Made += f.Made
 		r.All.Compared += f.Compared
 		r.All.Caught += f.Caught
 		r.All.GateFailed += f.GateFailed
 		r.All.Skipped += f.Skipped
 	}
-	r.All.Share = share(r.All.Caught, r.All.Compared)
+	r.All.Share, r.All.ShareCI = share(r.All.Caught, r.All.Compared), judgestats.Wilson(r.All.Caught, r.All.Compared)
 	return r
 }
 
@@ -80,7 +81,7 @@ func (r *Report) writeMutation(b *strings.Builder) {
 	fmt.Fprintf(b, "\nMutation check: %d mutant(s) of %d accepted case(s); a mutant is caught when its score is below its original's\n\n", m.All.Made, m.Accepted)
 	b.WriteString("| kind | made | compared | caught | share caught | gate failed | skipped |\n|---|---|---|---|---|---|---|\n")
 	for _, f := range append(append([]KindFigures(nil), m.Kinds...), m.All) {
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %d | %d |\n", f.Kind, f.Made, f.Compared, f.Caught, pct(f.Share), f.GateFailed, f.Skipped)
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %d | %d |\n", f.Kind, f.Made, f.Compared, f.Caught, pctCI(f.Share, f.ShareCI), f.GateFailed, f.Skipped)
 	}
 	if len(m.Skipped) > 0 {
 		b.WriteString("\nSkipped mutations (nothing to break):\n")

@@ -19,15 +19,28 @@ type Report struct {
 	Cases string `json:"cases_file"`
 	// SkippedLines are malformed lines left out.
 	SkippedLines int `json:"skipped_lines"`
+	// FromHistory counts the cases labelled by the user's own decisions
+	// (calibrate --from-history): the figures then say how the judges
+	// agree with this user.
+	FromHistory int `json:"labels_from_history,omitempty"`
 	judgestats.Figures
 	Threshold float64 `json:"threshold"`
 	// PerJudge are each seat's own pass/fail calls against the labels.
 	PerJudge map[string]judgestats.Figures `json:"per_judge_type"`
 	Sweep    judgestats.Sweep              `json:"threshold_sweep"`
 	Swap     *judgestats.Flips             `json:"swap,omitempty"`
-	Jurors   *judgestats.Jurors            `json:"effective_jurors,omitempty"`
-	Cost     CostTime                      `json:"cost_and_time"`
-	Results  []CaseResult                  `json:"results"`
+	// Rankings compare configurations the report measured side by side
+	// (the best threshold and the configured one, the seats), ranking
+	// only those whose 95% intervals do not overlap.
+	Rankings []Comparison `json:"rankings,omitempty"`
+	// Holdout is --holdout: the threshold picked on one part of the
+	// cases and measured on the rest.
+	Holdout *Holdout `json:"holdout,omitempty"`
+	// Against is --against: this run compared with an earlier report.
+	Against *Against           `json:"against,omitempty"`
+	Jurors  *judgestats.Jurors `json:"effective_jurors,omitempty"`
+	Cost    CostTime           `json:"cost_and_time"`
+	Results []CaseResult       `json:"results"`
 	// Mutation is --mutate's comparison of mutants with their originals;
 	// the figures above then cover the accepted originals only.
 	Mutation *MutationReport `json:"mutation,omitempty"`
@@ -57,8 +70,9 @@ type CostTime struct {
 
 // CaseResult is one case's outcome.
 type CaseResult struct {
-	ID    string `json:"id"`
-	Label string `json:"label"`
+	ID     string `json:"id"`
+	Label  string `json:"label"`
+	Source string `json:"source,omitempty"`
 	Judgement
 	Cached  bool       `json:"cached,omitempty"`
 	Swapped *Judgement `json:"swapped,omitempty"`
@@ -75,7 +89,7 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 	}
 	rep := &Report{Mode: mode, Judge: c.judge.describe(), Cases: c.opts.CasesPath, SkippedLines: skipped,
 		Threshold: c.judge.threshold(), PerJudge: map[string]judgestats.Figures{}, Complete: true}
-	t := tally{perJudge: map[string][]judgestats.Outcome{}, seatScores: map[string][]float64{}}
+	t := tally{perJudge: map[string][]judgestats.Outcome{}, seatScores: map[string][]float64{}, holdout: c.opts.Holdout}
 	for i, cs := range c.cases {
 		r := c.results[i]
 		if !r.done {
@@ -87,8 +101,12 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 			t.addCost(&rep.Cost, r)
 			continue
 		}
-		cr := CaseResult{ID: cs.ID, Label: cs.Label, Judgement: r.Judgement, Cached: r.cached}
+		cr := CaseResult{ID: cs.ID, Label: cs.Label, Source: cs.Source, Judgement: r.Judgement, Cached: r.cached}
+		if strings.HasPrefix(cs.Source, HistorySource) {
+			rep.FromHistory++
+		}
 		t.outs = append(t.outs, judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
+		t.ids = append(t.ids, cs.ID)
 		t.addSeats(i, len(c.cases), cs.Label, r.Judges)
 		if c.opts.Stop {
 			t.perJudge["stop"] = append(t.perJudge["stop"], judgestats.Outcome{Label: cs.Label, Decision: r.decision(), Score: r.Score})
@@ -114,7 +132,10 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 
 // tally gathers, case by case, what a report's figures are computed from.
 type tally struct {
-	outs       []judgestats.Outcome
+	outs []judgestats.Outcome
+	// ids[i] is the id of the case of outs[i]; holdout is --holdout.
+	ids        []string
+	holdout    float64
 	orig, swap []judgestats.Decision
 	perJudge   map[string][]judgestats.Outcome
 	// seatOrder keeps the seats in the order first seen, so that the
@@ -196,6 +217,10 @@ func (t *tally) fill(rep *Report, swapped bool) {
 		f := judgestats.FlipRate(t.orig, t.swap)
 		rep.Swap = &f
 	}
+	rep.Rankings = rankings(rep)
+	if t.holdout > 0 {
+		rep.Holdout = splitSweep(t.outs, t.ids, t.holdout, rep.Threshold)
+	}
 	if len(t.seatOrder) > 0 {
 		var m [][]float64
 		for _, k := range t.seatOrder {
@@ -239,16 +264,22 @@ func (r *Report) Text() string {
 	if r.SkippedLines > 0 {
 		fmt.Fprintf(&b, "Skipped: %d malformed line(s)\n", r.SkippedLines)
 	}
+	if r.FromHistory > 0 {
+		fmt.Fprintf(&b, "Labels: %d of the %d case(s) come from your own decisions (--from-history): the figures say how this judge configuration agrees with you\n", r.FromHistory, r.N)
+	}
 	b.WriteString("\n")
 	r.writeFigures(&b)
 	r.writePerJudge(&b)
 	r.writeJurors(&b)
 	if r.Swap != nil {
 		fmt.Fprintf(&b, "\nSwap test: %d of %d decision(s) flipped with the diff's files reversed (flip rate %s; %d pair(s) skipped: a run failed)\n",
-			r.Swap.Flips, r.Swap.Pairs, pct(r.Swap.Rate), r.Swap.Skipped)
+			r.Swap.Flips, r.Swap.Pairs, pctCI(r.Swap.Rate, r.Swap.RateCI), r.Swap.Skipped)
 	}
 	r.writeSweep(&b)
 	r.writeVerification(&b)
+	r.writeHoldout(&b)
+	r.writeRankings(&b)
+	r.writeAgainst(&b)
 	r.writeMutation(&b)
 	ct := r.Cost
 	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
@@ -265,10 +296,11 @@ func (r *Report) Text() string {
 // confusion matrix.
 func (r *Report) writeFigures(b *strings.Builder) {
 	fmt.Fprintf(b, "Decided:                 %d of %d (%d failed judging(s), counted neither pass nor fail)\n", r.Decided, r.N, r.Failures)
-	fmt.Fprintf(b, "Agreement with labels:   %s\n", pct(r.Agreement))
-	fmt.Fprintf(b, "Cohen's κ:               %s\n", num(r.Kappa))
-	fmt.Fprintf(b, "Catch rate:              %s of reject cases failed\n", pct(r.CatchRate))
-	fmt.Fprintf(b, "False interventions:     %s of accept cases failed\n", pct(r.FalseInterventionRate))
+	fmt.Fprintf(b, "Agreement with labels:   %s\n", pctCI(r.Agreement, r.AgreementCI))
+	fmt.Fprintf(b, "Cohen's κ:               %s\n", numCI(r.Kappa, r.KappaCI))
+	fmt.Fprintf(b, "Catch rate:              %s of reject cases failed\n", pctCI(r.CatchRate, r.CatchRateCI))
+	fmt.Fprintf(b, "False interventions:     %s of accept cases failed\n", pctCI(r.FalseInterventionRate, r.FalseInterventionRateCI))
+	b.WriteString(intervalNote)
 	c := r.Confusion
 	b.WriteString("\n|              | failed | passed | no decision |\n|---|---|---|---|\n")
 	fmt.Fprintf(b, "| label reject | %d | %d | %d |\n", c.RejectFailed, c.RejectPassed, c.RejectErrors)
@@ -283,7 +315,8 @@ func (r *Report) writePerJudge(b *strings.Builder) {
 	b.WriteString("\nPer judge (each seat's own pass/fail):\n\n| judge | decided | agreement | κ | catch | false interventions | failed |\n|---|---|---|---|---|---|---|\n")
 	for _, k := range judgestats.SortedKeys(r.PerJudge) {
 		f := r.PerJudge[k]
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d |\n", k, f.Decided, pct(f.Agreement), num(f.Kappa), pct(f.CatchRate), pct(f.FalseInterventionRate), f.Failures)
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d |\n", k, f.Decided, pctCI(f.Agreement, f.AgreementCI), numCI(f.Kappa, f.KappaCI),
+			pctCI(f.CatchRate, f.CatchRateCI), pctCI(f.FalseInterventionRate, f.FalseInterventionRateCI), f.Failures)
 	}
 }
 
@@ -318,10 +351,14 @@ func (r *Report) writeSweep(b *strings.Builder) {
 		if r.Sweep.Best != nil && p.Threshold == r.Sweep.Best.Threshold {
 			mark += " (best κ)"
 		}
-		fmt.Fprintf(b, "| %.2f%s | %s | %s | %s | %s |\n", p.Threshold, mark, pct(p.Agreement), num(p.Kappa), pct(p.CatchRate), pct(p.FalseInterventionRate))
+		fmt.Fprintf(b, "| %.2f%s | %s | %s | %s | %s |\n", p.Threshold, mark, pctCI(p.Agreement, p.AgreementCI), numCI(p.Kappa, p.KappaCI),
+			pctCI(p.CatchRate, p.CatchRateCI), pctCI(p.FalseInterventionRate, p.FalseInterventionRateCI))
 	}
 	if r.Sweep.Best != nil {
-		fmt.Fprintf(b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %s)\n", r.Sweep.Best.Threshold, num(r.Sweep.Best.Kappa), rules.Num(r.Threshold))
+		fmt.Fprintf(b, "\nThe threshold that maximised κ: %.2f (κ %s; configured %s)\n", r.Sweep.Best.Threshold, numCI(r.Sweep.Best.Kappa, r.Sweep.Best.KappaCI), rules.Num(r.Threshold))
+		if r.Holdout == nil {
+			b.WriteString("It was picked on the same cases it is measured on, so these figures flatter it; --holdout FRACTION measures a pick on cases it never saw.\n")
+		}
 	}
 }
 
@@ -358,7 +395,15 @@ func num(p *float64) string {
 	if p == nil {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.2f", *p)
+	return fixed2(*p)
+}
+
+// fixed2 prints x with two decimals, never as "-0.00".
+func fixed2(x float64) string {
+	if math.Abs(x) < 0.005 {
+		x = 0
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 func usd(p *float64) string {

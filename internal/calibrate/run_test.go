@@ -16,8 +16,9 @@ import (
 // TestRunStarterSetWiring judges the shipped starter set with a scripted
 // jury that passes everything: every diff applies to its files in the
 // judges' working directory, --jobs keeps file order, and the figures are
-// those of a rubber stamp (agreement = share of accept labels, κ = 0,
-// catch rate 0, false interventions 0).
+// those of a rubber stamp (agreement = share of accept labels, κ n/a as
+// the decisions never vary, catch rate 0, false interventions 0), each
+// rate with its Wilson interval.
 func TestRunStarterSetWiring(t *testing.T) {
 	if testing.Short() {
 		t.Skip("materialises 42 working directories; skipped with -short")
@@ -70,7 +71,13 @@ func TestRunStarterSetWiring(t *testing.T) {
 		t.Errorf("judges ran in %d distinct directories, want one per case", len(dirs))
 	}
 	near(t, "agreement", rep.Agreement, 14.0/42)
-	near(t, "kappa", rep.Kappa, 0)
+	if rep.Kappa != nil || rep.KappaCI != nil {
+		t.Errorf("kappa = %v %v, want n/a: every decision is pass", rep.Kappa, rep.KappaCI)
+	}
+	// Wilson at 14/42: [0.2101, 0.4845].
+	if iv := rep.AgreementCI; iv == nil || iv.Low < 0.2101 || iv.Low > 0.2102 || iv.High < 0.4844 || iv.High > 0.4845 {
+		t.Errorf("agreement interval = %+v, want [0.2101, 0.4845]", iv)
+	}
 	near(t, "catch", rep.CatchRate, 0)
 	near(t, "fir", rep.FalseInterventionRate, 0)
 	// The working directories are gone.

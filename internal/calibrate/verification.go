@@ -40,6 +40,11 @@ type VerificationReport struct {
 	FalseInterventionWithout *float64 `json:"false_intervention_rate_without"`
 	CatchWith                *float64 `json:"catch_rate_with"`
 	CatchWithout             *float64 `json:"catch_rate_without"`
+	// The rates' 95% Wilson intervals.
+	FalseInterventionWithCI    *judgestats.Interval `json:"false_intervention_rate_with_ci"`
+	FalseInterventionWithoutCI *judgestats.Interval `json:"false_intervention_rate_without_ci"`
+	CatchWithCI                *judgestats.Interval `json:"catch_rate_with_ci"`
+	CatchWithoutCI             *judgestats.Interval `json:"catch_rate_without_ci"`
 	// Changed counts judgings whose decision the step changed.
 	Changed  int `json:"decisions_changed"`
 	Refuted  int `json:"refuted_findings"`
@@ -71,6 +76,8 @@ func verificationReport(rep *Report, j judge) *VerificationReport {
 	fw, fo := judgestats.Compute(with), judgestats.Compute(without)
 	out.FalseInterventionWith, out.FalseInterventionWithout = fw.FalseInterventionRate, fo.FalseInterventionRate
 	out.CatchWith, out.CatchWithout = fw.CatchRate, fo.CatchRate
+	out.FalseInterventionWithCI, out.FalseInterventionWithoutCI = fw.FalseInterventionRateCI, fo.FalseInterventionRateCI
+	out.CatchWithCI, out.CatchWithoutCI = fw.CatchRateCI, fo.CatchRateCI
 	return out
 }
 
@@ -83,6 +90,6 @@ func (r *Report) writeVerification(b *strings.Builder) {
 	fmt.Fprintf(b, "\nVerification of blocking findings (severity.verify): %d refuted, %d could not be verified (counted); %d decision(s) changed\n\n",
 		v.Refuted, v.Failures, v.Changed)
 	b.WriteString("| | with verification | without |\n|---|---|---|\n")
-	fmt.Fprintf(b, "| false interventions | %s | %s |\n", pct(v.FalseInterventionWith), pct(v.FalseInterventionWithout))
-	fmt.Fprintf(b, "| catch rate | %s | %s |\n", pct(v.CatchWith), pct(v.CatchWithout))
+	fmt.Fprintf(b, "| false interventions | %s | %s |\n", pctCI(v.FalseInterventionWith, v.FalseInterventionWithCI), pctCI(v.FalseInterventionWithout, v.FalseInterventionWithoutCI))
+	fmt.Fprintf(b, "| catch rate | %s | %s |\n", pctCI(v.CatchWith, v.CatchWithCI), pctCI(v.CatchWithout, v.CatchWithoutCI))
 }

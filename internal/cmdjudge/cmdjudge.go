@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -56,6 +58,13 @@ type Spec struct {
 	// MaxOutput is the tail of combined stdout and stderr kept, in bytes;
 	// zero means DefaultMaxOutput.
 	MaxOutput int
+	// TimeBudget, when positive, is the command's time budget: it is
+	// killed at the budget and fails saying so (a verdict on the work,
+	// unlike Timeout, which marks the judge failed).
+	TimeBudget time.Duration
+	// ExpectOutput, when set, is the exact combined output a passing run
+	// prints; trailing newlines are ignored on both sides.
+	ExpectOutput *string
 }
 
 // withDefaults fills the zero fields.
@@ -91,6 +100,10 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("command judge %q: fail score %s is outside [0,1]", s.Name, rules.Num(s.FailScore))
 	case d.FailScore >= d.PassScore:
 		return fmt.Errorf("command judge %q: fail score %s is not below pass score %s", s.Name, rules.Num(d.FailScore), rules.Num(d.PassScore))
+	case s.TimeBudget < 0:
+		return fmt.Errorf("command judge %q: time budget %s is negative", s.Name, s.TimeBudget)
+	case s.ExpectOutput != nil && len(*s.ExpectOutput) > d.MaxOutput:
+		return fmt.Errorf("command judge %q: expect_output is %d bytes, more than the %d bytes of output kept (raise max_output_bytes)", s.Name, len(*s.ExpectOutput), d.MaxOutput)
 	}
 	return nil
 }
@@ -136,10 +149,14 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 		out.Err = err
 		return out
 	}
+	tail := spec.MaxOutput
+	if spec.ExpectOutput != nil {
+		tail++ // one byte more tells an output that was cut (outputDiffers)
+	}
 	res, err := proc.Run(ctx, proc.Cmd{
 		Path: path, Argv0: spec.Command[0], Args: spec.Command[1:],
-		Env: claude.ChildEnv(spec.Env, 0), Dir: spec.Dir, Timeout: spec.Timeout,
-		Combined: true, MaxTail: spec.MaxOutput,
+		Env: claude.ChildEnv(spec.Env, 0), Dir: spec.Dir, Timeout: spec.deadline(),
+		Combined: true, MaxTail: tail,
 	})
 	out.Output, out.Duration = res.Output, res.Duration
 	var startErr *proc.StartError
@@ -150,6 +167,28 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 	out.ExitCode, out.Signal = res.ExitCode, res.Signal
 	out.Err = runError(ctx, spec, err)
 	return out
+}
+
+// deadline is when the command is killed: its time budget when that
+// comes first.
+func (s Spec) deadline() time.Duration {
+	if s.TimeBudget > 0 && s.TimeBudget < s.Timeout {
+		return s.TimeBudget
+	}
+	return s.Timeout
+}
+
+// overBudget reports a run that its time budget, not its timeout, ended
+// or that finished after the budget.
+func (o Outcome) overBudget(spec Spec) bool {
+	if spec.TimeBudget <= 0 {
+		return false
+	}
+	var timeout *TimeoutError
+	if errors.As(o.Err, &timeout) {
+		return spec.deadline() == spec.TimeBudget
+	}
+	return o.Err == nil && o.Duration > spec.TimeBudget
 }
 
 // locate checks the working directory and finds the executable.
@@ -191,6 +230,9 @@ func runError(ctx context.Context, spec Spec, err error) error {
 func (o Outcome) Verdict(spec Spec) verdict.Verdict {
 	spec = spec.withDefaults()
 	cmdline := display(spec.Command)
+	if o.overBudget(spec) {
+		return spec.failing(fmt.Sprintf("%s exceeded its time budget of %s (ran %s)", cmdline, spec.TimeBudget, o.Duration.Round(time.Millisecond)), o.Output)
+	}
 	if o.Err != nil {
 		msg := fmt.Sprintf("command judge %q (%s): %s", spec.Name, cmdline, o.Err)
 		if last := lastLines(o.Output, 200); last != "" {
@@ -202,24 +244,67 @@ func (o Outcome) Verdict(spec Spec) verdict.Verdict {
 	}
 	one := 1.0
 	v := verdict.Verdict{JudgeType: spec.Name, Confidence: &one, CriteriaEvaluated: []string{"command: " + cmdline}}
+	if o.ExitCode == 0 && spec.ExpectOutput != nil {
+		if why := outputDiffers(o.Output, *spec.ExpectOutput, spec.MaxOutput); why != "" {
+			return spec.failing(cmdline+" exited 0 but "+why, "")
+		}
+	}
 	if o.ExitCode == 0 {
 		v.Score = score(spec.PassScore)
 		v.Passed = true
 		v.FeedbackSummary = cmdline + " exited 0"
+		if spec.ExpectOutput != nil {
+			v.FeedbackSummary += " with the expected output"
+		}
 		return v
 	}
-	v.Score = score(spec.FailScore)
 	head := cmdline + " exited " + strconv.Itoa(o.ExitCode)
 	if o.Signal != "" {
 		head = cmdline + " was killed by signal " + o.Signal
 	}
-	body := lastLines(o.Output, MaxFeedbackBytes-len(head)-2)
-	if body == "" {
-		v.FeedbackSummary = head + " with no output"
-	} else {
+	return spec.failing(head, o.Output)
+}
+
+// failing is the verdict of a run that reached an end which fails the
+// work: head says why, and the tail of output follows it.
+func (spec Spec) failing(head, output string) verdict.Verdict {
+	one := 1.0
+	v := verdict.Verdict{JudgeType: spec.Name, Confidence: &one, CriteriaEvaluated: []string{"command: " + display(spec.Command)}, Score: score(spec.FailScore)}
+	body := lastLines(output, MaxFeedbackBytes-len(head)-2)
+	switch {
+	case body != "":
 		v.FeedbackSummary = head + ": " + body
+	case output == "" && !strings.Contains(head, "output"):
+		v.FeedbackSummary = head + " with no output"
+	default:
+		v.FeedbackSummary = head
 	}
 	return v
+}
+
+// outputDiffers compares a run's output with the expected text, trailing
+// newlines ignored on both sides, and says where they first differ ("" if
+// they do not). Output longer than max was cut, so it cannot be equal.
+func outputDiffers(got, want string, max int) string {
+	if len(got) > max {
+		return fmt.Sprintf("its output is longer than the %d bytes kept, so not the expected output", max)
+	}
+	got, want = strings.TrimRight(got, "\n"), strings.TrimRight(want, "\n")
+	if got == want {
+		return ""
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	show := func(lines []string) string {
+		if i >= len(lines) {
+			return "end of output"
+		}
+		return strconv.Quote(safetext.Clip(lines[i], 80))
+	}
+	return fmt.Sprintf("its output differs from the expected output at line %d: printed %s, expected %s", i+1, show(g), show(w))
 }
 
 func score(f float64) []byte { return []byte(strconv.FormatFloat(f, 'f', -1, 64)) }
@@ -239,6 +324,7 @@ func Configured(js []config.CommandJudge, dir string, env []string) ([]Judge, er
 		spec := Spec{
 			Name: j.Name, Command: j.Command, Dir: dir, Env: env, Timeout: j.Timeout,
 			PassScore: j.PassScore, FailScore: j.FailScore, MaxOutput: j.MaxOutput,
+			TimeBudget: j.TimeBudget, ExpectOutput: j.ExpectOutput,
 		}
 		if err := spec.Validate(); err != nil {
 			return nil, fmt.Errorf("%s: %w", j.Key, err)

@@ -151,6 +151,11 @@ type CommandJudge struct {
 	FailScore float64
 	MaxOutput int
 	Required  bool
+	// TimeBudget (0: none) and ExpectOutput (nil: any) are the command's
+	// evaluators (spec §3.4): it fails when slower, or when its output is
+	// not exactly the expected text.
+	TimeBudget   time.Duration
+	ExpectOutput *string
 }
 
 // CommandJudges returns the enabled command judges, sorted by name, with
@@ -174,8 +179,12 @@ func (c *Config) CommandJudges(defTimeout time.Duration) ([]CommandJudge, error)
 			Key: key, Name: name,
 			Timeout:   c.seconds(defTimeout, "command_judges", name, "timeout_seconds"),
 			PassScore: 1, FailScore: 0,
-			MaxOutput: c.count(0, "command_judges", name, "max_output_bytes"),
-			Required:  c.boolean(true, "command_judges", name, "required"),
+			MaxOutput:  c.count(0, "command_judges", name, "max_output_bytes"),
+			Required:   c.boolean(true, "command_judges", name, "required"),
+			TimeBudget: c.seconds(0, "command_judges", name, "time_budget_seconds"),
+		}
+		if e, ok := str(n.get("expect_output")); ok {
+			j.ExpectOutput = &e
 		}
 		if a := n.get("command"); !a.isNull() {
 			if err := json.Unmarshal(a.raw, &j.Command); err != nil {

@@ -117,6 +117,28 @@ func TestCommandJudgesTrustBoundary(t *testing.T) {
 	}
 }
 
+func TestCommandJudgeEvaluators(t *testing.T) {
+	e := newEnv(t)
+	e.tribunal(2, `{"command_judges":{"fmt":{"command":["gofmt","-l","."],"time_budget_seconds":2.5,"expect_output":""},"tests":{"command":["true"]}}}`)
+	c := e.load()
+	e.noWarnings()
+	cj, err := c.CommandJudges(time.Minute)
+	if err != nil || len(cj) != 2 {
+		t.Fatalf("command judges: %+v %v", cj, err)
+	}
+	if cj[0].TimeBudget != 2500*time.Millisecond || cj[0].ExpectOutput == nil || *cj[0].ExpectOutput != "" {
+		t.Errorf("fmt: budget %v, expect_output %v", cj[0].TimeBudget, cj[0].ExpectOutput)
+	}
+	if cj[1].TimeBudget != 0 || cj[1].ExpectOutput != nil {
+		t.Errorf("tests: no budget and no expected output, got %v %v", cj[1].TimeBudget, cj[1].ExpectOutput)
+	}
+	e.tribunal(2, `{"command_judges":{"fmt":{"command":["x"],"time_budget_seconds":-1,"expect_output":3}}}`)
+	e.load()
+	if !e.hasWarning("time_budget_seconds") || !e.hasWarning("expect_output") {
+		t.Errorf("invalid values must warn naming their keys: %q", e.warnings)
+	}
+}
+
 func TestChangeLimits(t *testing.T) {
 	e := newEnv(t)
 	if f, c := e.load().ChangeLimits(); f != 0 || c != 0 {

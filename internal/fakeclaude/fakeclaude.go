@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,10 +56,14 @@ type Reply struct {
 // Rule matches calls and gives their reply.
 type Rule struct {
 	// Role is matched against the role the fake infers from the system
-	// prompt: "actor", "standard", "adversarial", "security", "meta",
+	// prompt: "actor", "pairwise", "standard", "adversarial", "security", "meta",
 	// "stop" or "other".
 	Role           string `json:"role,omitempty"`
 	PromptContains string `json:"prompt_contains,omitempty"`
+	// PromptMatches is a regular expression the prompt must match: where
+	// one text stands relative to another (a pairwise prompt's change A
+	// or B), which a substring cannot say.
+	PromptMatches string `json:"prompt_matches,omitempty"`
 	// Times limits how many calls the rule answers (0 = unlimited); a used
 	// up rule falls through to later ones.
 	Times int   `json:"times,omitempty"`
@@ -225,6 +230,15 @@ func choose(role, stdin string) (Reply, int, error) {
 		if r.PromptContains != "" && !strings.Contains(stdin, r.PromptContains) {
 			continue
 		}
+		if r.PromptMatches != "" {
+			re, err := regexp.Compile(r.PromptMatches)
+			if err != nil {
+				return Reply{}, -1, fmt.Errorf("script %s: rule %d: %w", path, i, err)
+			}
+			if !re.MatchString(stdin) {
+				continue
+			}
+		}
 		if r.Times > 0 && counts[i] >= r.Times {
 			continue
 		}
@@ -268,6 +282,8 @@ func inferRole(system, stdin string) string {
 		switch {
 		case strings.Contains(t, "actor"):
 			return "actor"
+		case strings.Contains(t, "pairwise"):
+			return "pairwise"
 		case strings.Contains(t, "meta-judge"):
 			return "meta"
 		case strings.Contains(t, "adversarial"):

@@ -23,14 +23,18 @@ type Checks struct {
 	TrustBlocks bool
 }
 
-// CommandResult is one required command judge's outcome.
+// CommandResult is one required command judge's or evaluator's outcome.
 type CommandResult struct {
 	Name   string
 	Passed bool
+	// Evaluator marks a rubric's evaluator (spec §2.11), which blocks
+	// through the same check as a command judge, named "evaluator:<name>".
+	Evaluator bool
 }
 
 // DecideWithChecks runs the core gate and then, only if it passed,
-// the additional checks in a fixed order: a failed required command (the
+// the additional checks in a fixed order: a failed required command or
+// evaluator (the
 // project's tests failing means the work is not done, whatever the judges
 // think), a finding at or above the severity policy, an untrustworthy
 // jury. Each maps to a reason the onlooker schema allows: the first two to
@@ -44,7 +48,11 @@ func DecideWithChecks(in Input, c Checks) Result {
 	}
 	for _, cmd := range c.Commands {
 		if !cmd.Passed {
-			return Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "command:" + cmd.Name, BlockedBy: rules.ByCommand, Warnings: res.Warnings}
+			f := "command:" + cmd.Name
+			if cmd.Evaluator {
+				f = "evaluator:" + cmd.Name
+			}
+			return Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: f, BlockedBy: rules.ByCommand, Warnings: res.Warnings}
 		}
 	}
 	if severity.Blocks(c.Worst, c.FailAt) {

@@ -33,16 +33,17 @@ func TestDecideWithChecks(t *testing.T) {
 		blocker rules.Check
 	}{
 		{"zero checks = core gate", passing(), Checks{}, true, "", "", ""},
-		{"passing command", passing(), Checks{Commands: []CommandResult{{"tests", true}}}, true, "", "", ""},
-		{"failed command", passing(), Checks{Commands: []CommandResult{{"lint", true}, {"tests", false}}}, false, "criterion_floor", "command:tests", rules.ByCommand},
+		{"passing command", passing(), Checks{Commands: []CommandResult{{Name: "tests", Passed: true}}}, true, "", "", ""},
+		{"failed command", passing(), Checks{Commands: []CommandResult{{Name: "lint", Passed: true}, {Name: "tests", Passed: false}}}, false, "criterion_floor", "command:tests", rules.ByCommand},
 		{"severity below policy", passing(), Checks{Worst: severity.Major, FailAt: severity.Critical}, true, "", "", ""},
 		{"severity at policy", passing(), Checks{Worst: severity.Critical, FailAt: severity.Critical}, false, "criterion_floor", "severity:critical", rules.BySeverity},
 		{"severity policy off", passing(), Checks{Worst: severity.Blocker}, true, "", "", ""},
 		{"untrusted, not blocking", passing(), Checks{Trust: untrusted}, true, "", "", ""},
 		{"untrusted, blocking", passing(), Checks{Trust: untrusted, TrustBlocks: true}, false, "dissent_unresolved", "", rules.ByTrust},
 		{"trusted, blocking", passing(), Checks{Trust: trusted, TrustBlocks: true}, true, "", "", ""},
-		{"command before severity", passing(), Checks{Commands: []CommandResult{{"tests", false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", rules.ByCommand},
-		{"core gate block wins", blocked, Checks{Commands: []CommandResult{{"tests", false}}}, false, "low_score", "", ""},
+		{"failed evaluator", passing(), Checks{Commands: []CommandResult{{Name: "no-todo", Passed: false, Evaluator: true}}}, false, "criterion_floor", "evaluator:no-todo", rules.ByCommand},
+		{"command before severity", passing(), Checks{Commands: []CommandResult{{Name: "tests", Passed: false}}, Worst: severity.Blocker, FailAt: severity.Minor}, false, "criterion_floor", "command:tests", rules.ByCommand},
+		{"core gate block wins", blocked, Checks{Commands: []CommandResult{{Name: "tests", Passed: false}}}, false, "low_score", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := DecideWithChecks(tc.in, tc.c)

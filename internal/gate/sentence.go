@@ -31,6 +31,8 @@ func Sentence(r Result, f Facts) string {
 	}
 	var why string
 	switch {
+	case r.BlockedBy == rules.ByCommand && strings.HasPrefix(r.FailedCriterion, "evaluator:"):
+		why = "evaluator " + strings.TrimPrefix(r.FailedCriterion, "evaluator:") + " failed" + afterGate(r.BlockedBy)
 	case r.BlockedBy == rules.ByCommand:
 		why = "command judge " + strings.TrimPrefix(r.FailedCriterion, "command:") + " failed" + afterGate(r.BlockedBy)
 	case r.BlockedBy == rules.BySeverity:

@@ -31,9 +31,11 @@ type Entry struct {
 	// sanitised session id of its stop file.
 	ID string `json:"id"`
 	// TaskID is the task id of either kind (an advisory verdict has one).
-	TaskID    string    `json:"task_id"`
-	SessionID string    `json:"session_id,omitempty"`
-	Time      time.Time `json:"time"`
+	TaskID    string `json:"task_id"`
+	SessionID string `json:"session_id,omitempty"`
+	// Parent is a best-of-N candidate's task (spec §7.17).
+	Parent string    `json:"parent_task_id,omitempty"`
+	Time   time.Time `json:"time"`
 	// Summary is the task summary, or the advisory judge's feedback.
 	Summary string `json:"summary"`
 	// ShortID is the shortest prefix of ID (at least minShortID
@@ -212,7 +214,11 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 	res.Problems = append(res.Problems, problems...)
 	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
 	if m != nil {
-		e.Summary, e.SessionID = m.TaskSummary, m.SessionID
+		e.Summary, e.SessionID, e.Parent = m.TaskSummary, m.SessionID, m.Parent
+		if m.Parent != "" {
+			// A best-of-N candidate says whose it is (spec §7.17).
+			e.Summary = "(candidate of " + m.Parent + ") " + e.Summary
+		}
 		if m.Kind == records.KindReview {
 			e.Kind = KindReview
 		}

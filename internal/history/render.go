@@ -100,6 +100,7 @@ func RenderTask(v *TaskView) string {
 	if m := v.Manifest; m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
+	b.WriteString(candidateLine(v.Manifest))
 	b.WriteString(strings.Join(taskFacts(v), " · ") + "\n\n")
 	b.WriteString(strings.Join(taskTotals(v), " · ") + "\n\n")
 	if c := v.Complete; c != nil && c.Error != "" {
@@ -120,6 +121,9 @@ func RenderTask(v *TaskView) string {
 		}
 	}
 	fmt.Fprintf(&b, "Artifacts: %s/\n", v.Dir)
+	if v.BestOfN != nil {
+		renderBestOfN(&b, v.BestOfN)
+	}
 	for _, it := range v.Iterations {
 		renderIteration(&b, it, v.TaskID)
 	}
@@ -367,7 +371,10 @@ func checkFacts(g *records.Gate) []string {
 			state += " (not required)"
 		}
 		line := fmt.Sprintf("**Command judge %s:** %s", c.Name, state)
-		if c.Feedback != "" && !c.Passed {
+		if c.Kind == records.KindEvaluator {
+			line = fmt.Sprintf("**Evaluator %s** (%s): %s", c.Name, c.Severity, state)
+		}
+		if c.Feedback != "" && (!c.Passed || c.Kind == records.KindEvaluator) {
 			line += " — " + safetext.Inline(c.Feedback, 300)
 		}
 		out = append(out, line)

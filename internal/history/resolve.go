@@ -35,6 +35,11 @@ type Ref struct {
 	StopPath string
 }
 
+// lastWindow is how many of the newest records "last" looks through for
+// one that is not a best-of-N candidate: more than a best-of-N task has
+// candidates.
+const lastWindow = 8
+
 // Resolve finds the record id names in the project: "last" (the newest
 // task or advisory verdict), a task id (ULIDs are case-insensitive), a
 // Claude Code session id (its stop file, found by the same sanitising the
@@ -47,9 +52,16 @@ func Resolve(projectDir, id string) (Ref, error) {
 		return Ref{}, fmt.Errorf("%w: the id is empty", ErrNotFound)
 	}
 	if strings.EqualFold(id, Last) {
-		res := Log(projectDir, "", LogOptions{Limit: 1})
+		// A best-of-N task's candidates start after it: "last" is the
+		// task the person ran, not one of its candidates.
+		res := Log(projectDir, "", LogOptions{Limit: lastWindow})
 		if len(res.Entries) == 0 {
 			return Ref{}, fmt.Errorf("%w: %q: nothing is recorded for this project yet", ErrNotFound, id)
+		}
+		for _, e := range res.Entries {
+			if e.Parent == "" {
+				return e.Ref(projectDir), nil
+			}
 		}
 		return res.Entries[0].Ref(projectDir), nil
 	}

@@ -33,7 +33,9 @@ type TaskView struct {
 	// Isolation is report.json's account of where the task ran and what
 	// became of its change (nil for runs before task worktrees).
 	Isolation *records.Isolation `json:"isolation,omitempty"`
-	Problems  []Problem          `json:"-"`
+	// BestOfN is a best-of-N task's candidates and comparisons.
+	BestOfN  *records.BestOfN `json:"best_of_n,omitempty"`
+	Problems []Problem        `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
@@ -135,6 +137,7 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	if err := records.ReadJSON(filepath.Join(dir, records.ReportFile), &rep); err == nil {
 		v.Isolation = rep.Isolation
 	}
+	v.BestOfN = readBestOfN(dir)
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {
 		if r, err := rubric.Parse(m.Rubric); err == nil {

@@ -73,6 +73,12 @@ type Figures struct {
 	CatchRate             *float64  `json:"catch_rate"`
 	FalseInterventionRate *float64  `json:"false_intervention_rate"`
 	Confusion             Confusion `json:"confusion"`
+	// Each rate's 95% interval (Wilson for the proportions, a seeded
+	// bootstrap for κ); nil when the rate is.
+	AgreementCI             *Interval `json:"agreement_ci"`
+	KappaCI                 *Interval `json:"kappa_ci"`
+	CatchRateCI             *Interval `json:"catch_rate_ci"`
+	FalseInterventionRateCI *Interval `json:"false_intervention_rate_ci"`
 }
 
 // Tally builds the confusion matrix of outcomes. Outcomes whose label is
@@ -106,6 +112,10 @@ func Compute(outs []Outcome) Figures {
 	f.Kappa = Kappa(c)
 	f.CatchRate = ratio(c.RejectFailed, c.RejectFailed+c.RejectPassed)
 	f.FalseInterventionRate = ratio(c.AcceptFailed, c.AcceptFailed+c.AcceptPassed)
+	f.AgreementCI = Wilson(c.RejectFailed+c.AcceptPassed, c.Decided())
+	f.KappaCI = BootstrapKappa(c)
+	f.CatchRateCI = Wilson(c.RejectFailed, c.RejectFailed+c.RejectPassed)
+	f.FalseInterventionRateCI = Wilson(c.AcceptFailed, c.AcceptFailed+c.AcceptPassed)
 	return f
 }
 
@@ -113,8 +123,10 @@ func Compute(outs []Outcome) Figures {
 // (accept/reject) over the decided cases: (p_o − p_e)/(1 − p_e), where p_o
 // is the observed agreement and p_e the agreement expected by chance from
 // the two marginal distributions. It is nil when undefined: no decided
-// case, or p_e = 1 (both sides constant and equal, so chance explains
-// everything).
+// case, or either side never varies (every label the same, or every
+// decision the same). Then p_e = p_o and the formula gives 0 (or −0 in
+// floating point) whatever the judge did, which would read as "no better
+// than chance" when the cases simply cannot tell.
 func Kappa(c Confusion) *float64 {
 	n := float64(c.Decided())
 	if n == 0 {
@@ -123,10 +135,10 @@ func Kappa(c Confusion) *float64 {
 	po := float64(c.RejectFailed+c.AcceptPassed) / n
 	pReject := float64(c.RejectFailed+c.RejectPassed) / n
 	pFail := float64(c.RejectFailed+c.AcceptFailed) / n
-	pe := pReject*pFail + (1-pReject)*(1-pFail)
-	if pe >= 1 {
+	if pReject == 0 || pReject == 1 || pFail == 0 || pFail == 1 {
 		return nil
 	}
+	pe := pReject*pFail + (1-pReject)*(1-pFail)
 	k := (po - pe) / (1 - pe)
 	return &k
 }
@@ -147,6 +159,11 @@ type SweepPoint struct {
 	Kappa                 *float64 `json:"kappa"`
 	CatchRate             *float64 `json:"catch_rate"`
 	FalseInterventionRate *float64 `json:"false_intervention_rate"`
+	// The rates' 95% intervals, as in Figures.
+	AgreementCI             *Interval `json:"agreement_ci"`
+	KappaCI                 *Interval `json:"kappa_ci"`
+	CatchRateCI             *Interval `json:"catch_rate_ci"`
+	FalseInterventionRateCI *Interval `json:"false_intervention_rate_ci"`
 }
 
 // Sweep is a threshold sweep and the threshold that maximised κ.
@@ -180,20 +197,7 @@ func SweepThresholds(outs []Outcome, step, configured float64) Sweep {
 	steps := int(math.Round(1 / step))
 	for i := 0; i <= steps; i++ {
 		t := math.Round(float64(i)*step*1e6) / 1e6
-		var replay []Outcome
-		for _, o := range outs {
-			if o.Score == nil {
-				continue
-			}
-			d := Fail
-			if *o.Score >= t {
-				d = Pass
-			}
-			replay = append(replay, Outcome{Label: o.Label, Decision: d})
-		}
-		f := Compute(replay)
-		p := SweepPoint{Threshold: t, Agreement: f.Agreement, Kappa: f.Kappa, CatchRate: f.CatchRate, FalseInterventionRate: f.FalseInterventionRate}
-		s.Points = append(s.Points, p)
+		s.Points = append(s.Points, AtThreshold(outs, t))
 	}
 	for i := range s.Points {
 		p := &s.Points[i]
@@ -212,12 +216,33 @@ func SweepThresholds(outs []Outcome, step, configured float64) Sweep {
 	return s
 }
 
+// AtThreshold is the figures of "pass iff score ≥ t" over the outcomes
+// that have a score.
+func AtThreshold(outs []Outcome, t float64) SweepPoint {
+	var replay []Outcome
+	for _, o := range outs {
+		if o.Score == nil {
+			continue
+		}
+		d := Fail
+		if *o.Score >= t {
+			d = Pass
+		}
+		replay = append(replay, Outcome{Label: o.Label, Decision: d})
+	}
+	f := Compute(replay)
+	return SweepPoint{Threshold: t, Agreement: f.Agreement, Kappa: f.Kappa, CatchRate: f.CatchRate, FalseInterventionRate: f.FalseInterventionRate,
+		AgreementCI: f.AgreementCI, KappaCI: f.KappaCI, CatchRateCI: f.CatchRateCI, FalseInterventionRateCI: f.FalseInterventionRateCI}
+}
+
 // Flips is the swap test: each case judged twice, the second time with the
 // diff's files in reverse order.
 type Flips struct {
 	Pairs int      `json:"pairs"` // cases decided both times
 	Flips int      `json:"flips"` // of which the decision changed
 	Rate  *float64 `json:"flip_rate"`
+	// RateCI is the flip rate's 95% Wilson interval.
+	RateCI *Interval `json:"flip_rate_ci"`
 	// Skipped are cases where either run failed.
 	Skipped int `json:"skipped"`
 }
@@ -237,6 +262,7 @@ func FlipRate(original, swapped []Decision) Flips {
 		}
 	}
 	f.Rate = ratio(f.Flips, f.Pairs)
+	f.RateCI = Wilson(f.Flips, f.Pairs)
 	return f
 }
 

@@ -68,10 +68,11 @@ func TestComputeKnownAnswers(t *testing.T) {
 			agree: 1, kappaNil: true, catchNil: true, fir: 0, n: 5, decided: 5,
 		},
 		{
-			// A judge that passes everything on a half-bad set: po = .5,
-			// pe = .5·0 + .5·1 = .5, κ = 0.
+			// A judge that passes everything on a half-bad set: its
+			// decisions never vary, so pe = po and κ is n/a (the formula
+			// would give 0 or −0 whatever the cases).
 			name: "rubber stamp", outs: outcomes(0, 3, 0, 3, 0, 0),
-			agree: 0.5, kappa: 0, catch: 0, fir: 0, n: 6, decided: 6,
+			agree: 0.5, kappaNil: true, catch: 0, fir: 0, n: 6, decided: 6,
 		},
 		{
 			// Perfectly wrong: po = 0, pe = .5, κ = −1.
@@ -126,12 +127,12 @@ func TestSweepKnownAnswer(t *testing.T) {
 	}
 	// By hand, p(reject) = .5 at every threshold, so pe = .5 and
 	// κ = (po − .5)/.5:
-	//   t=0    all pass             po 3/6  κ 0
+	//   t=0    all pass             po 3/6  κ n/a (decisions constant)
 	//   t=.25  0.2 fails            po 4/6  κ 1/3
 	//   t=.5   0.4, 0.2 fail        po 5/6  κ 2/3
 	//   t=.75  all rejects and 0.6  po 5/6  κ 2/3
-	//   t=1    all fail             po 3/6  κ 0
-	want := []float64{0, 1.0 / 3, 2.0 / 3, 2.0 / 3, 0}
+	//   t=1    all fail             po 3/6  κ n/a
+	want := []float64{math.NaN(), 1.0 / 3, 2.0 / 3, 2.0 / 3, math.NaN()}
 	s := SweepThresholds(outs, 0.25, 0.7)
 	if s.Scored != 6 || len(s.Points) != 5 {
 		t.Fatalf("scored %d, points %d", s.Scored, len(s.Points))
@@ -140,7 +141,11 @@ func TestSweepKnownAnswer(t *testing.T) {
 		if p.Threshold != float64(i)*0.25 {
 			t.Fatalf("point %d threshold %v", i, p.Threshold)
 		}
-		near(t, "kappa", p.Kappa, want[i])
+		if math.IsNaN(want[i]) {
+			isNil(t, "kappa", p.Kappa)
+		} else {
+			near(t, "kappa", p.Kappa, want[i])
+		}
 	}
 	near(t, "catch at .75", s.Points[3].CatchRate, 1)
 	near(t, "fir at .75", s.Points[3].FalseInterventionRate, 1.0/3)
@@ -159,12 +164,13 @@ func TestSweepKnownAnswer(t *testing.T) {
 }
 
 func TestSweepOneLabelHasNoBest(t *testing.T) {
-	// All accept: failing everything has κ 0 (defined) but says nothing.
+	// All accept: no threshold can tell good work from bad; κ is n/a at
+	// every point.
 	s := SweepThresholds([]Outcome{{Label: Accept, Score: score(0.9)}, {Label: Accept, Score: score(0.5)}}, 0.5, 0.7)
 	if s.Best != nil {
 		t.Fatalf("best = %+v, want none", s.Best)
 	}
-	near(t, "kappa at 1", s.Points[2].Kappa, 0)
+	isNil(t, "kappa at 1", s.Points[2].Kappa)
 }
 
 func TestSweepWithoutScoresHasNoBest(t *testing.T) {

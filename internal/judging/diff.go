@@ -73,7 +73,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 	it := &Round{Report: IterationReport{Number: w.Iteration, IterationID: iterID}, ActorOutput: w.ActorOutput}
 	err = j.Judge(ctx, Input{
 		Task: w.Task, ActorOutput: w.ActorOutput, Dir: w.Dir,
-		Diff: shadowDiff(w.Files), Isolated: true, Label: fmt.Sprintf("[%d]", w.Iteration+1),
+		Diff: shadowDiff(w.Files), Files: w.Files, Isolated: true, Label: fmt.Sprintf("[%d]", w.Iteration+1),
 	}, it, rec)
 	if errors.Is(err, ErrNoVerdict) {
 		// A run aborts the task here; for a shadow jury it is a result:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
@@ -77,6 +78,7 @@ func (r *round) runJudges(ctx context.Context, seats []jury.Seat) ([]verdict.Ver
 	}
 	verdicts, notes := r.seatVerdicts(p)
 	notes = append(notes, r.recordCommands(commands)...)
+	notes = append(notes, r.runEvaluators()...)
 	if r.in.Keep != nil {
 		r.it.Findings = r.in.Keep(r.it.Findings)
 	}
@@ -267,6 +269,26 @@ func (r *round) recordCommands(commands []commandRun) []string {
 			state = "failed"
 		}
 		notes = append(notes, "command:"+cr.Name+" "+state)
+	}
+	return notes
+}
+
+// runEvaluators runs the rubric's evaluators over the change (spec
+// §2.11): each result sits beside the command judges', and its findings
+// join the judges' before dismissals and the severity check weigh them.
+func (r *round) runEvaluators() []string {
+	var notes []string
+	for _, e := range r.evals.Run(evaluator.Change{Files: r.in.Files, Dir: r.in.Dir, ActorOutput: r.in.ActorOutput}) {
+		cr := records.Command{Name: e.Name, Kind: records.KindEvaluator, Severity: e.Severity.String(),
+			Required: e.Required, Passed: e.Passed, Feedback: e.Summary}
+		r.it.Report.Commands = append(r.it.Report.Commands, cr)
+		r.it.Commands = append(r.it.Commands, cr)
+		r.it.Findings = append(r.it.Findings, e.Findings...)
+		state := "passed"
+		if !e.Passed {
+			state = "failed"
+		}
+		notes = append(notes, cr.Label()+" "+state)
 	}
 	return notes
 }

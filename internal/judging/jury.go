@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -35,9 +36,11 @@ type Options struct {
 // meta-judge, trust and gate settings — from the configuration layers
 // that `run` uses. It is safe to judge with from several goroutines.
 type Jury struct {
-	env      Env
-	cfg      *config.Config
-	rub      *rubric.Rubric
+	env Env
+	cfg *config.Config
+	rub *rubric.Rubric
+	// evals are the rubric's evaluators, compiled at Load.
+	evals    *evaluator.Set
 	rubricID string
 	params   config.Params
 	failAt   severity.Level
@@ -102,8 +105,14 @@ func (j *Jury) configure(opts Options) error {
 		params.BudgetUSD = &opts.BudgetUSD
 	}
 	j.rub, j.params = rub, params
+	if j.evals, err = evaluator.ForRubric(rub, opts.WorktreeRoot); err != nil {
+		return err
+	}
 	return j.empanelDry()
 }
+
+// Evaluators is the number of the rubric's evaluators.
+func (j *Jury) Evaluators() int { return j.evals.Len() }
 
 // empanelDry checks the panel: the real empanelling mints fresh ids every
 // round, but an empty panel must stop a run before anything is asked
@@ -196,6 +205,11 @@ func (j *Jury) Fingerprint(w Work) string {
 	put(j.rubricID)
 	if j.rub != nil {
 		put(j.rub.Raw)
+	}
+	if src := j.evals.Sources(); len(src) > 0 {
+		// Only then, so that every fingerprint of a jury without schema
+		// files stays what it was.
+		put(src)
 	}
 	put(j.params)
 	put(j.prov.judges)

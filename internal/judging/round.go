@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -53,6 +54,10 @@ type Input struct {
 	// the round (a refused file), counted like theirs.
 	Commands []cmdjudge.Judge
 	Extra    []records.Command
+	// Files are the change, unbounded, for the rubric's evaluators (spec
+	// §2.11): the lines it adds and the files it changes. Nil when the
+	// change is not known; the evaluators then see no added line.
+	Files []unidiff.File
 	// History are the task's earlier rounds, oldest first: the
 	// meta-judge, the bias probes and the trust gate read them.
 	History []*Round
@@ -231,7 +236,7 @@ func (r *round) checks() gate.Checks {
 	c := gate.Checks{Worst: it.Worst, FailAt: r.failAt, Trust: &res, TrustBlocks: ts.Block}
 	for _, cmd := range it.Commands {
 		if cmd.Required {
-			c.Commands = append(c.Commands, gate.CommandResult{Name: cmd.Name, Passed: cmd.Passed})
+			c.Commands = append(c.Commands, gate.CommandResult{Name: cmd.Name, Passed: cmd.Passed, Evaluator: cmd.Kind == records.KindEvaluator})
 		}
 	}
 	return c
@@ -255,11 +260,11 @@ func (r *round) probes() []string {
 	for _, f := range probes.Run(its) {
 		out = append(out, f.String())
 	}
-	// Command judges are facts, not opinions: the meta-judge should weigh
-	// a judge that passed work whose tests fail.
+	// Command judges and evaluators are facts, not opinions: the
+	// meta-judge should weigh a judge that passed work whose tests fail.
 	for _, c := range r.it.Commands {
 		if !c.Passed {
-			out = append(out, "command judge "+c.Name+" failed: "+firstLine(c.Feedback+c.Error, 200))
+			out = append(out, c.Noun()+" "+c.Name+" failed: "+firstLine(c.Feedback+c.Error, 200))
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -198,6 +199,22 @@ func (g Git) Tip(ctx context.Context, ref string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// ErrNoFile is FileAt's error when the commit has no such file.
+var ErrNoFile = errors.New("no such file in the commit")
+
+// FileAt is the content of path in commit rev: CI reads the allowed
+// signers from the branch a change merges into, never from the change.
+func (g Git) FileAt(ctx context.Context, rev, path string) ([]byte, error) {
+	if _, err := g.run(ctx, nil, "cat-file", "-e", rev+"^{commit}"); err != nil {
+		return nil, fmt.Errorf("commit %s is not in the repository: %w", rev, err)
+	}
+	out, err := g.run(ctx, nil, "cat-file", "blob", rev+":"+path)
+	if err != nil {
+		return nil, fmt.Errorf("%s in commit %s: %w", path, short(rev), ErrNoFile)
+	}
+	return out, nil
 }
 
 // DiffArgs render the judged diff whose SHA-256 a receipt carries: fixed

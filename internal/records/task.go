@@ -28,9 +28,12 @@ type Manifest struct {
 	StartedAt   string          `json:"started_at"`
 	Effective   Effective       `json:"effective"`
 	SessionID   string          `json:"session_id,omitempty"`
-	// Kind is KindReview for a review of an existing change; "" is a
-	// /tribunal task.
+	// Kind is KindReview for a review of an existing change,
+	// KindBestOfN or KindCandidate for a `run --candidates` task and its
+	// candidates; "" is a /tribunal task.
 	Kind string `json:"kind,omitempty"`
+	// Parent is a candidate's best-of-N task.
+	Parent string `json:"parent_task_id,omitempty"`
 }
 
 // KindReview marks a task directory that holds a review
@@ -191,7 +194,8 @@ type Gate struct {
 	GateChecks
 }
 
-// Command is one command judge's outcome, in gate.json and report.json.
+// Command is one command judge's or one evaluator's outcome, in gate.json
+// and report.json: both are facts the gate's command check weighs.
 type Command struct {
 	Name     string `json:"name"`
 	Required bool   `json:"required"`
@@ -199,6 +203,30 @@ type Command struct {
 	Failed   bool   `json:"failed,omitempty"`
 	Error    string `json:"error,omitempty"`
 	Feedback string `json:"feedback,omitempty"`
+	// Kind is KindEvaluator for a rubric's evaluator, "" for a command
+	// judge; Severity is an evaluator's rung (spec §2.11).
+	Kind     string `json:"kind,omitempty"`
+	Severity string `json:"severity,omitempty"`
+}
+
+// KindEvaluator marks a Command that is a rubric's evaluator.
+const KindEvaluator = "evaluator"
+
+// Label names the check where judges are listed: "command:<name>" or
+// "evaluator:<name>".
+func (c Command) Label() string {
+	if c.Kind == KindEvaluator {
+		return "evaluator:" + c.Name
+	}
+	return "command:" + c.Name
+}
+
+// Noun is how a sentence names it: "command judge" or "evaluator".
+func (c Command) Noun() string {
+	if c.Kind == KindEvaluator {
+		return "evaluator"
+	}
+	return "command judge"
 }
 
 // Isolation is report.json's "isolation": where the task ran and what

@@ -40,6 +40,10 @@ type Rubric struct {
 	GatePolicy        json.RawMessage
 	AggregationMethod json.RawMessage
 
+	// rawEvaluators is the "evaluators" array as written; Evaluators
+	// decodes it (spec §2.11).
+	rawEvaluators json.RawMessage
+
 	// Raw is the rubric object exactly as it was selected, for snapshots.
 	Raw json.RawMessage
 
@@ -57,7 +61,7 @@ type Rubric struct {
 // have, spelled exactly (spec §2.6).
 var (
 	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
-		"judge_types", "gate_policy", "aggregation_method"}
+		"judge_types", "gate_policy", "aggregation_method", "evaluators"}
 	criterionKeys = []string{"name", "weight", "min_pass"}
 )
 
@@ -93,6 +97,7 @@ func Parse(raw json.RawMessage) (Rubric, error) {
 		JudgeTypes:        present(fields["judge_types"]),
 		GatePolicy:        present(fields["gate_policy"]),
 		AggregationMethod: present(fields["aggregation_method"]),
+		rawEvaluators:     present(fields["evaluators"]),
 		Raw:               slices.Clone(json.RawMessage(trimmed)),
 	}
 	return r, nil
@@ -108,6 +113,7 @@ func (r Rubric) clone() Rubric {
 	c.JudgeTypes = slices.Clone(r.JudgeTypes)
 	c.GatePolicy = slices.Clone(r.GatePolicy)
 	c.AggregationMethod = slices.Clone(r.AggregationMethod)
+	c.rawEvaluators = slices.Clone(r.rawEvaluators)
 	c.Raw = slices.Clone(r.Raw)
 	c.problems = slices.Clone(r.problems)
 	return c

@@ -87,6 +87,9 @@ func validate(r *Rubric) error {
 			return fmt.Errorf("rubric %s: max_iterations must be integer >= 1 (got %s)", r.ID, compact(r.MaxIterations))
 		}
 	}
+	if _, err := r.Evaluators(); err != nil {
+		return fmt.Errorf("rubric %s: %w", r.ID, err)
+	}
 	return nil
 }
 

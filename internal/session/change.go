@@ -71,5 +71,6 @@ func (r *runner) changeIteration(ctx context.Context, n int) (*iterationState, e
 	it.ActorOutput = r.given.ActorOutput
 	in := r.roundInput(it, dir, label)
 	in.Isolated, in.Diff, in.Keep = true, judging.BoundedDiff(r.given.Diff), r.given.Keep
+	in.Files = r.evaluatorFiles(ctx, r.given.Diff)
 	return it, r.judgeRound(ctx, it, in)
 }

@@ -61,7 +61,7 @@ func (r *runner) digest() string {
 		in.Judges = append(in.Judges, dj)
 	}
 	for _, c := range prev.Commands {
-		dj := prompts.DigestJudge{Type: "command:" + c.Name, Passed: c.Passed, Failed: c.Failed, Feedback: c.Feedback}
+		dj := prompts.DigestJudge{Type: c.Label(), Passed: c.Passed, Failed: c.Failed, Feedback: c.Feedback}
 		if c.Failed && dj.Feedback == "" {
 			dj.Feedback = "(could not run: " + firstLine(c.Error, 200) + ")"
 		}

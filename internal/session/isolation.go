@@ -117,6 +117,10 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 	switch {
 	case !changed:
 		iso.State = "unchanged"
+	case outcome == Accepted && r.opts.candidate != nil:
+		// A candidate's change waits for the best-of-N choice (RunCandidates
+		// applies the winner's).
+		iso.State = "kept"
 	case outcome == Accepted:
 		res, err := r.wt.Apply(ctx, r.task)
 		switch {
@@ -141,7 +145,7 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 		r.progress("task %s: the accepted change is in your working tree (uncommitted, %d file(s))", r.taskID, len(iso.Files))
 	case "kept":
 		switch {
-		case outcome != Accepted:
+		case outcome != Accepted, r.opts.candidate != nil:
 		case iso.Error != "":
 			r.Warn(fmt.Sprintf("the accepted change was NOT applied (%s); it is kept as %s", firstLine(iso.Error, 500), iso.Branch))
 		default:
@@ -218,6 +222,9 @@ func isolationLines(r *Report) []string {
 func worktreeLines(r *Report) []string {
 	iso := r.Isolation
 	id := r.TaskID
+	if lines := candidateLines(r); lines != nil {
+		return lines
+	}
 	switch iso.State {
 	case "applied":
 		if r.Outcome != Accepted {

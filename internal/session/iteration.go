@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // Turn limits of the actor, which edits and runs commands, so it needs
@@ -80,10 +81,34 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	in := r.roundInput(it, dir, label)
 	if r.task != nil {
 		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
+		in.Files = r.evaluatorFiles(ctx, it.diff)
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
+		in.Files = r.evaluatorFiles(ctx, "")
 	}
 	return r.judgeRound(ctx, it, in)
+}
+
+// evaluatorFiles is the change the rubric's evaluators read (spec §2.11):
+// the given patch, or, with none, the working tree's change against HEAD.
+// Nothing is computed when the rubric has no evaluator; a tree git cannot
+// describe yields no files, and a warning.
+func (r *runner) evaluatorFiles(ctx context.Context, patch string) []unidiff.File {
+	if r.jury.Evaluators() == 0 {
+		return nil
+	}
+	if patch != "" {
+		return unidiff.Parse([]byte(patch))
+	}
+	st, err := gitstate.Status(ctx, r.Git, r.repo.WorktreeRoot)
+	var files []unidiff.File
+	if err == nil {
+		files, err = gitstate.Diff(ctx, r.Git, r.repo.WorktreeRoot, st)
+	}
+	if err != nil {
+		r.Warn(fmt.Sprintf("the evaluators see no change: %v", err))
+	}
+	return files
 }
 
 // roundInput is what the engine needs of this task for one round, but

@@ -43,7 +43,7 @@ func (r *runner) loop(ctx context.Context, iteration func(context.Context, int) 
 			outcome, runErr = Aborted, err
 			break
 		}
-		if it.Report.Gate.Passed {
+		if it.Report.Gate.Passed && !r.guardRejects(ctx, it) {
 			outcome = Accepted
 			break
 		}
@@ -113,6 +113,7 @@ func (r *runner) writeManifests() {
 			StartedAt:   now,
 			SessionID:   r.opts.SessionID,
 			Kind:        r.kind(),
+			Parent:      r.parentID(),
 			Effective: records.Effective{
 				Params:       params,
 				ActorModel:   r.params.ActorModel,

@@ -41,6 +41,14 @@ type Report struct {
 	// BashNote is the summary's line about a judge that ran without its
 	// Bash because no sandbox could confine it.
 	BashNote string `json:"bash_note,omitempty"`
+	// BestOfN is a `run --candidates` task's candidates, their pairwise
+	// comparisons and the winner (spec §7.17); CandidateOf marks a
+	// candidate's own report.
+	BestOfN     *records.BestOfN `json:"best_of_n,omitempty"`
+	CandidateOf *CandidateOf     `json:"candidate_of,omitempty"`
+	// Guarded lists the iteration guard's comparisons: a gate pass checked
+	// against the previous iteration's change.
+	Guarded []records.Pairwise `json:"iteration_guard,omitempty"`
 }
 
 // The reports of one round of judging are the engine's (internal/judging).
@@ -70,7 +78,9 @@ func Summary(r *Report) string {
 	if r.Error != "" {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", inline(r.Error, 1000))
 	}
+	b.WriteString(bestOfNSection(r))
 	b.WriteString(iterationTable(r.Iterations))
+	b.WriteString(guardLines(r))
 	if notes := checkNotes(r.Iterations); len(notes) > 0 {
 		b.WriteString("**Meta-judge and check notes**\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
@@ -171,7 +181,7 @@ func iterationNotes(it IterationReport) []string {
 	}
 	for _, c := range it.Commands {
 		if !c.Passed {
-			parts = append(parts, "command "+inline(c.Name, 100)+" failed")
+			parts = append(parts, strings.TrimSuffix(c.Noun(), " judge")+" "+inline(c.Name, 100)+" failed")
 		}
 	}
 	if t := it.Gate.Trust; t != nil && !t.Trustworthy {

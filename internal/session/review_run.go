@@ -14,8 +14,13 @@ import (
 
 // kind is the record kind a run writes in its manifest.
 func (r *runner) kind() string {
-	if r.review {
+	switch {
+	case r.review:
 		return records.KindReview
+	case r.opts.Candidates > 0:
+		return records.KindBestOfN
+	case r.opts.candidate != nil:
+		return records.KindCandidate
 	}
 	return ""
 }
@@ -93,7 +98,7 @@ func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
 	start := r.Now()
 	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: 0, Trigger: "initial"})
 	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), "[review]")
-	in.Isolated, in.Diff = true, v.diff
+	in.Isolated, in.Diff, in.Files = true, v.diff, v.opts.Change.Files
 	err = r.judgeRound(ctx, it, in)
 	it.Report.DurationMS = r.msSince(start)
 	r.report.Iterations = append(r.report.Iterations, it.Report)

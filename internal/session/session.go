@@ -60,7 +60,16 @@ type Options struct {
 	// before isolation existed; by default the task runs in its own git
 	// worktree and only an accepted change reaches the user's tree.
 	InPlace bool
+	// Candidates > 0 runs the task as best of N (RunCandidates, spec
+	// §7.17); it also turns on the iteration guard of each candidate.
+	Candidates int
+	// candidate is set on each candidate's own run by RunCandidates.
+	candidate *CandidateOf
 }
+
+// guarded says the iteration guard (spec §7.17) is on: a retry that the
+// pairwise judge likes less than the previous iteration is never accepted.
+func (o Options) guarded() bool { return o.Candidates > 0 || o.candidate != nil }
 
 // Deps is everything the loop touches outside memory: the shared
 // environment (internal/env) and this process's id.
@@ -140,6 +149,9 @@ func (d Deps) withDefaults() Deps {
 // the outcome is aborted: a *ConfigError for setup failures, wrapping
 // ErrInterrupted after a signal, or the Actor's failure.
 func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
+	if opts.Candidates > 0 {
+		return RunCandidates(ctx, opts, d)
+	}
 	r, err := begin(ctx, opts, d)
 	if err != nil {
 		return r.report, err
@@ -163,7 +175,7 @@ func begin(ctx context.Context, opts Options, d Deps) (*runner, error) {
 		d.PID = os.Getpid()
 	}
 	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
-	r.report = &Report{Task: opts.Task}
+	r.report = &Report{Task: opts.Task, CandidateOf: opts.candidate}
 	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
 	r.emitter = &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: opts.SessionID, Now: d.Now, Rand: d.Rand}
 

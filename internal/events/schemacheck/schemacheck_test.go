@@ -53,6 +53,8 @@ func TestEventTypes(t *testing.T) {
 	want := []string{
 		"tribunal.actor.complete",
 		"tribunal.actor.start",
+		"tribunal.candidate.chosen",
+		"tribunal.candidate.complete",
 		"tribunal.consensus.reached",
 		"tribunal.dissent.recorded",
 		"tribunal.gate.blocked",
@@ -62,6 +64,7 @@ func TestEventTypes(t *testing.T) {
 		"tribunal.jury.empaneled",
 		"tribunal.meta.complete",
 		"tribunal.meta.start",
+		"tribunal.pairwise.compared",
 		"tribunal.session.complete",
 		"tribunal.session.start",
 		"tribunal.verdict",
