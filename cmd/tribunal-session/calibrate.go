@@ -17,8 +17,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
-const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap] [--jobs N] [--rubric ID] [--holdout FRACTION]
-                                  [--against REPORT.json] [--json]
+const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID]
+                                  [--holdout FRACTION] [--against REPORT.json] [--json]
        tribunal-session calibrate --from-history --write-cases FILE
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
@@ -36,9 +36,16 @@ beside the in-sample figures. --against REPORT.json compares this run's
 figures with an earlier run's (saved with --json, e.g. under another
 configuration), ranking each only when the intervals do not overlap.
 --swap judges each case again with the diff's files in reverse order and
-reports the flip rate. --jobs N judges N cases at once (results stay in
-file order). Decided judgements are cached under $ONLOOKER_DIR, so an
-interrupted run resumes without paying twice.
+reports the flip rate. --mutate judges only the accepted cases and, for
+each, its mutants — deterministic breakages of its diff (drop-hunk,
+invert-condition, delete-test, off-by-one; README.md, "How good are the
+judges?") — and reports the share of mutants scored below their original
+per kind; a mutation with nothing to break is skipped with its reason.
+With severity.verify.enabled, the report also gives the false-intervention
+and catch rates with and without the verification of blocking findings.
+--jobs N judges N cases at once (results stay in file order). Decided
+judgements are cached under $ONLOOKER_DIR, so an interrupted run resumes
+without paying twice.
 
 --from-history --write-cases FILE judges nothing: it writes to FILE (a new
 file) the cases your own decisions label in this repository's history —
@@ -50,7 +57,8 @@ says how the judges agree with you. Nothing recorded is changed.
 
 Exit status: 0 reported (or cases written); 2 usage error, unreadable file,
 no usable case, a label other than accept/reject, a history with no
-decision, or a configuration error; 3 interrupted
+decision, with --mutate no accepted case or no mutation that applies, or a
+configuration error; 3 interrupted
 (the partial report is printed) or no case could be decided.
 `
 
@@ -105,6 +113,7 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	fs.StringVar(&opts.CasesPath, "cases", "", "")
 	fs.BoolVar(&opts.Stop, "stop", false, "")
 	fs.BoolVar(&opts.Swap, "swap", false, "")
+	fs.BoolVar(&opts.Mutate, "mutate", false, "")
 	fs.IntVar(&opts.Jobs, "jobs", 1, "")
 	fs.StringVar(&opts.RubricID, "rubric", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
@@ -135,6 +144,9 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		return opts, asJSON, exitUsage
 	case opts.Jobs < 1:
 		c.errorf("calibrate: --jobs must be at least 1 (got %d)", opts.Jobs)
+		return opts, asJSON, exitUsage
+	case opts.Mutate && opts.Swap:
+		c.errorf("calibrate: --mutate and --swap are separate checks; run them one at a time")
 		return opts, asJSON, exitUsage
 	case opts.Stop && opts.RubricID != "":
 		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")
@@ -170,6 +182,10 @@ func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int
 	var inErr *calibrate.InputError
 	var cfgErr *session.ConfigError
 	switch {
+	case errors.As(err, &inErr) && errors.Is(err, calibrate.ErrNothingToMutate):
+		c.errorf("calibrate: %v", inErr.Err)
+		c.hint(`--mutate breaks cases labelled "accept" whose diffs change code; see README.md, "How good are the judges?"`)
+		return exitUsage
 	case errors.As(err, &inErr):
 		c.errorf("calibrate: %v", inErr.Err)
 		c.hint(`each line is {"id": "...", "task": "...", "diff": "<unified diff>", "label": "accept"|"reject"}; see README.md, "How good are the judges?"`)

@@ -64,7 +64,7 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 			judge = l
 		}
 		out.Findings = append(out.Findings, reviewfmt.Finding{Judge: judge, Criterion: f.Criterion, Severity: f.Severity,
-			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Fingerprint: f.Fingerprint})
+			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Refuted: f.Verification == severity.Refuted, Fingerprint: f.Fingerprint})
 	}
 	return cachedReview{Review: out, ArtifactDir: res.Report.ArtifactDir}
 }
@@ -135,11 +135,12 @@ func (c *cli) finishReview(f reviewFlags, e cachedReview, runErr error) int {
 	return code
 }
 
-// worstRaised is the worst verified finding still raised.
+// worstRaised is the worst finding still raised that counts: at a real
+// location and not refuted by the verification step.
 func worstRaised(fs []reviewfmt.Finding) (severity.Level, bool) {
 	var levels []severity.Level
 	for _, f := range fs {
-		if l, ok := severity.Parse(f.Severity); ok && !f.Unverified {
+		if l, ok := severity.Parse(f.Severity); ok && !f.Unverified && !f.Refuted {
 			levels = append(levels, l)
 		}
 	}
@@ -252,6 +253,7 @@ type findingJSON struct {
 	Line        int    `json:"line,omitempty"`
 	Message     string `json:"message"`
 	Unverified  bool   `json:"unverified,omitempty"`
+	Refuted     bool   `json:"refuted,omitempty"`
 	Fingerprint string `json:"fingerprint"`
 }
 
@@ -302,6 +304,9 @@ func reviewText(e cachedReview) string {
 		extra := ""
 		if f.Unverified {
 			extra = " (unverified: no such file or line)"
+		}
+		if f.Refuted {
+			extra += " (refuted by verification: not counted)"
 		}
 		fmt.Fprintf(&b, "  %s %s %s%s [%s]\n", f.Severity, oneLine(loc, 300), oneLine(f.Message, 500), extra, f.Fingerprint)
 	}

@@ -26,6 +26,10 @@ type Options struct {
 	// Swap judges every case a second time with the diff's files in
 	// reverse order.
 	Swap bool
+	// Mutate judges the accepted cases and deterministic breakages of
+	// their diffs (internal/mutate) and reports the share of mutants
+	// scored below their original, per mutation kind.
+	Mutate bool
 	// Jobs is how many cases are judged at once (default 1).
 	Jobs     int
 	RubricID string
@@ -89,13 +93,19 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 			return nil, err
 		}
 	}
+	var mut *mutation
+	if opts.Mutate {
+		if cases, mut, err = withMutants(cases, opts.CasesPath); err != nil {
+			return nil, err
+		}
+	}
 	worktree, _ := projectkey.FindWorktreeRoot(opts.Dir)
 	j, err := newJudge(opts, d, worktree)
 	if err != nil {
 		return nil, err
 	}
 	onlookerDir, _ := events.ResolvePaths(d.Getenv, d.Home)
-	c := &calibration{opts: opts, d: d, judge: j, cache: newCache(onlookerDir), cases: cases}
+	c := &calibration{opts: opts, d: d, judge: j, cache: newCache(onlookerDir), cases: cases, mut: mut}
 	if err := c.judgeAll(ctx); err != nil {
 		if !errors.Is(err, ErrInterrupted) {
 			return nil, err
@@ -165,6 +175,8 @@ type calibration struct {
 	judge judge
 	cache cache
 	cases []Case
+	// mut is --mutate's plan; nil without it.
+	mut *mutation
 	// results[i] and swapped[i] belong to cases[i].
 	results, swapped []outcome
 	prog             *progress

@@ -36,10 +36,12 @@ type Judgement struct {
 	Reason   string   `json:"reason,omitempty"`
 	Error    string   `json:"error,omitempty"`
 	// Judges are the seats of a jury; empty for the advisory judge.
-	Judges     []Seat   `json:"judges,omitempty"`
-	CostUSD    *float64 `json:"cost_usd,omitempty"`
-	DurationMS int64    `json:"duration_ms"`
-	Note       string   `json:"note,omitempty"`
+	Judges  []Seat   `json:"judges,omitempty"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Verified is the verification step's effect (severity.verify on).
+	Verified   *Verified `json:"verification,omitempty"`
+	DurationMS int64     `json:"duration_ms"`
+	Note       string    `json:"note,omitempty"`
 }
 
 // Seat is one juror's verdict on a case.
@@ -137,6 +139,7 @@ func (j juryJudge) run(ctx context.Context, c Case, files []unidiff.File, w *wor
 			out.Reason += " (" + string(b) + ")"
 		}
 	}
+	out.Verified = j.verified(res, out.Decision)
 	return out
 }
 

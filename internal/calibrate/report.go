@@ -41,6 +41,12 @@ type Report struct {
 	Jurors  *judgestats.Jurors `json:"effective_jurors,omitempty"`
 	Cost    CostTime           `json:"cost_and_time"`
 	Results []CaseResult       `json:"results"`
+	// Mutation is --mutate's comparison of mutants with their originals;
+	// the figures above then cover the accepted originals only.
+	Mutation *MutationReport `json:"mutation,omitempty"`
+	// Verification compares the figures with and without the
+	// verification step, when the jury verifies its blocking findings.
+	Verification *VerificationReport `json:"verification,omitempty"`
 	// Complete is false after an interruption: the figures cover the
 	// judged cases only.
 	Complete bool `json:"complete"`
@@ -90,6 +96,11 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 			rep.Complete = false
 			continue
 		}
+		if c.mut.mutant(i) {
+			// A mutant counts in the cost and the mutation section only.
+			t.addCost(&rep.Cost, r)
+			continue
+		}
 		cr := CaseResult{ID: cs.ID, Label: cs.Label, Source: cs.Source, Judgement: r.Judgement, Cached: r.cached}
 		if strings.HasPrefix(cs.Source, HistorySource) {
 			rep.FromHistory++
@@ -111,6 +122,10 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 		rep.Results = append(rep.Results, cr)
 	}
 	t.fill(rep, c.opts.Swap)
+	if c.mut != nil {
+		rep.Mutation = c.mut.report(c)
+	}
+	rep.Verification = verificationReport(rep, c.judge)
 	rep.Cost.WallMS = wall.Milliseconds()
 	return rep
 }
@@ -261,9 +276,11 @@ func (r *Report) Text() string {
 			r.Swap.Flips, r.Swap.Pairs, pctCI(r.Swap.Rate, r.Swap.RateCI), r.Swap.Skipped)
 	}
 	r.writeSweep(&b)
+	r.writeVerification(&b)
 	r.writeHoldout(&b)
 	r.writeRankings(&b)
 	r.writeAgainst(&b)
+	r.writeMutation(&b)
 	ct := r.Cost
 	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
 	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",

@@ -156,11 +156,15 @@ func guardProviders(t *node, path string, repo bool, warn func(string)) {
 }
 
 // Providers returns the provider settings of the meta-judge, the Stop
-// hook, the standard judge and every configured judge type: every client
+// hook, the standard judge, the finding verifier (severity.verify, when it is on) and
+// every configured judge type: every client
 // a run or the hook may call, for a check of all of them and for the
 // credentials they may use.
 func (c *Config) Providers() []Provider {
 	out := []Provider{c.MetaProvider(), c.StopProvider(), c.JudgeProvider("standard")}
+	if c.VerifyFindings().Enabled {
+		out = append(out, c.VerifyProvider())
+	}
 	if j := c.tree.get("judges"); j.isObject() {
 		for _, t := range j.keys {
 			if j.get(t).isObject() {

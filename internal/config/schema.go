@@ -115,6 +115,12 @@ var tribunalSpec = object(map[string]*spec{
 	}),
 	"severity": object(map[string]*spec{
 		"fail_at_or_above": leaf(kindString),
+		"verify": object(providerFields(map[string]*spec{
+			"enabled":           leaf(kindBool),
+			"model":             leaf(kindString),
+			"timeout_seconds":   leaf(kindPositive),
+			"max_output_tokens": leaf(kindCount),
+		})),
 	}),
 	"command_judges": {
 		kind: kindObject,

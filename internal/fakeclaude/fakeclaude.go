@@ -305,6 +305,9 @@ func inferRole(system, stdin string) string {
 	if strings.Contains(stdin, "doing an advisory review of a Claude Code turn") {
 		return "stop"
 	}
+	if strings.Contains(stdin, "You are a Tribunal verifier") {
+		return "verify"
+	}
 	return "other"
 }
 

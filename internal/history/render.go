@@ -12,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
@@ -400,6 +401,14 @@ func checkFacts(g *records.Gate) []string {
 					loc += ", unverified: no such file or line"
 				}
 				parts[i] += " (" + safetext.Inline(loc, 400) + ")"
+			}
+			switch f.Verification {
+			case severity.Refuted:
+				parts[i] += " [refuted by verification, not counted: " + safetext.Inline(f.VerificationNote, 200) + "]"
+			case severity.Confirmed:
+				parts[i] += " [confirmed by verification]"
+			case severity.VerifyFailed:
+				parts[i] += " [verification failed, counted: " + safetext.Inline(f.VerificationNote, 200) + "]"
 			}
 		}
 		out = append(out, fmt.Sprintf("**Findings** (worst %s): %s", dash(g.WorstSeverity), strings.Join(parts, "; ")))

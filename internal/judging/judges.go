@@ -82,6 +82,7 @@ func (r *round) runJudges(ctx context.Context, seats []jury.Seat) ([]verdict.Ver
 	if r.in.Keep != nil {
 		r.it.Findings = r.in.Keep(r.it.Findings)
 	}
+	r.verifyFindings(ctx)
 	for _, f := range r.it.Findings {
 		if f.Unverified {
 			r.it.Report.UnverifiedFindings++

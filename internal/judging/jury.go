@@ -44,6 +44,8 @@ type Jury struct {
 	rubricID string
 	params   config.Params
 	failAt   severity.Level
+	// verify is the verification step's settings (spec §6.8).
+	verify   config.VerifySettings
 	prov     providers
 	seats    int
 	families []string
@@ -130,6 +132,9 @@ func (j *Jury) empanelDry() error {
 	if j.failAt, err = j.cfg.SeverityFailAt(); err != nil {
 		return err
 	}
+	if err := j.setupVerify(); err != nil {
+		return err
+	}
 	j.seats = len(seats)
 	j.families = j.panelFamilies(seatTypes(seats))
 	return nil
@@ -213,6 +218,12 @@ func (j *Jury) Fingerprint(w Work) string {
 	put(j.Seats())
 	put(j.cfg.Trust())
 	put(j.failAt.String())
+	if j.verify.Enabled {
+		// Only when on, so that the keys of configurations without it stay.
+		put(j.verify)
+		put(j.prov.verify)
+		put(prompts.VerifySchema())
+	}
 	for _, name := range []string{prompts.MetaJudgeAgent, prompts.StandardJudgeAgent, prompts.AdversarialJudgeAgent, prompts.SecurityJudgeAgent} {
 		a, _ := prompts.Agent(name)
 		put(a)

@@ -14,6 +14,8 @@ type providers struct {
 	deps   provider.Deps
 	judges map[string]provider.Spec
 	meta   provider.Spec
+	// verify is the finding verifier's (severity.verify.*), when it is on.
+	verify provider.Spec
 }
 
 // setupProviders reads and checks the providers before any call: an

@@ -27,9 +27,17 @@ type IterationReport struct {
 	// Files are the files changed relative to the starting snapshot.
 	// UnverifiedFindings counts findings whose cited file or line does not
 	// exist in the judged tree: shown, never blocking.
-	UnverifiedFindings int                   `json:"unverified_findings,omitempty"`
-	Commit             string                `json:"commit,omitempty"`
-	Files              []worktree.FileChange `json:"files_changed,omitempty"`
+	UnverifiedFindings int `json:"unverified_findings,omitempty"`
+	// RefutedFindings counts blocking findings the verification step
+	// refuted (spec §6.8): shown, never blocking; VerificationFailures
+	// those it could not verify, which count.
+	RefutedFindings      int `json:"refuted_findings,omitempty"`
+	VerificationFailures int `json:"verification_failures,omitempty"`
+	// PassedWithoutVerification is the gate's decision had no finding been
+	// refuted; set only when one was.
+	PassedWithoutVerification *bool                 `json:"passed_without_verification,omitempty"`
+	Commit                    string                `json:"commit,omitempty"`
+	Files                     []worktree.FileChange `json:"files_changed,omitempty"`
 	// Refused is what this iteration's commit did not record.
 	Refused []worktree.Refusal `json:"refused_files,omitempty"`
 }

@@ -164,13 +164,15 @@ func (j *Jury) Judge(ctx context.Context, in Input, it *Round, rec Recorder) err
 	if err := r.runMeta(ctx); err != nil {
 		return err
 	}
-	res := gate.DecideWithChecks(gate.Input{
+	gin := gate.Input{
 		Policy: r.params.GatePolicy, Verdicts: verdicts, Aggregate: it.Aggregate,
 		Threshold: r.params.ScoreThreshold, Meta: it.Meta, Dissent: it.Dissent,
 		DissentThreshold: r.params.DissentThreshold, Rubric: r.rub,
-	}, r.checks())
+	}
+	res := gate.DecideWithChecks(gin, r.checks())
 	r.warnAll(res.Warnings)
 	it.Gate = res
+	it.Report.PassedWithoutVerification = r.gateWithoutVerification(gin)
 	r.recordGate()
 	return nil
 }

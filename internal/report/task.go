@@ -288,7 +288,12 @@ func buildIteration(it history.IterationView, rub *rubric.Rubric) iterPage {
 	if g := it.Gate; g != nil {
 		p.Commands, p.Worst = g.Commands, g.WorstSeverity
 		for _, f := range g.Findings {
-			p.Findings = append(p.Findings, findingOf(f.Severity, f.Message, f.File, f.Line))
+			row := findingOf(f.Severity, f.Message, f.File, f.Line)
+			if f.Verification == severity.Refuted {
+				// Kept for the record; it did not block (spec §6.8).
+				row.Message += " — refuted by verification, not counted"
+			}
+			p.Findings = append(p.Findings, row)
 		}
 		if t := g.Trust; t != nil {
 			p.Trust = buildTrust(t)

@@ -206,3 +206,16 @@ func closingRun(s string, n int) int {
 	}
 	return -1
 }
+
+// TestMarkdownMarksRefuted: a finding the verification step refuted
+// (spec §6.8) is listed, and says it did not count.
+func TestMarkdownMarksRefuted(t *testing.T) {
+	r := Review{ID: "r", Outcome: OutcomeAccepted, Findings: []Finding{
+		{Judge: "adversarial", Severity: "critical", File: "a.go", Line: 3, Message: "unchecked input", Refuted: true},
+		{Judge: "standard", Severity: "minor", File: "a.go", Line: 4, Message: "naming"},
+	}}
+	got := attribution(r.Findings[0]) + "|" + attribution(r.Findings[1])
+	if got != " _(adversarial · refuted by verification, not counted)_| _(standard)_" {
+		t.Errorf("attributions %q", got)
+	}
+}

@@ -187,6 +187,10 @@ func attribution(f Finding) string {
 			parts = append(parts, inline(s, 60))
 		}
 	}
+	if f.Refuted {
+		// A refuted finding is shown for the record; it did not block.
+		parts = append(parts, "refuted by verification, not counted")
+	}
 	if len(parts) == 0 {
 		return ""
 	}

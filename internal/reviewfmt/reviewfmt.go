@@ -55,6 +55,7 @@ type Finding struct {
 	Line                             int // 1-based; 0: no line
 	Message                          string
 	Unverified                       bool   // the cited file or line does not exist in the change
+	Refuted                          bool   // the verification step refuted it (spec §6.8): shown, never blocking
 	Fingerprint                      string // stable across pushes; computed by the review command
 }
 

@@ -184,6 +184,12 @@ func iterationNotes(it IterationReport) []string {
 	if it.UnverifiedFindings > 0 {
 		parts = append(parts, fmt.Sprintf("%d unverified finding(s): cited a file or line that does not exist, not counted", it.UnverifiedFindings))
 	}
+	if it.RefutedFindings > 0 {
+		parts = append(parts, fmt.Sprintf("%d blocking finding(s) refuted by verification, not counted", it.RefutedFindings))
+	}
+	if it.VerificationFailures > 0 {
+		parts = append(parts, fmt.Sprintf("%d blocking finding(s) could not be verified, counted", it.VerificationFailures))
+	}
 	for _, c := range it.Commands {
 		if !c.Passed {
 			parts = append(parts, strings.TrimSuffix(c.Noun(), " judge")+" "+inline(c.Name, 100)+" failed")
@@ -200,7 +206,7 @@ func iterationNotes(it IterationReport) []string {
 func noteworthy(it IterationReport) bool {
 	m := it.Meta
 	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
-		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || len(it.Commands) > 0 ||
+		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || it.RefutedFindings > 0 || it.VerificationFailures > 0 || len(it.Commands) > 0 ||
 		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
 }
 

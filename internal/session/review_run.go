@@ -71,6 +71,9 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	r.finish(ctx, sessionOutcome, runErr)
 	rec.Outcome = outcome
 	rec.Reason = reviewReason(outcome, it, runErr)
+	if it != nil {
+		carryVerification(rec.Findings, it.Findings)
+	}
 	r.write(records.ReviewFile, rec)
 	res := &ReviewResult{Report: r.report, Record: rec, Gate: it.Report.Gate}
 	res.Worst, res.Any = severity.WorstOf(it.Findings)
@@ -160,4 +163,29 @@ func trimNL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// carryVerification copies the verification step's outcome (spec §6.8),
+// which follows the dismissal filter that recorded the review's findings,
+// onto them: the same finding, by judge, severity, location and message.
+func carryVerification(kept []records.ReviewFinding, verified []severity.Finding) {
+	type key struct {
+		judge, sev, file, msg string
+		line                  int
+	}
+	at := map[key][]severity.Finding{}
+	for _, f := range verified {
+		if f.Verification != "" {
+			k := key{f.Judge, f.Severity, f.File, f.Message, f.Line}
+			at[k] = append(at[k], f)
+		}
+	}
+	for i := range kept {
+		f := &kept[i].Finding
+		k := key{f.Judge, f.Severity, f.File, f.Message, f.Line}
+		if q := at[k]; len(q) > 0 {
+			f.Verification, f.VerificationNote = q[0].Verification, q[0].VerificationNote
+			at[k] = q[1:]
+		}
+	}
 }

@@ -44,7 +44,25 @@ type Finding struct {
 	// the judged work is: a hallucinated location is not evidence, so such
 	// a finding is shown but never blocks.
 	Unverified bool `json:"unverified,omitempty"`
+	// Verification is what the optional verification step (spec §6.8)
+	// made of a blocking finding: Confirmed, Refuted (kept and shown, never
+	// blocking) or VerifyFailed (the call failed; the finding counts);
+	// "" when it was not asked. VerificationNote is the verifier's reason,
+	// or why the call failed.
+	Verification     string `json:"verification,omitempty"`
+	VerificationNote string `json:"verification_note,omitempty"`
 }
+
+// The outcomes of the verification step (Finding.Verification).
+const (
+	Confirmed    = "confirmed"
+	Refuted      = "refuted"
+	VerifyFailed = "failed"
+)
+
+// Counts reports whether the finding is evidence the severity policy
+// weighs: neither at a location that does not exist nor refuted.
+func (f Finding) Counts() bool { return !f.Unverified && f.Verification != Refuted }
 
 // Level returns the finding's rung, None when Severity is not a rung name.
 func (f Finding) Level() Level {
@@ -52,13 +70,13 @@ func (f Finding) Level() Level {
 	return l
 }
 
-// WorstOf returns the most serious severity among the verified findings;
-// ok is false when there are none. Unverified findings never count: the
-// fail_at_or_above policy blocks on evidence only.
+// WorstOf returns the most serious severity among the findings that
+// count (Counts); ok is false when there are none. Unverified and refuted
+// findings never count: the fail_at_or_above policy blocks on evidence only.
 func WorstOf(findings []Finding) (Level, bool) {
 	levels := make([]Level, 0, len(findings))
 	for _, f := range findings {
-		if !f.Unverified {
+		if f.Counts() {
 			levels = append(levels, f.Level())
 		}
 	}

@@ -140,6 +140,11 @@ func TestWorstOf(t *testing.T) {
 		// but never counts toward the policy.
 		{[]Finding{{Severity: "blocker", File: "nope.go", Unverified: true}, {Severity: "minor"}}, Minor, true},
 		{[]Finding{{Severity: "critical", Unverified: true}}, None, false},
+		// A refuted finding (spec §6.8) is kept but never counts; a
+		// confirmed one, or one whose verification failed, does.
+		{[]Finding{{Severity: "blocker", Verification: Refuted}, {Severity: "minor"}}, Minor, true},
+		{[]Finding{{Severity: "blocker", Verification: Confirmed}}, Blocker, true},
+		{[]Finding{{Severity: "blocker", Verification: VerifyFailed}}, Blocker, true},
 	}
 	for _, c := range cases {
 		got, ok := WorstOf(c.in)
