@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"encoding/json"
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,9 +22,9 @@ import (
 // everything agrees on the reject half, catches every defect and
 // intervenes on every fix.
 func TestRunQuixBugsSetWiring(t *testing.T) {
-	if testing.Short() {
-		t.Skip("materialises 80 working directories twice; skipped with -short")
-	}
+	// It materialises 80 working directories twice (a minute on two
+	// busy cores): the calibration tier's, not the default tier's.
+	testtier.Require(t, testtier.Calibration)
 	cases := readCasesFile(t, filepath.Join(quixbugsDir, "cases.jsonl"))
 	for _, tc := range []struct {
 		name          string
