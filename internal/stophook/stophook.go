@@ -148,6 +148,15 @@ type hook struct {
 
 func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
 
+// gitEnv is the environment git's configuration is found from: the
+// hook's HOME, the rest from its environment.
+func (h *hook) gitEnv(name string) string {
+	if name == "HOME" {
+		return h.Home
+	}
+	return h.Getenv(name)
+}
+
 func (h *hook) run(ctx context.Context) int {
 	if !h.enabled() {
 		return 0
@@ -236,7 +245,12 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		return job{}, false
 	}
 	// The tree's state comes first: a clean tree needs no project key, so
-	// the commonest turn costs one git process.
+	// the commonest turn costs one git process, or none when the index and
+	// the tree prove it clean without one (a small repository, where
+	// starting git is most of the hook's cost).
+	if h.stop.SkipIfNoFileChanges && gitstate.ProvenClean(root, h.gitEnv) {
+		return job{}, false
+	}
 	st, err := gitstate.Status(ctx, git, root)
 	if err != nil {
 		h.warn("cannot read the state of %q: %v", root, err)
