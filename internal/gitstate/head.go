@@ -15,15 +15,32 @@ import (
 const maxRefDepth = 5
 
 // headTree is the tree of the commit HEAD points at, read from the git
-// directory without git: HEAD, a loose or packed ref, and the commit as
-// a loose object or a whole (undeltified) object in a pack. Anything else
-// (an unborn branch, a reftable, a deltified or missing commit) is
+// directory without git: HEAD, a loose or packed ref, and the commit (see
+// CommitTree). Anything else (an unborn branch, a reftable) is
 // errUnsupported.
 func headTree(gitDir string) (string, error) {
 	commit, err := resolveRef(gitDir, "HEAD")
 	if err != nil {
 		return "", err
 	}
+	return commitTree(gitDir, commit)
+}
+
+// CommitTree is the tree of commit (a full hex id), what `git rev-parse
+// <commit>^{tree}` prints, read from the object store at commonDir (the
+// repository's common git directory) without starting git: the commit as
+// a loose object or a whole object in a pack. ok is false when it cannot
+// be read so (a deltified or missing object, alternates, another object
+// format): the caller asks git.
+func CommitTree(commonDir, commit string) (tree string, ok bool) {
+	if !isHexID(commit) {
+		return "", false
+	}
+	tree, err := commitTree(commonDir, commit)
+	return tree, err == nil
+}
+
+func commitTree(gitDir, commit string) (string, error) {
 	r, err := openObject(gitDir, commit)
 	if err != nil {
 		return "", err
