@@ -21,10 +21,9 @@ import (
 // any model call. The pool keeps the worktrees of finished tasks and brings
 // one to the next task's snapshot by touching only the files that differ:
 // the member is proven clean (`git status`, after a reset and `git clean`
-// when the last task left it dirty), the snapshot is captured through a
-// copy of the member's index, the member's own index (whose stat data
-// matches its files) is put back, and a two-way `git read-tree -m -u`
-// writes and deletes only the files that differ.
+// when the last task left it dirty) while one `git status` of the user's
+// tree names what the snapshot must take from it (warm.go), and a two-way
+// `git read-tree -m -u` writes and deletes only the files that differ.
 //
 // A member is a slot directory <Dir>/pool/<repo>/<n> with a lock file
 // <n>.lock. A task holds its slot's lock (close-on-exec, so no child
