@@ -244,22 +244,9 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		// Nothing to judge: neither the transcript nor the final message.
 		return job{}, false
 	}
-	// The tree's state comes first: a clean tree needs no project key, so
-	// the commonest turn costs one git process, or none when the index and
-	// the tree prove it clean without one (a small repository, where
-	// starting git is most of the hook's cost).
-	if h.stop.SkipIfNoFileChanges && gitstate.ProvenClean(root, h.gitEnv) {
-		return job{}, false
-	}
-	st, err := gitstate.Status(ctx, git, root)
-	if err != nil {
-		h.warn("cannot read the state of %q: %v", root, err)
-		return job{}, false
-	}
-	// Untracked files that look like secrets count for nothing: a turn that
-	// only touched .env is not judged, and the fingerprint never hashes it.
-	st, _ = st.WithoutSecrets(root, h.cfg.SecretRule())
-	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
+	// The tree's state comes first: a clean tree needs no project key.
+	st, ok := h.treeState(ctx, git, root)
+	if !ok {
 		return job{}, false
 	}
 	fp, err := h.fingerprint(ctx, git, root, st, haveTranscript)
@@ -312,6 +299,26 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		GeminiPath:           h.cfg.CLIPath(provider.Gemini),
 		SessionBin:           h.SessionBin,
 	}, true
+}
+
+// treeState reads the tree's state; false when the turn needs no verdict
+// (a clean tree under skip_if_no_file_changes) or the state cannot be
+// read. The commonest turn costs one git process, or none when the index
+// and the tree prove it clean without one (a small repository, where
+// starting git is most of the hook's cost).
+func (h *hook) treeState(ctx context.Context, git projectkey.GitRunner, root string) (gitstate.State, bool) {
+	if h.stop.SkipIfNoFileChanges && gitstate.ProvenClean(root, h.gitEnv) {
+		return gitstate.State{}, false
+	}
+	st, err := gitstate.Status(ctx, git, root)
+	if err != nil {
+		h.warn("cannot read the state of %q: %v", root, err)
+		return st, false
+	}
+	// Untracked files that look like secrets count for nothing: a turn that
+	// only touched .env is not judged, and the fingerprint never hashes it.
+	st, _ = st.WithoutSecrets(root, h.cfg.SecretRule())
+	return st, !(h.stop.SkipIfNoFileChanges && !st.Dirty())
 }
 
 // fingerprint is the turn's tree state (ADR-009), with what the turn said
