@@ -205,6 +205,12 @@ func (w *walker) entry(parent string, e fs.DirEntry, patterns []ignorePattern, i
 		return nil
 	}
 	isDir := e.IsDir()
+	if w.dirs[rel] && !isDir {
+		// Tracked files lie below a path that is no longer a directory
+		// (a symlink to one, say): their stat data was read through it,
+		// and git reports them as gone.
+		return errUnsupported
+	}
 	ign := ignored || ignoredBy(patterns, rel, name, isDir)
 	switch {
 	case isDir && (w.dirs[rel] || !ign):

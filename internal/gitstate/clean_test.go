@@ -132,6 +132,19 @@ func TestProvenCleanAgreesWithGit(t *testing.T) {
 			g.commitAll(dir, "link")
 			settle(t, g, dir)
 		}, true},
+		{"tracked directory moved and replaced by an ignored symlink to it", func(t *testing.T, dir string) {
+			write(t, dir, "sub/keep.txt", "x")
+			write(t, dir, ".gitignore", "node_modules/\n*.log\nsub\nmoved/\n")
+			g.run(dir, "add", "-f", "sub/keep.txt")
+			g.commitAll(dir, "sub")
+			settle(t, g, dir)
+			if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "moved")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("moved", filepath.Join(dir, "sub")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
 		{"info/exclude", func(t *testing.T, dir string) {
 			write(t, dir, ".git/info/exclude", "secret-dir/\n")
 			write(t, dir, "secret-dir/a", "x")
