@@ -88,6 +88,7 @@ bench: build
 	./scripts/bench-session-start.sh
 	./scripts/bench-stop-judge.sh
 	./scripts/bench-task-start.sh
+	./scripts/bench-review.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:

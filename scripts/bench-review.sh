@@ -8,9 +8,9 @@
 #              with the head checked out (the CI case)          3 model processes, no model time)
 #   reused     the same review again: verdict from the cache   (no model call at all)
 #
-# Each is timed with farm-bench, interleaved with the yardstick (A B A B …)
-# so the ratio is taken pair by pair. Target: review and reused within 2×
-# diffstat. Not timed but printed once: a review whose head is not
+# Each is timed interleaved with the yardstick (A B, then B A, …) so that
+# drift hits both sides alike, and the ratio is the median of the pair-by-
+# pair ratios. Target: review and reused within 2x diffstat. Not timed but printed once: a review whose head is not
 # checked out, which makes a worktree of all FILES files.
 #
 # Environment:
@@ -38,7 +38,7 @@ case "${1:-}" in
 "") ;;
 *) die "unexpected argument '$1' (see --help)" ;;
 esac
-command -v farm-bench >/dev/null || die "farm-bench is needed (it interleaves the two commands)"
+[[ -n ${EPOCHREALTIME:-} ]] || die "bash >= 5 is needed (EPOCHREALTIME)"
 
 repo_root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-review.XXXXXX")
@@ -97,12 +97,49 @@ cd "$repo"
 "$ts" review --base main --head feature --no-cache >/dev/null 2>"$work/first.err" || die "the review failed: $(cat "$work/first.err")"
 grep -q 'accepted' <("$ts" review --base main --head feature --json 2>/dev/null) || die "the cached review did not read back"
 
+# pair RUNS LABEL TARGET -- A... -- B...: A and B alternately (A B, then
+# B A), each run's wall time; prints both medians and the median of the
+# pair-by-pair ratios A/B.
+pair() {
+	local runs=$1 label=$2 target=$3 i t0 t1 ta tb
+	shift 4
+	local -a a=() b=()
+	while [[ $1 != -- ]]; do
+		a+=("$1")
+		shift
+	done
+	shift
+	b=("$@")
+	"${a[@]}" >/dev/null 2>&1 || true
+	"${b[@]}" >/dev/null 2>&1 || true
+	: >"$work/pairs"
+	for ((i = 0; i < runs; i++)); do
+		if ((i % 2 == 0)); then
+			t0=$EPOCHREALTIME; "${a[@]}" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; ta=$((${t1/./} - ${t0/./}))
+			t0=$EPOCHREALTIME; "${b[@]}" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; tb=$((${t1/./} - ${t0/./}))
+		else
+			t0=$EPOCHREALTIME; "${b[@]}" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; tb=$((${t1/./} - ${t0/./}))
+			t0=$EPOCHREALTIME; "${a[@]}" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; ta=$((${t1/./} - ${t0/./}))
+		fi
+		echo "$ta $tb" >>"$work/pairs"
+	done
+	awk -v label="$label" -v target="$target" '
+		function median(v, n,  i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+			return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		}
+		{ n++; a[n] = $1; b[n] = $2; r[n] = ($2 > 0) ? $1 / $2 : 0 }
+		END {
+			ma = median(a, n); mb = median(b, n); mr = median(r, n)
+			printf "%-44s %8.1f ms   git diff --stat %8.1f ms   ratio %.2f (median of %d pairs), target <= %.1f: %s\n",
+				label, ma / 1000, mb / 1000, mr, n, target, (mr <= target) ? "PASS" : "MISS"
+		}' "$work/pairs"
+}
+
 echo
-echo "== review (judged, fake instant model) vs git diff --stat"
-farm-bench -n "$RUNS" --warmup 2 --timeout 600 --vs "git diff --stat main...feature" -- "$ts" review --base main --head feature --no-cache
-echo
-echo "== review reused from the cache vs git diff --stat"
-farm-bench -n "$RUNS" --warmup 2 --timeout 600 --vs "git diff --stat main...feature" -- "$ts" review --base main --head feature
+yardstick=(git diff --stat main...feature)
+pair "$RUNS" "review, judged (fake instant model)" 2.0 -- "$ts" review --base main --head feature --no-cache -- "${yardstick[@]}"
+pair "$RUNS" "review, verdict reused from the cache" 2.0 -- "$ts" review --base main --head feature -- "${yardstick[@]}"
 echo
 echo "== once: a review whose head is not checked out (a worktree of $FILES files)"
 g checkout -q main

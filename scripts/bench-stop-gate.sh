@@ -177,6 +177,10 @@ for i in $(seq 200); do printf 'file %d\n' "$i" >"$smallon/f$i.txt"; done
 git -C "$smallon" add -A
 git -C "$smallon" "${git_id[@]}" commit -q -m init
 git -C "$smallon" remote add origin https://example.invalid/o/small.git
+# Settle the index as for the large repo: files written in the second the
+# index was are racily clean, re-hashed by git and never proven clean by
+# stop-gate's own reading of the index, until a later status refreshes them.
+sleep 1
 git -C "$smallon" status --porcelain >/dev/null
 
 mkdir -p "$work/home" "$work/onlooker" "$work/bin"

@@ -41,5 +41,5 @@ if [[ ! -f $repo/.git/tribunal-bench-layout ]]; then
 	mv "$repo.tmp" "$repo"
 fi
 cd "$repo_root"
-TRIBUNAL_BENCH_REPO=$repo go test -count=1 -run '^TestTaskStartTimes$' -v ./internal/worktree |
+TRIBUNAL_BENCH_REPO=$repo go test -count=1 -timeout 60m -run '^TestTaskStartTimes$' -v ./internal/worktree |
 	grep -E 'median|target|disk per|FAIL|ok ' || true

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -101,9 +102,13 @@ func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Inpu
 }
 
 // resolveRange is the merge-base diff of base and head, as a pull request
-// shows it. Four git children on the way that succeeds (the review's
-// fixed cost is mostly process starts); a ref that does not resolve is
-// diagnosed after.
+// shows it. Two git children on the way that succeeds (the review's fixed
+// cost is mostly process starts): one rev-parse names the commits, the
+// head's tree and, through the symmetric range base...head, the merge
+// base (its first "^" line, the one `git merge-base` prints); the merge
+// base's tree is read from its commit object (gitstate.CommitTree), with
+// a third child only when that object is not readable so; then the diff.
+// A ref that does not resolve is diagnosed after.
 func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
 	if in.Base == "" {
 		return nil, &InputError{Err: errors.New("--head needs --base"), Hint: "pass --base REF: the branch the change is to be merged into"}
@@ -117,15 +122,19 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 			return nil, &InputError{Err: fmt.Errorf("%q is not a ref", ref), Hint: "name a branch, tag or commit"}
 		}
 	}
-	out, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository", in.Base+"^{commit}", head+"^{commit}", head+"^{tree}")
+	out, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository", in.Base+"^{commit}", head+"^{commit}", head+"^{tree}",
+		in.Base+"^{commit}..."+head+"^{commit}")
 	ids := strings.Fields(out)
-	if err != nil || len(ids) != 4 {
+	if err != nil || len(ids) < 4 {
 		return nil, badRefs(ctx, git, root, in.Base, head)
 	}
 	shallow, baseC, headC := ids[0] == "true", ids[1], ids[2]
 	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3]}
-	mb, err := line(ctx, git, root, "merge-base", baseC, headC)
-	if err != nil || mb == "" {
+	mb, known := symmetricBase(ids[4:], baseC, headC)
+	if !known {
+		mb, _ = line(ctx, git, root, "merge-base", baseC, headC)
+	}
+	if mb == "" {
 		if shallow {
 			return nil, &InputError{Err: fmt.Errorf("no merge base of %s and %s in this shallow clone: the history between them was not fetched", in.Base, head),
 				Hint: "fetch more history: `git fetch --deepen=200 origin` (or `git fetch --unshallow`), or check out with `fetch-depth: 0` (GitHub Actions) / `GIT_DEPTH: 0` (GitLab CI)"}
@@ -133,13 +142,45 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 		return nil, &InputError{Err: fmt.Errorf("%s and %s have no common history", in.Base, head), Hint: "pass a --base that the head branch was started from"}
 	}
 	c.Base = mb
-	if c.BaseTree, err = line(ctx, git, root, "rev-parse", mb+"^{tree}"); err != nil {
-		return nil, fmt.Errorf("tree of %s: %w", mb, err)
+	if c.BaseTree, err = treeOf(ctx, git, root, mb); err != nil {
+		return nil, err
 	}
 	if c.Patch, err = git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), mb, headC)...); err != nil {
 		return nil, fmt.Errorf("diff %s..%s: %w", mb, headC, err)
 	}
 	return c, c.parse(fmt.Sprintf("%s...%s", in.Base, head))
+}
+
+// symmetricBase reads rev-parse's expansion of base...head: head, base,
+// then "^" and each merge base, the first being the one `git merge-base`
+// prints; no "^" line means no common history (mb ""). known is false
+// when the lines are not that shape, and git merge-base is asked.
+func symmetricBase(lines []string, base, head string) (mb string, known bool) {
+	if len(lines) < 2 || lines[0] != head || lines[1] != base {
+		return "", false
+	}
+	if len(lines) == 2 {
+		return "", true
+	}
+	if mb, ok := strings.CutPrefix(lines[2], "^"); ok && mb != "" {
+		return mb, true
+	}
+	return "", false
+}
+
+// treeOf is commit's tree: read from the object store when it can be
+// (no process), else from git.
+func treeOf(ctx context.Context, git projectkey.GitRunner, root, commit string) (string, error) {
+	if common, err := projectkey.CommonDir(root); err == nil {
+		if tree, ok := gitstate.CommitTree(common, commit); ok {
+			return tree, nil
+		}
+	}
+	tree, err := line(ctx, git, root, "rev-parse", commit+"^{tree}")
+	if err != nil {
+		return "", fmt.Errorf("tree of %s: %w", commit, err)
+	}
+	return tree, nil
 }
 
 // badRefs says which of base and head does not resolve, and what to do.

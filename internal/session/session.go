@@ -296,7 +296,11 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	if r.opts.Task == "" {
 		return errors.New("the task is empty")
 	}
-	repo, err := projectkey.Resolve(ctx, r.opts.Dir, r.Git)
+	// The origin URL through the hooks' cache: a run or a review costs no
+	// `git remote get-url` while the config files git would read are the
+	// same as when it last asked.
+	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: r.Environ}
+	repo, err := projectkey.ResolveCached(ctx, r.opts.Dir, r.Git, cache)
 	if err != nil {
 		return &ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
 	}

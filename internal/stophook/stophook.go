@@ -148,6 +148,15 @@ type hook struct {
 
 func (h *hook) warn(format string, args ...any) { h.Warnf(format, args...) }
 
+// gitEnv is the environment git's configuration is found from: the
+// hook's HOME, the rest from its environment.
+func (h *hook) gitEnv(name string) string {
+	if name == "HOME" {
+		return h.Home
+	}
+	return h.Getenv(name)
+}
+
 func (h *hook) run(ctx context.Context) int {
 	if !h.enabled() {
 		return 0
@@ -235,17 +244,9 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		// Nothing to judge: neither the transcript nor the final message.
 		return job{}, false
 	}
-	// The tree's state comes first: a clean tree needs no project key, so
-	// the commonest turn costs one git process.
-	st, err := gitstate.Status(ctx, git, root)
-	if err != nil {
-		h.warn("cannot read the state of %q: %v", root, err)
-		return job{}, false
-	}
-	// Untracked files that look like secrets count for nothing: a turn that
-	// only touched .env is not judged, and the fingerprint never hashes it.
-	st, _ = st.WithoutSecrets(root, h.cfg.SecretRule())
-	if h.stop.SkipIfNoFileChanges && !st.Dirty() {
+	// The tree's state comes first: a clean tree needs no project key.
+	st, ok := h.treeState(ctx, git, root)
+	if !ok {
 		return job{}, false
 	}
 	fp, err := h.fingerprint(ctx, git, root, st, haveTranscript)
@@ -298,6 +299,26 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 		GeminiPath:           h.cfg.CLIPath(provider.Gemini),
 		SessionBin:           h.SessionBin,
 	}, true
+}
+
+// treeState reads the tree's state; false when the turn needs no verdict
+// (a clean tree under skip_if_no_file_changes) or the state cannot be
+// read. The commonest turn costs one git process, or none when the index
+// and the tree prove it clean without one (a small repository, where
+// starting git is most of the hook's cost).
+func (h *hook) treeState(ctx context.Context, git projectkey.GitRunner, root string) (gitstate.State, bool) {
+	if h.stop.SkipIfNoFileChanges && gitstate.ProvenClean(root, h.gitEnv) {
+		return gitstate.State{}, false
+	}
+	st, err := gitstate.Status(ctx, git, root)
+	if err != nil {
+		h.warn("cannot read the state of %q: %v", root, err)
+		return st, false
+	}
+	// Untracked files that look like secrets count for nothing: a turn that
+	// only touched .env is not judged, and the fingerprint never hashes it.
+	st, _ = st.WithoutSecrets(root, h.cfg.SecretRule())
+	return st, !(h.stop.SkipIfNoFileChanges && !st.Dirty())
 }
 
 // fingerprint is the turn's tree state (ADR-009), with what the turn said

@@ -21,10 +21,9 @@ import (
 // any model call. The pool keeps the worktrees of finished tasks and brings
 // one to the next task's snapshot by touching only the files that differ:
 // the member is proven clean (`git status`, after a reset and `git clean`
-// when the last task left it dirty), the snapshot is captured through a
-// copy of the member's index, the member's own index (whose stat data
-// matches its files) is put back, and a two-way `git read-tree -m -u`
-// writes and deletes only the files that differ.
+// when the last task left it dirty) while one `git status` of the user's
+// tree names what the snapshot must take from it (warm.go), and a two-way
+// `git read-tree -m -u` writes and deletes only the files that differ.
 //
 // A member is a slot directory <Dir>/pool/<repo>/<n> with a lock file
 // <n>.lock. A task holds its slot's lock (close-on-exec, so no child
@@ -89,51 +88,60 @@ func slotLock(dir string, slot int) string { return slotPath(dir, slot) + ".lock
 
 // claim takes the lowest free slot of the repository's pool, without
 // waiting: every slot busy (or the pool off) means a fresh worktree.
-func (m *Manager) claim(ctx context.Context, userRoot string) (dir string, slot int, unlock func(), ok bool) {
+func (m *Manager) claim(ctx context.Context, userRoot string) (s slotClaim, ok bool) {
 	n := m.Pool.size()
 	if n == 0 {
-		return "", 0, nil, false
+		return s, false
 	}
 	common, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if err != nil || common == "" {
-		return "", 0, nil, false
+		return s, false
 	}
-	dir = m.poolDir(common)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", 0, nil, false
+	s.common, s.dir = common, m.poolDir(common)
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return s, false
 	}
-	for s := 0; s < n; s++ {
-		if unlock, err := store.LockFile(slotLock(dir, s), true, 0); err == nil {
-			return dir, s, unlock, true
+	for s.slot = 0; s.slot < n; s.slot++ {
+		if unlock, err := store.LockFile(slotLock(s.dir, s.slot), true, 0); err == nil {
+			s.unlock = unlock
+			return s, true
 		}
 	}
-	return "", 0, nil, false
+	return s, false
+}
+
+// slotClaim is a pool slot taken: its pool directory, number and lock,
+// and the repository's common git directory it was found from.
+type slotClaim struct {
+	common, dir string
+	slot        int
+	unlock      func()
 }
 
 // startWarm brings the member at t.Path to a new snapshot of the user's
 // tree. ok is false when there is no usable member there (none yet, or
 // one that is damaged, belongs elsewhere or cannot be proven clean); the
-// caller then builds one.
-func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, base string) (ok bool, err error) {
-	if !m.isMember(ctx, userRoot, t.Path) || !m.proveClean(ctx, t.Path) {
+// caller then builds one. The member's proof and the one walk of the
+// user's tree (userStatus) run side by side: they read different trees,
+// and each costs about a `git status`.
+func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base string) (ok bool, err error) {
+	if !m.isMember(ctx, common, t.Path) {
 		return false, nil
 	}
-	idx, err := m.gitLine(ctx, t.Path, "rev-parse", "--path-format=absolute", "--git-path", "index")
-	if err != nil {
+	clean := make(chan bool, 1)
+	go func() { clean <- m.proveClean(ctx, t.Path) }()
+	changes, serr := m.userStatus(ctx, userRoot)
+	if !<-clean {
 		return false, nil
 	}
-	kept := idx + ".tribunal-warm"
-	if err := copyIndex(idx, kept); err != nil {
-		return false, nil
+	if serr != nil {
+		return false, serr
 	}
-	defer os.Remove(kept)
-	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, base, nil)
+	tree, leftOut, err := m.captureChanges(ctx, t.Path, userRoot, base, changes)
 	if err != nil {
 		return false, err
 	}
-	// The member's own index again: its stat data matches the member's
-	// files, so the checkout below rewrites only the files that differ.
-	if err := copyIndex(kept, idx); err != nil {
+	if tree == "" {
 		return false, nil
 	}
 	snap, err := m.commit(ctx, t.Path, tree, base, snapshotMessage(userRoot, t.ID))
@@ -158,14 +166,14 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, base string)
 }
 
 // isMember: path is a linked worktree of the user's repository.
-func (m *Manager) isMember(ctx context.Context, userRoot, path string) bool {
+// mine is the user's common git directory (claim's).
+func (m *Manager) isMember(ctx context.Context, mine, path string) bool {
 	if _, err := os.Lstat(filepath.Join(path, ".git")); err != nil {
 		return false
 	}
-	mine, err1 := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	its, err2 := m.gitLine(ctx, path, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	its, err := m.gitLine(ctx, path, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
 	lines := strings.Split(its, "\n")
-	return err1 == nil && err2 == nil && len(lines) == 2 && lines[0] == mine && sameDir(lines[1], path)
+	return err == nil && len(lines) == 2 && lines[0] == mine && sameDir(lines[1], path)
 }
 
 func sameDir(a, b string) bool {

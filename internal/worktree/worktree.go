@@ -238,12 +238,13 @@ func (m *Manager) claimRecord(userRoot, id string) (*Task, error) {
 // so that it serves the next task).
 func (m *Manager) checkout(ctx context.Context, t *Task, userRoot string) error {
 	if t.dir == m.Dir {
-		if dir, slot, unlock, ok := m.claim(ctx, userRoot); ok {
-			t.Path, t.PoolSlot, t.unlock = slotPath(dir, slot), &slot, unlock
+		if c, ok := m.claim(ctx, userRoot); ok {
+			slot := c.slot
+			t.Path, t.PoolSlot, t.unlock = slotPath(c.dir, slot), &slot, c.unlock
 			if err := m.save(t); err != nil {
 				return fmt.Errorf("record task worktree: %w", err)
 			}
-			warm, err := m.startWarm(ctx, t, userRoot, t.Base)
+			warm, err := m.startWarm(ctx, t, userRoot, c.common, t.Base)
 			if warm || err != nil {
 				return err
 			}

@@ -1,0 +1,85 @@
+package review
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestResolveRangeAgreesWithGit holds the range's merge base (read from
+// rev-parse's base...head) and its tree (read from the object store) to
+// git merge-base and git rev-parse, with the objects loose and packed,
+// and where two merge bases compete (a criss-cross merge).
+func TestResolveRangeAgreesWithGit(t *testing.T) {
+	dir, git := repo(t)
+	ctx := context.Background()
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := git(ctx, dir, args...)
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	// Criss-cross: x and y each merge the other's first commit.
+	run("checkout", "-q", "-b", "x", "main")
+	os.WriteFile(filepath.Join(dir, "x.txt"), []byte("x\n"), 0o644)
+	run("add", ".")
+	run("commit", "-q", "-m", "x1")
+	x1 := run("rev-parse", "HEAD")
+	run("checkout", "-q", "-b", "y", "main")
+	os.WriteFile(filepath.Join(dir, "y.txt"), []byte("y\n"), 0o644)
+	run("add", ".")
+	run("commit", "-q", "-m", "y1")
+	run("merge", "-q", "--no-edit", x1)
+	run("checkout", "-q", "x")
+	run("merge", "-q", "--no-edit", "y~1")
+	if all := strings.Fields(run("merge-base", "--all", "x", "y")); len(all) != 2 {
+		t.Fatalf("the criss-cross has %d merge bases, want 2", len(all))
+	}
+	pairs := [][2]string{{"main", "feature"}, {"feature", "main"}, {"x", "y"}, {"y", "x"}, {"main", "y"}}
+	for _, packed := range []bool{false, true} {
+		if packed {
+			run("gc", "-q")
+		}
+		for _, p := range pairs {
+			c, err := Resolve(ctx, git, dir, Input{Base: p[0], Head: p[1]})
+			if err != nil {
+				if _, nothing := err.(*NothingError); !nothing {
+					t.Fatalf("%s...%s: %v", p[0], p[1], err)
+				}
+				continue
+			}
+			mb := run("merge-base", p[0], p[1])
+			if c.Base != mb {
+				t.Errorf("%s...%s (packed %v): base %s, git merge-base says %s", p[0], p[1], packed, c.Base, mb)
+			}
+			if tree := run("rev-parse", mb+"^{tree}"); c.BaseTree != tree {
+				t.Errorf("%s...%s (packed %v): base tree %s, git says %s", p[0], p[1], packed, c.BaseTree, tree)
+			}
+		}
+	}
+}
+
+func TestSymmetricBase(t *testing.T) {
+	cases := []struct {
+		lines     []string
+		mb        string
+		wantKnown bool
+	}{
+		{[]string{"h", "b", "^m"}, "m", true},
+		{[]string{"h", "b", "^m", "^n"}, "m", true},
+		{[]string{"h", "b"}, "", true},        // no common history
+		{[]string{"b", "h", "^m"}, "", false}, // not the expected order: ask git
+		{[]string{"h", "b", "m"}, "", false},  // no caret
+		{[]string{"h"}, "", false},
+	}
+	for _, c := range cases {
+		mb, known := symmetricBase(c.lines, "b", "h")
+		if mb != c.mb || known != c.wantKnown {
+			t.Errorf("symmetricBase(%q) = %q, %v; want %q, %v", c.lines, mb, known, c.mb, c.wantKnown)
+		}
+	}
+}
