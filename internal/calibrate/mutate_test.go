@@ -32,12 +32,12 @@ func mutateRun(t *testing.T, cases []Case) (*Report, error) {
 	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
 		if c.Role == "meta" {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 		}
 		if strings.Contains(c.Prompt, "+\tif !(") {
-			return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.3,"passed":false}`)}, nil
+			return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.3,"passed":false}`)}, nil
 		}
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+		return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 	})
 	return Run(context.Background(), Options{CasesPath: path, Mutate: true, Jobs: 2, Dir: home}, Deps{
 		Env: env.Env{

@@ -45,7 +45,7 @@ func TestRunQuixBugsSetWiring(t *testing.T) {
 			}
 			runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
 				if c.Role == "meta" {
-					return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+					return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 				}
 				if c.Role == "judge" {
 					mu.Lock()
@@ -55,7 +55,7 @@ func TestRunQuixBugsSetWiring(t *testing.T) {
 						t.Errorf("judge directory %s holds no program", c.Dir)
 					}
 				}
-				return claude.Result{Envelope: true, Structured: verdict}, nil
+				return claude.Result{Envelope: true, Tokens: new(120), Structured: verdict}, nil
 			})
 			rep, err := Run(context.Background(), Options{CasesPath: filepath.Join(quixbugsDir, "cases.jsonl"), Jobs: 4, Dir: home}, Deps{
 				Env: env.Env{

@@ -57,7 +57,7 @@ func TestVerifiedFindings(t *testing.T) {
 			run := claude.RunnerFunc(func(_ context.Context, c claude.Call) (claude.Result, error) {
 				switch c.Role {
 				case "meta":
-					return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+					return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 				case "verify":
 					mu.Lock()
 					asked = append(asked, c)
@@ -65,9 +65,9 @@ func TestVerifiedFindings(t *testing.T) {
 					if tc.callErr != nil {
 						return claude.Result{}, tc.callErr
 					}
-					return claude.Result{Envelope: true, Structured: json.RawMessage(tc.answer)}, nil
+					return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(tc.answer)}, nil
 				}
-				return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[` +
+				return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true,"findings":[` +
 					`{"severity":"critical","message":"Clamp never checks the bound","file":"lim.go","line":2},` +
 					`{"severity":"minor","message":"name could be clearer"}]}`)}, nil
 			})

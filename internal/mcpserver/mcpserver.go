@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tribunal-cc/tribunal/internal/output"
 )
 
 // Result is what one command run printed and its exit status.
@@ -129,11 +131,13 @@ func contains(list []string, s string) bool {
 // toolError is an error as tribunal words them: what failed, then what
 // to do.
 func toolError(tool, what, hint string) error {
-	msg := "tribunal: error: " + tool + ": " + what
+	var b strings.Builder
+	out := output.Session{W: &b}
+	out.Errorf("%s: %s", tool, what)
 	if hint != "" {
-		msg += "\ntribunal: hint: " + hint
+		out.Hint("%s", hint)
 	}
-	return errors.New(msg)
+	return errors.New(strings.TrimSuffix(b.String(), "\n"))
 }
 
 const instructions = `tribunal judges code changes with a jury of independent judges (the configured rubric and panel), a meta-judge and a gate. Call judge before you finish a task to have your uncommitted change judged, read the findings, fix what they point at, and judge again; list_verdicts and show_verdict read what was recorded; dismiss_finding records that a finding does not apply (give the reason).`

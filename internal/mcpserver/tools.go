@@ -197,7 +197,7 @@ func nestedError(tool, what string) error {
 func failed(tool string, r Result) error {
 	msg := lastLines(r.Stderr)
 	if msg == "" {
-		msg = fmt.Sprintf("tribunal: error: %s: the command exited %d and said nothing", tool, r.Code)
+		return toolError(tool, fmt.Sprintf("the command exited %d and said nothing", r.Code), "")
 	}
 	return fmt.Errorf("%s", msg)
 }

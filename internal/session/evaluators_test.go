@@ -38,9 +38,9 @@ func TestEvaluatorsSeeTheChange(t *testing.T) {
 					err := os.WriteFile(filepath.Join(c.Dir, "work.go"), []byte("package work\n\n// TODO: finish\n"), 0o644)
 					return claude.Result{Envelope: true, Text: "done"}, err
 				case "meta":
-					return claude.Result{Envelope: true, Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
+					return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"verdict_quality":"sound","bias_detected":false}`)}, nil
 				}
-				return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
+				return claude.Result{Envelope: true, Tokens: new(120), Structured: json.RawMessage(`{"score":0.9,"passed":true}`)}, nil
 			})
 			vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 			rep, err := Run(context.Background(), Options{Task: "t", Dir: repo, RubricID: "checked", MaxIterations: 1, InPlace: inPlace}, Deps{
