@@ -36,25 +36,10 @@ func TestReviewAction(t *testing.T) {
 	gh := fakegithub.Start("ghs_e2e")
 	defer gh.Close()
 	for i, head := range heads {
-		job := t.TempDir()
-		event := filepath.Join(job, "event.json")
-		payload := `{"action":"synchronize","pull_request":{"number":7,"title":"Add retry","body":"Retry sends up to 3 times.",` +
-			`"base":{"sha":"` + base + `","repo":{"full_name":"acme/widgets"}},"head":{"sha":"` + head + `","repo":{"full_name":"acme/widgets"}}}}`
-		if err := os.WriteFile(event, []byte(payload), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		w.git("checkout", "-q", head)
-		cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), "run")
-		cmd.Dir = w.repo
-		cmd.Env = append(w.environ(),
-			"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+event,
-			"GITHUB_OUTPUT="+filepath.Join(job, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(job, "summary.md"),
-			"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
-			"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
 		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("push %d: review.sh run: %v\n%s\n%s", i+1, err, out, w.api.Summary())
+		code, out, job := actionJob(t, w, root, gh, base, head)
+		if code != 0 {
+			t.Fatalf("push %d: review.sh run: exit %d\n%s\n%s", i+1, code, out, w.api.Summary())
 		}
 		t.Logf("push %d reviewed in %v", i+1, time.Since(start).Round(time.Millisecond))
 		outputs, _ := os.ReadFile(filepath.Join(job, "output"))
