@@ -45,6 +45,11 @@ func CodeQuality(r Review) ([]byte, error) {
 			Description: description(f), CheckName: ruleID(f), Fingerprint: f.Fingerprint,
 			Severity: mapped(f).codeQuality,
 		}
+		if f.Refuted {
+			// Code Quality has no suppression: a refuted finding is shown
+			// at the lowest severity and says why.
+			is.Description, is.Severity = "refuted by verification, does not block — "+is.Description, "info"
+		}
 		is.Location.Path = f.File
 		is.Location.Lines.Begin = max(f.Line, 1)
 		issues = append(issues, is)

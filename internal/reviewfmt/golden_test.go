@@ -68,6 +68,7 @@ var samples = map[string]Review{
 			{Judge: "correctness", Criterion: "completeness", Severity: "major", Message: "No test covers the retry path.", Fingerprint: "tf1:ffeeddccbbaa99887766554433221100"},
 			{Judge: "security", Severity: "critical", File: "upload/missing.go", Line: 7, Message: "Credentials are logged.", Unverified: true, Fingerprint: "tf1:1234567890abcdef1234567890abcdef"},
 			{Judge: "correctness", Criterion: "clarity", Severity: "info", File: "docs/retry notes (draft).md", Message: "Say what the maximum wait is.", Fingerprint: "tf1:abcdefabcdefabcdefabcdefabcdefab"},
+			{Judge: "adversarial", Criterion: "correctness", Severity: "critical", File: "upload/retry.go", Line: 22, Message: "The body is read twice.", Refuted: true, Fingerprint: "tf1:5555555555555555aaaaaaaaaaaaaaaa"},
 		},
 		CostUSD:   f64(0.0423),
 		Omitted:   []string{"vendor/lib.go (generated, 4,210 lines)", "2 hunks of go.sum"},

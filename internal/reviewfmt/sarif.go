@@ -66,13 +66,21 @@ type (
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID              string            `json:"ruleId"`
-		RuleIndex           int               `json:"ruleIndex"`
-		Level               string            `json:"level"`
-		Message             sarifMessage      `json:"message"`
-		Locations           []sarifLocation   `json:"locations,omitempty"`
-		PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
-		Properties          map[string]any    `json:"properties"`
+		RuleID              string             `json:"ruleId"`
+		RuleIndex           int                `json:"ruleIndex"`
+		Level               string             `json:"level"`
+		Message             sarifMessage       `json:"message"`
+		Locations           []sarifLocation    `json:"locations,omitempty"`
+		PartialFingerprints map[string]string  `json:"partialFingerprints,omitempty"`
+		Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+		Properties          map[string]any     `json:"properties"`
+	}
+	// sarifSuppression marks a result that is kept but does not count: a
+	// finding the verification step refuted (spec §6.8).
+	sarifSuppression struct {
+		Kind          string `json:"kind"`
+		Status        string `json:"status"`
+		Justification string `json:"justification"`
 	}
 	sarifLocation struct {
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`
@@ -204,6 +212,11 @@ func sarifFinding(f Finding, id string, index int) sarifResult {
 	}
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]string{FingerprintKey: f.Fingerprint}
+	}
+	if f.Refuted {
+		res.Properties["refuted"] = true
+		res.Suppressions = []sarifSuppression{{Kind: "external", Status: "accepted",
+			Justification: "Refuted by tribunal's verification step: kept for the record, it does not block."}}
 	}
 	return res
 }
