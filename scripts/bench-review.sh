@@ -61,7 +61,7 @@ case "$*" in
 *"# Tribunal Meta-Judge"*) out='{"verdict_quality":"sound","bias_detected":false}' ;;
 *) out='{"score":0.9,"passed":true,"criterion_scores":{},"confidence":0.9,"feedback_summary":"ok"}' ;;
 esac
-printf '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":%s,"total_cost_usd":0}\n' "$out"
+printf '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":%s,"total_cost_usd":0.001,"usage":{"input_tokens":100,"output_tokens":20}}\n' "$out"
 SH
 chmod +x "$work/bin/claude"
 export TRIBUNAL_CLAUDE_BIN=$work/bin/claude

@@ -63,7 +63,7 @@ export ONLOOKER_DIR=$work/onlooker
 cat >"$work/bin/claude" <<'EOF'
 #!/bin/sh
 cat >/dev/null
-echo '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":{"score":0.9,"passed":true,"judge_type":"standard","feedback_summary":"ok"},"total_cost_usd":0}'
+echo '{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":{"score":0.9,"passed":true,"judge_type":"standard","feedback_summary":"ok"},"total_cost_usd":0.001,"usage":{"input_tokens":100,"output_tokens":20}}'
 EOF
 chmod +x "$work/bin/claude"
 export TRIBUNAL_CLAUDE_BIN=$work/bin/claude
