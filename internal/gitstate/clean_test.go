@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -258,4 +259,31 @@ func TestProvenCleanRefusesConfigThatChangesStatus(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(g.home, ".gitconfig"))
+}
+
+// TestProvenCleanNeverWaitsOnAFIFO plants a named pipe where ProvenClean
+// reads a file — the user's git config, HEAD — with nobody
+// writing to it: the Stop hook must get "not proven" at once (and fall
+// back to git), never block in open(2). Before every read went through
+// store.OpenRegular this test hung until the package's deadline.
+func TestProvenCleanNeverWaitsOnAFIFO(t *testing.T) {
+	for _, rel := range []string{"home:.gitconfig", "repo:.git/HEAD"} {
+		t.Run(rel, func(t *testing.T) {
+			g := newTGit(t)
+			dir := g.repo()
+			settle(t, g, dir)
+			base, name, _ := strings.Cut(rel, ":")
+			path := filepath.Join(dir, name)
+			if base == "home" {
+				path = filepath.Join(g.home, name)
+			}
+			os.Remove(path)
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skipf("no named pipes here: %v", err)
+			}
+			if err := provenClean(dir, g.getenv); err == nil {
+				t.Fatalf("a repository with a named pipe at %s was proven clean", name)
+			}
+		})
+	}
 }

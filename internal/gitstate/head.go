@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // maxRefDepth bounds symbolic refs followed from HEAD, as git does (5).
@@ -102,7 +104,7 @@ func resolveRef(gitDir, name string) (string, error) {
 // packedRef looks name up in packed-refs ("<id> <name>" lines; "^" lines
 // peel the tag above them).
 func packedRef(gitDir, name string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
+	data, err := readSmallFile(filepath.Join(gitDir, "packed-refs"), 64<<20)
 	if err != nil {
 		return "", errUnsupported
 	}
@@ -123,8 +125,11 @@ func isHexID(s string) bool {
 	return err == nil
 }
 
+// readSmallFile reads at most max bytes of the regular file at path. Every
+// file gitstate reads is opened through store.OpenRegular: a named pipe
+// planted in a repository must not hang the Stop hook.
 func readSmallFile(path string, max int64) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +162,7 @@ func (o *objectReader) Close() error {
 
 // openObject opens id as a loose object, else from a pack.
 func openObject(gitDir, id string) (*objectReader, error) {
-	fh, err := os.Open(filepath.Join(gitDir, "objects", id[:2], id[2:]))
+	fh, err := store.OpenRegular(filepath.Join(gitDir, "objects", id[:2], id[2:]))
 	if err != nil {
 		return packedObject(gitDir, id)
 	}

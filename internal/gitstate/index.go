@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"os"
+	"io"
 	"strconv"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // The index reader below serves ProvenClean only: it reads the subset of
@@ -51,7 +53,7 @@ const (
 // readIndex reads path, refusing an index of more than maxEntries entries
 // from its header alone.
 func readIndex(path string, maxEntries int) (*index, error) {
-	fh, err := os.Open(path)
+	fh, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func readIndex(path string, maxEntries int) (*index, error) {
 	if (version != 2 && version != 3) || count > uint32(maxEntries) {
 		return nil, errUnsupported
 	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(fh)
 	if err != nil {
 		return nil, err
 	}

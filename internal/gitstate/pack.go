@@ -6,8 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"io"
-	"os"
 	"path/filepath"
+
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // Pack index version 2 (gitformat-pack): magic, version, a fan-out table
@@ -42,7 +43,7 @@ func packedObject(gitDir, id string) (*objectReader, error) {
 
 // packOffset looks want up in one version 2 pack index.
 func packOffset(idxPath string, want []byte) (int64, bool, error) {
-	fh, err := os.Open(idxPath)
+	fh, err := store.OpenRegular(idxPath)
 	if err != nil {
 		return 0, false, errUnsupported
 	}
@@ -90,7 +91,7 @@ func packOffset(idxPath string, want []byte) (int64, bool, error) {
 // openPacked opens the object at off of a pack: its type and size header
 // (a varint), then a zlib stream of the whole object.
 func openPacked(packPath string, off int64) (*objectReader, error) {
-	fh, err := os.Open(packPath)
+	fh, err := store.OpenRegular(packPath)
 	if err != nil {
 		return nil, errUnsupported
 	}
