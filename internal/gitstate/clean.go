@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // ProvenCleanMaxEntries bounds the index ProvenClean reads: above it, the
@@ -161,7 +162,9 @@ type walker struct {
 // dir walks the directory rel (slash-separated, "" for the root) with the
 // patterns of its parents; ignored says rel itself is ignored.
 func (w *walker) dir(rel string, patterns []ignorePattern, ignored bool) error {
-	fh, err := os.Open(filepath.Join(w.root, filepath.FromSlash(rel)))
+	// O_DIRECTORY|O_NONBLOCK: a named pipe where a directory was must be
+	// refused, not waited on.
+	fh, err := os.OpenFile(filepath.Join(w.root, filepath.FromSlash(rel)), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return errUnsupported
 	}
