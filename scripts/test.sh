@@ -84,7 +84,10 @@ race() {
 # on a developer's laptop or a shared CI runner.
 load() {
 	need_race
-	local cpus load_pids=()
+	# load_pids is global: the EXIT trap that reads it runs after this
+	# function has returned when a test fails under set -e.
+	local cpus
+	load_pids=()
 	cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 	echo "== go test -race -count=${LOAD_COUNT} ./... under load (${cpus} busy loops)${TRIBUNAL_TIERS:+ (tiers: $TRIBUNAL_TIERS)}"
 	stop_load() {
