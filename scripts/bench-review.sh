@@ -44,8 +44,8 @@ repo_root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-review.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "building ./cmd/tribunal-session"
-(cd "$repo_root" && go build -o "$work/tribunal-session" ./cmd/tribunal-session) || die "build failed"
+echo "building ./cmd/tribunal-session (CGO_ENABLED=0, as make build does)"
+(cd "$repo_root" && CGO_ENABLED=0 go build -trimpath -o "$work/tribunal-session" ./cmd/tribunal-session) || die "build failed"
 ts=$work/tribunal-session
 
 unset TRIBUNAL_NESTED CLAUDE_PLUGIN_ROOT CLAUDE_PROJECT_DIR GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE ONLOOKER_EVENTS_LOG CI

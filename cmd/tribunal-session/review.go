@@ -199,11 +199,13 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	environ := os.Environ()
-	change, err := review.Resolve(ctx, c.git(environ), root, f.in)
+	// The patch of a range is read only when no cached verdict answers
+	// (runReview): a reused verdict costs no diff.
+	change, err := review.Identify(ctx, c.git(environ), root, f.in)
 	if code, done := c.resolveFailed(err); done {
 		return code
 	}
-	return c.runReview(ctx, f, dir, environ, change)
+	return c.runReview(ctx, f, dir, root, environ, change)
 }
 
 // resolveFailed reports a change that cannot or need not be reviewed.
@@ -227,7 +229,7 @@ func (c *cli) resolveFailed(err error) (int, bool) {
 
 // runReview sets the review up, reuses a cached verdict or judges, writes
 // every output and decides the exit code.
-func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ []string, change *review.Change) int {
+func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, environ []string, change *review.Change) int {
 	runner, err := c.judgesRunner(dir, environ, f.rubric)
 	if err != nil {
 		c.errorf("%v", err)
@@ -257,6 +259,10 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir string, environ 
 		entry.Review.Reused = true
 		c.progress(fmt.Sprintf("review: verdict reused from review %s (same base, head, rubric and panel); no model was called", entry.Review.ID))
 		return c.finishReview(f, c.refilter(f, entry, rootOf(dir), rv.ProjectDir()), nil)
+	}
+	if err := change.Load(ctx, c.git(environ), root); err != nil {
+		code, _ := c.resolveFailed(err)
+		return code
 	}
 	res, runErr := rv.Run(ctx)
 	var cfgErr *session.ConfigError

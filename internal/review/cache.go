@@ -16,10 +16,13 @@ import (
 // CacheKey is the identity of a review's verdict: an unchanged base tree,
 // head state, rendered-diff bound and jury (rubric, parameters, panel,
 // models, prompts — session's jury fingerprint) asks the same question of
-// the same judges, so a stored verdict answers it.
+// the same judges, so a stored verdict answers it. The trees and the
+// bound fix the diff the judges read, so the key needs no patch: a change
+// from Identify, not yet loaded, has its key (v2: the jury's fingerprint
+// no longer covers the diff).
 func CacheKey(c *Change, diffBytes int, jury string) string {
 	h := sha256.New()
-	for _, part := range []string{"review-cache-v1", c.Kind, c.BaseTree, c.HeadKey, strconv.Itoa(diffBytes), jury} {
+	for _, part := range []string{"review-cache-v2", c.Kind, c.BaseTree, c.HeadKey, strconv.Itoa(diffBytes), jury} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

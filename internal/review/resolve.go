@@ -54,6 +54,10 @@ type Change struct {
 	// apply on Base for the judges' working directory.
 	Patch []byte
 	Files []unidiff.File
+	// what names a range for "nothing to review"; pending is set while
+	// a range's patch is not read yet (Identify), until Load.
+	what    string
+	pending bool
 }
 
 // InputError is bad input: what failed and what to do instead.
@@ -79,6 +83,17 @@ var diffArgs = []string{"-p", "-M", "--binary", "--no-color", "--no-ext-diff", "
 // Resolve turns in into a Change, reading the repository at root with
 // git. Errors are *InputError or *NothingError, or wrap git's failure.
 func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
+	c, err := Identify(ctx, git, root, in)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.Load(ctx, git, root)
+}
+
+// Identify is Resolve without reading a range's patch: the commits and
+// trees that key the verdict cache (CacheKey), which is all a review
+// whose verdict is cached needs. Load reads the rest.
+func Identify(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
 	n := 0
 	for _, set := range []bool{in.Base != "" || in.Head != "", in.Staged, in.Diff != nil, in.WorkTree} {
 		if set {
@@ -101,14 +116,15 @@ func Resolve(ctx context.Context, git projectkey.GitRunner, root string, in Inpu
 	return resolveRange(ctx, git, root, in)
 }
 
-// resolveRange is the merge-base diff of base and head, as a pull request
-// shows it. Two git children on the way that succeeds (the review's fixed
-// cost is mostly process starts): one rev-parse names the commits, the
-// head's tree and, through the symmetric range base...head, the merge
+// resolveRange identifies the merge-base diff of base and head, as a pull
+// request shows it. One git child on the way that succeeds (the review's
+// fixed cost is mostly process starts): one rev-parse names the commits,
+// the head's tree and, through the symmetric range base...head, the merge
 // base (its first "^" line, the one `git merge-base` prints); the merge
 // base's tree is read from its commit object (gitstate.CommitTree), with
-// a third child only when that object is not readable so; then the diff.
-// A ref that does not resolve is diagnosed after.
+// a second child only when that object is not readable so. The patch is
+// Load's, so that a cached verdict costs no diff. A ref that does not
+// resolve is diagnosed after.
 func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in Input) (*Change, error) {
 	if in.Base == "" {
 		return nil, &InputError{Err: errors.New("--head needs --base"), Hint: "pass --base REF: the branch the change is to be merged into"}
@@ -145,10 +161,28 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 	if c.BaseTree, err = treeOf(ctx, git, root, mb); err != nil {
 		return nil, err
 	}
-	if c.Patch, err = git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), mb, headC)...); err != nil {
-		return nil, fmt.Errorf("diff %s..%s: %w", mb, headC, err)
+	c.what, c.pending = fmt.Sprintf("%s...%s", in.Base, head), true
+	if c.BaseTree == c.HeadKey {
+		// Same trees, empty diff: said before anything is set up, as
+		// Load would say it.
+		return nil, &NothingError{Why: c.what + " changes no file"}
 	}
-	return c, c.parse(fmt.Sprintf("%s...%s", in.Base, head))
+	return c, nil
+}
+
+// Load reads what Identify left out (a range's patch), once; its errors
+// are Resolve's: a *NothingError when the range changes nothing a judge
+// can read.
+func (c *Change) Load(ctx context.Context, git projectkey.GitRunner, root string) error {
+	if !c.pending {
+		return nil
+	}
+	patch, err := git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), c.Base, c.Head)...)
+	if err != nil {
+		return fmt.Errorf("diff %s..%s: %w", c.Base, c.Head, err)
+	}
+	c.Patch, c.pending = patch, false
+	return c.parse(c.what)
 }
 
 // symmetricBase reads rev-parse's expansion of base...head: head, base,

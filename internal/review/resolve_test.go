@@ -83,3 +83,52 @@ func TestSymmetricBase(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifyReadsNoPatch: Identify names a range's commits and trees —
+// its cache key — without diffing (a cached verdict costs no diff); Load
+// then reads the patch once and gives the change Resolve gives. A range
+// whose trees are the same is nothing to review before any diff.
+func TestIdentifyReadsNoPatch(t *testing.T) {
+	dir, git := repo(t)
+	ctx := context.Background()
+	var diffs int
+	counting := func(ctx context.Context, d string, args ...string) ([]byte, error) {
+		for _, a := range args {
+			if a == "diff-tree" {
+				diffs++
+			}
+		}
+		return git(ctx, d, args...)
+	}
+	in := Input{Base: "main", Head: "feature"}
+	c, err := Identify(ctx, counting, dir, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs != 0 || c.Patch != nil || c.Files != nil {
+		t.Fatalf("Identify diffed (%d diff-tree, %d bytes of patch)", diffs, len(c.Patch))
+	}
+	whole, err := Resolve(ctx, git, dir, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if CacheKey(c, 1000, "jury") != CacheKey(whole, 1000, "jury") {
+		t.Error("the key of an identified change differs from the resolved one's")
+	}
+	for i := 0; i < 2; i++ {
+		if err := c.Load(ctx, counting, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diffs != 1 {
+		t.Errorf("Load ran diff-tree %d times, want once", diffs)
+	}
+	if string(c.Patch) != string(whole.Patch) || len(c.Files) != len(whole.Files) || len(c.Files) == 0 {
+		t.Errorf("loaded patch %q, Resolve's %q", c.Patch, whole.Patch)
+	}
+	diffs = 0
+	_, err = Identify(ctx, counting, dir, Input{Base: "feature", Head: "feature"})
+	if _, nothing := err.(*NothingError); !nothing || diffs != 0 {
+		t.Errorf("feature...feature: %v after %d diffs, want nothing to review and no diff", err, diffs)
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // ReviewOptions are what `tribunal-session review` asks for.
@@ -94,9 +93,7 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 	if opts.DiffBytes <= 0 {
 		opts.DiffBytes = judging.JudgeDiffBytes
 	}
-	v := &Reviewer{r: r, opts: opts}
-	v.diff, v.omitted = unidiff.RenderNoting(opts.Change.Files, opts.DiffBytes)
-	return v, nil
+	return &Reviewer{r: r, opts: opts}, nil
 }
 
 // ID is the review's record id.
@@ -108,17 +105,19 @@ func (v *Reviewer) RubricID() string { return v.r.report.RubricID }
 // Threshold is the gate's score threshold.
 func (v *Reviewer) Threshold() float64 { return v.r.params.ScoreThreshold }
 
-// Omitted says what the judges' diff leaves out.
+// Omitted says what the judges' diff leaves out (known once Run began).
 func (v *Reviewer) Omitted() []string { return v.omitted }
 
 // ProjectDir is the project's store directory.
 func (v *Reviewer) ProjectDir() string { return v.r.project.Dir }
 
 // Fingerprint is the jury's fingerprint for this review's question
-// (judging.Jury.Fingerprint over the task and the change) and its command
-// judges, which with the trees keys the verdict cache.
+// (judging.Jury.Fingerprint over the task, without the diff) and its
+// command judges, which with the trees keys the verdict cache
+// (review.CacheKey): the diff is the trees', and a change whose verdict
+// is cached is never diffed.
 func (v *Reviewer) Fingerprint() string {
-	return v.r.jury.Fingerprint(Work{Task: v.r.opts.Task, Files: v.opts.Change.Files, ActorOutput: v.actorLine()}) +
+	return v.r.jury.Fingerprint(Work{Task: v.r.opts.Task, ActorOutput: v.actorLine()}) +
 		fmt.Sprintf("/commands=%d", len(v.r.commands)) + commandNames(v.r)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // kind is the record kind a run writes in its manifest.
@@ -34,6 +35,7 @@ func (r *runner) kind() string {
 func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	r := v.r
 	c := v.opts.Change
+	v.diff, v.omitted = unidiff.RenderNoting(c.Files, v.opts.DiffBytes)
 	rec := records.Review{ReviewID: r.taskID, Change: c.Kind, Base: c.Base, Head: c.Head,
 		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{}}
 	done, err := v.headState(ctx)
