@@ -24,8 +24,10 @@ var hookLinks = map[string][]string{
 	// split out of stophook (moved, not new code) so that calibrate --stop
 	// asks the same judge without linking the hook. stop-gate's judge
 	// (stop-gate judge JOB) tells the model what people dismissed:
-	// internal/dismiss, read only when a judge runs.
-	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
+	// internal/dismiss, read only when a judge runs. gitindex is the index
+	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
+	// code, so that worktree reads the same format).
+	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitindex", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},

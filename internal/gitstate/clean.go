@@ -2,13 +2,20 @@ package gitstate
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/gitindex"
 )
+
+// errUnsupported marks an index, repository or tree the fast path does not
+// read; the caller runs git instead.
+var errUnsupported = errors.New("not provable without git")
 
 // ProvenCleanMaxEntries bounds the index ProvenClean reads: above it, the
 // stat calls and the walk cost what git's own do, and a tree that turns
@@ -47,29 +54,31 @@ func provenClean(root string, getenv func(string) string) error {
 	if err != nil {
 		return errUnsupported
 	}
-	idx, err := readIndex(filepath.Join(gitDir, "index"), ProvenCleanMaxEntries)
+	// Any error of the reader, refusal or not, leaves the tree unproven:
+	// git decides.
+	idx, err := gitindex.Read(filepath.Join(gitDir, "index"), ProvenCleanMaxEntries)
 	if err != nil {
 		return errUnsupported
 	}
-	if idx.rootTree == "" {
+	if idx.RootTree == "" {
 		return errUnsupported
 	}
-	if tree, err := headTree(gitDir); err != nil || tree != idx.rootTree {
+	if tree, err := headTree(gitDir); err != nil || tree != idx.RootTree {
 		return errUnsupported
 	}
-	w := &walker{root: root, tracked: make(map[string]bool, len(idx.entries)), dirs: map[string]bool{"": true}}
+	w := &walker{root: root, tracked: make(map[string]bool, len(idx.Entries)), dirs: map[string]bool{"": true}}
 	indexMtime := uint32(idxInfo.ModTime().Unix())
-	for _, e := range idx.entries {
-		if e.stage != 0 || e.assumeValid || e.mtimeS >= indexMtime {
+	for _, e := range idx.Entries {
+		if e.Stage != 0 || e.AssumeValid || e.MtimeS >= indexMtime {
 			// Unmerged; assumed unchanged; racily clean (git would read
 			// the content again): git decides.
 			return errUnsupported
 		}
-		if !statMatches(filepath.Join(root, filepath.FromSlash(e.path)), e) {
+		if !statMatches(filepath.Join(root, filepath.FromSlash(e.Path)), e) {
 			return errUnsupported
 		}
-		w.tracked[e.path] = true
-		for d := path.Dir(e.path); d != "." && !w.dirs[d]; d = path.Dir(d) {
+		w.tracked[e.Path] = true
+		for d := path.Dir(e.Path); d != "." && !w.dirs[d]; d = path.Dir(d) {
 			w.dirs[d] = true
 		}
 	}

@@ -3,6 +3,8 @@ package gitstate
 import (
 	"os"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/gitindex"
 )
 
 // statMatches compares a file's lstat with its index entry field by field,
@@ -11,7 +13,7 @@ import (
 // 32 bits as the index stores it. Any difference, even one git would
 // forgive (core.checkStat, core.trustCtime, core.fileMode), fails the
 // proof: git then decides.
-func statMatches(name string, e indexEntry) bool {
+func statMatches(name string, e gitindex.Entry) bool {
 	fi, err := os.Lstat(name)
 	if err != nil {
 		return false
@@ -32,9 +34,9 @@ func statMatches(name string, e indexEntry) bool {
 	default:
 		return false
 	}
-	return e.mode == mode && e.size == uint32(st.Size) &&
-		e.mtimeS == uint32(st.Mtim.Sec) && e.mtimeNS == uint32(st.Mtim.Nsec) &&
-		e.ctimeS == uint32(st.Ctim.Sec) && e.ctimeNS == uint32(st.Ctim.Nsec) &&
-		e.dev == uint32(st.Dev) && e.ino == uint32(st.Ino) &&
-		e.uid == st.Uid && e.gid == st.Gid
+	return e.Mode == mode && e.Size == uint32(st.Size) &&
+		e.MtimeS == uint32(st.Mtim.Sec) && e.MtimeNS == uint32(st.Mtim.Nsec) &&
+		e.CtimeS == uint32(st.Ctim.Sec) && e.CtimeNS == uint32(st.Ctim.Nsec) &&
+		e.Dev == uint32(st.Dev) && e.Ino == uint32(st.Ino) &&
+		e.UID == st.Uid && e.GID == st.Gid
 }
