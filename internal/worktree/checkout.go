@@ -24,7 +24,11 @@ func (m *Manager) Checkout(ctx context.Context, userRoot, id, commit string, pat
 		return nil, err
 	}
 	if commit == "" {
-		if commit, err = m.baseCommit(ctx, userRoot); err != nil {
+		repo, err := m.readRepo(ctx, userRoot)
+		if err != nil {
+			return fail(err)
+		}
+		if commit, err = m.baseCommit(ctx, userRoot, repo.head); err != nil {
 			return fail(err)
 		}
 	}

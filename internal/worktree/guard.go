@@ -118,18 +118,19 @@ type guard struct {
 	config map[string]string
 }
 
-// snapshotGuard copies the git files of the repository at userRoot and of
-// the task worktree at wt.
-func (m *Manager) snapshotGuard(ctx context.Context, userRoot, wt string) (*guard, error) {
-	common, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil {
-		return nil, fmt.Errorf("find the repository's git directory: %w", err)
-	}
+// snapshotGuard copies the git files of the user's repository (repo) and
+// of the task worktree at wt, whose own git directory is wtGitDir ("":
+// ask git).
+func (m *Manager) snapshotGuard(ctx context.Context, userRoot, wt string, repo repoDirs, wtGitDir string) (*guard, error) {
+	common := repo.common
 	g := &guard{root: userRoot, files: map[string]guardEntry{}}
 	paths := []string{filepath.Join(common, "config"), filepath.Join(common, "config.worktree"),
 		filepath.Join(common, "info", "attributes")}
-	for _, dir := range []string{userRoot, wt} {
-		if gd, err := m.gitLine(ctx, dir, "rev-parse", "--absolute-git-dir"); err == nil && gd != common {
+	if wtGitDir == "" {
+		wtGitDir, _ = m.gitLine(ctx, wt, "rev-parse", "--absolute-git-dir")
+	}
+	for _, gd := range []string{repo.gitDir, wtGitDir} {
+		if gd != "" && gd != common {
 			paths = append(paths, filepath.Join(gd, "config.worktree"))
 		}
 	}
@@ -138,8 +139,8 @@ func (m *Manager) snapshotGuard(ctx context.Context, userRoot, wt string) (*guar
 	for _, p := range paths {
 		g.files[p] = readEntry(p)
 	}
-	g.config, err = m.pinnedConfig(ctx, wt)
-	if err != nil {
+	var err error
+	if g.config, err = m.pinnedConfig(ctx, wt); err != nil {
 		return nil, err
 	}
 	return g, nil

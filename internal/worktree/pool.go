@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,9 +20,10 @@ import (
 // any model call. The pool keeps the worktrees of finished tasks and brings
 // one to the next task's snapshot by touching only the files that differ:
 // the member is proven clean (`git status`, after a reset and `git clean`
-// when the last task left it dirty) while one `git status` of the user's
-// tree names what the snapshot must take from it (warm.go), and a two-way
-// `git read-tree -m -u` writes and deletes only the files that differ.
+// when the last task left it dirty) and moved to the user's HEAD tree by a
+// two-way `git read-tree -m -u`, while one `git status` of the user's tree
+// names what the snapshot must take from it (warm.go); the user's changes,
+// if any, are a second two-way merge that writes only what they touch.
 //
 // A member is a slot directory <Dir>/pool/<repo>/<n> with a lock file
 // <n>.lock. A task holds its slot's lock (close-on-exec, so no child
@@ -86,15 +86,12 @@ func (m *Manager) poolDir(common string) string {
 func slotPath(dir string, slot int) string { return filepath.Join(dir, strconv.Itoa(slot)) }
 func slotLock(dir string, slot int) string { return slotPath(dir, slot) + ".lock" }
 
-// claim takes the lowest free slot of the repository's pool, without
-// waiting: every slot busy (or the pool off) means a fresh worktree.
-func (m *Manager) claim(ctx context.Context, userRoot string) (s slotClaim, ok bool) {
+// claim takes the lowest free slot of the pool of the repository whose
+// common git directory is common, without waiting: every slot busy (or
+// the pool off) means a fresh worktree.
+func (m *Manager) claim(common string) (s slotClaim, ok bool) {
 	n := m.Pool.size()
-	if n == 0 {
-		return s, false
-	}
-	common, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil || common == "" {
+	if n == 0 || common == "" {
 		return s, false
 	}
 	s.common, s.dir = common, m.poolDir(common)
@@ -119,61 +116,93 @@ type slotClaim struct {
 }
 
 // startWarm brings the member at t.Path to a new snapshot of the user's
-// tree. ok is false when there is no usable member there (none yet, or
-// one that is damaged, belongs elsewhere or cannot be proven clean); the
-// caller then builds one. The member's proof and the one walk of the
-// user's tree (userStatus) run side by side: they read different trees,
-// and each costs about a `git status`.
-func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base string) (ok bool, err error) {
-	if !m.isMember(ctx, common, t.Path) {
-		return false, nil
+// tree and returns the member's own git directory. ok is false when there
+// is no usable member there (none yet, or one that is damaged, belongs
+// elsewhere or cannot be proven clean); the caller then builds one.
+//
+// The member is made ready (readyMember: proven clean, then at base's
+// tree) while the one walk of the user's tree (userStatus) runs: they
+// read different trees, and each costs about a `git status`. When the
+// user has no uncommitted change the snapshot is base's tree and the
+// member is already there; otherwise a second two-way merge writes only
+// the files the user changed.
+func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base string) (gitDir string, ok bool, err error) {
+	ready := make(chan string, 1)
+	go func() { ready <- m.readyMember(ctx, common, t.Path, base) }()
+	changes, err := m.userStatus(ctx, userRoot)
+	var paths, leftOut []string
+	snap, tree := "", base+"^{tree}"
+	if err == nil {
+		if paths, leftOut = m.snapshotPaths(userRoot, changes.untracked, changes.changed); len(paths) == 0 && !changes.staged {
+			// Nothing differs from HEAD: the snapshot is base's tree, and
+			// it is committed while the member is still being readied.
+			snap, err = m.snapshotRef(ctx, t, userRoot, tree, base)
+		}
 	}
-	clean := make(chan bool, 1)
-	go func() { clean <- m.proveClean(ctx, t.Path) }()
-	changes, serr := m.userStatus(ctx, userRoot)
-	if !<-clean {
-		return false, nil
+	if gitDir = <-ready; gitDir == "" {
+		return "", false, nil
 	}
-	if serr != nil {
-		return false, serr
-	}
-	tree, leftOut, err := m.captureChanges(ctx, t.Path, userRoot, base, changes)
 	if err != nil {
-		return false, err
+		return "", false, err
 	}
-	if tree == "" {
-		return false, nil
+	if snap == "" {
+		if tree, leftOut, err = m.captureChanges(ctx, t.Path, userRoot, base, paths, leftOut); err != nil || tree == "" {
+			return "", false, err
+		}
+		if snap, err = m.snapshotRef(ctx, t, userRoot, tree, base); err != nil {
+			return "", false, err
+		}
+		// The user's changes: from base's tree, which the member's index
+		// and files now hold, to the snapshot's.
+		if _, err := m.git(ctx, t.Path, "read-tree", "-m", "-u", base, snap); err != nil {
+			return "", false, nil
+		}
 	}
-	snap, err := m.commit(ctx, t.Path, tree, base, snapshotMessage(userRoot, t.ID))
-	if err != nil {
-		return false, err
+	if _, err := m.git(ctx, t.Path, "update-ref", "--no-deref", "HEAD", snap); err != nil {
+		return "", false, nil
 	}
-	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
-		return false, fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
+	t.LeftOut, t.Snapshot, t.Head, t.Warm = leftOut, snap, snap, true
+	return gitDir, true, nil
+}
+
+// readyMember makes the member at path ready for a snapshot on commit
+// base: it must be a worktree of the user's repository (common), be
+// proven clean, and then hold base's tree in its index and files, HEAD
+// left where it was. It returns the member's own git directory, "" when
+// the member cannot serve.
+func (m *Manager) readyMember(ctx context.Context, common, path, base string) string {
+	gitDir := m.memberGitDir(ctx, common, path)
+	if gitDir == "" || !m.proveClean(ctx, path) {
+		return ""
+	}
+	trees, err := m.gitLine(ctx, path, "rev-parse", "HEAD^{tree}", base+"^{tree}")
+	if lines := strings.Split(trees, "\n"); err != nil || len(lines) != 2 {
+		return ""
+	} else if lines[0] == lines[1] {
+		return gitDir // the last task's tree is base's (nothing kept)
 	}
 	// A two-way merge from the proven-clean HEAD writes and deletes only
 	// the entries that differ, and refuses (so the member is rebuilt) if
-	// any of them is not as HEAD has it. Unlike `git checkout`, it does not
-	// stat the whole tree again to report local changes.
-	if _, err := m.git(ctx, t.Path, "read-tree", "-m", "-u", "HEAD", snap); err != nil {
-		return false, nil
+	// any of them is not as HEAD has it. Unlike `git checkout`, it does
+	// not stat the whole tree again to report local changes.
+	if _, err := m.git(ctx, path, "read-tree", "-m", "-u", "HEAD", base); err != nil {
+		return ""
 	}
-	if _, err := m.git(ctx, t.Path, "update-ref", "--no-deref", "HEAD", snap); err != nil {
-		return false, nil
-	}
-	t.LeftOut, t.Snapshot, t.Head, t.Warm = leftOut, snap, snap, true
-	return true, nil
+	return gitDir
 }
 
-// isMember: path is a linked worktree of the user's repository.
-// mine is the user's common git directory (claim's).
-func (m *Manager) isMember(ctx context.Context, mine, path string) bool {
+// memberGitDir is the own git directory of the linked worktree at path
+// when it is a worktree of the user's repository (common), else "".
+func (m *Manager) memberGitDir(ctx context.Context, common, path string) string {
 	if _, err := os.Lstat(filepath.Join(path, ".git")); err != nil {
-		return false
+		return ""
 	}
-	its, err := m.gitLine(ctx, path, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	its, err := m.gitLine(ctx, path, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "--absolute-git-dir")
 	lines := strings.Split(its, "\n")
-	return err == nil && len(lines) == 2 && lines[0] == mine && sameDir(lines[1], path)
+	if err != nil || len(lines) != 3 || lines[0] != common || !sameDir(lines[1], path) {
+		return ""
+	}
+	return lines[2]
 }
 
 func sameDir(a, b string) bool {

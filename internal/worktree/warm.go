@@ -74,14 +74,10 @@ func parseUserStatus(out []byte) (userChanges, error) {
 	return c, nil
 }
 
-// captureChanges is capture for a warm start, from the user's changes
-// already read: HEAD's tree when nothing differs (no index, no walk), else
-// the user's index copied into wt with `add --all` limited to the changed
-// and untracked paths (less those that look like secrets, returned, and
-// our own directory), which gives the tree a whole-tree `add --all` would.
-// tree "" (no error) means the member's index could not be kept: rebuild.
-func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, c userChanges) (string, []string, error) {
-	changed, untracked := c.changed, c.untracked
+// snapshotPaths is what a warm snapshot takes from the user's tree: the
+// changed paths and the untracked ones that do not look like secrets
+// (those are returned as left out), less our own directory.
+func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (paths, leftOut []string) {
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
 		// Our own directory is never part of a snapshot (capture's
 		// exclude pathspec).
@@ -91,12 +87,15 @@ func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string,
 	add, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
 		return secretfiles.Head(filepath.Join(userRoot, filepath.FromSlash(rel)))
 	})
-	paths := append(append([]string{}, changed...), add...)
-	if len(paths) == 0 && !c.staged {
-		// Nothing differs from HEAD: the snapshot is HEAD's tree, and the
-		// member's index is not touched.
-		return base + "^{tree}", leftOut, nil
-	}
+	return append(append([]string{}, changed...), add...), leftOut
+}
+
+// captureChanges is capture for a warm start with changes (paths and
+// leftOut from snapshotPaths; no paths when only the index differs from
+// HEAD): the user's index copied into wt's with `add --all` limited to
+// paths, which gives the tree a whole-tree `add --all` would. tree ""
+// (no error) means the member's index could not be kept: rebuild.
+func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, paths, leftOut []string) (string, []string, error) {
 	idx, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
 		return "", nil, nil
@@ -123,6 +122,21 @@ func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string,
 		return "", nil, nil
 	}
 	return tree, leftOut, nil
+}
+
+// snapshotRef commits tree on base as task t's snapshot and points the
+// task's ref at it. It runs in the user's repository, whose objects and
+// refs its worktrees share, so a warm start need not wait for the member;
+// neither command touches the user's index or files.
+func (m *Manager) snapshotRef(ctx context.Context, t *Task, userRoot, tree, base string) (string, error) {
+	snap, err := m.commit(ctx, userRoot, tree, base, snapshotMessage(userRoot, t.ID))
+	if err != nil {
+		return "", err
+	}
+	if _, err := m.git(ctx, userRoot, "update-ref", t.Branch, snap); err != nil {
+		return "", fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
+	}
+	return snap, nil
 }
 
 // addPaths copies the user's index into wt's (at dst) and adds paths

@@ -56,6 +56,19 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 			write(f.t, filepath.Join(dir, "later.txt"), "later\n")
 			f.git(dir, "add", "-N", "later.txt")
 		}},
+		{"a new commit", func(f *fixture, dir string) {
+			write(f.t, filepath.Join(dir, "a.txt"), "committed\n")
+			f.git(dir, "rm", "-q", "b.txt")
+			f.git(dir, "add", "-A")
+			f.git(dir, "commit", "-q", "-m", "the user moves on")
+		}},
+		{"a new commit and edits", func(f *fixture, dir string) {
+			write(f.t, filepath.Join(dir, "d", "e.txt"), "committed\n")
+			f.git(dir, "add", "-A")
+			f.git(dir, "commit", "-q", "-m", "the user moves on")
+			write(f.t, filepath.Join(dir, "d", "e.txt"), "and edits\n")
+			write(f.t, filepath.Join(dir, "actor.txt"), "the user's own\n")
+		}},
 	}
 	for i, s := range shapes {
 		t.Run(s.name, func(t *testing.T) {
@@ -72,6 +85,14 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 			warm := &Manager{Git: f.m.Git, Dir: filepath.Join(t.TempDir(), "warm"), PID: os.Getpid(), Pool: Pool{Size: 1}}
 			first, err := warm.Create(ctx, dir, fmt.Sprintf("01WARMA%02d", i))
 			if err != nil {
+				t.Fatal(err)
+			}
+			// The first task's actor leaves its member on another tree:
+			// an edit, a new file and a deletion, committed.
+			write(t, filepath.Join(first.Path, "a.txt"), "the actor's\n")
+			write(t, filepath.Join(first.Path, "actor.txt"), "new\n")
+			os.Remove(filepath.Join(first.Path, "b.txt"))
+			if _, err := warm.Commit(ctx, first, "iteration 1"); err != nil {
 				t.Fatal(err)
 			}
 			if err := warm.Finish(ctx, first, false); err != nil {
@@ -97,7 +118,16 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 				t.Errorf("warm left out %q, fresh %q", w.LeftOut, c.LeftOut)
 			}
 			if !reflect.DeepEqual(files(t, w.Path), files(t, c.Path)) {
-				t.Errorf("warm files %v, fresh %v", keys(files(t, w.Path)), keys(files(t, c.Path)))
+				t.Errorf("warm files %v, fresh %v", files(t, w.Path), files(t, c.Path))
+			}
+			if head := f.git(w.Path, "rev-parse", "HEAD"); head != w.Snapshot {
+				t.Errorf("the member's HEAD is %s, its snapshot %s", head, w.Snapshot)
+			}
+			if st := f.git(w.Path, "status", "--porcelain", "--untracked-files=all"); st != "" {
+				t.Errorf("the member differs from its snapshot:\n%s", st)
+			}
+			if w.Base != c.Base || f.git(dir, "rev-parse", w.Branch) != w.Snapshot {
+				t.Errorf("warm base %s ref %s, fresh base %s", w.Base, f.git(dir, "rev-parse", w.Branch), c.Base)
 			}
 		})
 	}

@@ -191,16 +191,22 @@ func (m *Manager) Create(ctx context.Context, userRoot, id string) (*Task, error
 		m.remove(context.WithoutCancel(ctx), t, false)
 		return nil, err
 	}
-	base, err := m.baseCommit(ctx, userRoot)
+	repo, err := m.readRepo(ctx, userRoot)
 	if err != nil {
 		return fail(err)
 	}
-	t.Base = base
-	if err := m.checkout(ctx, t, userRoot); err != nil {
+	if t.Base, err = m.baseCommit(ctx, userRoot, repo.head); err != nil {
 		return fail(err)
 	}
-	t.Submodules, _ = m.submodules(ctx, t.Path)
-	if t.guard, err = m.snapshotGuard(ctx, userRoot, t.Path); err != nil {
+	wtGitDir, err := m.checkout(ctx, t, userRoot, repo)
+	if err != nil {
+		return fail(err)
+	}
+	// Side by side: each reads a different part of the repository.
+	subs := make(chan []string, 1)
+	go func() { s, _ := m.submodules(ctx, t.Path, wtGitDir); subs <- s }()
+	t.guard, err = m.snapshotGuard(ctx, userRoot, t.Path, repo, wtGitDir)
+	if t.Submodules = <-subs; err != nil {
 		return fail(err)
 	}
 	t.State = Running
@@ -235,24 +241,25 @@ func (m *Manager) claimRecord(userRoot, id string) (*Task, error) {
 // checkout gives the task its worktree at a new snapshot: a member of the
 // repository's pool brought to the snapshot when one is free and sound
 // (see pool.go), else a fresh worktree (in a pool slot when one is free,
-// so that it serves the next task).
-func (m *Manager) checkout(ctx context.Context, t *Task, userRoot string) error {
+// so that it serves the next task). It returns the worktree's own git
+// directory when it learnt it on the way ("" otherwise).
+func (m *Manager) checkout(ctx context.Context, t *Task, userRoot string, repo repoDirs) (string, error) {
 	if t.dir == m.Dir {
-		if c, ok := m.claim(ctx, userRoot); ok {
+		if c, ok := m.claim(repo.common); ok {
 			slot := c.slot
 			t.Path, t.PoolSlot, t.unlock = slotPath(c.dir, slot), &slot, c.unlock
 			if err := m.save(t); err != nil {
-				return fmt.Errorf("record task worktree: %w", err)
+				return "", fmt.Errorf("record task worktree: %w", err)
 			}
-			warm, err := m.startWarm(ctx, t, userRoot, c.common, t.Base)
+			gitDir, warm, err := m.startWarm(ctx, t, userRoot, repo.common, t.Base)
 			if warm || err != nil {
-				return err
+				return gitDir, err
 			}
 			// Nothing usable in the slot: build the member afresh.
 			m.dropMember(ctx, userRoot, t.Path)
 		}
 	}
-	return m.checkoutFresh(ctx, t, userRoot)
+	return "", m.checkoutFresh(ctx, t, userRoot)
 }
 
 // checkoutFresh adds a worktree at t.Path and checks a new snapshot out.
@@ -265,12 +272,9 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 		return err
 	}
 	t.LeftOut = leftOut
-	snap, err := m.commit(ctx, t.Path, tree, t.Base, snapshotMessage(userRoot, t.ID))
+	snap, err := m.snapshotRef(ctx, t, userRoot, tree, t.Base)
 	if err != nil {
 		return err
-	}
-	if _, err := m.git(ctx, t.Path, "update-ref", t.Branch, snap); err != nil {
-		return fmt.Errorf("point %s at the snapshot: %w", t.Branch, err)
 	}
 	// Check the snapshot out into the task worktree (and reset its index,
 	// which capture filled with the user's stat data).
@@ -279,137 +283,6 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 	}
 	t.Snapshot, t.Head = snap, snap
 	return nil
-}
-
-// snapshotMessage is the commit message of a task's snapshot.
-func snapshotMessage(userRoot, id string) string {
-	return "tribunal: snapshot of " + userRoot + " for task " + id
-}
-
-// baseCommit is the user's HEAD commit, or, on an unborn branch, a root
-// commit of the empty tree (worktree add needs a commit).
-func (m *Manager) baseCommit(ctx context.Context, userRoot string) (string, error) {
-	if head, err := m.gitLine(ctx, userRoot, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err == nil && head != "" {
-		return head, nil
-	}
-	// mktree reads an empty stdin: it writes and prints the empty tree.
-	empty, err := m.gitLine(ctx, userRoot, "mktree")
-	if err != nil {
-		return "", fmt.Errorf("write the empty tree: %w", err)
-	}
-	c, err := m.gitLine(ctx, userRoot, "commit-tree", "--no-gpg-sign", "-m", "tribunal: empty base (the repository has no commits yet)", empty)
-	if err != nil {
-		return "", fmt.Errorf("create an empty base commit: %w", err)
-	}
-	return c, nil
-}
-
-// capture records the user's work tree (tracked and untracked files, not
-// ignored ones, nor untracked ones that look like secrets, which it
-// returns) in the index of worktree wt and returns its tree. The index
-// starts as a copy of the user's, whose stat data lets `add -A` skip
-// unchanged files; when that copy cannot be used (no index yet, a split
-// index) it starts from base's tree instead. pins precede git's
-// arguments (see Guard).
-func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (string, []string, error) {
-	copied := false
-	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
-		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
-			copied = copyIndex(src, dst) == nil
-		}
-	}
-	// ":/" is the whole work tree whatever the current directory; our own
-	// directory is left out when it lies inside the user's tree (a
-	// repository at $HOME holds $ONLOOKER_DIR).
-	specs := []string{":/"}
-	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
-		specs = append(specs, ":(top,exclude)"+filepath.ToSlash(rel))
-	}
-	leftOut, err := m.secretFiles(ctx, userRoot, specs)
-	if err != nil {
-		return "", nil, err
-	}
-	args := append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--")
-	if len(leftOut) > 0 {
-		// Excluded by pathspec, the files are never read, so no blob of
-		// theirs is written. Their list can outgrow a command line.
-		for _, p := range leftOut {
-			specs = append(specs, ":(top,exclude,literal)"+p)
-		}
-		file := wt + ".pathspec"
-		if err := os.WriteFile(file, []byte(strings.Join(specs, "\x00")), 0o600); err != nil {
-			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
-		}
-		defer os.Remove(file)
-		args = append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--pathspec-from-file="+file, "--pathspec-file-nul")
-		specs = nil
-	}
-	add := func() error {
-		_, err := m.git(ctx, wt, append(args, specs...)...)
-		return err
-	}
-	err = errors.New("no index")
-	if copied {
-		err = add()
-	}
-	if err != nil {
-		if _, rerr := m.git(ctx, wt, append(append([]string{}, pins...), "read-tree", base)...); rerr != nil {
-			return "", nil, fmt.Errorf("prepare the snapshot index: %w", rerr)
-		}
-		if err = add(); err != nil {
-			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
-		}
-	}
-	tree, err := m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
-	if err != nil {
-		return "", nil, fmt.Errorf("write the snapshot tree: %w", err)
-	}
-	return tree, leftOut, nil
-}
-
-// secretFiles lists the user's untracked, not ignored files within specs
-// (as the user's own index and excludes define them; ls-files writes
-// nothing) and returns those that look like secrets.
-func (m *Manager) secretFiles(ctx context.Context, userRoot string, specs []string) ([]string, error) {
-	out, err := m.git(ctx, userRoot, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, specs...)...)
-	if err != nil {
-		return nil, fmt.Errorf("list the untracked files of %q: %w", userRoot, err)
-	}
-	var untracked []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			untracked = append(untracked, p)
-		}
-	}
-	_, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
-		return secretfiles.Head(filepath.Join(userRoot, filepath.FromSlash(rel)))
-	})
-	return leftOut, nil
-}
-
-func (m *Manager) commit(ctx context.Context, dir, tree, parent, msg string) (string, error) {
-	c, err := m.gitLine(ctx, dir, "commit-tree", "--no-gpg-sign", "-p", parent, "-m", msg, tree)
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	return c, nil
-}
-
-// submodules lists the gitlinks of the task worktree's index.
-func (m *Manager) submodules(ctx context.Context, wt string) ([]string, error) {
-	out, err := m.git(ctx, wt, "ls-files", "--stage", "-z")
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, rec := range strings.Split(string(out), "\x00") {
-		if strings.HasPrefix(rec, "160000 ") {
-			if _, p, ok := strings.Cut(rec, "\t"); ok {
-				paths = append(paths, p)
-			}
-		}
-	}
-	return paths, nil
 }
 
 // Commit records the task worktree's current state (whatever the actor
