@@ -42,7 +42,7 @@ var prefixAllowed = map[string][]string{
 	// Commit messages of the task branch and its snapshots: records in
 	// the user's git history, read with git log.
 	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
-	"internal/worktree/worktree.go": {"tribunal: snapshot of ", "tribunal: empty base"},
+	"internal/worktree/snapshot.go": {"tribunal: snapshot of ", "tribunal: empty base"},
 	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
 	// Receipt notes and the notes commits that write them: records in
 	// the user's git notes, read with git log --notes=tribunal (one

@@ -267,15 +267,15 @@ func (m *Manager) Apply(ctx context.Context, t *Task) (ApplyResult, error) {
 func (m *Manager) userTree(ctx context.Context, t *Task) (tree, scratch string, done func(), err error) {
 	scratch = filepath.Join(m.taskDir(t), t.ID+".apply")
 	os.RemoveAll(scratch)
-	m.git(ctx, t.UserRoot, "worktree", "prune")
-	if _, err := m.git(ctx, t.UserRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
+	m.worktreeGit(ctx, t.UserRoot, "prune")
+	if _, err := m.worktreeGit(ctx, t.UserRoot, "add", "--quiet", "--no-checkout", "--detach", scratch, t.Snapshot); err != nil {
 		return "", "", nil, fmt.Errorf("prepare a scratch index: %w", err)
 	}
 	done = func() {
 		wctx := context.WithoutCancel(ctx)
-		if _, err := m.git(wctx, t.UserRoot, "worktree", "remove", "--force", "--force", scratch); err != nil {
+		if _, err := m.worktreeGit(wctx, t.UserRoot, "remove", "--force", "--force", scratch); err != nil {
 			os.RemoveAll(scratch)
-			m.git(wctx, t.UserRoot, "worktree", "prune")
+			m.worktreeGit(wctx, t.UserRoot, "prune")
 		}
 	}
 	// The secret-looking untracked files are left out as the snapshot left

@@ -33,7 +33,7 @@ func (m *Manager) Checkout(ctx context.Context, userRoot, id, commit string, pat
 		}
 	}
 	t.Base, t.Snapshot, t.Head = commit, commit, commit
-	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--detach", t.Path, commit); err != nil {
+	if _, err := m.worktreeGit(ctx, userRoot, "add", "--quiet", "--detach", t.Path, commit); err != nil {
 		return fail(fmt.Errorf("check out %s for the judges: %w", short(commit), err))
 	}
 	if len(patch) > 0 {

@@ -243,10 +243,10 @@ func (m *Manager) proveClean(ctx context.Context, path string) bool {
 // or it is idle too long): git's way first, the directory itself when
 // git no longer knows it.
 func (m *Manager) dropMember(ctx context.Context, userRoot, path string) {
-	if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", path); err != nil {
+	if _, err := m.worktreeGit(ctx, userRoot, "remove", "--force", "--force", path); err != nil {
 		os.RemoveAll(path)
 	}
-	m.git(ctx, userRoot, "worktree", "prune")
+	m.worktreeGit(ctx, userRoot, "prune")
 }
 
 // release hands the task's member back to the pool, marking when it was

@@ -2,9 +2,11 @@ package worktree
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -135,6 +137,44 @@ func TestPoolConcurrentTasks(t *testing.T) {
 	for _, task := range tasks[:2] {
 		if _, err := os.Stat(task.Path); err != nil {
 			t.Errorf("pool member %s was removed", task.Path)
+		}
+	}
+}
+
+// TestTasksStartAtOnce: tasks of one repository started at the same time
+// (best-of-N candidates) all get a worktree, from two managers (two
+// processes) as from one. Unserialised, git's own worktree commands race
+// on .git/worktrees: one task's prune or remove deletes the directory, or
+// an entry still being written, under another's add.
+func TestTasksStartAtOnce(t *testing.T) {
+	f := newFixture(t)
+	f.m.Pool = Pool{Size: 2}
+	other := *f.m
+	ctx := context.Background()
+	repo := f.repo()
+	for round := 0; round < 10; round++ {
+		var wg sync.WaitGroup
+		errs := make([]error, 12)
+		for i := range errs {
+			m := f.m
+			if i%2 == 1 {
+				m = &other
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				task, err := m.Create(ctx, repo, fmt.Sprintf("01R%dT%d", round, i))
+				if err == nil {
+					err = m.Finish(ctx, task, false)
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, task %d: %v", round, i, err)
+			}
 		}
 	}
 }

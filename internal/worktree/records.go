@@ -84,7 +84,7 @@ func (m *Manager) Cleanup(ctx context.Context, userRoot string) []string {
 	for _, dir := range m.dirs() {
 		done = append(done, m.cleanupDir(ctx, dir, userRoot)...)
 	}
-	m.git(ctx, userRoot, "worktree", "prune")
+	m.worktreeGit(ctx, userRoot, "prune")
 	// Surplus and long-idle pool members go quietly: they are a cache.
 	m.PrunePool(ctx, userRoot, false)
 	return done
@@ -126,7 +126,7 @@ func (m *Manager) cleanupDir(ctx context.Context, dir, userRoot string) []string
 		}
 		if e.IsDir() && !recorded[e.Name()] && e.Name() != poolName {
 			p := filepath.Join(dir, e.Name())
-			if _, err := m.git(ctx, userRoot, "worktree", "remove", "--force", "--force", p); err != nil {
+			if _, err := m.worktreeGit(ctx, userRoot, "remove", "--force", "--force", p); err != nil {
 				os.RemoveAll(p)
 			}
 			done = append(done, e.Name())

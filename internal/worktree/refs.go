@@ -40,7 +40,7 @@ func (m *Manager) Migrate(ctx context.Context, dir string, t *Task) (string, err
 		return "", nil
 	}
 	old, to := "refs/heads/"+t.Branch, RefPrefix+t.ID
-	if list, err := m.git(ctx, dir, "worktree", "list", "--porcelain"); err == nil {
+	if list, err := m.worktreeGit(ctx, dir, "list", "--porcelain"); err == nil {
 		for _, l := range strings.Split(string(list), "\n") {
 			if l == "branch "+old {
 				return fmt.Sprintf("task %s stays on branch %s, which is checked out in a worktree; it moves to %s once it is not", t.ID, t.Branch, to), nil

@@ -1,13 +1,19 @@
 package worktree
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
@@ -81,4 +87,39 @@ func ProcessAlive(pid int) bool {
 		}
 	}
 	return true
+}
+
+// worktreeGit runs a `git worktree` subcommand (add, remove, prune)
+// holding the repository's worktree lock. git's worktree commands race on
+// the shared .git/worktrees directory: prune and remove delete it, or an
+// entry still being written, while an add is creating it, and an add that
+// lists the worktrees fails on another add's half-written entry ("could
+// not create directory of", "could not open '.git/worktrees/0/locked'",
+// "failed to read .git/worktrees/0/commondir" — each seen when best-of-N
+// candidates start at once). tribunal's own worktree commands on one
+// repository therefore take turns, across processes (the lock is a file
+// under Dir); when the lock cannot be had the command runs anyway.
+func (m *Manager) worktreeGit(ctx context.Context, userRoot string, args ...string) ([]byte, error) {
+	if unlock := m.lockWorktrees(userRoot); unlock != nil {
+		defer unlock()
+	}
+	return m.git(ctx, userRoot, append([]string{"worktree"}, args...)...)
+}
+
+// worktreeLockWait bounds the wait for another worktree command of the
+// same repository: removing a fresh worktree of a large one takes seconds.
+const worktreeLockWait = 2 * time.Minute
+
+// lockWorktrees takes the worktree lock of the repository at userRoot,
+// nil when it cannot.
+func (m *Manager) lockWorktrees(userRoot string) func() {
+	common, err := projectkey.CommonDir(userRoot)
+	if err != nil || os.MkdirAll(filepath.Join(m.Dir, poolName), 0o700) != nil {
+		return nil
+	}
+	unlock, err := store.LockFile(m.poolDir(common)+".worktrees.lock", true, worktreeLockWait)
+	if err != nil {
+		return nil
+	}
+	return unlock
 }

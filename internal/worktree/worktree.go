@@ -264,7 +264,7 @@ func (m *Manager) checkout(ctx context.Context, t *Task, userRoot string, repo r
 
 // checkoutFresh adds a worktree at t.Path and checks a new snapshot out.
 func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) error {
-	if _, err := m.git(ctx, userRoot, "worktree", "add", "--quiet", "--no-checkout", "--detach", t.Path, t.Base); err != nil {
+	if _, err := m.worktreeGit(ctx, userRoot, "add", "--quiet", "--no-checkout", "--detach", t.Path, t.Base); err != nil {
 		return fmt.Errorf("create the task worktree: %w", err)
 	}
 	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, t.Base, nil)
@@ -372,7 +372,7 @@ func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
 		return nil
 	}
 	if _, err := os.Stat(t.Path); err == nil {
-		if _, err := m.git(ctx, t.UserRoot, "worktree", "remove", "--force", "--force", t.Path); err != nil {
+		if _, err := m.worktreeGit(ctx, t.UserRoot, "remove", "--force", "--force", t.Path); err != nil {
 			// A damaged worktree: delete the directory (only ever one of
 			// ours) and let prune drop git's administrative entry.
 			if t.dir == "" || filepath.Dir(t.Path) != t.dir {
@@ -383,7 +383,7 @@ func (m *Manager) removeWorktree(ctx context.Context, t *Task) error {
 			}
 		}
 	}
-	m.git(ctx, t.UserRoot, "worktree", "prune")
+	m.worktreeGit(ctx, t.UserRoot, "prune")
 	return nil
 }
 
