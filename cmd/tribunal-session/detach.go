@@ -19,6 +19,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -115,7 +116,9 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: cannot start the background run: %v", err)
 		return exitAborted
 	}
-	os.WriteFile(filepath.Join(runDir, records.RunPIDFile), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600)
+	// The pid with its start time: cancel signals it only while it still
+	// names this run, never a process that reused the pid.
+	os.WriteFile(filepath.Join(runDir, records.RunPIDFile), []byte(procid.Of(cmd.Process.Pid).String()+"\n"), 0o600)
 	cmd.Process.Release()
 	fmt.Fprintln(c.stdout, taskID)
 	c.progressf("task %s started in the background; follow it with: tribunal-session wait %s", taskID, taskID)
@@ -261,8 +264,14 @@ func alive(runDir string) bool {
 	if err != nil {
 		return true // started a moment ago; the pid file comes next
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	return err == nil && worktree.ProcessAlive(pid)
+	id, err := procid.Parse(string(data))
+	if err != nil {
+		return false
+	}
+	if id.Start == 0 {
+		return worktree.ProcessAlive(id.PID) // a pid file of an earlier version
+	}
+	return procid.Check(id) != procid.Gone
 }
 
 func (c *cli) cancelCmd(args []string) int {
@@ -284,14 +293,39 @@ func (c *cli) cancelCmd(args []string) int {
 		c.progress("task " + args[0] + " has already finished")
 		return 0
 	}
-	data, _ := store.ReadRegular(filepath.Join(runDir, records.RunPIDFile), smallRunFile)
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
-		c.errorf("cancel: task %s is not running", args[0])
-		return exitAborted
+	if code, why, hint := stopRun(runDir); code != 0 {
+		c.errorf("cancel: task %s %s", args[0], why)
+		if hint != "" {
+			c.hint("%s", hint)
+		}
+		return code
 	}
 	c.progress("asked task " + args[0] + " to stop; it records itself as aborted")
 	return 0
+}
+
+// stopRun sends SIGTERM to the detached run of runDir, and only while its
+// pid file's pid still names the process that started then (procid): a pid
+// the kernel gave to another process after the run died is never
+// signalled, nor one whose start time was not recorded. The exit code is
+// 0 when the signal was sent; otherwise why (and what to do) says why not.
+func stopRun(runDir string) (code int, why, hint string) {
+	data, _ := store.ReadRegular(filepath.Join(runDir, records.RunPIDFile), smallRunFile)
+	id, err := procid.Parse(string(data))
+	if err != nil {
+		return exitAborted, "is not running", ""
+	}
+	switch procid.Check(id) {
+	case procid.Gone:
+		return exitAborted, "is not running", ""
+	case procid.Unknown:
+		return exitAborted, fmt.Sprintf("cannot be proven to be process %d any more (its start time was not recorded); it was not signalled", id.PID),
+			fmt.Sprintf("if `ps -p %d -o args=` shows `tribunal-session run`, stop it with `kill %d`", id.PID, id.PID)
+	}
+	if !procid.Signal(id, syscall.SIGTERM) {
+		return exitAborted, "is not running", ""
+	}
+	return 0, "", ""
 }
 
 // reorder moves flags after the positional argument in front of it, so

@@ -3,7 +3,10 @@ package procid
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -62,6 +65,31 @@ func Of(pid int) ID {
 
 // Self names this process.
 func Self() ID { return Of(os.Getpid()) }
+
+// String is id as a file keeps it: "PID START" (START 0 when unknown).
+func (id ID) String() string {
+	return strconv.Itoa(id.PID) + " " + strconv.FormatUint(id.Start, 10)
+}
+
+// Parse reads String's form. A bare pid, as files written before start
+// times were kept hold, gives Start 0: an ID Check never proves alive.
+func Parse(s string) (ID, error) {
+	f := strings.Fields(s)
+	if len(f) < 1 || len(f) > 2 {
+		return ID{}, fmt.Errorf("%q is not a process id", s)
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil || pid <= 0 {
+		return ID{}, fmt.Errorf("%q is not a process id", s)
+	}
+	id := ID{PID: pid}
+	if len(f) == 2 {
+		if id.Start, err = strconv.ParseUint(f[1], 10, 64); err != nil {
+			return ID{}, fmt.Errorf("%q is not a process id", s)
+		}
+	}
+	return id, nil
+}
 
 // Check reports whether id still names a running process.
 func Check(id ID) State {

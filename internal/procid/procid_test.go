@@ -113,3 +113,29 @@ func TestZombieIsGone(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+// TestParse: String's form reads back; a bare pid (an earlier version's
+// file) has no start time; anything else is refused.
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in   string
+		want ID
+		ok   bool
+	}{
+		{"1234 987654\n", ID{PID: 1234, Start: 987654}, true},
+		{ID{PID: 42, Start: 7}.String(), ID{PID: 42, Start: 7}, true},
+		{"1234\n", ID{PID: 1234}, true},
+		{"", ID{}, false},
+		{"0 5", ID{}, false},
+		{"-3 5", ID{}, false},
+		{"12 x", ID{}, false},
+		{"12 5 6", ID{}, false},
+		{"twelve", ID{}, false},
+	}
+	for _, tt := range tests {
+		got, err := Parse(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
