@@ -116,9 +116,7 @@ func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: cannot start the background run: %v", err)
 		return exitAborted
 	}
-	// The pid with its start time: cancel signals it only while it still
-	// names this run, never a process that reused the pid.
-	os.WriteFile(filepath.Join(runDir, records.RunPIDFile), []byte(procid.Of(cmd.Process.Pid).String()+"\n"), 0o600)
+	writeRunPID(runDir, cmd.Process.Pid)
 	cmd.Process.Release()
 	fmt.Fprintln(c.stdout, taskID)
 	c.progressf("task %s started in the background; follow it with: tribunal-session wait %s", taskID, taskID)
@@ -210,6 +208,12 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// writeRunPID records the run's pid with its start time: cancel signals
+// it only while it still names this run, never a process that reused it.
+func writeRunPID(runDir string, pid int) {
+	os.WriteFile(filepath.Join(runDir, records.RunPIDFile), []byte(procid.Of(pid).String()+"\n"), 0o600)
 }
 
 func readOffset(runDir string) int64 {
