@@ -5,7 +5,7 @@
 #   make test       what a contributor runs before committing: gofmt, vet, go test ./...
 #   make check      every tier, as CI runs it (see "Run the tests" in README.md)
 #   make release    cross-build linux/darwin × amd64/arm64 into dist/release/tribunal
-#   make bench      hook benchmarks (see scripts/bench-stop-gate.sh)
+#   make bench      the benchmarks: hooks, task start, review (scripts/bench-*.sh)
 
 GO       ?= go
 CLAUDE   ?= claude
@@ -23,7 +23,7 @@ RELEASE  := dist/release/tribunal
 export CGO_ENABLED = 0
 
 .PHONY: all build plugin install uninstall test check release bench clean fmt vet \
-	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel
+	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel test-bench
 
 all: plugin
 
@@ -80,7 +80,7 @@ test:
 check:
 	./scripts/test.sh check
 
-test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel:
+test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel test-bench:
 	./scripts/test.sh $(@:test-%=%)
 
 bench: build

@@ -9,7 +9,7 @@
 #   scripts/test.sh load       the race-detector suite LOAD_COUNT (3) more times with
 #                              every CPU kept busy
 #   scripts/test.sh fuzz       a FUZZTIME (8s) coverage-guided run of every fuzz target
-#   scripts/test.sh e2e|browser|calibration|stress|otel
+#   scripts/test.sh e2e|browser|calibration|stress|otel|bench
 #                              one slow tier (internal/testtier), under -race
 #   scripts/test.sh check      everything CI runs: gofmt, vet, every tier under -race,
 #                              every tier but calibration once more under load
@@ -147,6 +147,7 @@ tier() {
 	browser) pkgs=./internal/report ;;
 	calibration) pkgs=./internal/calibrate ;;
 	stress) pkgs=./internal/stress ;;
+	bench) pkgs=./scripts ;;
 	otel)
 		# The tier's one test, not the rest of the package's suite; the
 		# pinned Jaeger is built on first use (scripts/build-jaeger.sh).
@@ -165,7 +166,7 @@ test) quick ;;
 race) race ;;
 load) load ;;
 fuzz) fuzz ;;
-e2e | browser | calibration | stress | otel) tier "$1" ;;
+e2e | browser | calibration | stress | otel | bench) tier "$1" ;;
 check)
 	# Every tier, as CI has always run them: the race pass and the loaded
 	# pass each cover the slow tiers too.
@@ -176,14 +177,15 @@ check)
 	lint
 	race
 	# The calibration tier re-derives labels by running the sets'
-	# programs (deterministic, minutes of python3): load adds nothing to
-	# it but time, so the loaded pass runs the other tiers.
+	# programs (deterministic, minutes of python3), and the bench tier
+	# runs timing scripts once: load adds nothing to either but time, so
+	# the loaded pass runs the other tiers.
 	LOAD_COUNT=$CHECK_LOAD_COUNT TRIBUNAL_TIERS=e2e,browser,stress,otel load
 	fuzz
 	;;
 *)
 	echo "tribunal: error: unknown test tier '$1'" >&2
-	echo "tribunal: hint: scripts/test.sh [test|race|load|fuzz|e2e|browser|calibration|stress|otel|check]" >&2
+	echo "tribunal: hint: scripts/test.sh [test|race|load|fuzz|e2e|browser|calibration|stress|otel|bench|check]" >&2
 	exit 2
 	;;
 esac

@@ -30,10 +30,11 @@ var (
 	Calibration = Tier{"calibration", "the calibration sets' labels (starter, QuixBugs) re-derived by running each program's tests", "make test-calibration"}
 	Stress      = Tier{"stress", "stress runs of many concurrent and randomly killed hook and session processes", "make test-stress"}
 	OTel        = Tier{"otel", "OpenTelemetry export to a real Jaeger (OTLP/HTTP in, its query API read back)", "make test-otel"}
+	Bench       = Tier{"bench", "the benchmark scripts of make bench, run once on small inputs", "make test-bench"}
 )
 
 // All lists every tier, in the order `make check` runs them.
-var All = []Tier{E2E, Browser, Calibration, Stress, OTel}
+var All = []Tier{E2E, Browser, Calibration, Stress, OTel, Bench}
 
 // Env is the variable that selects tiers; CIEnv, when non-empty, turns a
 // missing prerequisite into a failure.

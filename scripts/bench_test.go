@@ -1,0 +1,64 @@
+// Package scripts holds the repository's shell scripts; its one test runs
+// every benchmark script of `make bench` once on small inputs (tier
+// bench), since nothing else runs them: a bench that breaks — as one did
+// when a rule began refusing its fake model's answers — is found here,
+// not when someone next needs its figures.
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testtier"
+)
+
+// TestBenchScripts runs each bench with inputs small enough for seconds,
+// one after another (they time things), and checks that it completes and
+// prints its figures. The figures themselves are not judged: on a few
+// hundred files the ratios mean nothing.
+func TestBenchScripts(t *testing.T) {
+	testtier.Require(t, testtier.Bench)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the benches build with go, which is not on PATH")
+	}
+	benches := []struct {
+		script string
+		env    []string
+		want   []string // each a regexp the output must match
+	}{
+		{"bench-stop-gate.sh", []string{"BENCH_TRACKED=300", "BENCH_IGNORED=300", "RUNS_FAST=3", "RUNS_LARGE=2", "WARMUP=1", "BENCH_METHOD=loop"},
+			[]string{`disabled / true \(median\) +[0-9.]+`, `small clean / git-status \(median\) +[0-9.]+`}},
+		{"bench-session-start.sh", []string{"RUNS=3", "WARMUP=1"},
+			[]string{`session-start disabled / stop-gate disabled \(median\) +[0-9.]+`}},
+		{"bench-stop-judge.sh", []string{"RUNS=3", "WARMUP=1"},
+			[]string{`judged turn, advisory mode \(median\) +[0-9.]+ ms`}},
+		{"bench-task-start.sh", []string{"BENCH_TRACKED=300", "TRIBUNAL_BENCH_RUNS=1"},
+			[]string{`warm / git status +[0-9.]+`, `fresh / worktree add\+remove +[0-9.]+`, `disk per idle pool worktree +[0-9.]+ MiB`}},
+		{"bench-review.sh", []string{"FILES=300", "CHANGED=3", "RUNS=2"},
+			[]string{`review, judged \(fake instant model\) +[0-9.]+ ms`, `review, verdict reused from the cache +[0-9.]+ ms`, `review with a worktree: [0-9]+ ms`}},
+		{"bench-candidates.sh", []string{"TRIBUNAL_BENCH_RUNS=1"},
+			[]string{`candidates=3 +cost \$[0-9.]+ +wall median`}},
+		{"bench-receipts.sh", []string{"COUNT=1"},
+			[]string{`1000-commit range: [0-9]+ receipts written/s, [0-9]+ verified/s`}},
+	}
+	for _, b := range benches {
+		t.Run(strings.TrimSuffix(b.script, ".sh"), func(t *testing.T) {
+			cmd := exec.Command("bash", b.script)
+			cmd.Env = append(append(os.Environ(), "BENCH_DIR="+t.TempDir(), "TMPDIR="+t.TempDir()), b.env...)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s failed after %s: %v\n%s", b.script, time.Since(start).Round(time.Millisecond), err, out)
+			}
+			for _, w := range b.want {
+				if !regexp.MustCompile(w).Match(out) {
+					t.Errorf("%s printed no line matching %q:\n%s", b.script, w, out)
+				}
+			}
+		})
+	}
+}
