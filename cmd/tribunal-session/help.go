@@ -121,8 +121,11 @@ timeout ends (call wait again); 2 unknown task id.
 Asks a detached run to stop; it records itself as aborted. "last" names
 the newest run; any unambiguous prefix of a task id works.
 
-Exit status: 0 asked to stop, or already finished; 3 not running;
-2 usage error or unknown task id.
+The run is signalled only while its recorded pid still names the process
+that started then (pid and start time), never a process that reused it.
+
+Exit status: 0 asked to stop, or already finished; 3 not running, or not
+provably the run any more (not signalled); 2 usage error or unknown task id.
 `
 	decideHelp = `usage: tribunal-session decide < input.json
 

@@ -82,18 +82,24 @@ func ReadGitlinks(path string, maxEntries int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	_, err = check(data, count, func(b []byte, pathLen int) error {
-		flags := binary.BigEndian.Uint16(b[60:62])
-		if binary.BigEndian.Uint32(b[24:28]) == ModeGitlink && flags&flagStageMask == 0 {
-			paths = append(paths, string(b[entryFixedLen:entryFixedLen+pathLen]))
-		}
-		return nil
-	})
+	paths, err := gitlinks(data, count)
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
 	return paths, nil
+}
+
+// gitlinks checks a whole index file as parse does and returns its
+// gitlinks' paths, decoding nothing else.
+func gitlinks(data []byte, count int) ([]string, error) {
+	var paths []string
+	_, err := check(data, count, func(b []byte, pathLen int) error {
+		if isGitlink(modeStage(b)) {
+			paths = append(paths, string(b[entryFixedLen:entryFixedLen+pathLen]))
+		}
+		return nil
+	})
+	return paths, err
 }
 
 // load reads the index file at path whole, after refusing from its header
@@ -140,10 +146,9 @@ func parse(data []byte, count int) (*Index, error) {
 	// Sized from the data too: check refuses a count the data cannot
 	// hold only once it runs.
 	idx := &Index{Entries: make([]Entry, 0, min(count, (len(data)-headerLen)/minEntryLen))}
-	ext, err := check(data, count, func(b []byte, _ int) error {
-		e, _, err := parseEntry(b)
-		idx.Entries = append(idx.Entries, e)
-		return err
+	ext, err := check(data, count, func(b []byte, pathLen int) error {
+		idx.Entries = append(idx.Entries, decodeEntry(b, pathLen))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -215,16 +220,32 @@ func parseEntry(b []byte) (Entry, int, error) {
 	if err != nil {
 		return Entry{}, 0, err
 	}
+	return decodeEntry(b, pathLen), n, nil
+}
+
+// decodeEntry decodes the entry at the start of b, which entryLen has
+// accepted with the path length pathLen.
+func decodeEntry(b []byte, pathLen int) Entry {
 	u := func(i int) uint32 { return binary.BigEndian.Uint32(b[i*4:]) }
 	e := Entry{CtimeS: u(0), CtimeNS: u(1), MtimeS: u(2), MtimeNS: u(3),
-		Dev: u(4), Ino: u(5), Mode: u(6), UID: u(7), GID: u(8), Size: u(9)}
+		Dev: u(4), Ino: u(5), UID: u(7), GID: u(8), Size: u(9)}
 	copy(e.OID[:], b[40:60])
-	flags := binary.BigEndian.Uint16(b[60:62])
-	e.AssumeValid = flags&flagValid != 0
-	e.Stage = (flags & flagStageMask) >> 12
+	e.AssumeValid = binary.BigEndian.Uint16(b[60:62])&flagValid != 0
+	e.Mode, e.Stage = modeStage(b)
 	e.Path = string(b[entryFixedLen : entryFixedLen+pathLen])
-	return e, n, nil
+	return e
 }
+
+// modeStage reads the mode and the merge stage of the entry at the start
+// of b.
+func modeStage(b []byte) (uint32, uint16) {
+	return binary.BigEndian.Uint32(b[24:28]), (binary.BigEndian.Uint16(b[60:62]) & flagStageMask) >> 12
+}
+
+// isGitlink: an entry of this mode and stage is a submodule that `git
+// ls-files --stage` lists: a gitlink (mode 160000) at stage 0, not one
+// side of a conflict (stages 1–3).
+func isGitlink(mode uint32, stage uint16) bool { return mode == ModeGitlink && stage == 0 }
 
 // extensions walks the extensions in b, refusing a mandatory one (its
 // signature starts with a lower-case letter): one git requires a reader
@@ -280,7 +301,7 @@ func cacheTreeRoot(ext []byte, count int) string {
 func (idx *Index) Gitlinks() []string {
 	var paths []string
 	for _, e := range idx.Entries {
-		if e.Stage == 0 && e.Mode == ModeGitlink {
+		if isGitlink(e.Mode, e.Stage) {
 			paths = append(paths, e.Path)
 		}
 	}

@@ -35,6 +35,11 @@ func (r *runner) kind() string {
 func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	r := v.r
 	c := v.opts.Change
+	// A change from review.Identify has no patch until it is loaded (the
+	// CLI loads it after its cache lookup; Load runs once).
+	if err := c.Load(ctx, r.Git, r.repo.WorktreeRoot); err != nil {
+		return nil, err
+	}
 	v.diff, v.omitted = unidiff.RenderNoting(c.Files, v.opts.DiffBytes)
 	rec := records.Review{ReviewID: r.taskID, Change: c.Kind, Base: c.Base, Head: c.Head,
 		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{}}

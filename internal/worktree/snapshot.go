@@ -30,7 +30,7 @@ type repoDirs struct{ common, gitDir, head string }
 func (m *Manager) readRepo(ctx context.Context, userRoot string) (repoDirs, error) {
 	dirs := []string{"rev-parse", "--path-format=absolute", "--git-common-dir", "--absolute-git-dir"}
 	out, err := m.gitLine(ctx, userRoot, append(dirs, "--verify", "--quiet", "HEAD^{commit}")...)
-	if lines := strings.Split(out, "\n"); err == nil && len(lines) == 3 && isObjectID(lines[2]) {
+	if lines := strings.Split(out, "\n"); err == nil && len(lines) == 3 {
 		return repoDirs{common: lines[0], gitDir: lines[1], head: lines[2]}, nil
 	}
 	// No commit yet (rev-parse fails after naming the directories): ask
@@ -43,14 +43,6 @@ func (m *Manager) readRepo(ctx context.Context, userRoot string) (repoDirs, erro
 		err = fmt.Errorf("unexpected answer %q", out)
 	}
 	return repoDirs{}, fmt.Errorf("find the git directory of %q: %w", userRoot, err)
-}
-
-// isObjectID: s is a full hexadecimal object name (SHA-1 or SHA-256).
-func isObjectID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // baseCommit is head (the user's HEAD commit), or, on an unborn branch
