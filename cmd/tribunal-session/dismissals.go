@@ -142,7 +142,7 @@ func (c *cli) printDismissals(ds []listedDismissal) {
 // inline finds the inline dismissals in the tracked files of the work
 // tree (git grep), and the invalid ones.
 func (d *dismisser) inline(ctx context.Context) ([]dismiss.Entry, []string) {
-	out, err := d.c.git(os.Environ())(ctx, d.root, "grep", "-n", "-I", "-F", "--no-color", "-e", dismiss.InlineMarker)
+	out, err := d.c.git(os.Environ())(ctx, d.root, "grep", "-n", "-I", "-F", "--no-color", "--no-textconv", "-e", dismiss.InlineMarker)
 	if err != nil {
 		return nil, nil // exit 1: no match
 	}

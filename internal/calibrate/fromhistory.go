@@ -232,7 +232,7 @@ func (in HistoryInput) startingFiles(ctx context.Context, snapshot, diff string)
 		if !safePath(f.OldPath) {
 			return nil, fmt.Sprintf("the diff names an unsafe path %q", f.OldPath)
 		}
-		out, err := in.Git(ctx, in.WorkTree, "show", snapshot+":"+f.OldPath)
+		out, err := in.Git(ctx, in.WorkTree, "show", "--no-textconv", "--no-ext-diff", snapshot+":"+f.OldPath)
 		if err != nil {
 			return nil, fmt.Sprintf("its starting snapshot %.12s is no longer in the repository", snapshot)
 		}

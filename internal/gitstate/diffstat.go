@@ -38,7 +38,7 @@ func DiffStat(ctx context.Context, git projectkey.GitRunner, root string, maxByt
 		}
 	}
 	var b strings.Builder
-	out, err := git(ctx, root, diffCmd("diff-index", []string{"--stat", "-M", "--no-color"}, base)...)
+	out, err := git(ctx, root, diffCmd("diff-index", []string{"--stat", "-M", "--no-color", "--no-ext-diff", "--no-textconv"}, base)...)
 	if err != nil {
 		return "", fmt.Errorf("diff stat of %q: %w", root, err)
 	}

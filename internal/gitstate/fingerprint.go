@@ -94,7 +94,7 @@ func Fingerprint(ctx context.Context, git projectkey.GitRunner, root string, st 
 	}
 	var subOut []byte
 	if len(submodules) > 0 {
-		args := append([]string{"diff-files", "-p", "--no-ext-diff", "--no-color", "--"}, submodules...)
+		args := append([]string{"diff-files", "-p", "--no-ext-diff", "--no-textconv", "--no-color", "--"}, submodules...)
 		out, err := git(ctx, root, args...)
 		if err != nil {
 			return "", fmt.Errorf("fingerprint %q: %w", root, err)

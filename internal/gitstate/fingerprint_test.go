@@ -349,7 +349,7 @@ func TestFingerprintAsksGitOnlyAboutSubmodules(t *testing.T) {
 	if _, err := Fingerprint(context.Background(), runner, t.TempDir(), st); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"diff-files -p --no-ext-diff --no-color -- lib"}
+	want := []string{"diff-files -p --no-ext-diff --no-textconv --no-color -- lib"}
 	if !slices.Equal(calls, want) {
 		t.Errorf("git calls = %q, want %q", calls, want)
 	}

@@ -76,9 +76,12 @@ type NothingError struct{ Why string }
 func (e *NothingError) Error() string { return "nothing to review: " + e.Why }
 
 // diffArgs are the options every patch is printed with: plumbing (no
-// user diff configuration), renames found, binary patches that apply,
-// fixed prefixes that unidiff.Parse reads.
-var diffArgs = []string{"-p", "-M", "--binary", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/"}
+// user diff configuration); no external diff and no textconv program, so
+// git runs nothing that the repository's config or the change's
+// .gitattributes name (`diff --no-index` is porcelain and would); renames
+// found, binary patches that apply, fixed prefixes that unidiff.Parse
+// reads.
+var diffArgs = []string{"-p", "-M", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}
 
 // Resolve turns in into a Change, reading the repository at root with
 // git. Errors are *InputError or *NothingError, or wrap git's failure.

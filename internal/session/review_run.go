@@ -137,7 +137,7 @@ func (v *Reviewer) headState(ctx context.Context) (done func(), err error) {
 	root := r.repo.WorktreeRoot
 	if c.Kind == review.KindRange {
 		head, herr := r.Git(ctx, root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-		_, dirty := r.Git(ctx, root, "diff-index", "--quiet", "HEAD", "--")
+		_, dirty := r.Git(ctx, root, "diff-index", "--quiet", "--no-ext-diff", "--no-textconv", "HEAD", "--")
 		if herr == nil && dirty == nil && string(trimNL(head)) == c.Head {
 			return func() {}, nil
 		}

@@ -22,7 +22,7 @@ type FileChange = records.FileChange
 // or refreshes an index, runs no external diff or textconv program, and
 // ignores the user's diff configuration; the a/ b/ prefixes `git apply`
 // expects are given explicitly all the same.
-var diffArgs = []string{"diff-tree", "-r", "-M", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}
+var diffArgs = []string{"diff-tree", "-r", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"}
 
 // PatchFileBytes bounds what one file adds to a stored diff: a file whose
 // old or new content is larger is named by git as "Binary files … differ"
@@ -50,11 +50,11 @@ func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []Fil
 // Files lists the files changed from one commit (or tree) to another,
 // with mode changes and symbolic links' targets named.
 func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange, error) {
-	raw, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--raw", "-z", "--abbrev=40", from, to, "--")
+	raw, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--raw", "-z", "--no-ext-diff", "--no-textconv", "--abbrev=40", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list the changed files: %w", err)
 	}
-	num, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--numstat", "-z", from, to, "--")
+	num, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--numstat", "-z", "--no-ext-diff", "--no-textconv", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("count the changed lines: %w", err)
 	}

@@ -82,7 +82,7 @@ func (m *Manager) write(ctx context.Context, t *Task, scratch, userTree, result 
 // as binary, files over PatchFileBytes included.
 func (m *Manager) blobFiles(ctx context.Context, t *Task, userTree, result string) ([]blobFile, error) {
 	num, err := m.git(ctx, t.UserRoot, "-c", "core.bigFileThreshold="+strconv.Itoa(PatchFileBytes),
-		"diff-tree", "-r", "--no-renames", "--numstat", "-z", userTree, result, "--")
+		"diff-tree", "-r", "--no-renames", "--numstat", "-z", "--no-ext-diff", "--no-textconv", userTree, result, "--")
 	if err != nil {
 		return nil, fmt.Errorf("count the change for apply: %w", err)
 	}
@@ -95,7 +95,7 @@ func (m *Manager) blobFiles(ctx context.Context, t *Task, userTree, result strin
 	if len(binary) == 0 {
 		return nil, nil
 	}
-	raw, err := m.git(ctx, t.UserRoot, "diff-tree", "-r", "--no-renames", "--raw", "-z", "--abbrev=40", userTree, result, "--")
+	raw, err := m.git(ctx, t.UserRoot, "diff-tree", "-r", "--no-renames", "--raw", "-z", "--no-ext-diff", "--no-textconv", "--abbrev=40", userTree, result, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list the change for apply: %w", err)
 	}

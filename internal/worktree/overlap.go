@@ -31,13 +31,13 @@ func (m *Manager) Overlap(ctx context.Context, t *Task, files []string) (Overlap
 		return o, nil
 	}
 	paths := append([]string{"--"}, files...)
-	args := append([]string{"log", "--no-color", fmt.Sprintf("--max-count=%d", maxOverlapCommits), "--format=%h %s", t.Base + "..HEAD"}, paths...)
+	args := append([]string{"log", "--no-color", "--no-ext-diff", "--no-textconv", fmt.Sprintf("--max-count=%d", maxOverlapCommits), "--format=%h %s", t.Base + "..HEAD"}, paths...)
 	out, err := m.git(ctx, t.UserRoot, args...)
 	if err != nil {
 		return o, fmt.Errorf("list the commits since the task's start: %w", err)
 	}
 	o.Commits = lines(string(out))
-	out, err = m.git(ctx, t.UserRoot, append([]string{"diff-index", "--name-only", "HEAD"}, paths...)...)
+	out, err = m.git(ctx, t.UserRoot, append([]string{"diff-index", "--name-only", "--no-ext-diff", "--no-textconv", "HEAD"}, paths...)...)
 	if err != nil {
 		return o, fmt.Errorf("list your uncommitted edits: %w", err)
 	}
