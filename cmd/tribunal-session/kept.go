@@ -163,6 +163,15 @@ func (c *cli) secretRule(root string) secretfiles.Rule {
 	return cfg.SecretRule()
 }
 
+// changeBounds are what a review leaves out of the change at root before
+// reading it: the secret-file rule and the size limits of its settings.
+func (c *cli) changeBounds(root string) (secretfiles.Rule, worktree.Limits) {
+	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warning})
+	var l worktree.Limits
+	l.FileBytes, l.TaskBytes = cfg.ChangeLimits()
+	return cfg.SecretRule(), l
+}
+
 // worktrees is the task-worktree manager of a project: its worktrees
 // directory, and the per-user fallback that runs use when $ONLOOKER_DIR
 // cannot hold them.

@@ -201,6 +201,7 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	environ := os.Environ()
 	// The patch of a range is read only when no cached verdict answers
 	// (runReview): a reused verdict costs no diff.
+	f.in.Secrets, f.in.Limits = c.changeBounds(root)
 	change, err := review.Identify(ctx, c.git(environ), root, f.in)
 	if code, done := c.resolveFailed(err); done {
 		return code

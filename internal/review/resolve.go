@@ -12,7 +12,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // Kinds of change a review judges.
@@ -39,6 +41,12 @@ type Input struct {
 	// DiffName names its source for messages ("-" for stdin).
 	Diff     []byte
 	DiffName string
+	// Secrets is the rule for untracked files that look like secrets
+	// (settings' secret_files added): a work-tree review leaves them out.
+	Secrets secretfiles.Rule
+	// Limits bound one file and the whole change (session.max_file_mb,
+	// max_change_mb), applied from sizes before any content is read.
+	Limits worktree.Limits
 }
 
 // Change is the resolved change: what the judges see and what keys it.
@@ -54,6 +62,11 @@ type Change struct {
 	// apply on Base for the judges' working directory.
 	Patch []byte
 	Files []unidiff.File
+	// Omitted names, in words, what was left out before the patch was
+	// read: untracked files that look like secrets, files over the size
+	// limits. The judges are never shown them.
+	Omitted []string
+	limits  worktree.Limits
 	// what names a range for "nothing to review"; pending is set while
 	// a range's patch is not read yet (Identify), until Load.
 	what    string
@@ -114,7 +127,7 @@ func Identify(ctx context.Context, git projectkey.GitRunner, root string, in Inp
 	case in.Staged:
 		return resolveStaged(ctx, git, root)
 	case in.WorkTree:
-		return resolveWorkTree(ctx, git, root)
+		return resolveWorkTree(ctx, git, root, in)
 	}
 	return resolveRange(ctx, git, root, in)
 }
@@ -148,7 +161,7 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 		return nil, badRefs(ctx, git, root, in.Base, head)
 	}
 	shallow, baseC, headC := ids[0] == "true", ids[1], ids[2]
-	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3]}
+	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3], limits: in.Limits}
 	mb, known := symmetricBase(ids[4:], baseC, headC)
 	if !known {
 		mb, _ = line(ctx, git, root, "merge-base", baseC, headC)
@@ -180,7 +193,17 @@ func (c *Change) Load(ctx context.Context, git projectkey.GitRunner, root string
 	if !c.pending {
 		return nil
 	}
-	patch, err := git(ctx, root, append(append([]string{"diff-tree", "-r"}, diffArgs...), c.Base, c.Head)...)
+	// Sized first: a file over the limits is kept out of the patch by
+	// pathspec, so git never prints it and nothing here holds it.
+	excludes, err := c.rangeBound(ctx, git, root)
+	if err != nil {
+		return err
+	}
+	args := append(append([]string{"diff-tree", "-r"}, diffArgs...), c.Base, c.Head)
+	if len(excludes) > 0 {
+		args = append(append(args, "--"), excludes...)
+	}
+	patch, err := git(ctx, root, args...)
 	if err != nil {
 		return fmt.Errorf("diff %s..%s: %w", c.Base, c.Head, err)
 	}
@@ -285,6 +308,9 @@ func resolveDiff(ctx context.Context, git projectkey.GitRunner, root string, in 
 // parse fills Files and refuses a change with nothing a judge can read.
 func (c *Change) parse(what string) error {
 	c.Files = unidiff.Parse(c.Patch)
+	if len(c.Files) == 0 && len(c.Omitted) > 0 {
+		return &NothingError{Why: what + " changes only files left out of the review: " + strings.Join(c.Omitted, "; ")}
+	}
 	if len(c.Files) == 0 {
 		return &NothingError{Why: what + " changes no file"}
 	}

@@ -49,6 +49,10 @@ func (r *runner) isolate(ctx context.Context) error {
 	if line := secretfiles.Describe(t.LeftOut); line != "" {
 		r.Note(line)
 	}
+	for _, o := range t.TooLarge {
+		// Named, never read: the snapshot (and so .git) holds nothing of it.
+		r.Warn("left out of the task's snapshot, unread: " + worktree.RefusalLine(o))
+	}
 	if len(t.Submodules) > 0 {
 		r.Warn(fmt.Sprintf("submodules are not checked out in the task worktree (%s); the actor cannot change them", strings.Join(t.Submodules, ", ")))
 	}

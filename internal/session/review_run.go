@@ -41,6 +41,9 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		return nil, err
 	}
 	v.diff, v.omitted = unidiff.RenderNoting(c.Files, v.opts.DiffBytes)
+	// What the change left out before it was read (secrets, over-size
+	// files) comes first: the judges were never shown it either.
+	v.omitted = append(append([]string{}, c.Omitted...), v.omitted...)
 	rec := records.Review{ReviewID: r.taskID, Change: c.Kind, Base: c.Base, Head: c.Head,
 		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{}}
 	done, err := v.headState(ctx)

@@ -278,10 +278,10 @@ func (m *Manager) userTree(ctx context.Context, t *Task) (tree, scratch string, 
 			m.worktreeGit(wctx, t.UserRoot, "prune")
 		}
 	}
-	// The secret-looking untracked files are left out as the snapshot left
-	// them out: the merge never sees them, the patch never touches them,
+	// The secret-looking and over-size untracked files are left out as
+	// the snapshot left them out: the merge never sees them, the patch never touches them,
 	// and no blob of theirs is written.
-	tree, _, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
+	tree, _, _, err = m.capture(ctx, scratch, t.UserRoot, t.Snapshot, t.pins)
 	if err != nil {
 		done()
 		return "", "", nil, err

@@ -131,9 +131,10 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base
 	go func() { ready <- m.readyMember(ctx, common, t.Path, base) }()
 	changes, err := m.userStatus(ctx, userRoot)
 	var paths, leftOut []string
+	var over []Refusal
 	snap, tree := "", base+"^{tree}"
 	if err == nil {
-		if paths, leftOut = m.snapshotPaths(userRoot, changes.untracked, changes.changed); len(paths) == 0 && !changes.staged {
+		if paths, leftOut, over = m.snapshotPaths(userRoot, changes.untracked, changes.changed); len(paths) == 0 && !changes.staged {
 			// Nothing differs from HEAD: the snapshot is base's tree, and
 			// it is committed while the member is still being readied.
 			snap, err = m.snapshotRef(ctx, t, userRoot, tree, base)
@@ -146,7 +147,7 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base
 		return "", false, err
 	}
 	if snap == "" {
-		if tree, leftOut, err = m.captureChanges(ctx, t.Path, userRoot, base, paths, leftOut); err != nil || tree == "" {
+		if tree, leftOut, over, err = m.captureChanges(ctx, t.Path, userRoot, base, paths, leftOut, over); err != nil || tree == "" {
 			return "", false, err
 		}
 		if snap, err = m.snapshotRef(ctx, t, userRoot, tree, base); err != nil {
@@ -161,7 +162,7 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base
 	if _, err := m.git(ctx, t.Path, "update-ref", "--no-deref", "HEAD", snap); err != nil {
 		return "", false, nil
 	}
-	t.LeftOut, t.Snapshot, t.Head, t.Warm = leftOut, snap, snap, true
+	t.LeftOut, t.TooLarge, t.Snapshot, t.Head, t.Warm = leftOut, over, snap, snap, true
 	return gitDir, true, nil
 }
 

@@ -29,14 +29,16 @@ type Limits struct {
 	TaskBytes int64
 }
 
-func (l Limits) file() int64 {
+// File is the per-file bound in bytes (session.max_file_mb).
+func (l Limits) File() int64 {
 	if l.FileBytes > 0 {
 		return l.FileBytes
 	}
 	return DefaultFileBytes
 }
 
-func (l Limits) task() int64 {
+// Task is the bound in bytes on a whole change (session.max_change_mb).
+func (l Limits) Task() int64 {
 	if l.TaskBytes > 0 {
 		return l.TaskBytes
 	}
@@ -98,21 +100,21 @@ func (m *Manager) scan(ctx context.Context, t *Task) ([]Refusal, map[string]bool
 		if old, ok := sizes[p]; ok && old == st.Size() {
 			continue // unchanged size: not what this task grew
 		}
-		if st.Size() > m.Limits.file() {
-			refused = append(refused, Refusal{Path: p, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(st.Size()), mib(m.Limits.file()))})
+		if st.Size() > m.Limits.File() {
+			refused = append(refused, Refusal{Path: p, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(st.Size()), mib(m.Limits.File()))})
 			continue
 		}
 		growth = append(growth, grown{p, st.Size()})
 		total += st.Size()
 	}
-	if total > m.Limits.task() {
+	if total > m.Limits.Task() {
 		sort.Slice(growth, func(i, j int) bool { return growth[i].size > growth[j].size })
 		over := total
 		for _, g := range growth {
-			if over <= m.Limits.task() {
+			if over <= m.Limits.Task() {
 				break
 			}
-			refused = append(refused, Refusal{Path: g.path, Reason: fmt.Sprintf("%s of a change of %s, over the per-task limit of %s (session.max_change_mb)", mib(g.size), mib(total), mib(m.Limits.task()))})
+			refused = append(refused, Refusal{Path: g.path, Reason: fmt.Sprintf("%s of a change of %s, over the per-task limit of %s (session.max_change_mb)", mib(g.size), mib(total), mib(m.Limits.Task()))})
 			over -= g.size
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/gitindex"
@@ -65,13 +66,13 @@ func (m *Manager) baseCommit(ctx context.Context, userRoot, head string) (string
 }
 
 // capture records the user's work tree (tracked and untracked files, not
-// ignored ones, nor untracked ones that look like secrets, which it
-// returns) in the index of worktree wt and returns its tree. The index
+// ignored ones, nor untracked ones that look like secrets, nor untracked
+// ones over the size limits (Limits.Bound), which it returns) in the index of worktree wt and returns its tree. The index
 // starts as a copy of the user's, whose stat data lets `add -A` skip
 // unchanged files; when that copy cannot be used (no index yet, a split
 // index) it starts from base's tree instead. pins precede git's
 // arguments (see Guard).
-func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (string, []string, error) {
+func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (tree string, leftOut []string, over []Refusal, err error) {
 	copied := false
 	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
 		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
@@ -85,20 +86,20 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins [
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
 		specs = append(specs, ":(top,exclude)"+filepath.ToSlash(rel))
 	}
-	leftOut, err := m.secretFiles(ctx, userRoot, specs)
+	leftOut, over, err = m.untrackedOut(ctx, userRoot, specs)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	args := append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--")
-	if len(leftOut) > 0 {
+	if excluded := append(slices.Clone(leftOut), refusedPaths(over)...); len(excluded) > 0 {
 		// Excluded by pathspec, the files are never read, so no blob of
 		// theirs is written. Their list can outgrow a command line.
-		for _, p := range leftOut {
+		for _, p := range excluded {
 			specs = append(specs, ":(top,exclude,literal)"+p)
 		}
 		file := wt + ".pathspec"
 		if err := os.WriteFile(file, []byte(strings.Join(specs, "\x00")), 0o600); err != nil {
-			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
+			return "", nil, nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
 		}
 		defer os.Remove(file)
 		args = append(append([]string{}, pins...), "--work-tree="+userRoot, "add", "--all", "--pathspec-from-file="+file, "--pathspec-file-nul")
@@ -114,26 +115,27 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins [
 	}
 	if err != nil {
 		if _, rerr := m.git(ctx, wt, append(append([]string{}, pins...), "read-tree", base)...); rerr != nil {
-			return "", nil, fmt.Errorf("prepare the snapshot index: %w", rerr)
+			return "", nil, nil, fmt.Errorf("prepare the snapshot index: %w", rerr)
 		}
 		if err = add(); err != nil {
-			return "", nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
+			return "", nil, nil, fmt.Errorf("snapshot the working tree of %q: %w", userRoot, err)
 		}
 	}
-	tree, err := m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
+	tree, err = m.gitLine(ctx, wt, append(append([]string{}, pins...), "write-tree")...)
 	if err != nil {
-		return "", nil, fmt.Errorf("write the snapshot tree: %w", err)
+		return "", nil, nil, fmt.Errorf("write the snapshot tree: %w", err)
 	}
-	return tree, leftOut, nil
+	return tree, leftOut, over, nil
 }
 
-// secretFiles lists the user's untracked, not ignored files within specs
+// untrackedOut lists the user's untracked, not ignored files within specs
 // (as the user's own index and excludes define them; ls-files writes
-// nothing) and returns those that look like secrets.
-func (m *Manager) secretFiles(ctx context.Context, userRoot string, specs []string) ([]string, error) {
+// nothing) and returns those that look like secrets, and of the others
+// those over the size limits (sized by lstat, never read).
+func (m *Manager) untrackedOut(ctx context.Context, userRoot string, specs []string) ([]string, []Refusal, error) {
 	out, err := m.git(ctx, userRoot, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, specs...)...)
 	if err != nil {
-		return nil, fmt.Errorf("list the untracked files of %q: %w", userRoot, err)
+		return nil, nil, fmt.Errorf("list the untracked files of %q: %w", userRoot, err)
 	}
 	var untracked []string
 	for _, p := range strings.Split(string(out), "\x00") {
@@ -141,10 +143,20 @@ func (m *Manager) secretFiles(ctx context.Context, userRoot string, specs []stri
 			untracked = append(untracked, p)
 		}
 	}
-	_, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
+	keep, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
 		return secretfiles.Head(filepath.Join(userRoot, filepath.FromSlash(rel)))
 	})
-	return leftOut, nil
+	_, over := m.Limits.BoundFiles(userRoot, keep)
+	return leftOut, over, nil
+}
+
+// refusedPaths are the paths of refused.
+func refusedPaths(refused []Refusal) []string {
+	paths := make([]string, len(refused))
+	for i, r := range refused {
+		paths[i] = r.Path
+	}
+	return paths
 }
 
 func (m *Manager) commit(ctx context.Context, dir, tree, parent, msg string) (string, error) {

@@ -75,9 +75,10 @@ func parseUserStatus(out []byte) (userChanges, error) {
 }
 
 // snapshotPaths is what a warm snapshot takes from the user's tree: the
-// changed paths and the untracked ones that do not look like secrets
-// (those are returned as left out), less our own directory.
-func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (paths, leftOut []string) {
+// changed paths and the untracked ones that neither look like secrets
+// (those are returned as left out) nor are over the size limits (returned
+// as over), less our own directory.
+func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (paths, leftOut []string, over []Refusal) {
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
 		// Our own directory is never part of a snapshot (capture's
 		// exclude pathspec).
@@ -87,7 +88,8 @@ func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (p
 	add, leftOut := m.Secrets.Split(untracked, func(rel string) []byte {
 		return secretfiles.Head(filepath.Join(userRoot, filepath.FromSlash(rel)))
 	})
-	return append(append([]string{}, changed...), add...), leftOut
+	add, over = m.Limits.BoundFiles(userRoot, add)
+	return append(append([]string{}, changed...), add...), leftOut, over
 }
 
 // captureChanges is capture for a warm start with changes (paths and
@@ -95,33 +97,33 @@ func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (p
 // HEAD): the user's index copied into wt's with `add --all` limited to
 // paths, which gives the tree a whole-tree `add --all` would. tree ""
 // (no error) means the member's index could not be kept: rebuild.
-func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, paths, leftOut []string) (string, []string, error) {
+func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, paths, leftOut []string, over []Refusal) (string, []string, []Refusal, error) {
 	idx, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
-		return "", nil, nil
+		return "", nil, nil, nil
 	}
 	kept := idx + ".tribunal-warm"
 	if err := copyIndex(idx, kept); err != nil {
-		return "", nil, nil
+		return "", nil, nil, nil
 	}
 	defer os.Remove(kept)
 	var tree string
 	if m.addPaths(ctx, wt, userRoot, idx, paths) {
 		if tree, err = m.gitLine(ctx, wt, "write-tree"); err != nil {
-			return "", nil, fmt.Errorf("write the snapshot tree: %w", err)
+			return "", nil, nil, fmt.Errorf("write the snapshot tree: %w", err)
 		}
-	} else if tree, leftOut, err = m.capture(ctx, wt, userRoot, base, nil); err != nil {
+	} else if tree, leftOut, over, err = m.capture(ctx, wt, userRoot, base, nil); err != nil {
 		// The user's index could not serve (a split index, say): the
 		// whole capture, which starts from base's tree when it must.
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	// The member's own index again: its stat data matches the member's
 	// files, so the checkout that follows rewrites only the files that
 	// differ. A member whose index cannot be put back is rebuilt ("").
 	if err := copyIndex(kept, idx); err != nil {
-		return "", nil, nil
+		return "", nil, nil, nil
 	}
-	return tree, leftOut, nil
+	return tree, leftOut, over, nil
 }
 
 // snapshotRef commits tree on base as task t's snapshot and points the

@@ -121,6 +121,9 @@ type Task struct {
 	// LeftOut lists the user's untracked files that the snapshot left out
 	// because they look like secrets (Manager.Secrets).
 	LeftOut []string `json:"left_out,omitempty"`
+	// TooLarge lists the user's untracked files that the snapshot left
+	// out, unread, because of their size (Limits.Bound).
+	TooLarge []Refusal `json:"too_large,omitempty"`
 	// PoolSlot is set when Path is a member of the repository's worktree
 	// pool (see Pool), which outlives the task.
 	PoolSlot *int `json:"pool_slot,omitempty"`
@@ -267,11 +270,11 @@ func (m *Manager) checkoutFresh(ctx context.Context, t *Task, userRoot string) e
 	if _, err := m.worktreeGit(ctx, userRoot, "add", "--quiet", "--no-checkout", "--detach", t.Path, t.Base); err != nil {
 		return fmt.Errorf("create the task worktree: %w", err)
 	}
-	tree, leftOut, err := m.capture(ctx, t.Path, userRoot, t.Base, nil)
+	tree, leftOut, over, err := m.capture(ctx, t.Path, userRoot, t.Base, nil)
 	if err != nil {
 		return err
 	}
-	t.LeftOut = leftOut
+	t.LeftOut, t.TooLarge = leftOut, over
 	snap, err := m.snapshotRef(ctx, t, userRoot, tree, t.Base)
 	if err != nil {
 		return err
