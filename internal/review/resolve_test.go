@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,10 +94,9 @@ func TestIdentifyReadsNoPatch(t *testing.T) {
 	ctx := context.Background()
 	var diffs int
 	counting := func(ctx context.Context, d string, args ...string) ([]byte, error) {
-		for _, a := range args {
-			if a == "diff-tree" {
-				diffs++
-			}
+		// A patch, not Load's --raw sizing pass (which reads no blob).
+		if slices.Contains(args, "diff-tree") && slices.Contains(args, "-p") {
+			diffs++
 		}
 		return git(ctx, d, args...)
 	}
