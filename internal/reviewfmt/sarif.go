@@ -153,6 +153,11 @@ func SARIF(r Review, toolVersion string) ([]byte, error) {
 
 func sarifInvoke(r Review) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: r.Outcome != OutcomeNoVerdict}
+	if len(r.PolicyFromBase) > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Level: "warning", Message: sarifMessage{sentence(PolicySentence(r.PolicyFromBase))},
+		})
+	}
 	for _, j := range r.Judges {
 		if j.Failure != "" {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
@@ -177,6 +182,9 @@ func runProperties(r Review) map[string]any {
 	}
 	if len(r.Omitted) > 0 {
 		p["omitted"] = r.Omitted
+	}
+	if len(r.PolicyFromBase) > 0 {
+		p["policyFromBase"] = r.PolicyFromBase
 	}
 	return p
 }
