@@ -201,7 +201,7 @@ func ruleText(f Finding) string {
 
 // ruleHelp is every rule's help: tribunal's rules are the rubric's
 // criteria, judged by models, so the help says how to contest a finding.
-const ruleHelp = "A finding of tribunal's model jury on this rubric criterion. The pull-request comment has the judge's full text; to dismiss a finding, add its fingerprint to the branch's dismissal file."
+const ruleHelp = "A finding of tribunal's model jury on this rubric criterion. The pull-request comment has the judge's full text; to dismiss a finding, add its fingerprint to the base branch's dismissal file (a pull request's own copy is not read)."
 
 func sarifFinding(f Finding, id string, index int) sarifResult {
 	msg := strings.TrimSpace(f.Message)
