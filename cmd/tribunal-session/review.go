@@ -247,6 +247,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		c.configError(err)
 		return exitUsage
 	}
+	defer rv.Close()
 	cache := review.Cache{Dir: f.cacheDir}
 	if cache.Dir == "" {
 		cache.Dir = filepath.Join(rv.ProjectDir(), records.ReviewCacheDir)
@@ -259,7 +260,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 	if cache.Get(key, &entry) {
 		entry.Review.Reused = true
 		c.progress(fmt.Sprintf("review: verdict reused from review %s (same base, head, rubric and panel); no model was called", entry.Review.ID))
-		return c.finishReview(f, c.refilter(f, entry, rootOf(dir), rv.ProjectDir()), nil)
+		return c.finishReview(f, c.refilter(entry, rv.SharedDismissals(), rv.ProjectDir()), nil)
 	}
 	if err := change.Load(ctx, c.git(environ), root); err != nil {
 		code, _ := c.resolveFailed(err)
@@ -281,12 +282,4 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 	// As for a task: after the verdict is written, bounded, one warning.
 	c.exportTask(ctx, entry.Review.ID)
 	return code
-}
-
-// rootOf is dir's work tree root, dir itself when it has none.
-func rootOf(dir string) string {
-	if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
-		return root
-	}
-	return dir
 }

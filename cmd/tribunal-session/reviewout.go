@@ -34,7 +34,7 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 	rec := res.Record
 	out := reviewfmt.Review{ID: rec.ReviewID, Outcome: rec.Outcome, Reason: rec.Reason, Task: task,
 		RubricID: rv.RubricID(), Threshold: rv.Threshold(), CostUSD: res.Report.CostUSD,
-		Omitted: rec.Omitted, Dismissed: rec.Dismissed, Findings: []reviewfmt.Finding{}}
+		Omitted: rec.Omitted, Dismissed: rec.Dismissed, Findings: []reviewfmt.Finding{}, PolicyFromBase: rec.PolicyFromBase}
 	if rec.Change == review.KindRange {
 		out.Base, out.Head = rec.Base, rec.Head
 	}
@@ -70,14 +70,12 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 }
 
 // refilter drops from a reused verdict the findings dismissed since it was
-// stored: by the --dismissed file, or the shared file of the work tree,
-// and the person's own list (a dismissal committed to the branch changes
-// the head tree, and with it the cache key; a personal one does not).
-func (c *cli) refilter(f reviewFlags, e cachedReview, root, projectDir string) cachedReview {
-	shared := f.dismissed
-	if shared == "" {
-		shared = filepath.Join(root, filepath.FromSlash(dismiss.SharedFile))
-	}
+// stored: by the --dismissed file, or the shared file the review reads
+// (the base's for a change someone else wrote, else the work tree's:
+// session.Reviewer.SharedDismissals), and the person's own list (a
+// dismissal committed to the branch changes the head tree, and with it
+// the cache key; a personal one does not).
+func (c *cli) refilter(e cachedReview, shared, projectDir string) cachedReview {
 	dismissed, err := dismiss.Load(dismiss.Sources{Shared: shared, Personal: filepath.Join(projectDir, records.DismissalsFile)})
 	if err != nil {
 		c.warning(err.Error())
@@ -218,22 +216,26 @@ func (c *cli) markdownOptions(f reviewFlags) reviewfmt.MarkdownOptions {
 // reviewJSON is `review --json`: the review as the renderers take it,
 // in snake_case, with where it is recorded and the exit code.
 type reviewJSON struct {
-	ID          string        `json:"review_id"`
-	Outcome     string        `json:"outcome"`
-	Reason      string        `json:"reason"`
-	Task        string        `json:"task,omitempty"`
-	Base        string        `json:"base,omitempty"`
-	Head        string        `json:"head,omitempty"`
-	RubricID    string        `json:"rubric_id"`
-	Threshold   float64       `json:"score_threshold"`
-	Judges      []judgeJSON   `json:"judges"`
-	Findings    []findingJSON `json:"findings"`
-	CostUSD     *float64      `json:"cost_usd,omitempty"`
-	Omitted     []string      `json:"omitted,omitempty"`
-	Reused      bool          `json:"reused"`
-	Dismissed   int           `json:"dismissed"`
-	ArtifactDir string        `json:"artifact_dir,omitempty"`
-	ExitCode    int           `json:"exit_code"`
+	ID        string        `json:"review_id"`
+	Outcome   string        `json:"outcome"`
+	Reason    string        `json:"reason"`
+	Task      string        `json:"task,omitempty"`
+	Base      string        `json:"base,omitempty"`
+	Head      string        `json:"head,omitempty"`
+	RubricID  string        `json:"rubric_id"`
+	Threshold float64       `json:"score_threshold"`
+	Judges    []judgeJSON   `json:"judges"`
+	Findings  []findingJSON `json:"findings"`
+	CostUSD   *float64      `json:"cost_usd,omitempty"`
+	Omitted   []string      `json:"omitted,omitempty"`
+	Reused    bool          `json:"reused"`
+	Dismissed int           `json:"dismissed"`
+	// PolicyFromBase and PolicyNote say the change edits tribunal's
+	// policy and was judged under the base's.
+	PolicyFromBase []string `json:"policy_from_base,omitempty"`
+	PolicyNote     string   `json:"policy_note,omitempty"`
+	ArtifactDir    string   `json:"artifact_dir,omitempty"`
+	ExitCode       int      `json:"exit_code"`
 }
 
 type judgeJSON struct {
@@ -262,6 +264,9 @@ func toJSON(e cachedReview, code int) reviewJSON {
 	out := reviewJSON{ID: r.ID, Outcome: r.Outcome, Reason: r.Reason, Task: r.Task, Base: r.Base, Head: r.Head,
 		RubricID: r.RubricID, Threshold: r.Threshold, CostUSD: r.CostUSD, Omitted: r.Omitted, Reused: r.Reused,
 		Dismissed: r.Dismissed, ArtifactDir: e.ArtifactDir, ExitCode: code, Judges: []judgeJSON{}, Findings: []findingJSON{}}
+	if len(r.PolicyFromBase) > 0 {
+		out.PolicyFromBase, out.PolicyNote = r.PolicyFromBase, reviewfmt.PolicySentence(r.PolicyFromBase)
+	}
 	for _, j := range r.Judges {
 		out.Judges = append(out.Judges, judgeJSON(j))
 	}
@@ -278,6 +283,9 @@ func reviewText(e cachedReview) string {
 	fmt.Fprintf(&b, "tribunal review %s: %s %s — %s\n", r.ID, rules.Glyph(outcomeGlyph(r.Outcome)), r.Outcome, r.Reason)
 	if r.Reused {
 		b.WriteString("verdict reused from the cache: same base, head, rubric and panel; no model was called\n")
+	}
+	if len(r.PolicyFromBase) > 0 {
+		fmt.Fprintf(&b, "note: %s\n", oneLine(reviewfmt.PolicySentence(r.PolicyFromBase), 600))
 	}
 	for _, j := range r.Judges {
 		switch {

@@ -41,6 +41,12 @@ type Sources struct {
 	// <repo>/.claude/settings*.json (layers 4–5). Empty means no
 	// repository: those layers are absent.
 	WorktreeRoot string
+	// PolicyRoot, when set, is where layers 4–5 are read instead of
+	// WorktreeRoot: a review of a change someone else wrote reads the
+	// repository's settings from the base commit (internal/review
+	// PolicyTree), never from the change. WorktreeRoot stays the
+	// repository's identity (the command-judge allowlist names it).
+	PolicyRoot string
 	// Warn receives each diagnostic as one complete stderr line; nil drops
 	// them.
 	Warn func(string)
@@ -128,10 +134,14 @@ func settingsLayers(src Sources) []layer {
 			layer{path: filepath.Join(src.Home, ".claude", "settings.json")},
 			layer{path: filepath.Join(src.Home, ".claude", "settings.local.json")})
 	}
-	if src.WorktreeRoot != "" {
+	repo := src.WorktreeRoot
+	if src.PolicyRoot != "" {
+		repo = src.PolicyRoot
+	}
+	if repo != "" {
 		layers = append(layers,
-			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.json"), repo: true},
-			layer{path: filepath.Join(src.WorktreeRoot, ".claude", "settings.local.json"), repo: true})
+			layer{path: filepath.Join(repo, ".claude", "settings.json"), repo: true},
+			layer{path: filepath.Join(repo, ".claude", "settings.local.json"), repo: true})
 	}
 	return layers
 }

@@ -31,6 +31,11 @@ type Set struct {
 	// each once, for the caller to show as warnings.
 	Problems []string
 	seen     map[string]bool
+	// Added are the lines the judged change adds, by file (AddedLines):
+	// an inline dismissal on one of them is the change dismissing its
+	// own finding, and is ignored, with a problem saying so. nil trusts
+	// every marker (the user's own tree).
+	Added map[string]map[int]bool
 }
 
 // Load reads the sources into a Set. A source that cannot be read is an
@@ -92,7 +97,7 @@ func (s *Set) Match(dir string, f severity.Finding) (e Entry, fp string, ok bool
 	if e, ok := s.byFP[fp]; ok {
 		return e, fp, true
 	}
-	in, problems := InlineAt(f.File, lines, f.Line, f)
+	in, problems := s.inlineAt(f.File, lines, f)
 	for _, p := range problems {
 		if !s.seen[p] {
 			s.seen[p] = true

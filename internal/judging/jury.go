@@ -25,6 +25,14 @@ type Options struct {
 	// WorktreeRoot is the repository whose .claude layers apply; ""
 	// outside a repository (plugin and user layers only).
 	WorktreeRoot string
+	// PolicyRoot, when set, is where the repository's policy files
+	// (.claude settings layers, rubric overlays, evaluator schema files)
+	// are read instead of WorktreeRoot: the base commit's copy when the
+	// change judged is not the user's own (internal/review PolicyTree).
+	PolicyRoot string
+	// PolicyFile, with PolicyRoot, puts a further repository file (an
+	// evaluator's schema_file) in PolicyRoot before it is read.
+	PolicyFile func(rel string) error
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
 	// BudgetUSD overrides the effective budget_usd when > 0 (run
@@ -75,10 +83,12 @@ func (j *Jury) configure(opts Options) error {
 		PluginRoot:   j.env.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         j.env.Home,
 		WorktreeRoot: opts.WorktreeRoot,
+		PolicyRoot:   opts.PolicyRoot,
 		Warn:         j.env.Warn,
 	})
 	j.useRedactor()
-	rubrics := rubric.OverlayPaths(j.env.Home, opts.WorktreeRoot)
+	policy := opts.policyRoot()
+	rubrics := rubric.OverlayPaths(j.env.Home, policy)
 	rubrics.Builtins, rubrics.BuiltinsOrigin = j.cfg.BuiltinRubrics(), j.cfg.BuiltinRubricsSource()
 	rubrics.Warn = j.env.Warn
 	set := rubric.LoadSet(rubrics)
@@ -105,10 +115,42 @@ func (j *Jury) configure(opts Options) error {
 		params.BudgetUSD = &opts.BudgetUSD
 	}
 	j.rub, j.params = rub, params
-	if j.evals, err = evaluator.ForRubric(rub, opts.WorktreeRoot); err != nil {
+	if err := opts.fetchSchemas(rub); err != nil {
+		return err
+	}
+	if j.evals, err = evaluator.ForRubric(rub, policy); err != nil {
 		return err
 	}
 	return j.empanelDry()
+}
+
+// policyRoot is where the repository's policy files are read.
+func (o Options) policyRoot() string {
+	if o.PolicyRoot != "" {
+		return o.PolicyRoot
+	}
+	return o.WorktreeRoot
+}
+
+// fetchSchemas puts the rubric's schema files in the policy root, when
+// it is not the work tree: a schema decides what an evaluator passes, so
+// it is policy too, read from where the rubric was.
+func (o Options) fetchSchemas(rub *rubric.Rubric) error {
+	if o.PolicyRoot == "" || o.PolicyFile == nil || rub == nil {
+		return nil
+	}
+	specs, err := rub.Evaluators()
+	if err != nil {
+		return nil // ForRubric reports it
+	}
+	for _, e := range specs {
+		if e.SchemaFile != "" {
+			if err := o.PolicyFile(e.SchemaFile); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Evaluators is the number of the rubric's evaluators.

@@ -34,6 +34,9 @@ type Manifest struct {
 	Kind string `json:"kind,omitempty"`
 	// Parent is a candidate's best-of-N task.
 	Parent string `json:"parent_task_id,omitempty"`
+	// PolicyFromBase are the tribunal policy files a review's change
+	// edits: judged under the base's copies (review.json has them too).
+	PolicyFromBase []string `json:"policy_from_base,omitempty"`
 }
 
 // KindReview marks a task directory that holds a review
@@ -61,6 +64,9 @@ type Review struct {
 	Omitted []string `json:"omitted,omitempty"`
 	// DiffBytes is the bound the judges' diff was rendered within.
 	DiffBytes int `json:"diff_bytes"`
+	// PolicyFromBase are the policy files the change edits
+	// (review.PolicyPaths): it was judged under the base's copies.
+	PolicyFromBase []string `json:"policy_from_base,omitempty"`
 }
 
 // ReviewFinding is a finding and its fingerprint (dismiss.Fingerprint).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -32,12 +33,15 @@ type taskPage struct {
 	// GitTampered is worktree.TamperLine of the task's changes to the
 	// repository's git files; Refused what its last commit left out.
 	GitTampered string
-	Refused     []worktree.Refusal
-	Facts       []fact
-	Damaged     []string
-	Chart       *chart
-	Iterations  []iterPage
-	Ledger      *ledgerPage
+	// PolicyNote says a review's change edits tribunal's policy and was
+	// judged under the base's (reviewfmt.PolicySentence).
+	PolicyNote string
+	Refused    []worktree.Refusal
+	Facts      []fact
+	Damaged    []string
+	Chart      *chart
+	Iterations []iterPage
+	Ledger     *ledgerPage
 }
 
 type iterPage struct {
@@ -115,6 +119,9 @@ func buildTask(in TaskInput) taskPage {
 	p := taskPage{IndexHref: in.IndexHref, TaskID: v.TaskID, Outcome: history.OutcomeIncomplete}
 	if m := v.Manifest; m != nil {
 		p.Summary = strings.TrimSpace(m.TaskSummary)
+		if len(m.PolicyFromBase) > 0 {
+			p.PolicyNote = reviewfmt.PolicySentence(m.PolicyFromBase)
+		}
 	}
 	if c := v.Complete; c != nil {
 		p.Outcome, p.Stopped = c.Outcome, c.Error

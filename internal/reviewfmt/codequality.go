@@ -2,8 +2,11 @@ package reviewfmt
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -54,6 +57,9 @@ func CodeQuality(r Review) ([]byte, error) {
 		is.Location.Lines.Begin = max(f.Line, 1)
 		issues = append(issues, is)
 	}
+	if len(r.PolicyFromBase) > 0 {
+		issues = append(issues, policyIssue(r.PolicyFromBase))
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -62,6 +68,19 @@ func CodeQuality(r Review) ([]byte, error) {
 		return nil, fmt.Errorf("reviewfmt: encode the Code Quality report for review %s: %w", r.ID, err)
 	}
 	return b.Bytes(), nil
+}
+
+// policyIssue says, in a report that has no place for a note, that the
+// change's own policy edits were not used: an info issue on the first
+// policy file it edits (GitLab wants a path and a line on every issue),
+// its fingerprint the paths' so that it is one issue across pushes.
+func policyIssue(paths []string) codeQualityIssue {
+	sum := sha256.Sum256([]byte("tribunal-policy\x00" + strings.Join(paths, "\x00")))
+	is := codeQualityIssue{Description: sentence(PolicySentence(paths)), CheckName: "tribunal-policy",
+		Fingerprint: hex.EncodeToString(sum[:16]), Severity: "info"}
+	is.Location.Path = paths[0]
+	is.Location.Lines.Begin = 1
+	return is
 }
 
 // description is the finding's message on one line, with who raised it.

@@ -53,6 +53,9 @@ func markdownHead(r Review) string {
 	b.WriteString(Marker + "\n")
 	fmt.Fprintf(&b, "## tribunal review: %s\n\n", inline(r.Outcome, 40))
 	b.WriteString(outcomeSentence(r) + "\n\n")
+	if len(r.PolicyFromBase) > 0 {
+		fmt.Fprintf(&b, "> **Note:** %s.\n\n", inline(PolicySentence(r.PolicyFromBase), maxLine))
+	}
 	if r.Reused {
 		b.WriteString("The verdict was reused from an earlier review of the same base, head, rubric and panel: no model was called.\n\n")
 	}

@@ -63,7 +63,7 @@ func markdownTail(r Review, o MarkdownOptions) string {
 	if o.DismissedFile != "" {
 		file = codeSpan(o.DismissedFile, maxPath)
 	}
-	fmt.Fprintf(&b, "To dismiss a finding, add its fingerprint (in the detail) as a line of %s on this branch, optionally followed by why; it is not raised again until the code it points at changes.\n\n", file)
+	fmt.Fprintf(&b, "To dismiss a finding, add its fingerprint (in the detail) as a line of %s on the base branch (a pull request's own copy is not read), optionally followed by why; it is not raised again until the code it points at changes.\n\n", file)
 	b.WriteString("<sub>" + footer(r) + "</sub>\n")
 	return b.String()
 }

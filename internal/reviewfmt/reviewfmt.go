@@ -1,6 +1,8 @@
 // Package reviewfmt renders a finished review for PR comments (Markdown), code scanning (SARIF 2.1.0) and GitLab (Code Quality).
 package reviewfmt
 
+import "strings"
+
 // Format names accepted by `--format` and `--output FORMAT=FILE`.
 const (
 	FormatText        = "text"
@@ -39,6 +41,17 @@ type Review struct {
 	Omitted    []string // files or hunks cut from what the judges saw, in words
 	Reused     bool     // verdict reused from the cache, no model call
 	Dismissed  int      // findings suppressed by earlier dismissals
+	// PolicyFromBase are the tribunal policy files the change edits
+	// (review.PolicyPaths): it was judged under the base's copies, and
+	// every format says so (PolicySentence).
+	PolicyFromBase []string
+}
+
+// PolicySentence is what every output of a review says when the change
+// edits tribunal's policy: its own rubric, settings or dismissals were
+// not used.
+func PolicySentence(paths []string) string {
+	return "this change edits tribunal's policy (" + strings.Join(paths, ", ") + "): judged under the base's"
 }
 
 // Judge is one seat of the panel and how it judged.

@@ -153,6 +153,11 @@ func SARIF(r Review, toolVersion string) ([]byte, error) {
 
 func sarifInvoke(r Review) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: r.Outcome != OutcomeNoVerdict}
+	if len(r.PolicyFromBase) > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Level: "warning", Message: sarifMessage{sentence(PolicySentence(r.PolicyFromBase))},
+		})
+	}
 	for _, j := range r.Judges {
 		if j.Failure != "" {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
@@ -178,6 +183,9 @@ func runProperties(r Review) map[string]any {
 	if len(r.Omitted) > 0 {
 		p["omitted"] = r.Omitted
 	}
+	if len(r.PolicyFromBase) > 0 {
+		p["policyFromBase"] = r.PolicyFromBase
+	}
 	return p
 }
 
@@ -193,7 +201,7 @@ func ruleText(f Finding) string {
 
 // ruleHelp is every rule's help: tribunal's rules are the rubric's
 // criteria, judged by models, so the help says how to contest a finding.
-const ruleHelp = "A finding of tribunal's model jury on this rubric criterion. The pull-request comment has the judge's full text; to dismiss a finding, add its fingerprint to the branch's dismissal file."
+const ruleHelp = "A finding of tribunal's model jury on this rubric criterion. The pull-request comment has the judge's full text; to dismiss a finding, add its fingerprint to the base branch's dismissal file (a pull request's own copy is not read)."
 
 func sarifFinding(f Finding, id string, index int) sarifResult {
 	msg := strings.TrimSpace(f.Message)

@@ -25,6 +25,9 @@ type dismissals struct {
 	// still raised with its fingerprint (a review records both).
 	onHit func(dismiss.Hit)
 	kept  func(f severity.Finding, fp string)
+	// added are the lines the judged change adds (dismiss.AddedLines),
+	// whose inline markers do not count; nil trusts every marker.
+	added map[string]map[int]bool
 }
 
 // useDismissals makes the run's rounds drop dismissed findings before
@@ -50,7 +53,7 @@ func (r *runner) dismissalSet() *dismiss.Set {
 	}
 	shared := d.shared
 	if shared == "" {
-		shared = filepath.Join(r.workDir, filepath.FromSlash(dismiss.SharedFile))
+		shared = r.sharedDismissals()
 	}
 	set, err := dismiss.Load(dismiss.Sources{Shared: shared, Personal: filepath.Join(r.project.Dir, records.DismissalsFile)})
 	if err != nil {
@@ -65,6 +68,7 @@ func (r *runner) dismissalSet() *dismiss.Set {
 // dismissal is a warning.
 func (r *runner) keepRaised(fs []severity.Finding) []severity.Finding {
 	d, set := r.dismissed, r.dismissalSet()
+	set.Added = d.added
 	kept, fps, hits := set.Filter(r.workDir, fs)
 	for _, p := range set.Problems {
 		r.Warn(p)

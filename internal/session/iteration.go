@@ -82,6 +82,9 @@ func (r *runner) judge(ctx context.Context, it *iterationState, dir, label strin
 	if r.task != nil {
 		in.Isolated, in.Diff = true, judging.BoundedDiff(it.diff)
 		in.Files = r.evaluatorFiles(ctx, it.diff)
+		// The actor's own markers (its diff's added lines) do not
+		// dismiss findings on its own work; the user's snapshot's do.
+		r.untrustMarkers(unidiff.Parse([]byte(it.diff)))
 	} else {
 		in.DiffStat, _ = gitstate.DiffStat(ctx, r.Git, r.repo.WorktreeRoot, diffStatBytes)
 		in.Files = r.evaluatorFiles(ctx, "")

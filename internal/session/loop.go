@@ -106,14 +106,15 @@ func (r *runner) writeManifests() {
 		r.storeErr(fmt.Errorf("encode %q: %w", filepath.Join(r.taskDir, records.ManifestFile), err))
 	} else {
 		r.write(records.ManifestFile, records.Manifest{
-			TaskID:      r.taskID,
-			TaskSummary: summary,
-			RubricID:    r.report.RubricID,
-			Rubric:      rub,
-			StartedAt:   now,
-			SessionID:   r.opts.SessionID,
-			Kind:        r.kind(),
-			Parent:      r.parentID(),
+			TaskID:         r.taskID,
+			TaskSummary:    summary,
+			RubricID:       r.report.RubricID,
+			Rubric:         rub,
+			StartedAt:      now,
+			SessionID:      r.opts.SessionID,
+			Kind:           r.kind(),
+			Parent:         r.parentID(),
+			PolicyFromBase: r.policyEdited,
 			Effective: records.Effective{
 				Params:       params,
 				ActorModel:   r.params.ActorModel,

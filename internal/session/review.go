@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/judging"
@@ -80,7 +83,9 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 		return nil, err
 	}
 	r.taskID, r.report.TaskID = id, id
+	r.untrusted = opts.Change
 	if err := r.setup(ctx, onlookerDir); err != nil {
+		r.closePolicy()
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			return nil, ce
@@ -94,6 +99,23 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 		opts.DiffBytes = judging.JudgeDiffBytes
 	}
 	return &Reviewer{r: r, opts: opts}, nil
+}
+
+// Close removes what the review set up outside its store (the base's
+// policy files); the Reviewer is not used after.
+func (v *Reviewer) Close() { v.r.closePolicy() }
+
+// SharedDismissals is the shared dismissal file the review reads unless
+// --dismissed names one: the base's for a change someone else wrote
+// (review.Change.Untrusted), the work tree's otherwise.
+func (v *Reviewer) SharedDismissals() string {
+	if v.opts.Dismissed != "" {
+		return v.opts.Dismissed
+	}
+	if v.r.policy == nil {
+		return filepath.Join(v.r.workDir, filepath.FromSlash(dismiss.SharedFile))
+	}
+	return v.r.sharedDismissals()
 }
 
 // ID is the review's record id.

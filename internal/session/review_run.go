@@ -9,6 +9,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -45,7 +46,8 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	// files) comes first: the judges were never shown it either.
 	v.omitted = append(append([]string{}, c.Omitted...), v.omitted...)
 	rec := records.Review{ReviewID: r.taskID, Change: c.Kind, Base: c.Base, Head: c.Head,
-		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{}}
+		BaseTree: c.BaseTree, HeadKey: c.HeadKey, Omitted: v.omitted, DiffBytes: v.opts.DiffBytes, Findings: []records.ReviewFinding{},
+		PolicyFromBase: r.policyEdits(c.Files)}
 	done, err := v.headState(ctx)
 	if err != nil {
 		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
@@ -59,6 +61,10 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		kept: func(f severity.Finding, fp string) {
 			rec.Findings = append(rec.Findings, records.ReviewFinding{Finding: f, Fingerprint: fp})
 		}})
+	if c.Untrusted() {
+		r.untrustMarkers(c.Files)
+	}
+	r.policyEdited = rec.PolicyFromBase
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)
@@ -66,6 +72,9 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	r.progress("review %s: %s, rubric %q, %d judge(s)", r.taskID, describe(c), r.report.RubricID, r.report.Seats)
 	for _, o := range v.omitted {
 		r.progress("review %s: not shown to the judges: %s", r.taskID, o)
+	}
+	if len(rec.PolicyFromBase) > 0 {
+		r.Warn(reviewfmt.PolicySentence(rec.PolicyFromBase))
 	}
 	it, runErr := v.round(ctx)
 	outcome, sessionOutcome := review.Rejected, "rejected"

@@ -29,6 +29,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/worktree"
@@ -136,6 +137,13 @@ type runner struct {
 	progressMu sync.Mutex
 	// dismissed is the run's dismissal set and its sources (dismissals.go).
 	dismissed *dismissals
+	// untrusted is a review's change when someone else wrote it (a range,
+	// a diff); policy then holds its base's policy files (policy.go).
+	untrusted *review.Change
+	policy    *review.PolicyTree
+	// policyEdited are the policy files the untrusted change edits,
+	// recorded in the manifest.
+	policyEdited []string
 }
 
 // withDefaults fills the clock, entropy and output sinks a caller left
@@ -308,7 +316,10 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
 	}
 	r.repo = repo
-	if err := r.configure(repo.WorktreeRoot); err != nil {
+	if err := r.basePolicy(ctx); err != nil {
+		return err
+	}
+	if err := r.configure(ctx, repo.WorktreeRoot); err != nil {
 		return err
 	}
 	judges, err := r.cfg.CommandJudges(r.params.JudgeTimeout)
@@ -364,8 +375,9 @@ func (r *runner) useRedactor() {
 // repository: plugin and user layers only): settings, rubric, effective
 // parameters and panel — everything a jury needs, nothing the actor or
 // the artifacts need.
-func (r *runner) configure(worktreeRoot string) error {
-	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD}, r.Env)
+func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
+		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
 	if err != nil {

@@ -1,0 +1,187 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+)
+
+// PolicyPaths are the repository files that choose how tribunal judges:
+// the settings layers 4–5 (rubric choice, trust, command judges,
+// providers), the rubric overlays, the shared dismissals and the
+// receipts' allowed signers. A change someone else wrote may not choose
+// them for its own review (spec §2.2, §7.16).
+var PolicyPaths = []string{
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".claude/tribunal.json",
+	".claude/tribunal.toml",
+	".tribunal/dismissed",
+	".tribunal/allowed_signers",
+}
+
+// maxPolicyBytes bounds one policy file read from a commit, as the
+// configuration reader bounds a settings file.
+const maxPolicyBytes = 1 << 20
+
+// Untrusted says whether the change is not the user's own work tree: a
+// range's head or a --diff is written by someone else (a pull request, a
+// contributor, a stranger), so nothing in it may choose the policy it is
+// judged under. --staged and --worktree are the user's own.
+func (c *Change) Untrusted() bool {
+	return c != nil && (c.Kind == KindRange || c.Kind == KindDiff)
+}
+
+// PolicyEdits are the policy files among files (both sides of a rename),
+// sorted: a change that edits them is judged under the base's copies,
+// and every output says so. extra adds further policy files (the base
+// rubric's schema files).
+func PolicyEdits(files []unidiff.File, extra ...string) []string {
+	policy := map[string]bool{}
+	for _, p := range append(append([]string(nil), PolicyPaths...), extra...) {
+		policy[p] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range files {
+		for _, p := range []string{f.OldPath, f.NewPath} {
+			if p != "" && policy[p] && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PolicyTree is a private directory holding the policy files of one
+// commit, read with git from the object store, laid out as in the
+// repository: what configuration, rubric and dismissals read instead of
+// the work tree when the change is untrusted. A file the commit does not
+// have is absent here too: the head's copy is never a fallback.
+type PolicyTree struct {
+	// Dir is the directory; Commit the commit its files come from.
+	Dir, Commit string
+	// Fetched are the repository paths put in Dir, in order.
+	Fetched []string
+	// Warn receives one line per file refused (a symlink, too large).
+	Warn func(string)
+	git  projectkey.GitRunner
+	root string
+}
+
+// NewPolicyTree reads PolicyPaths of commit in the repository at root
+// into a new directory under tmp ("" is the system's): one git child to
+// list them, one per file present. Close removes it.
+func NewPolicyTree(ctx context.Context, git projectkey.GitRunner, root, commit, tmp string, warn func(string)) (*PolicyTree, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	dir, err := os.MkdirTemp(tmp, "tribunal-policy-"+shortID(commit)+"-")
+	if err != nil {
+		return nil, fmt.Errorf("a directory for the base's policy files: %w", err)
+	}
+	t := &PolicyTree{Dir: dir, Commit: commit, Warn: warn, git: git, root: root}
+	if err := t.fetch(ctx, PolicyPaths...); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Fetch puts one more repository file of the commit in the tree (an
+// evaluator's schema_file); a file the commit does not have stays absent.
+func (t *PolicyTree) Fetch(ctx context.Context, rel string) error {
+	clean := path.Clean(filepath.ToSlash(rel))
+	if clean == "." || strings.HasPrefix(clean, "../") || clean == ".." || path.IsAbs(clean) {
+		return nil // not a repository path: the reader finds nothing there
+	}
+	for _, p := range t.Fetched {
+		if p == clean {
+			return nil
+		}
+	}
+	return t.fetch(ctx, clean)
+}
+
+// Close removes the directory.
+func (t *PolicyTree) Close() {
+	if t != nil && t.Dir != "" {
+		_ = os.RemoveAll(t.Dir)
+	}
+}
+
+// fetch lists paths in the commit with their modes and sizes, then
+// writes each regular blob within maxPolicyBytes into Dir. A symlink (or
+// a submodule, or a directory) where a policy file belongs is refused:
+// its target would be read from outside the commit.
+func (t *PolicyTree) fetch(ctx context.Context, paths ...string) error {
+	args := append([]string{"ls-tree", "-z", "-l", "--full-tree", t.Commit, "--"}, paths...)
+	out, err := t.git(ctx, t.root, args...)
+	if err != nil {
+		return fmt.Errorf("list the policy files of %s: %w", shortID(t.Commit), err)
+	}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		mode, oid, size, name, ok := lsTreeEntry(string(rec))
+		if !ok {
+			continue
+		}
+		where := shortID(t.Commit) + ":" + name
+		switch {
+		case mode != "100644" && mode != "100755":
+			t.Warn(fmt.Sprintf("%s is not a regular file (mode %s); the base's policy has no such file", where, mode))
+			continue
+		case size > maxPolicyBytes:
+			t.Warn(fmt.Sprintf("%s is over %d KiB; the base's policy has no such file", where, maxPolicyBytes>>10))
+			continue
+		}
+		data, err := t.git(ctx, t.root, "cat-file", "blob", oid)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", where, err)
+		}
+		if err := t.write(name, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write puts data at the repository path name under Dir, private.
+func (t *PolicyTree) write(name string, data []byte) error {
+	dst := filepath.Join(t.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return fmt.Errorf("the base's policy files: %w", err)
+	}
+	if err := os.WriteFile(dst, data, 0o600); err != nil {
+		return fmt.Errorf("the base's policy files: %w", err)
+	}
+	t.Fetched = append(t.Fetched, name)
+	return nil
+}
+
+// lsTreeEntry reads one `ls-tree -l -z` record: "<mode> <type> <oid>
+// <size>\t<path>".
+func lsTreeEntry(rec string) (mode, oid string, size int64, name string, ok bool) {
+	meta, name, found := strings.Cut(rec, "\t")
+	f := strings.Fields(meta)
+	if !found || len(f) != 4 || name == "" {
+		return "", "", 0, "", false
+	}
+	size, err := strconv.ParseInt(f[3], 10, 64)
+	if err != nil {
+		size = -1 // "-": not a blob; the mode refuses it
+	}
+	return f[0], f[2], size, name, true
+}
+
+func shortID(id string) string { return id[:min(len(id), 12)] }

@@ -1,0 +1,115 @@
+package review
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/unidiff"
+)
+
+// TestPolicyTreeReadsTheBaseOnly: the policy tree holds the base commit's
+// policy files, regular blobs only; a file the base lacks is absent even
+// when the work tree (the head) has it; a symlink and an oversized blob
+// are refused with a warning; Fetch adds a schema file, and refuses a
+// path out of the repository.
+func TestPolicyTreeReadsTheBaseOnly(t *testing.T) {
+	dir, git := repo(t)
+	ctx := context.Background()
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := git(ctx, dir, args...)
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("checkout", "-q", "main")
+	write(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.9}}}`)
+	write("schemas/a.json", `{"type":"object"}`)
+	write(".claude/tribunal.toml", strings.Repeat("#", maxPolicyBytes+1))
+	for link, target := range map[string]string{".tribunal": "/etc", ".claude/settings.local.json": "/etc/passwd"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("add", "-A")
+	run("commit", "-q", "-m", "policy")
+	base := run("rev-parse", "HEAD")
+	// The head (the work tree) adds its own policy: never read.
+	write(".claude/tribunal.json", `{"rubrics":[]}`)
+	write(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.01}}}`)
+
+	var warnings []string
+	pt, err := NewPolicyTree(ctx, git, dir, base, t.TempDir(), func(s string) { warnings = append(warnings, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pt.Close()
+	got, _ := os.ReadFile(filepath.Join(pt.Dir, ".claude", "settings.json"))
+	if !strings.Contains(string(got), "0.9") {
+		t.Errorf("settings.json = %q, want the base's", got)
+	}
+	for _, absent := range []string{".claude/tribunal.json", ".claude/settings.local.json", ".claude/tribunal.toml", ".tribunal/dismissed", ".tribunal"} {
+		if _, err := os.Lstat(filepath.Join(pt.Dir, absent)); err == nil {
+			t.Errorf("%s is in the policy tree; the base has no such regular file", absent)
+		}
+	}
+	if len(warnings) != 2 || !strings.Contains(warnings[0], ".claude/settings.local.json is not a regular file (mode 120000)") ||
+		!strings.Contains(warnings[1], ".claude/tribunal.toml is over") {
+		t.Errorf("warnings = %q, want the symlinked settings.local.json and the oversized tribunal.toml", warnings)
+	}
+	if err := pt.Fetch(ctx, "schemas/a.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pt.Fetch(ctx, "../outside.json"); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".claude/settings.json", "schemas/a.json"}; !reflect.DeepEqual(pt.Fetched, want) {
+		t.Errorf("Fetched = %q, want %q", pt.Fetched, want)
+	}
+	pt.Close()
+	if _, err := os.Stat(pt.Dir); err == nil {
+		t.Error("Close left the policy tree")
+	}
+}
+
+// TestPolicyEdits: the policy files a change touches, on either side of
+// a rename, plus the extra ones named; other files are not policy.
+func TestPolicyEdits(t *testing.T) {
+	files := []unidiff.File{
+		{OldPath: "main.go", NewPath: "main.go"},
+		{NewPath: ".tribunal/dismissed"},
+		{OldPath: ".claude/tribunal.json", NewPath: "old-rubric.json"},
+		{OldPath: "schemas/a.json", NewPath: "schemas/a.json"},
+		{OldPath: ".claude/settings.local.json"},
+		{NewPath: "docs/.claude/settings.json"},
+	}
+	got := PolicyEdits(files, "schemas/a.json")
+	want := []string{".claude/settings.local.json", ".claude/tribunal.json", ".tribunal/dismissed", "schemas/a.json"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PolicyEdits = %q, want %q", got, want)
+	}
+	if PolicyEdits(files[:1]) != nil {
+		t.Error("a change to main.go edits no policy")
+	}
+	for _, c := range []struct {
+		kind string
+		want bool
+	}{{KindRange, true}, {KindDiff, true}, {KindStaged, false}, {KindWorkTree, false}} {
+		if got := (&Change{Kind: c.kind}).Untrusted(); got != c.want {
+			t.Errorf("%s: Untrusted = %v, want %v", c.kind, got, c.want)
+		}
+	}
+}
