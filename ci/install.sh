@@ -19,8 +19,14 @@ version=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$here/plugin/.claude-plu
 (cd "$here" && CGO_ENABLED=0 go build -trimpath \
 	-ldflags "-s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$version" \
 	-o "$dir/bin/" ./cmd/tribunal-session)
-claude=$(node -p "require(process.argv[1]).devDependencies['@anthropic-ai/claude-code']" "$here/package.json")
-npm install --prefix "$dir/npm" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$claude" >&2
-ln -sf "$dir/npm/node_modules/.bin/claude" "$dir/bin/claude"
+# TRIBUNAL_CLAUDE_BIN names a Claude Code CLI the runner already has (an
+# offline runner; the act-driven tests): it is used instead of npm's.
+if [ -n "${TRIBUNAL_CLAUDE_BIN:-}" ]; then
+	ln -sf "$TRIBUNAL_CLAUDE_BIN" "$dir/bin/claude"
+else
+	claude=$(node -p "require(process.argv[1]).devDependencies['@anthropic-ai/claude-code']" "$here/package.json")
+	npm install --prefix "$dir/npm" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$claude" >&2
+	ln -sf "$dir/npm/node_modules/.bin/claude" "$dir/bin/claude"
+fi
 "$dir/bin/claude" --version >&2
 echo "$dir/bin"

@@ -162,10 +162,19 @@ func scriptReviewJudges(api *fakeapi.Server) {
 		}})
 }
 
-// actionJob runs ci/github/review.sh run as GitHub would for one push of
-// pull request 7 (base → head), with the given extra inputs, and returns
-// its exit code, output and the job directory.
+// actionJob runs the Action's two steps, ci/github/review.sh review then
+// publish, as GitHub would for one push of pull request 7 (base → head,
+// head checked out), with the given extra inputs, and returns the exit
+// code, output and the job directory.
 func actionJob(t *testing.T, w *world, root string, gh *fakegithub.Server, base, head string, inputs ...string) (int, string, string) {
+	t.Helper()
+	return actionJobAt(t, w, root, gh, base, head, head, inputs...)
+}
+
+// actionJobAt is actionJob with checkout checked out in the workspace.
+// As in action.yml, the review step gets no GITHUB_TOKEN and the publish
+// step no model key; the inputs go to both (a later one wins).
+func actionJobAt(t *testing.T, w *world, root string, gh *fakegithub.Server, base, head, checkout string, inputs ...string) (int, string, string) {
 	t.Helper()
 	job := t.TempDir()
 	event := filepath.Join(job, "event.json")
@@ -174,25 +183,29 @@ func actionJob(t *testing.T, w *world, root string, gh *fakegithub.Server, base,
 	if err := os.WriteFile(event, []byte(payload), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.git("checkout", "-q", head)
-	cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), "run")
-	cmd.Dir = w.repo
-	cmd.Env = append(w.environ(),
+	w.git("checkout", "-q", checkout)
+	common := append(w.environ(),
 		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH="+event,
 		"GITHUB_OUTPUT="+filepath.Join(job, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(job, "summary.md"),
-		"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets", "GITHUB_TOKEN=ghs_e2e",
+		"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets",
 		"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
-	cmd.Env = append(cmd.Env, inputs...)
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("review.sh run: %v\n%s", err, out)
+	var all strings.Builder
+	for _, step := range []struct{ name, env string }{{"review", "GITHUB_TOKEN="}, {"publish", "ANTHROPIC_API_KEY="}} {
+		cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), step.name)
+		cmd.Dir = w.repo
+		cmd.Env = append(append(append([]string{}, common...), "GITHUB_TOKEN=ghs_e2e"), inputs...)
+		cmd.Env = append(cmd.Env, step.env)
+		out, err := cmd.CombinedOutput()
+		all.Write(out)
+		if err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatalf("review.sh %s: %v\n%s", step.name, err, out)
+			}
+			return ee.ExitCode(), all.String(), job
 		}
-		code = ee.ExitCode()
 	}
-	return code, string(out), job
+	return 0, all.String(), job
 }
 
 // TestReviewActionReceipt runs the Action with a receipt standing in for
@@ -268,5 +281,65 @@ func TestReviewActionReceipt(t *testing.T) {
 	code, out, _ = actionJob(t, w, root, gh, signersBase, head, "INPUT_RECEIPT=sometimes")
 	if code != 2 || !strings.Contains(out, `input receipt is "sometimes"`) || !strings.Contains(out, "hint: use off, require or or-review") {
 		t.Errorf("a bad receipt input: exit %d, want 2\n%s", code, out)
+	}
+}
+
+// TestReviewActionPullRequestTarget runs the Action's steps on a
+// pull_request_target event: with the head checked out the review step
+// fails with one error and its hint before any model call, the job
+// summary naming the risk; with the base checked out (the safe pattern)
+// it reviews; with the head and allow-pull-request-target-head it
+// reviews and the summary names the accepted risk.
+func TestReviewActionPullRequestTarget(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	head := heads[1]
+	gh := fakegithub.Start("ghs_e2e")
+	defer gh.Close()
+	target := "GITHUB_EVENT_NAME=pull_request_target"
+
+	code, out, job := actionJobAt(t, w, root, gh, base, head, head, target)
+	summary, _ := os.ReadFile(filepath.Join(job, "summary.md"))
+	if code != 2 || !strings.Contains(out, "tribunal: error: refused to review: pull_request_target with the pull request's head checked out") ||
+		!strings.Contains(out, "hint: check out the base (actions/checkout with no ref), or set allow-pull-request-target-head: true") {
+		t.Fatalf("head checked out: exit %d, want 2 with the refusal\n%s", code, out)
+	}
+	if !strings.Contains(string(summary), "tribunal refused to review") || len(w.api.Requests()) != 0 || len(gh.Comments(7)) != 0 {
+		t.Fatalf("the refusal: summary %q, %d model requests, %d comments (want the risk, 0, 0)", summary, len(w.api.Requests()), len(gh.Comments(7)))
+	}
+
+	code, out, job = actionJobAt(t, w, root, gh, base, head, base, target)
+	summary, _ = os.ReadFile(filepath.Join(job, "summary.md"))
+	if code != 0 || len(w.api.Requests()) == 0 || !strings.HasPrefix(string(summary), reviewfmt.Marker) {
+		t.Fatalf("base checked out: exit %d, %d model requests, summary %.80q\n%s", code, len(w.api.Requests()), summary, out)
+	}
+
+	code, out, job = actionJobAt(t, w, root, gh, base, head, head, target, "INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD=true")
+	summary, _ = os.ReadFile(filepath.Join(job, "summary.md"))
+	if code != 0 || !strings.Contains(string(summary), "### tribunal: risk accepted") || !strings.Contains(string(summary), reviewfmt.Marker) ||
+		!strings.Contains(out, "accepted by the input allow-pull-request-target-head") {
+		t.Fatalf("head checked out, risk accepted: exit %d, summary:\n%s\n%s", code, summary, out)
+	}
+}
+
+// TestReviewActionCacheSecret: without a cache secret the review step
+// keeps no verdict cache (says so in one line, nothing written to the
+// directory actions/cache would save); with one it uses the directory.
+func TestReviewActionCacheSecret(t *testing.T) {
+	t.Parallel()
+	w, root, base, heads := reviewWorld(t)
+	gh := fakegithub.Start("ghs_e2e")
+	defer gh.Close()
+	cacheDir := filepath.Join(t.TempDir(), "tribunal-review-cache")
+	code, out, _ := actionJob(t, w, root, gh, base, heads[1], "INPUT_CACHE=true", "INPUT_CACHE_DIR="+cacheDir, "TRIBUNAL_CACHE_SECRET=")
+	if code != 0 || strings.Count(out, "tribunal: the verdict cache is off: no cache-secret input") != 1 {
+		t.Fatalf("no secret: exit %d, want 0 and one line saying the cache is off\n%s", code, out)
+	}
+	if entries, _ := os.ReadDir(cacheDir); len(entries) != 0 {
+		t.Fatalf("no secret, yet the cache directory has %d entries", len(entries))
+	}
+	code, out, _ = actionJob(t, w, root, gh, base, heads[1], "INPUT_CACHE=true", "INPUT_CACHE_DIR="+cacheDir, "TRIBUNAL_CACHE_SECRET=s3cret-for-e2e")
+	if entries, _ := os.ReadDir(cacheDir); code != 0 || len(entries) == 0 || strings.Contains(out, "verdict cache is off") {
+		t.Fatalf("with a secret: exit %d, %d cache entries (want some)\n%s", code, len(entries), out)
 	}
 }

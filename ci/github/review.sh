@@ -4,14 +4,23 @@
 #   review.sh install   ci/install.sh: tribunal-session built from this checkout
 #                       and the Claude Code CLI pinned in package.json, in
 #                       $RUNNER_TEMP/tribunal/bin, which goes on $GITHUB_PATH
-#   review.sh run       review the pull request of $GITHUB_EVENT_PATH, write
-#                       the job summary, the step outputs and the PR comment
+#   review.sh review    check the trigger and checkout (github guard), then
+#                       review the pull request of $GITHUB_EVENT_PATH (or
+#                       check its receipt); holds the model key and the
+#                       cache secret, never GITHUB_TOKEN
+#   review.sh publish   write the job summary, the step outputs and the PR
+#                       comment of what review decided; holds GITHUB_TOKEN
+#   review.sh run       review then publish, in one process
 #
-# run reads the inputs from INPUT_COMMENT, INPUT_GATE, INPUT_FAIL_ON,
-# INPUT_CACHE_DIR, INPUT_ARGS and INPUT_RECEIPT. By default the review is
-# advisory: the step fails only when no review could be written at all.
-# With INPUT_GATE=true it fails as the review's exit status says (10:
-# rejected; 3: no verdict).
+# They read the inputs from INPUT_COMMENT, INPUT_GATE, INPUT_FAIL_ON,
+# INPUT_CACHE, INPUT_CACHE_DIR, INPUT_ARGS, INPUT_RECEIPT and
+# INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD, and the cache secret from
+# TRIBUNAL_CACHE_SECRET: without it no cache directory is used. By default
+# the review is advisory: the job fails only when no review could be
+# written at all. With INPUT_GATE=true publish fails as the review's exit
+# status says (10: rejected; 3: no verdict). A pull_request_target job
+# with the head checked out is refused (exit 2) unless
+# INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD=true.
 #
 # INPUT_RECEIPT decides whether a signed receipt on the head commit can
 # stand in for the review (README "Receipts in CI"):
@@ -37,9 +46,9 @@ fetch_commit() {
 }
 
 # receipt_check runs when INPUT_RECEIPT is require or or-review. It
-# returns 0 when a valid receipt decided (the job passes), 1 when a fresh
-# review must decide; it exits the job for require without a valid
-# receipt and for errors.
+# returns 0 when the receipt decided — valid (the job passes) or, with
+# require, not valid (publish fails the job) —, 1 when a fresh review
+# must decide; it exits for errors.
 receipt_check() {
 	local mode=$1 rc=0 follows=()
 	# The notes ref of receipts; a remote without it leaves the head with
@@ -50,24 +59,23 @@ receipt_check() {
 	rm -f "$tmp/receipt.md"
 	tribunal-session github receipt --markdown "$tmp/receipt.md" "${follows[@]}" || rc=$?
 	case "$rc" in
-	0)
-		tribunal-session github publish --markdown "$tmp/receipt.md" --comment="${INPUT_COMMENT:-true}" || exit "$?"
-		return 0
-		;;
-	3[0-4]) ;;
+	0) ;;
+	3[0-4]) [ "$mode" = require ] || return 1 ;;
 	*) exit "$rc" ;;
 	esac
-	if [ "$mode" = require ]; then
-		tribunal-session github publish --markdown "$tmp/receipt.md" --comment="${INPUT_COMMENT:-true}" || true
-		echo "tribunal: error: the pull request's head has no valid receipt, and this job requires one (receipt: require)" >&2
-		exit "$rc"
-	fi
-	return 1
+	printf '%s receipt.md true\n' "$rc" >"$tmp/decided"
+	return 0
 }
 
-run() {
+# review is the action's step that judges, holding the model key (and the
+# cache secret) but never GITHUB_TOKEN: it checks the trigger and the
+# checkout (github guard), then the receipt or the review, and leaves what
+# publish needs in $tmp/decided (the exit status and the comment's file).
+# Only a refusal or an error fails this step; a rejection is publish's.
+review() {
 	mkdir -p "$tmp"
-	local base head number rc=0 mode=${INPUT_RECEIPT:-off}
+	rm -f "$tmp/decided"
+	local base head number rc=0 mode=${INPUT_RECEIPT:-off} prepared accept=()
 	case "$mode" in
 	off | require | or-review) ;;
 	*)
@@ -76,10 +84,13 @@ run() {
 		exit 2
 		;;
 	esac
-	read -r base head number < <(tribunal-session github prepare --task-file "$tmp/task.md")
+	prepared=$(tribunal-session github prepare --task-file "$tmp/task.md") || exit "$?"
+	read -r base head number <<<"$prepared"
 	[ -n "$number" ] || exit 2
 	fetch_commit "$base"
 	fetch_commit "$head"
+	[ "${INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD:-false}" = true ] && accept=(--accept-head-checkout)
+	tribunal-session github guard "${accept[@]}" || exit "$?"
 	if [ "$mode" != off ]; then
 		receipt_check "$mode" && return 0
 		INPUT_GATE=true
@@ -88,13 +99,20 @@ run() {
 		--output "md=$tmp/review.md" --output "sarif=$tmp/review.sarif")
 	[ "${INPUT_GATE:-false}" = true ] && args+=(--gate)
 	[ -n "${INPUT_FAIL_ON:-}" ] && args+=(--fail-on "$INPUT_FAIL_ON")
-	[ -n "${INPUT_CACHE_DIR:-}" ] && args+=(--cache-dir "$INPUT_CACHE_DIR")
+	# A cache entry is trusted only under TRIBUNAL_CACHE_SECRET's HMAC; a
+	# job without it would restore entries nobody can authenticate (and any
+	# run on the PR's ref can write), so it keeps no cache at all.
+	if [ -n "${INPUT_CACHE_DIR:-}" ] && [ -n "${TRIBUNAL_CACHE_SECRET:-}" ]; then
+		args+=(--cache-dir "$INPUT_CACHE_DIR")
+	elif [ -n "${INPUT_CACHE_DIR:-}" ] || [ "${INPUT_CACHE:-false}" = true ]; then
+		echo "tribunal: the verdict cache is off: no cache-secret input (set it from a repository secret, e.g. \${{ secrets.TRIBUNAL_CACHE_SECRET }}), so cached verdicts could not be authenticated" >&2
+	fi
 	if [ -n "${INPUT_ARGS:-}" ]; then
 		read -ra extra <<<"$INPUT_ARGS"
 		args+=("${extra[@]}")
 	fi
 	rm -f "$tmp/review.md" "$tmp/review.sarif"
-	tribunal-session "${args[@]}" || rc=$?
+	env -u GITHUB_TOKEN tribunal-session "${args[@]}" || rc=$?
 	if [ ! -s "$tmp/review.md" ] && [ "$rc" = 0 ]; then
 		echo "tribunal: nothing to review in this pull request; no comment written" >&2
 		return 0
@@ -103,19 +121,35 @@ run() {
 		echo "tribunal: error: the review wrote no result (exit $rc); see its messages above" >&2
 		exit $((rc == 0 ? 1 : rc))
 	fi
-	local sarif=()
-	[ -s "$tmp/review.sarif" ] && sarif=(--sarif "$tmp/review.sarif")
-	tribunal-session github publish --markdown "$tmp/review.md" "${sarif[@]}" --comment="${INPUT_COMMENT:-true}"
-	if [ "${INPUT_GATE:-false}" = true ]; then
+	printf '%s review.md %s\n' "$rc" "${INPUT_GATE:-false}" >"$tmp/decided"
+}
+
+# publish is the action's step that holds GITHUB_TOKEN (and no model key):
+# it writes what review decided to the job summary, the outputs and the
+# PR comment, then fails the job as the decision says.
+publish() {
+	local rc file gated sarif=() published=0
+	[ -s "$tmp/decided" ] || return 0 # the review found nothing to review
+	read -r rc file gated <"$tmp/decided"
+	[ "$file" = review.md ] && [ -s "$tmp/review.sarif" ] && sarif=(--sarif "$tmp/review.sarif")
+	tribunal-session github publish --markdown "$tmp/$file" "${sarif[@]}" --comment="${INPUT_COMMENT:-true}" || published=$?
+	if [ "$file" = receipt.md ] && [ "$rc" != 0 ]; then
+		echo "tribunal: error: the pull request's head has no valid receipt, and this job requires one (receipt: require)" >&2
 		exit "$rc"
 	fi
+	[ "$published" = 0 ] || exit "$published"
+	[ "$gated" = true ] && exit "$rc"
+	return 0
 }
 
 case "${1:-}" in
 install) install ;;
-run) run ;;
+review) review ;;
+publish) publish ;;
+# run is both in one process, for a job that runs the script itself.
+run) review && publish ;;
 *)
-	echo "usage: $0 install|run" >&2
+	echo "usage: $0 install|review|publish|run" >&2
 	exit 2
 	;;
 esac

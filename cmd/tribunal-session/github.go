@@ -16,6 +16,7 @@ import (
 const exitPublishFailed = 1
 
 const githubHelp = `usage: tribunal-session github prepare --task-file FILE
+       tribunal-session github guard [--accept-head-checkout]
        tribunal-session github receipt --markdown FILE [--review-follows]
        tribunal-session github publish --markdown FILE [--sarif FILE] [--comment=false] [--author LOGIN]
 
@@ -27,6 +28,15 @@ $GITHUB_TOKEN).
 prepare reads the pull_request event, writes the PR's title and body to
 FILE (the review's --task-file), sets the step outputs base, head, number
 and task-file, and prints "BASE HEAD NUMBER" on one line for the script.
+
+guard refuses a pull_request_target job ($GITHUB_EVENT_NAME) whose
+workspace has the pull request's head checked out — HEAD is the head, a
+merge of it or built on it, or the tracked files are the head's — since
+that job holds the repository's secrets while judges read (and, with Bash,
+run) the head's code. --accept-head-checkout (the Action's input
+allow-pull-request-target-head) accepts the risk. Either way the job
+summary names it and the step output pull-request-target-risk is refused
+or accepted. Other events, and the base checked out, pass silently.
 
 receipt checks whether the pull request's head commit carries a valid
 receipt (verify-receipt) against .tribunal/allowed_signers read from the
@@ -46,20 +56,22 @@ comments: publish says so and exits 0, the review being in the summary.
 
 Exit status: 0 done (receipt: the head's receipt is valid); 1 the comment
 or the outputs could not be written; 2 usage error, the event is not a pull
-request, or the base has no readable allowed-signers file; receipt only:
-30–34 as verify-receipt (missing, not passed, tree mismatch, signer not
-allowed, signature bad).
+request, guard refused the checkout, or the base has no readable
+allowed-signers file; receipt only: 30–34 as verify-receipt (missing, not
+passed, tree mismatch, signer not allowed, signature bad).
 `
 
 func (c *cli) githubCmd(ctx context.Context, args []string) int {
-	if len(args) == 0 || (args[0] != "prepare" && args[0] != "publish" && args[0] != "receipt") {
-		c.errorf("github: give a step: prepare, receipt or publish")
+	if len(args) == 0 || (args[0] != "prepare" && args[0] != "guard" && args[0] != "publish" && args[0] != "receipt") {
+		c.errorf("github: give a step: prepare, guard, receipt or publish")
 		c.hint("tribunal-session github prepare --task-file task.md")
 		return exitUsage
 	}
 	switch args[0] {
 	case "prepare":
 		return c.githubPrepare(args[1:])
+	case "guard":
+		return c.githubGuard(ctx, args[1:])
 	case "receipt":
 		return c.githubReceipt(ctx, args[1:])
 	}

@@ -46,7 +46,7 @@ func (c *cli) githubPublish(ctx context.Context, args []string) int {
 		}
 		outputs = append(outputs, [2]string{"outcome", outcome}, [2]string{"review-id", id}, [2]string{"sarif", f.sarif})
 	}
-	if code := c.appendSummary(body); code != 0 {
+	if code := c.appendSummary("publish", body); code != 0 {
 		return code
 	}
 	if f.comment {
@@ -69,8 +69,8 @@ func (c *cli) sarifSummary(path string) (id, outcome string, err error) {
 	return reviewfmt.SARIFSummary(data)
 }
 
-// appendSummary adds the comment body to the job summary page.
-func (c *cli) appendSummary(body []byte) int {
+// appendSummary adds body to the job summary page.
+func (c *cli) appendSummary(step string, body []byte) int {
 	path := c.getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return 0
@@ -83,7 +83,7 @@ func (c *cli) appendSummary(body []byte) int {
 		}
 	}
 	if err != nil {
-		c.errorf("github publish: write the job summary $GITHUB_STEP_SUMMARY: %v", err)
+		c.errorf("github %s: write the job summary $GITHUB_STEP_SUMMARY: %v", step, err)
 		return exitPublishFailed
 	}
 	return 0

@@ -1,0 +1,126 @@
+package ghaction
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckTarget(t *testing.T) {
+	const (
+		base  = "1111111111111111111111111111111111111111"
+		head  = "2222222222222222222222222222222222222222"
+		merge = "3333333333333333333333333333333333333333"
+	)
+	pr := PullRequest{Number: 7, Base: base, Head: head}
+	tests := []struct {
+		name     string
+		event    string
+		ws       Workspace
+		accepted bool
+		risk     string // "" no risk
+		refused  bool
+	}{
+		{"pull_request, head checked out", "pull_request", Workspace{HEAD: head}, false, "", false},
+		{"pull_request_review, head", "pull_request_review", Workspace{HEAD: head}, false, "", false},
+		{"target, base checked out", "pull_request_target", Workspace{HEAD: base}, false, "", false},
+		{"target, default branch tip", "pull_request_target", Workspace{HEAD: merge, Parents: []string{base}}, false, "", false},
+		{"target, head checked out", "pull_request_target", Workspace{HEAD: head, HeadIsAncestor: true, FilesAreHead: true}, false, "HEAD is the pull request's head commit", true},
+		{"target, shallow merge ref", "pull_request_target", Workspace{HEAD: merge, Parents: []string{base, head}}, false, "is a merge of the pull request's head", true},
+		{"target, built on the head", "pull_request_target", Workspace{HEAD: merge, HeadIsAncestor: true}, false, "contains the pull request's head", true},
+		{"target, head's files over base", "pull_request_target", Workspace{HEAD: base, FilesAreHead: true}, false, "the work tree holds the files", true},
+		{"target, head checked out, accepted", "pull_request_target", Workspace{HEAD: head}, true, "HEAD is the pull request's head commit", false},
+		{"target, base, accepted", "pull_request_target", Workspace{HEAD: base}, true, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckTarget(tt.event, pr, tt.ws, tt.accepted)
+			if tt.risk == "" && got.Risk != "" || !strings.Contains(got.Risk, tt.risk) || got.Refused != tt.refused {
+				t.Fatalf("CheckTarget = %+v, want risk %q refused %v", got, tt.risk, tt.refused)
+			}
+			sum := got.Summary()
+			switch {
+			case tt.risk == "" && sum != "":
+				t.Errorf("a summary without a risk: %q", sum)
+			case tt.risk != "" && (!strings.Contains(sum, "pull_request_target") || !strings.Contains(sum, AcceptHeadInput)):
+				t.Errorf("the summary does not name the risk and the input: %q", sum)
+			case tt.refused != strings.Contains(sum, "refused"), tt.accepted && tt.risk != "" && !strings.Contains(sum, "accepts this risk"):
+				t.Errorf("the summary does not say refused/accepted: %q", sum)
+			}
+		})
+	}
+}
+
+// TestReadWorkspace reads real checkouts: the base, the head, a merge of
+// the head (full and as a shallow clone keeps it), the head's files over
+// the base, and a clone without the head.
+func TestReadWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run := func(ctx context.Context, args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	write("a.go", "package a\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	base := git("rev-parse", "HEAD")
+	git("checkout", "-q", "-b", "pr")
+	write("a.go", "package a // evil\n")
+	git("commit", "-q", "-am", "head")
+	head := git("rev-parse", "HEAD")
+	git("checkout", "-q", "main")
+	write("b.go", "package a\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "main moves on")
+	git("merge", "-q", "--no-edit", "pr")
+	merge := git("rev-parse", "HEAD")
+
+	check := func(name, want string, wantWS func(Workspace) bool) {
+		t.Helper()
+		ws, err := ReadWorkspace(context.Background(), run, head)
+		if err != nil || !wantWS(ws) {
+			t.Fatalf("%s: ReadWorkspace = %+v, %v", name, ws, err)
+		}
+		got := CheckTarget("pull_request_target", PullRequest{Base: base, Head: head}, ws, false)
+		if !strings.Contains(got.Risk, want) || want == "" && got.Risk != "" {
+			t.Fatalf("%s: risk %q, want %q", name, got.Risk, want)
+		}
+	}
+	git("checkout", "-q", base)
+	check("base", "", func(ws Workspace) bool { return ws.HEAD == base && !ws.HeadIsAncestor && !ws.FilesAreHead })
+	git("checkout", "-q", head)
+	check("head", "HEAD is the pull request's head", func(ws Workspace) bool { return ws.HEAD == head && ws.HeadIsAncestor })
+	git("checkout", "-q", merge)
+	check("merge", "is a merge", func(ws Workspace) bool { return ws.HeadIsAncestor && len(ws.Parents) == 2 })
+	git("checkout", "-q", base)
+	git("checkout", head, "--", ".")
+	check("head's files over the base", "the work tree holds the files", func(ws Workspace) bool { return ws.HEAD == base && ws.FilesAreHead })
+	git("checkout", "-q", "-f", base)
+	git("update-ref", "-d", "refs/heads/pr")
+	git("checkout", "-q", "-f", "main")
+	git("reset", "-q", "--hard", "HEAD~1") // main before the merge
+	git("reflog", "expire", "--expire=now", "--all")
+	git("gc", "-q", "--prune=now")
+	check("head not in the clone", "", func(ws Workspace) bool { return !ws.HeadIsAncestor && !ws.FilesAreHead })
+}
