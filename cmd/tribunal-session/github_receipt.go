@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/receipt"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
@@ -81,14 +82,14 @@ func (c *cli) baseSigners(ctx context.Context, g receipt.Git, base string) (rece
 		}
 		return receipt.Signers{}, false
 	}
-	signers, warnings, err := receipt.ParseSigners(base[:min(len(base), 12)]+":"+receipt.SignersFile, data)
+	signers, warnings, err := receipt.ParseSigners(base[:min(len(base), 12)]+":"+receipt.SignersFile, data, time.Local)
 	for _, w := range warnings {
 		c.warning(w)
 	}
 	if err != nil {
 		c.errorf("github receipt: %v", err)
-		c.hint("each line is <principal> ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it")
+		c.hint("each line is <principal> [options] ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it; options are namespaces=\"…\", valid-after=\"…\" and valid-before=\"…\", comma-separated")
 		return receipt.Signers{}, false
 	}
-	return signers, true
+	return signers.At(time.Now()), true
 }

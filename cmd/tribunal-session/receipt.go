@@ -228,19 +228,19 @@ func (c *cli) readSigners(path string) (receipt.Signers, bool) {
 		c.hint("create it: tribunal-session receipt --public-key >> %s (each signer adds their line), or name one with --allowed-signers FILE", receipt.SignersFile)
 		return receipt.Signers{}, false
 	}
-	signers, warnings, err := receipt.ParseSigners(path, data)
+	signers, warnings, err := receipt.ParseSigners(path, data, time.Local)
 	for _, w := range warnings {
 		c.warning(w)
 	}
 	if err != nil {
 		c.errorf("verify-receipt: %v", err)
-		c.hint("each line is <principal> ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it")
+		c.hint("each line is <principal> [options] ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it; options are namespaces=\"…\", valid-after=\"…\" and valid-before=\"…\", comma-separated")
 		return receipt.Signers{}, false
 	}
 	if signers.Len() == 0 {
 		c.warnf("%s allows no ssh-ed25519 key: every receipt's signer will be refused", path)
 	}
-	return signers, true
+	return signers.At(time.Now()), true
 }
 
 // printResult prints one commit's line and a line per receipt in it.

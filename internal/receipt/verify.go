@@ -82,12 +82,15 @@ func checkEntry(c Commit, e Entry, signers Signers) Finding {
 	}
 	r := e.Receipt
 	f.Receipt = &r
-	p, ok := signers.Principal(r.Signer.PublicKey)
+	p, why, ok := signers.Allowed(r.Signer.PublicKey)
 	f.Principal = p
 	switch {
-	case !ok:
+	case !ok && why == "":
 		f.Status = NotAllowed
 		f.Reason = fmt.Sprintf("signed by %s, which the allowed-signers file does not list", r.Signer.Fingerprint)
+	case !ok:
+		f.Status = NotAllowed
+		f.Reason = fmt.Sprintf("signed by %s, which the allowed-signers file lists but does not allow to sign receipts now: %s", r.Signer.Fingerprint, why)
 	case r.Tree != c.Tree:
 		f.Status = TreeMismatch
 		f.Reason = fmt.Sprintf("the receipt vouches for tree %s (written for commit %s); this commit's tree is %s", r.Tree, r.Commit, c.Tree)
