@@ -41,13 +41,12 @@ func (c *cli) githubReceipt(ctx context.Context, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	results, err := receipt.VerifyRange(ctx, g, ref, pr.Head, signers)
+	r, err := receipt.VerifyHead(ctx, g, ref, pr.Head, pr.Base, signers)
 	if err != nil {
 		c.errorf("github receipt: check the head %s of pull request #%d: %v", shortID(pr.Head), pr.Number, err)
-		c.hint("fetch the head: git fetch origin %s", pr.Head)
+		c.hint("fetch the head and enough history for its merge base: git fetch origin %s %s", pr.Base, pr.Head)
 		return exitUsage
 	}
-	r := results[0]
 	check := reviewfmt.ReceiptCheck{Head: pr.Head, Ref: ref, SignersFrom: pr.Base, Status: r.Status.String(),
 		Valid: r.Status == receipt.Valid, ReviewFollows: *reviewFollows && r.Status != receipt.Valid}
 	for _, f := range r.Findings {
@@ -57,6 +56,9 @@ func (c *cli) githubReceipt(ctx context.Context, args []string) int {
 		check.Detail = append(check.Detail, fmt.Sprintf("%s %s: %s", f.Status, f.Principal, f.Reason))
 	}
 	c.printResult(r, ref)
+	if r.Status == receipt.TreeMismatch {
+		c.hint(judgedHint)
+	}
 	if err := os.WriteFile(*markdown, []byte(reviewfmt.ReceiptMarkdown(check)), 0o600); err != nil {
 		c.errorf("github receipt: write %s: %v", *markdown, err)
 		return exitPublishFailed

@@ -33,7 +33,7 @@ func FuzzParseNote(f *testing.F) {
 				lines = append(lines, e.Text)
 			}
 		}
-		res := Check(Commit{ID: r.Commit, Tree: r.Tree}, note, signers)
+		res := Check(Commit{ID: r.Commit, Tree: r.Tree}, note, signers, anyBase)
 		if res.Status < Valid || res.Status > BadSignature {
 			t.Fatalf("status %d", res.Status)
 		}
