@@ -31,10 +31,12 @@ var emptyTrees = map[string]bool{
 }
 
 // BaseCheckFor is the judged-base rule for a commit whose change is
-// measured from bound ("" for a root commit: from the empty tree).
-func (g Git) BaseCheckFor(ctx context.Context, c Commit, bound string) BaseCheck {
+// measured from bound ("" for a root commit: from the empty tree). known
+// maps commits already listed to their trees (nil: none), which spares a
+// range one git call per commit.
+func (g Git) BaseCheckFor(ctx context.Context, c Commit, bound string, known map[string]string) BaseCheck {
 	return func(r Receipt) string {
-		why, err := g.baseProblem(ctx, r.Judged.Base, r.Judged.BaseTree, c.Tree, bound)
+		why, err := g.baseProblem(ctx, r.Judged.Base, r.Judged.BaseTree, c.Tree, bound, known)
 		if err != nil {
 			return fmt.Sprintf("its judged base cannot be checked: %v", err)
 		}
@@ -45,7 +47,7 @@ func (g Git) BaseCheckFor(ctx context.Context, c Commit, bound string) BaseCheck
 // baseProblem applies the rule to a change judged from base (a commit;
 // "" when none is recorded) whose tree is baseTree, for a commit with
 // tree whose change is measured from bound.
-func (g Git) baseProblem(ctx context.Context, base, baseTree, tree, bound string) (string, error) {
+func (g Git) baseProblem(ctx context.Context, base, baseTree, tree, bound string, known map[string]string) (string, error) {
 	if base == "" {
 		if emptyTrees[baseTree] {
 			return "", nil // judged from nothing: the judges saw the whole tree
@@ -55,14 +57,18 @@ func (g Git) baseProblem(ctx context.Context, base, baseTree, tree, bound string
 	if bound == "" {
 		return fmt.Sprintf("this is a root commit, whose change is its whole tree, but the judges saw only the change from %s", short(base)), nil
 	}
-	trees, err := g.Trees(ctx, []string{base})
-	if err != nil {
-		return "", err
+	baseTreeNow, ok := known[base]
+	if !ok {
+		trees, err := g.Trees(ctx, []string{base})
+		if err != nil {
+			return "", err
+		}
+		baseTreeNow = trees[0]
 	}
 	switch {
-	case trees[0] == "":
+	case baseTreeNow == "":
 		return fmt.Sprintf("its judged base %s is not in this repository (a task's snapshot of uncommitted work, since removed, or a commit not fetched)", short(base)), nil
-	case trees[0] != baseTree:
+	case baseTreeNow != baseTree:
 		return fmt.Sprintf("its judged base %s does not have the judged base tree %s", short(base), short(baseTree)), nil
 	case base == bound:
 		return "", nil

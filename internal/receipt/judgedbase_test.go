@@ -53,7 +53,7 @@ func TestJudgedBase(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rc := Receipt{Judged: Judged{Base: tc.base, BaseTree: tc.baseTree, Tree: tc.commit}}
-			why := r.g().BaseCheckFor(ctx, Commit{Tree: tc.commit}, tc.bound)(rc)
+			why := r.g().BaseCheckFor(ctx, Commit{Tree: tc.commit}, tc.bound, nil)(rc)
 			if (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
 				t.Errorf("why = %q, want %q", why, tc.why)
 			}

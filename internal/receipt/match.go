@@ -77,7 +77,7 @@ func (g Git) best(ctx context.Context, c Commit, ms []Match) (Match, bool, error
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		m.Commit = c
-		why, err := g.baseProblem(ctx, m.base, m.baseTree, c.Tree, bound)
+		why, err := g.baseProblem(ctx, m.base, m.baseTree, c.Tree, bound, nil)
 		if err != nil {
 			return Match{}, false, fmt.Errorf("task %s: %w", m.Task.TaskID, err)
 		}

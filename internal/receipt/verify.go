@@ -128,13 +128,17 @@ func VerifyRange(ctx context.Context, g Git, ref, spec string, signers Signers) 
 	if err != nil {
 		return nil, err
 	}
+	known := make(map[string]string, len(commits))
+	for _, c := range commits {
+		known[c.ID] = c.Tree
+	}
 	out := make([]Result, 0, len(commits))
 	for _, c := range commits {
 		bound := ""
 		if len(c.Parents) > 0 {
 			bound = c.Parents[0]
 		}
-		out = append(out, Check(c, notes[c.ID], signers, g.BaseCheckFor(ctx, c, bound)))
+		out = append(out, Check(c, notes[c.ID], signers, g.BaseCheckFor(ctx, c, bound, known)))
 	}
 	return out, nil
 }
@@ -160,7 +164,7 @@ func VerifyHead(ctx context.Context, g Git, ref, head, target string, signers Si
 		return Result{}, err
 	}
 	c := commits[0]
-	return Check(c, notes[c.ID], signers, g.BaseCheckFor(ctx, c, mb)), nil
+	return Check(c, notes[c.ID], signers, g.BaseCheckFor(ctx, c, mb, nil)), nil
 }
 
 // Worst is the most severe status of results (Valid for none).
