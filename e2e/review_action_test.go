@@ -247,7 +247,8 @@ func TestReviewActionReceipt(t *testing.T) {
 	// A valid receipt, shared through origin: require passes without a model call.
 	tree := strings.TrimSpace(w.git("rev-parse", head+"^{tree}"))
 	rc, err := receipt.Sign(receipt.Receipt{Kind: receipt.KindReview, Commit: head, Tree: tree,
-		Judged:  receipt.Judged{Base: base, Head: head, Tree: tree, Match: receipt.MatchReview},
+		Judged: receipt.Judged{Base: base, BaseTree: strings.TrimSpace(w.git("rev-parse", base+"^{tree}")), Head: head, Tree: tree,
+			Match: receipt.MatchReview},
 		Verdict: receipt.Verdict{Outcome: "accepted", Passed: true, TaskID: "01JREVIEW", Rubric: receipt.Rubric{ID: "default"}}},
 		key, time.Now())
 	if err != nil {

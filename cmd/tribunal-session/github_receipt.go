@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/receipt"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
@@ -40,13 +41,12 @@ func (c *cli) githubReceipt(ctx context.Context, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	results, err := receipt.VerifyRange(ctx, g, ref, pr.Head, signers)
+	r, err := receipt.VerifyHead(ctx, g, ref, pr.Head, pr.Base, signers)
 	if err != nil {
 		c.errorf("github receipt: check the head %s of pull request #%d: %v", shortID(pr.Head), pr.Number, err)
-		c.hint("fetch the head: git fetch origin %s", pr.Head)
+		c.hint("fetch the head and enough history for its merge base: git fetch origin %s %s", pr.Base, pr.Head)
 		return exitUsage
 	}
-	r := results[0]
 	check := reviewfmt.ReceiptCheck{Head: pr.Head, Ref: ref, SignersFrom: pr.Base, Status: r.Status.String(),
 		Valid: r.Status == receipt.Valid, ReviewFollows: *reviewFollows && r.Status != receipt.Valid}
 	for _, f := range r.Findings {
@@ -56,6 +56,9 @@ func (c *cli) githubReceipt(ctx context.Context, args []string) int {
 		check.Detail = append(check.Detail, fmt.Sprintf("%s %s: %s", f.Status, f.Principal, f.Reason))
 	}
 	c.printResult(r, ref)
+	if r.Status == receipt.TreeMismatch {
+		c.hint(judgedHint)
+	}
 	if err := os.WriteFile(*markdown, []byte(reviewfmt.ReceiptMarkdown(check)), 0o600); err != nil {
 		c.errorf("github receipt: write %s: %v", *markdown, err)
 		return exitPublishFailed
@@ -81,14 +84,14 @@ func (c *cli) baseSigners(ctx context.Context, g receipt.Git, base string) (rece
 		}
 		return receipt.Signers{}, false
 	}
-	signers, warnings, err := receipt.ParseSigners(base[:min(len(base), 12)]+":"+receipt.SignersFile, data)
+	signers, warnings, err := receipt.ParseSigners(base[:min(len(base), 12)]+":"+receipt.SignersFile, data, time.Local)
 	for _, w := range warnings {
 		c.warning(w)
 	}
 	if err != nil {
 		c.errorf("github receipt: %v", err)
-		c.hint("each line is <principal> ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it")
+		c.hint("each line is <principal> [options] ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it; options are namespaces=\"…\", valid-after=\"…\" and valid-before=\"…\", comma-separated")
 		return receipt.Signers{}, false
 	}
-	return signers, true
+	return signers.At(time.Now()), true
 }

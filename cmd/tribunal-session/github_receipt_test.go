@@ -25,6 +25,8 @@ type prRepo struct {
 	alice, mallory  ed25519.PrivateKey
 	env             []string
 	notesTip        string
+	// judgedBase is the judged base receipts name (the base when "").
+	judgedBase string
 }
 
 func (r *prRepo) git(args ...string) string {
@@ -87,8 +89,13 @@ func (r *prRepo) sign(key ed25519.PrivateKey, tree string, passed bool, tamper b
 	if !passed {
 		outcome = "rejected"
 	}
+	base := r.base
+	if r.judgedBase != "" {
+		base = r.judgedBase
+	}
 	rc, err := receipt.Sign(receipt.Receipt{Kind: receipt.KindReview, Commit: r.head, Tree: tree,
-		Judged:  receipt.Judged{Base: r.base, Head: r.head, Tree: tree, Match: receipt.MatchReview},
+		Judged: receipt.Judged{Base: base, BaseTree: r.git("rev-parse", base+"^{tree}"), Head: r.head, Tree: tree,
+			Match: receipt.MatchReview},
 		Verdict: receipt.Verdict{Outcome: outcome, Passed: passed, TaskID: "01JREVIEW", Rubric: receipt.Rubric{ID: "default"}}},
 		key, time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC))
 	if err != nil {
@@ -135,6 +142,22 @@ func TestGitHubReceipt(t *testing.T) {
 		{name: "not passed", setup: func(r *prRepo) { r.sign(r.alice, "", false, false) }, code: exitReceiptNotPassed, output: "not-passed"},
 		{name: "tree mismatch", setup: func(r *prRepo) { r.sign(r.alice, r.git("rev-parse", r.base+"^{tree}"), true, false) },
 			code: exitReceiptTree, output: "tree-mismatch"},
+		// The judges saw only the head's last commit, not retry.go before
+		// it: the receipt cannot vouch for the pull request (issue 30
+		// item 4).
+		{name: "judged from inside the pull request", setup: func(r *prRepo) {
+			r.judgedBase = r.git("rev-parse", r.head+"~1")
+			r.sign(r.alice, "", true, false)
+		}, code: exitReceiptTree, output: "tree-mismatch", stderr: "hint: a receipt vouches only for the change its judges saw"},
+		// Judged from further back than the merge base, but the base's
+		// last commit added the allowed-signers file the pull request
+		// changes: the judges saw the file added whole, never the pull
+		// request's edit of it (an ancestor whose later changes the pull
+		// request does not touch vouches: internal/receipt TestJudgedBase).
+		{name: "judged from an ancestor of the merge base", setup: func(r *prRepo) {
+			r.judgedBase = r.git("rev-parse", r.base+"~1")
+			r.sign(r.alice, "", true, false)
+		}, code: exitReceiptTree, output: "tree-mismatch"},
 		{name: "signer only the PR allows", setup: func(r *prRepo) { r.sign(r.mallory, "", true, false) },
 			code: exitReceiptSigner, output: "signer-not-allowed"},
 		{name: "edited receipt", setup: func(r *prRepo) { r.sign(r.alice, "", true, true) }, code: exitReceiptBad, output: "signature-bad"},

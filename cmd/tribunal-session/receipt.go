@@ -22,6 +22,9 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
+// judgedHint follows a tree mismatch: what a receipt can vouch for.
+const judgedHint = "a receipt vouches only for the change its judges saw, from its judged base to this commit's tree: judge the change again from where it starts (tribunal-session review --base <merge base>) and write its receipt"
+
 // exitFor is verify-receipt's exit status for a status: 0 and 30–34 in
 // order of severity, so that a range's status is its worst commit's.
 var exitFor = map[receipt.Status]int{
@@ -120,17 +123,28 @@ func (c *cli) receiptAudit(project store.Project) *ledger.Audit {
 
 func (c *cli) writeReceipts(ctx context.Context, g receipt.Git, ref string, commits []receipt.Commit, ms []receipt.Match, dry bool) int {
 	matched := map[string]bool{}
+	refused := 0
 	for _, m := range ms {
 		matched[m.Commit.ID] = true
+		if m.Refused != "" {
+			refused++
+			fmt.Fprintf(c.stdout, "%s no receipt: task %s produced this tree, but %s\n", shortID(m.Commit.ID), m.Task.TaskID, m.Refused)
+		}
 	}
 	for _, cm := range commits {
 		if !matched[cm.ID] {
-			fmt.Fprintf(c.stdout, "%s no receipt: no recorded accepted task produced this tree or this change\n", shortID(cm.ID))
+			fmt.Fprintf(c.stdout, "%s no receipt: no recorded accepted task produced this tree\n", shortID(cm.ID))
 		}
 	}
+	if refused > 0 {
+		c.hint("a receipt vouches only for what a judge saw: commit the work a task starts from before running it, or judge the whole change (tribunal-session review --base <branch point>)")
+	}
 	if len(ms) == 0 {
-		c.hint("a receipt follows an accepted /tribunal task whose tree (or change) a commit holds; 'tribunal-session log --outcome accepted' lists them")
+		c.hint("a receipt follows an accepted /tribunal task whose tree a commit holds; 'tribunal-session log --outcome accepted' lists them")
 		return exitReceiptMissing
+	}
+	if refused == len(ms) {
+		return exitReceiptTree
 	}
 	rs, err := receipt.Receipts(ctx, g, ms)
 	if err != nil {
@@ -139,6 +153,9 @@ func (c *cli) writeReceipts(ctx context.Context, g receipt.Git, ref string, comm
 	}
 	if dry {
 		for _, m := range ms {
+			if m.Refused != "" {
+				continue
+			}
 			fmt.Fprintf(c.stdout, "%s would get a receipt: task %s (%s)\n", shortID(m.Commit.ID), m.Task.TaskID, m.Rule)
 		}
 		return 0
@@ -155,6 +172,9 @@ func (c *cli) writeReceipts(ctx context.Context, g receipt.Git, ref string, comm
 		return exitAborted
 	}
 	c.progressf("%d receipt(s) in %s; share them with: git push origin %s", len(written), ref, ref)
+	if refused > 0 {
+		return exitReceiptTree
+	}
 	return 0
 }
 
@@ -218,6 +238,9 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 		}
 	}
 	fmt.Fprintf(c.stdout, "%d commit(s): %s; exit %d (%s)\n", len(results), strings.Join(parts, ", "), exitFor[worst], worst)
+	if worst == receipt.TreeMismatch {
+		c.hint(judgedHint)
+	}
 	return exitFor[worst]
 }
 
@@ -228,19 +251,19 @@ func (c *cli) readSigners(path string) (receipt.Signers, bool) {
 		c.hint("create it: tribunal-session receipt --public-key >> %s (each signer adds their line), or name one with --allowed-signers FILE", receipt.SignersFile)
 		return receipt.Signers{}, false
 	}
-	signers, warnings, err := receipt.ParseSigners(path, data)
+	signers, warnings, err := receipt.ParseSigners(path, data, time.Local)
 	for _, w := range warnings {
 		c.warning(w)
 	}
 	if err != nil {
 		c.errorf("verify-receipt: %v", err)
-		c.hint("each line is <principal> ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it")
+		c.hint("each line is <principal> [options] ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it; options are namespaces=\"…\", valid-after=\"…\" and valid-before=\"…\", comma-separated")
 		return receipt.Signers{}, false
 	}
 	if signers.Len() == 0 {
 		c.warnf("%s allows no ssh-ed25519 key: every receipt's signer will be refused", path)
 	}
-	return signers, true
+	return signers.At(time.Now()), true
 }
 
 // printResult prints one commit's line and a line per receipt in it.

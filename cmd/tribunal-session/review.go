@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -248,16 +246,12 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		return exitUsage
 	}
 	defer rv.Close()
-	cache := review.Cache{Dir: f.cacheDir}
-	if cache.Dir == "" {
-		cache.Dir = filepath.Join(rv.ProjectDir(), records.ReviewCacheDir)
-	}
-	if f.noCache {
-		cache.Dir = ""
+	cache, ok := c.reviewCache(f, rv.ProjectDir())
+	if !ok {
+		return exitUsage
 	}
 	key := review.CacheKey(change, f.maxDiff, rv.Fingerprint())
-	var entry cachedReview
-	if cache.Get(key, &entry) {
+	if entry, hit := c.cachedVerdict(cache, key); hit {
 		entry.Review.Reused = true
 		c.progress(fmt.Sprintf("review: verdict reused from review %s (same base, head, rubric and panel); no model was called", entry.Review.ID))
 		return c.finishReview(f, c.refilter(entry, rv.SharedDismissals(), rv.ProjectDir()), nil)
@@ -272,7 +266,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		c.configError(cfgErr)
 		return exitUsage
 	}
-	entry = fromResult(res, rv, f.task)
+	entry := fromResult(res, rv, f.task)
 	if runErr == nil && entry.Review.Outcome != reviewfmt.OutcomeNoVerdict {
 		if err := cache.Put(key, entry); err != nil {
 			c.warning(err.Error())

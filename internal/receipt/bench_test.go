@@ -76,9 +76,17 @@ func BenchmarkReceiptsRange(b *testing.B) {
 	g, commits := bigRepo(b, rangeSize)
 	keys := b.TempDir()
 	rs := make([]Receipt, len(commits))
+	parents := make([]string, len(commits))
+	for i, c := range commits {
+		parents[i] = c.Parents[0]
+	}
+	parentTrees, err := g.Trees(ctx, parents)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for i, c := range commits {
 		rs[i] = Receipt{Kind: KindAdvisory, Commit: c.ID, Tree: c.Tree, Verdict: verdict(),
-			Judged: Judged{BaseTree: c.Tree, Tree: c.Tree, DiffSHA256: strings.Repeat("0", 64), Match: MatchReview}}
+			Judged: Judged{Base: parents[i], BaseTree: parentTrees[i], Tree: c.Tree, DiffSHA256: strings.Repeat("0", 64), Match: MatchReview}}
 	}
 	var writeTime, verifyTime time.Duration
 	for b.Loop() {

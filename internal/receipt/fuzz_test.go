@@ -18,7 +18,7 @@ func FuzzParseNote(f *testing.F) {
 	f.Add(append(append([]byte{}, good...), "\n\njunk\n"...))
 	f.Add([]byte("tribunal: accepted\n{\"receipt\":1}\n"))
 	f.Add(good[:len(good)/2])
-	signers := Signers{byKey: map[string]string{}}
+	signers := Signers{byKey: map[string][]signerLine{}}
 	f.Fuzz(func(t *testing.T, note []byte) {
 		entries := ParseNote(note)
 		var lines [][]byte
@@ -33,7 +33,7 @@ func FuzzParseNote(f *testing.F) {
 				lines = append(lines, e.Text)
 			}
 		}
-		res := Check(Commit{ID: r.Commit, Tree: r.Tree}, note, signers)
+		res := Check(Commit{ID: r.Commit, Tree: r.Tree}, note, signers, anyBase)
 		if res.Status < Valid || res.Status > BadSignature {
 			t.Fatalf("status %d", res.Status)
 		}

@@ -256,64 +256,6 @@ func (g Git) Trees(ctx context.Context, revs []string) ([]string, error) {
 	return trees, nil
 }
 
-// PatchIDs are the patch ids of the commits' own changes (from their one
-// parent; a root or merge commit has none), by two gits whatever the
-// number of commits: diff-tree --stdin and patch-id.
-func (g Git) PatchIDs(ctx context.Context, commits []Commit) (map[string]string, error) {
-	var in bytes.Buffer
-	for _, c := range commits {
-		if len(c.Parents) == 1 {
-			in.WriteString(c.ID + "\n")
-		}
-	}
-	ids := map[string]string{}
-	if in.Len() == 0 {
-		return ids, nil
-	}
-	args := append([]string{"diff-tree", "--stdin"}, DiffArgs[1:]...)
-	diffs, err := g.run(ctx, in.Bytes(), args...)
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(diffs)) == 0 {
-		return ids, nil
-	}
-	out, err := g.run(ctx, diffs, "patch-id", "--verbatim")
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if id, commit, ok := strings.Cut(l, " "); ok {
-			ids[commit] = id
-		}
-	}
-	return ids, nil
-}
-
-// PatchID is git's patch id of the change from a to b (`git patch-id
-// --verbatim`: whitespace counts), "" for no change.
-func (g Git) PatchID(ctx context.Context, a, b string) (string, error) {
-	diff, err := g.run(ctx, nil, append(append([]string{}, DiffArgs...), a, b)...)
-	if err != nil {
-		return "", err
-	}
-	return g.patchIDs(ctx, diff)
-}
-
-func (g Git) patchIDs(ctx context.Context, diff []byte) (string, error) {
-	if len(bytes.TrimSpace(diff)) == 0 {
-		return "", nil
-	}
-	// patch-id wants a commit line before each patch; any id will do.
-	in := append([]byte("commit 0000000000000000000000000000000000000000\n"), diff...)
-	out, err := g.run(ctx, in, "patch-id", "--verbatim")
-	if err != nil {
-		return "", err
-	}
-	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	return id, nil
-}
-
 // UserEmail is the e-mail address git would author a commit with here
 // (user.email, or GIT_AUTHOR_EMAIL), "" when git has none.
 func (g Git) UserEmail(ctx context.Context) string {

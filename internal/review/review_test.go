@@ -167,21 +167,6 @@ func TestCacheKey(t *testing.T) {
 	if CacheKey(&Change{Kind: KindRange, BaseTree: "b", HeadKey: "h", Base: "other-commit"}, 1000, "jury") != k {
 		t.Error("the key depends on the commit, not only on the trees")
 	}
-	cache := Cache{Dir: filepath.Join(t.TempDir(), "cache")}
-	var got map[string]int
-	if cache.Get(k, &got) {
-		t.Fatal("hit in an empty cache")
-	}
-	if err := cache.Put(k, map[string]int{"x": 1}); err != nil {
-		t.Fatal(err)
-	}
-	if !cache.Get(k, &got) || got["x"] != 1 {
-		t.Fatalf("get = %v", got)
-	}
-	os.WriteFile(filepath.Join(cache.Dir, k+".json"), []byte("{broken"), 0o600)
-	if cache.Get(k, &got) {
-		t.Fatal("a damaged entry is a hit")
-	}
 }
 
 func TestExit(t *testing.T) {
