@@ -30,7 +30,11 @@ const cacheFormat = "review-cache-v3"
 // from Identify, not yet loaded, has its key.
 func CacheKey(c *Change, diffBytes int, jury string) string {
 	h := sha256.New()
-	for _, part := range []string{cacheFormat, c.Kind, c.BaseTree, c.HeadKey, strconv.Itoa(diffBytes), jury} {
+	// The size bounds decide which files a range's judges are shown, so
+	// a verdict under one max_file_mb/max_change_mb does not answer under
+	// another.
+	limits := strconv.FormatInt(c.limits.File(), 10) + "/" + strconv.FormatInt(c.limits.Task(), 10)
+	for _, part := range []string{cacheFormat, c.Kind, c.BaseTree, c.HeadKey, strconv.Itoa(diffBytes), limits, jury} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
