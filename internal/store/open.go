@@ -130,3 +130,15 @@ func describeType(m fs.FileMode) string {
 	}
 	return "type " + m.Type().String()
 }
+
+// syscallNoFollowNonblock opens without following a final symbolic link
+// and without waiting for a FIFO's other end.
+const syscallNoFollowNonblock = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// linkError names a final symbolic link that an O_NOFOLLOW open refused.
+func linkError(path string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return &fs.PathError{Op: "open", Path: path, Err: ErrLinkInRepo}
+	}
+	return err
+}
