@@ -20,7 +20,8 @@ import (
 // noteActorState records a candidate's worktree state as its actor left
 // it.
 func (r *runner) noteActorState(ctx context.Context) {
-	if r.opts.candidate == nil || r.task == nil {
+	// A lone candidate (--candidates 1) has no other actor to fear.
+	if r.opts.candidate == nil || r.opts.candidate.Of < 2 || r.task == nil {
 		return
 	}
 	r.actorState = worktreeState(ctx, r, r.workDir)
