@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -174,6 +173,7 @@ func (d *dismisser) add(id, which string, f dismissFlags) int {
 	scope, err := d.store(e, f.shared)
 	if err != nil {
 		c.errorf("dismiss: %v", err)
+		c.linkHint(err)
 		return exitUsage
 	}
 	if scope == "" {
@@ -205,16 +205,8 @@ func (d *dismisser) store(e dismiss.Entry, shared bool) (string, error) {
 				return "", nil
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return "", fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-		}
-		fh, err := store.OpenInPlace(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return "", fmt.Errorf("write %s: %w", path, err)
-		}
-		defer fh.Close()
-		if _, err := fh.WriteString(dismiss.SharedLines(e)); err != nil {
-			return "", fmt.Errorf("write %s: %w", path, err)
+		if err := dismiss.AppendShared(path, e); err != nil {
+			return "", err
 		}
 		return dismiss.Shared, nil
 	}
@@ -237,19 +229,21 @@ func (d *dismisser) undo(fp string, shared bool) int {
 	e := dismiss.Entry{Fingerprint: fp, By: d.by, At: d.now.Format(time.RFC3339)}
 	if shared {
 		path := d.sharedPath()
-		data, err := store.ReadRegular(path, 4<<20)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		text, err := dismiss.ReadSharedText(path)
+		if err != nil {
 			c.errorf("dismiss: %v", err)
+			c.linkHint(err)
 			return exitUsage
 		}
-		out, removed := dismiss.RemoveShared(string(data), fp)
+		out, removed := dismiss.RemoveShared(text, fp)
 		if !removed {
 			c.errorf("dismiss: %s does not dismiss %s", dismiss.SharedFile, fp)
 			c.hint("tribunal-session dismissals lists the dismissals and their fingerprints")
 			return exitUsage
 		}
-		if err := store.WriteFileAtomic(path, []byte(out), 0o644); err != nil {
-			c.errorf("dismiss: write %s: %v", path, err)
+		if err := dismiss.ReplaceShared(path, out); err != nil {
+			c.errorf("dismiss: %v", err)
+			c.linkHint(err)
 			return exitUsage
 		}
 		e.Scope = dismiss.Shared
@@ -338,4 +332,12 @@ func (d *dismisser) pick(fs []severity.Finding, which string) (int, severity.Fin
 		}
 	}
 	return 0, severity.Finding{}, false
+}
+
+// linkHint says what to do about a symbolic link in the repository's
+// .tribunal, which tribunal neither reads nor writes through.
+func (c *cli) linkHint(err error) {
+	if errors.Is(err, store.ErrLinkInRepo) {
+		c.hint("make .tribunal a real directory of the repository, with real files (git rm the link, then mkdir .tribunal); a link there could point anywhere")
+	}
 }

@@ -57,6 +57,7 @@ func (c *cli) dismissalsCmd(ctx context.Context, args []string) int {
 	}
 	d := c.dismisser(ctx, repo)
 	var all []dismiss.Entry
+	unread := false // a list that could not be read: the listing is incomplete
 	for _, read := range []func() ([]dismiss.Entry, error){
 		func() ([]dismiss.Entry, error) { return dismiss.ReadPersonal(d.personalPath()) },
 		func() ([]dismiss.Entry, error) { return dismiss.ReadShared(d.sharedPath()) },
@@ -64,6 +65,8 @@ func (c *cli) dismissalsCmd(ctx context.Context, args []string) int {
 		es, err := read()
 		if err != nil {
 			c.errorf("dismissals: %v", err)
+			c.linkHint(err)
+			unread = true
 		}
 		all = append(all, es...)
 	}
@@ -95,7 +98,7 @@ func (c *cli) dismissalsCmd(ctx context.Context, args []string) int {
 	} else {
 		c.printDismissals(out)
 	}
-	return boolExit(len(problems) > 0)
+	return boolExit(len(problems) > 0 || unread)
 }
 
 func boolExit(b bool) int {

@@ -43,7 +43,7 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 	}
 	c.progress("mcp: serving judge, list_verdicts, show_verdict and dismiss_finding on stdio")
 	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(claude.GuardEnv) != "", Run: c.mcpRunner()}
-	if err := mcpserver.Serve(ctx, o, io.NopCloser(c.stdin), nopWriteCloser{c.stdout}); err != nil {
+	if err := mcpserver.Serve(ctx, o, c.stdin, c.stdout); err != nil {
 		c.errorf("mcp: %v", err)
 		return exitAborted
 	}
@@ -70,7 +70,3 @@ func init() { runCommand = run }
 
 // noTerminal: a tool's output is never shown on a terminal.
 func noTerminal(io.Writer) (bool, int) { return false, 0 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -212,10 +212,15 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	// The repository's own file is read through no symbolic link (a
+	// committed .tribunal link could name any file as the trust list); a
+	// file the user names is theirs to link.
+	depth := 0
 	if *signersPath == "" {
 		*signersPath = filepath.Join(g.Dir, filepath.FromSlash(receipt.SignersFile))
+		depth = strings.Count(receipt.SignersFile, "/") + 1
 	}
-	signers, ok := c.readSigners(*signersPath)
+	signers, ok := c.readSigners(*signersPath, depth)
 	if !ok {
 		return exitUsage
 	}
@@ -244,8 +249,13 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 	return exitFor[worst]
 }
 
-func (c *cli) readSigners(path string) (receipt.Signers, bool) {
-	data, err := os.ReadFile(path)
+func (c *cli) readSigners(path string, linkDepth int) (receipt.Signers, bool) {
+	data, err := store.ReadRepoFile(path, linkDepth, maxSignersFile)
+	if errors.Is(err, store.ErrLinkInRepo) {
+		c.errorf("verify-receipt: cannot read the allowed-signers file: %v", err)
+		c.linkHint(err)
+		return receipt.Signers{}, false
+	}
 	if err != nil {
 		c.errorf("verify-receipt: cannot read the allowed-signers file: %v", err)
 		c.hint("create it: tribunal-session receipt --public-key >> %s (each signer adds their line), or name one with --allowed-signers FILE", receipt.SignersFile)
@@ -290,3 +300,6 @@ func (c *cli) receiptNote(rep *session.Report) {
 		c.progressf("task %s: once you commit the change, 'tribunal-session receipt HEAD' attaches this verdict to the commit as a signed git note", rep.TaskID)
 	}
 }
+
+// maxSignersFile bounds the allowed-signers file (one short line a signer).
+const maxSignersFile = 1 << 20

@@ -92,19 +92,6 @@ func WritePersonal(path string, es []Entry) error {
 	return nil
 }
 
-// ReadShared reads a repository's shared file; a missing file dismisses
-// nothing.
-func ReadShared(path string) ([]Entry, error) {
-	data, err := store.ReadRegular(path, maxFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the dismissed findings %s: %w", path, err)
-	}
-	return ParseShared(string(data)), nil
-}
-
 // ParseShared reads the shared file's text: one fingerprint per line,
 // first on the line, the rest of the line its reason; blank lines and
 // lines starting with # are ignored, except the comments

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
@@ -205,5 +207,45 @@ func TestSourcesFollowTheSchemaFile(t *testing.T) {
 	}
 	if (*Set)(nil).Sources() != nil {
 		t.Error("a nil Set has sources")
+	}
+}
+
+// TestFIFOTargetDoesNotHang: a change that turns a file an evaluator reads
+// into a named pipe must not hang the run in open(2) waiting for a writer
+// (it did, until the judge's 120 s timeout). Each such file is reported as
+// unreadable instead.
+func TestFIFOTargetDoesNotHang(t *testing.T) {
+	dir := worktree(t)
+	for _, name := range []string{"VERSION", "config/a.json"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip("no FIFOs:", err)
+		}
+	}
+	set, err := Compile(specs(t, `[{"name":"cfg","kind":"json_schema","paths":"config/*.json","schema":{}},`+
+		`{"name":"version","kind":"file_equals","file":"VERSION","expected":"1.2.3\n"}]`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Result, 1)
+	go func() { done <- set.Run(Change{Files: unidiff.Parse([]byte(change)), Dir: dir}) }()
+	select {
+	case res := <-done:
+		for _, r := range res {
+			if r.Passed || !strings.Contains(r.Summary+fmt.Sprint(r.Findings), "not a regular file") {
+				t.Errorf("%s: passed=%v summary=%q findings=%v; want a failure naming the pipe", r.Name, r.Passed, r.Summary, r.Findings)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		// Release the blocked opens so the test binary can finish.
+		for _, name := range []string{"VERSION", "config/a.json"} {
+			if w, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(name)), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+		}
+		t.Fatal("Run still blocked after 10 s on an evaluator target that is a FIFO")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
@@ -246,22 +246,12 @@ func readInRoot(dir, rel string) ([]byte, error) {
 	return data, err
 }
 
-// readRoot reads rel inside root, at most maxFileBytes.
+// readRoot reads the regular file rel inside root, at most maxFileBytes.
 func readRoot(root *os.Root, rel string) ([]byte, error) {
 	if root == nil {
 		return nil, errors.New("no worktree to read from")
 	}
-	f, err := root.Open(filepath.FromSlash(rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("larger than %d MiB", maxFileBytes>>20)
-	}
-	return data, nil
+	// A regular file only, opened without waiting: a FIFO at the path
+	// would otherwise hang the whole run in open(2).
+	return store.ReadRegularIn(root, filepath.FromSlash(rel), maxFileBytes)
 }

@@ -70,10 +70,15 @@ func New(o Options) *mcp.Server {
 func ptr[T any](v T) *T { return &v }
 
 // Serve runs the server on in and out (the process's stdin and stdout)
-// until the client closes in or ctx ends; a client that hangs up is not
-// an error.
-func Serve(ctx context.Context, o Options, in io.ReadCloser, out io.WriteCloser) error {
-	err := New(o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+// until the client closes in and every request read has been answered, or
+// ctx ends; a client that hangs up is not an error, nor is a line that is
+// not a JSON-RPC message (it is answered with an error, see stdio).
+func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
+	return serve(ctx, o, &stdio{in: in, out: out})
+}
+
+func serve(ctx context.Context, o Options, t mcp.Transport) error {
+	err := New(o).Run(ctx, t)
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}

@@ -47,6 +47,9 @@ type Candidate struct {
 	Finalist bool   `json:"finalist"`
 	Wins     int    `json:"pairwise_wins"`
 	Error    string `json:"error,omitempty"`
+	// Untrusted says why its verdict is not trusted (its worktree changed
+	// outside its actor's turn); such a candidate is never chosen.
+	Untrusted string `json:"untrusted,omitempty"`
 }
 
 // Pairwise is one comparison of two changes, asked in both orders

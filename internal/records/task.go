@@ -260,6 +260,11 @@ type Isolation struct {
 	// LeftOut names the user's untracked files that the snapshot left out
 	// because they look like secrets (internal/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`
+	// ChangedAfterActor is set on a best-of-N candidate whose worktree
+	// changed after its own actor's last turn ended (another candidate's
+	// actor may write there): what was judged and kept is not only its
+	// actor's work.
+	ChangedAfterActor bool `json:"changed_after_actor,omitempty"`
 }
 
 // CallMeta says which seat and attempt a model call belongs to.

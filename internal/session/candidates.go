@@ -176,6 +176,7 @@ func (r *runner) tallyCandidates(reports []*Report) *records.BestOfN {
 		if rep.CostUSD != nil {
 			total, seen = total+*rep.CostUSD, true
 		}
+		distrust(&c, rep)
 		best.Candidates = append(best.Candidates, c)
 	}
 	if !anyFinalist(best.Candidates) {
@@ -198,8 +199,8 @@ func anyFinalist(cs []records.Candidate) bool {
 	return false
 }
 
-// bestScored is the index of the best-scored candidate that did not abort,
-// a candidate without a score ranking below any score and the lower index
+// bestScored is the index of the best-scored candidate that did not abort
+// and is trusted, a candidate without a score ranking below any score and the lower index
 // first among equals (0: every candidate aborted).
 func bestScored(cs []records.Candidate) int {
 	k, top := 0, -2.0
@@ -208,7 +209,7 @@ func bestScored(cs []records.Candidate) int {
 		if c.Score != nil {
 			s = *c.Score
 		}
-		if c.Outcome != Aborted && s > top {
+		if c.Outcome != Aborted && c.Untrusted == "" && s > top {
 			k, top = c.Index, s
 		}
 	}

@@ -114,6 +114,7 @@ func (r *runner) finishIsolation(ctx context.Context, outcome string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	iso := r.report.Isolation
+	r.checkActorState(ctx)
 	r.wt.Guard(ctx, r.task)
 	r.noteTamper()
 	changed := r.wt.Changed(ctx, r.task)

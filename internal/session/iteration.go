@@ -208,6 +208,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		if changed {
 			done.ArtifactKind = "patch"
 		}
+		r.noteActorState(ctx)
 	} else if after := r.treeFingerprint(ctx); before != "" && after != "" && before != after {
 		done.ArtifactKind = "patch"
 	}

@@ -119,6 +119,9 @@ type runner struct {
 	wt      *worktree.Manager
 	task    *worktree.Task
 	workDir string
+	// actorState is a candidate's worktree fingerprint when its actor's
+	// last turn ended (candidate_watch.go).
+	actorState string
 	// diffCapWarned: the stored-diff cap was announced (once a run).
 	diffCapWarned bool
 	commands      []cmdjudge.Judge

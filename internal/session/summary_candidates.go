@@ -29,6 +29,11 @@ func bestOfNSection(r *Report) string {
 			scoreWords(c.Score), c.Iterations, usdWords(c.CostUSD), winsWords(c), changeWords(c))
 	}
 	b.WriteString("\n")
+	for _, c := range best.Candidates {
+		if c.Untrusted != "" {
+			fmt.Fprintf(&b, "**WARNING: %s.** It was not a finalist and cannot be chosen.\n\n", inline(c.Untrusted, 300))
+		}
+	}
 	if len(best.Comparisons) > 0 {
 		b.WriteString("**Pairwise comparisons** (each pair shown to the pairwise judge in both orders; orders that disagree are a tie)\n\n")
 		for _, p := range best.Comparisons {
@@ -59,6 +64,9 @@ func usdWords(v *float64) string {
 }
 
 func winsWords(c records.Candidate) string {
+	if c.Untrusted != "" {
+		return "— (not trusted)"
+	}
 	if !c.Finalist {
 		return "— (not a finalist)"
 	}
@@ -82,6 +90,11 @@ func changeWords(c records.Candidate) string {
 func choiceLine(r *Report) string {
 	best := r.BestOfN
 	if best.Winner == 0 {
+		for _, c := range best.Candidates {
+			if c.Untrusted != "" {
+				return "**Chosen:** none — no candidate that did not abort has a trusted verdict."
+			}
+		}
 		return "**Chosen:** none — every candidate aborted."
 	}
 	w := best.Candidates[best.Winner-1]

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,10 @@ func (h *hook) fix(ctx context.Context, j job) int {
 	rec := newRecorder(h.Deps, j, h.warn)
 	started := h.Now()
 	adv, res, err := judge(ctx, h.Deps, j)
+	if errors.Is(err, errBudget) {
+		h.warn("%v", err) // no judge ran: nothing to record
+		return 0
+	}
 	if err != nil {
 		rec.failure(failure(ctx, res, err, h.Now().Sub(started)))
 		h.warn("no advisory verdict: %v", err)

@@ -60,13 +60,17 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	if timeout <= 0 {
 		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
+	settle, err := reserve(d, j)
+	if err != nil {
+		return advisory{}, claude.Result{}, err
+	}
 	settings := j.Settings
 	settings.Model, settings.EscalateModel = model, escalate
 	adv, res, err := stopjudge.Cascade(ctx, runner, settings, in, j.Worktree, timeout, func() time.Duration {
 		left := time.Until(j.Deadline)
 		return min(j.Settings.Timeout, left-min(recordReserve, left/3))
 	})
-	spend(d, j, res)
+	settle(res)
 	adv.LeftOut = leftOut
 	if err == nil {
 		adv.Diff = prompts.StopDiff(in)

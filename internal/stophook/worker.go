@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"context"
+	"errors"
 	"os"
 	"syscall"
 	"time"
@@ -103,6 +104,10 @@ func (w *worker) warn(format string, args ...any) { w.JudgeWarnf(format, args...
 func (w *worker) judgeAndRecord(ctx context.Context) {
 	started := w.Now()
 	adv, res, err := judge(ctx, w.Deps, w.j)
+	if errors.Is(err, errBudget) {
+		w.warn("%v", err) // no judge ran: nothing to record
+		return
+	}
 	if err != nil {
 		w.fail(failure(ctx, res, err, w.Now().Sub(started)))
 		return

@@ -30,6 +30,18 @@ func OpenRegular(path string) (*os.File, error) {
 	return requireType(f, path, fs.FileMode.IsRegular)
 }
 
+// OpenRegularIn is OpenRegular for a path inside root, never leaving it:
+// the deterministic evaluators read the files of a change, and one of
+// them may be a FIFO planted by that change, whose open(2) would wait for
+// a writer that never comes.
+func OpenRegularIn(root *os.Root, rel string) (*os.File, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return requireType(f, rel, fs.FileMode.IsRegular)
+}
+
 // requireType returns f when the type of the file it has open is allowed
 // and closes it otherwise.
 func requireType(f *os.File, path string, allowed func(fs.FileMode) bool) (*os.File, error) {
@@ -77,6 +89,21 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readBounded(f, max)
+}
+
+// ReadRegularIn is ReadRegular for a path inside root (see OpenRegularIn).
+func ReadRegularIn(root *os.Root, rel string, max int64) ([]byte, error) {
+	f, err := OpenRegularIn(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	return readBounded(f, max)
+}
+
+// readBounded reads f to its end and closes it, failing for more than max
+// bytes without reading more than max+1.
+func readBounded(f *os.File, max int64) ([]byte, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
@@ -102,4 +129,16 @@ func describeType(m fs.FileMode) string {
 		return "a block device"
 	}
 	return "type " + m.Type().String()
+}
+
+// syscallNoFollowNonblock opens without following a final symbolic link
+// and without waiting for a FIFO's other end.
+const syscallNoFollowNonblock = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// linkError names a final symbolic link that an O_NOFOLLOW open refused.
+func linkError(path string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return &fs.PathError{Op: "open", Path: path, Err: ErrLinkInRepo}
+	}
+	return err
 }
