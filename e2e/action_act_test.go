@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testtier"
 )
 
 // stubAction is an action.yml standing in for a remote action under act's
@@ -51,7 +53,8 @@ jobs:
 // checked out is refused with the error and hint, the cache step skipped
 // for want of a secret; the base checked out is reviewed; the head with
 // allow-pull-request-target-head is reviewed, the risk in the summary;
-// a cache-secret runs the cache step. Needs act on PATH ($ACT_BIN).
+// a cache-secret runs the cache step. Needs act: $ACT_BIN (.ci/run sets it
+// from scripts/build-act.sh), else act on PATH.
 func TestReviewActionUnderAct(t *testing.T) {
 	t.Parallel()
 	w, root, base, heads := reviewWorld(t)
@@ -60,7 +63,7 @@ func TestReviewActionUnderAct(t *testing.T) {
 		act, _ = exec.LookPath("act")
 	}
 	if act == "" {
-		t.Skip("act is not installed: go install github.com/nektos/act@v0.2.89, or set ACT_BIN")
+		testtier.Missing(t, testtier.E2E, "act (nektos/act, pinned in tools/act)", "scripts/build-act.sh builds it; set ACT_BIN to its path")
 	}
 	head := heads[1]
 	dir := t.TempDir()
