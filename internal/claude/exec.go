@@ -92,21 +92,61 @@ func ChildEnv(base []string, maxTokens int) []string {
 // the judged tree's would otherwise instruct its judge.
 const DisableClaudeMDsEnv = "CLAUDE_CODE_DISABLE_CLAUDE_MDS"
 
+// SubprocessEnvScrubEnv makes Claude Code strip its own credentials
+// (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN, …)
+// from the environment of the commands it runs. Observed with 2.1.332
+// (e2e TestSandboxedBashHoldsNoSecret): the sandboxed Bash then sees no
+// key, but only commands Claude Code knows to be read-only run without
+// approval, which -p mode denies — the same Bash a GitHub Actions job
+// gets by default, where the CLI turns the scrub on by itself.
+const SubprocessEnvScrubEnv = "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB"
+
 // CallEnv is the environment of c's child given the base environment:
-// ChildEnv's, with CLAUDE.md files off unless c trusts its tree. The
-// secrets claude does not need are dropped later, by RunProc.
+// ChildEnv's, with CLAUDE.md files off unless c trusts its tree, and, in
+// CI (base sets CI), Claude Code's own keys scrubbed from the commands of
+// a sandboxed Bash: a CI job judges other people's code with a key that
+// is not the user's own, so its Bash, already without network, reads no
+// key either. The secrets claude does not need are dropped later, by
+// RunProc.
 func CallEnv(base []string, c Call) []string {
 	env := ChildEnv(base, c.MaxOutputTokens)
-	if c.TrustTree {
-		return env
+	set := map[string]bool{}
+	if !c.TrustTree {
+		set[DisableClaudeMDsEnv] = true
 	}
-	out := make([]string, 0, len(env)+1)
+	if c.SandboxBash && InCI(base) {
+		set[SubprocessEnvScrubEnv] = true
+	}
+	out := make([]string, 0, len(env)+len(set))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, DisableClaudeMDsEnv+"=") {
+		if k, _, _ := strings.Cut(kv, "="); !set[k] {
 			out = append(out, kv)
 		}
 	}
-	return append(out, DisableClaudeMDsEnv+"=1")
+	for _, k := range []string{DisableClaudeMDsEnv, SubprocessEnvScrubEnv} {
+		if set[k] {
+			out = append(out, k+"=1")
+		}
+	}
+	return out
+}
+
+// InCI reports whether environ says it is a CI job (CIValue of its CI).
+func InCI(environ []string) bool {
+	v := ""
+	for _, kv := range environ {
+		if x, ok := strings.CutPrefix(kv, "CI="); ok {
+			v = x
+		}
+	}
+	return CIValue(v)
+}
+
+// CIValue reports whether a value of CI means a CI job: anything but "",
+// "0" or "false", as every CI system sets it.
+func CIValue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "0" && v != "false"
 }
 
 // Run starts the child through RunProc (its own process group, killed

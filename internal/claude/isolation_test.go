@@ -67,3 +67,29 @@ func TestExecDropsSecretsClaudeDoesNotNeed(t *testing.T) {
 		}
 	}
 }
+
+// TestCISandboxedBashGetsNoKeys: in CI, a sandboxed Bash's commands get
+// none of Claude Code's own keys; outside CI, and for a call without
+// Bash, nothing changes.
+func TestCISandboxedBashGetsNoKeys(t *testing.T) {
+	sandboxed := Call{Role: "judge", Dir: "/w"}.WithSandboxedBash()
+	for _, tc := range []struct {
+		name string
+		base []string
+		call Call
+		want bool
+	}{
+		{"CI, sandboxed Bash", []string{"CI=true"}, sandboxed, true},
+		{"CI=1, sandboxed Bash", []string{"CI=1"}, sandboxed, true},
+		{"CI, judge without Bash", []string{"CI=true"}, Call{Role: "judge"}.WithoutBash(), false},
+		{"CI=false", []string{"CI=false"}, sandboxed, false},
+		{"not CI", nil, sandboxed, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := slices.Contains(CallEnv(tc.base, tc.call), SubprocessEnvScrubEnv+"=1")
+			if got != tc.want {
+				t.Errorf("%s=1 set: %v, want %v", SubprocessEnvScrubEnv, got, tc.want)
+			}
+		})
+	}
+}
