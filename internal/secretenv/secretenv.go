@@ -67,8 +67,9 @@ func ProgramKeys(program string) []string { return slices.Clone(programKeys[prog
 
 // Keep returns the secret variables a child of program needs from
 // environ: the CLI's own keys, plus claude's cloud credentials when
-// environ selects Bedrock (AWS_*) or Vertex (GOOGLE_APPLICATION_CREDENTIALS),
-// plus extra (a seat's configured api_key_env). Any other program (a
+// environ selects Bedrock (AWS_*), Vertex (GOOGLE_APPLICATION_CREDENTIALS)
+// or Foundry (ANTHROPIC_FOUNDRY_API_KEY), plus extra (a seat's
+// configured api_key_env). Any other program (a
 // command judge, the provider-call delegate) gets extra alone.
 func Keep(program string, environ []string, extra ...string) []string {
 	keep := append(ProgramKeys(program), extra...)
@@ -84,6 +85,9 @@ func Keep(program string, environ []string, extra ...string) []string {
 	}
 	if set(environ, "CLAUDE_CODE_USE_VERTEX") {
 		keep = append(keep, "GOOGLE_APPLICATION_CREDENTIALS")
+	}
+	if set(environ, "CLAUDE_CODE_USE_FOUNDRY") {
+		keep = append(keep, "ANTHROPIC_FOUNDRY_API_KEY")
 	}
 	return keep
 }
