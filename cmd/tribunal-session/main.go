@@ -113,7 +113,7 @@ func credentials(getenv func(string) string) *redact.Redactor {
 		home, _ = os.UserHomeDir()
 	}
 	cfg := config.Load(config.Sources{PluginRoot: getenv("CLAUDE_PLUGIN_ROOT"), Home: home})
-	return provider.Redactor(provider.Specs(cfg.Providers()), getenv)
+	return provider.Redactor(provider.Specs(cfg.Providers()), getenv, os.Environ())
 }
 
 // command is one subcommand: its name, the line the global help gives it,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/provider"
@@ -40,7 +41,7 @@ func (c *cli) providerCallCmd(ctx context.Context) int {
 	}
 	// The spec came from the hook, whose settings may differ from this
 	// process's view: its own credentials are scrubbed too.
-	deps := provider.Deps{Getenv: c.getenv, Redact: provider.Redactor([]provider.Spec{req.Spec}, c.getenv),
+	deps := provider.Deps{Getenv: c.getenv, Redact: provider.Redactor([]provider.Spec{req.Spec}, c.getenv, os.Environ()),
 		OpenAI: func(s provider.Spec) claude.Runner { return openai.Runner(openai.Options{Getenv: c.getenv}, s) }}
 	res, err := deps.Runner(req.Spec).Run(ctx, req.Call)
 	out := provider.DelegateResponse{Result: res}

@@ -3,14 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/rules"
@@ -146,10 +147,7 @@ func worstRaised(fs []reviewfmt.Finding) (severity.Level, bool) {
 }
 
 // ciSet reads the CI variable as CI services set it.
-func ciSet(v string) bool {
-	v = strings.ToLower(strings.TrimSpace(v))
-	return v != "" && v != "0" && v != "false"
-}
+func ciSet(v string) bool { return claude.CIValue(v) }
 
 func (c *cli) writeOutput(o outputSpec, e cachedReview, f reviewFlags, code int) error {
 	var b strings.Builder

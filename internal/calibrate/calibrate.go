@@ -154,7 +154,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 				Claude: d.Claude, Getenv: d.Getenv, Environ: d.Environ,
 				CodexPath: cfg.CLIPath(provider.Codex), GeminiPath: cfg.CLIPath(provider.Gemini),
 				OpenAI: func(s provider.Spec) claude.Runner { return openai.Runner(openai.Options{Getenv: d.Getenv}, s) },
-				Redact: provider.Redactor(provider.Specs(cfg.Providers()), d.Getenv),
+				Redact: provider.Redactor(provider.Specs(cfg.Providers()), d.Getenv, d.Environ),
 			}.Runner(j.spec)
 		}
 		return j, nil

@@ -50,6 +50,13 @@ type Call struct {
 	// AllowedTools pre-approves tools, which -p mode otherwise denies.
 	AllowedTools   []string
 	PermissionMode string
+	// TrustTree lets the child read the configuration of the tree it runs
+	// in: project and local settings, .mcp.json, CLAUDE.md. Only the actor
+	// sets it — it is the user's agent in the user's own task tree. Every
+	// other child (a judge, the meta-judge, a verification, a pairwise or
+	// Stop-hook judge) is isolated (see Args, CallEnv): the tree it judges
+	// may be a stranger's, and is never trusted to configure its judge.
+	TrustTree bool
 	// StrictMCP passes --strict-mcp-config without any --mcp-config: the
 	// child gets no MCP servers at all, so a repository's MCP configuration
 	// cannot add tools (or start programs) in a judge's session.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/proc"
+	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // Proc is one model-CLI child (claude, codex, gemini, or the Stop hook's
@@ -18,15 +19,20 @@ type Proc struct {
 	Program string
 	Path    string
 	Args    []string
-	// Env is the base environment; the recursion guard is added to it.
-	Env   []string
+	// Env is the base environment: its secrets are dropped (secretenv)
+	// except those named in Keep, and the recursion guard is added.
+	Env []string
+	// Keep names the secret variables this child needs: its provider's
+	// own key (secretenv.Keep). Nil keeps none.
+	Keep  []string
 	Dir   string
 	Stdin string
 	// Timeout bounds the run when > 0.
 	Timeout time.Duration
 }
 
-// RunProc runs p and words its failure for the CLI: ErrNotFound (joined
+// RunProc runs p, with no secret in its environment but those p.Keep
+// names, and words its failure for the CLI: ErrNotFound (joined
 // with the cause) when the executable could not be found or started, a
 // *TimeoutError at the deadline, the context's error when ctx ended, an
 // *ExitError for a non-zero status, or nil. The result is filled in every
@@ -36,7 +42,7 @@ func RunProc(ctx context.Context, p Proc) (proc.Result, error) {
 		return proc.Result{}, ErrNotFound
 	}
 	res, err := proc.Run(ctx, proc.Cmd{
-		Path: p.Path, Args: p.Args, Env: ChildEnv(p.Env, 0), Dir: p.Dir,
+		Path: p.Path, Args: p.Args, Env: ChildEnv(secretenv.Scrub(p.Env, p.Keep), 0), Dir: p.Dir,
 		Stdin: p.Stdin, Timeout: p.Timeout,
 	})
 	var startErr *proc.StartError

@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -48,8 +49,9 @@ type Spec struct {
 	// Timeout bounds the run; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Env is the command's complete base environment (the caller passes
-	// its own, typically os.Environ()); the recursion guard is added to
-	// it. PATH is read from here, never from this process.
+	// its own, typically os.Environ()) less every secret (secretenv): the
+	// recursion guard is added to it. PATH is read from here, never from
+	// this process.
 	Env []string
 	// PassScore and FailScore are the verdict scores for exit 0 and for
 	// any other exit. A zero PassScore means DefaultPassScore: a command
@@ -155,7 +157,9 @@ func Execute(ctx context.Context, spec Spec) Outcome {
 	}
 	res, err := proc.Run(ctx, proc.Cmd{
 		Path: path, Argv0: spec.Command[0], Args: spec.Command[1:],
-		Env: claude.ChildEnv(spec.Env, 0), Dir: spec.Dir, Timeout: spec.deadline(),
+		// A command judge runs the judged tree's code: no model key, no
+		// token, no secret at all.
+		Env: claude.ChildEnv(secretenv.Scrub(spec.Env, nil), 0), Dir: spec.Dir, Timeout: spec.deadline(),
 		Combined: true, MaxTail: tail,
 	})
 	out.Output, out.Duration = res.Output, res.Duration

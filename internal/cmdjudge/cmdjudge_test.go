@@ -127,12 +127,14 @@ func TestRunOutputIsBounded(t *testing.T) {
 func TestRunEnvironmentAndDir(t *testing.T) {
 	requireUnix(t)
 	dir := t.TempDir()
-	s := spec("sh", "-c", `echo "guard=$TRIBUNAL_NESTED foo=$FOO dir=$(pwd)"; exit 1`)
+	s := spec("sh", "-c", `echo "guard=$TRIBUNAL_NESTED foo=$FOO dir=$(pwd) secrets=$GITHUB_TOKEN$ANTHROPIC_API_KEY$DEPLOY_PASSWORD"; exit 1`)
 	s.Dir = dir
-	s.Env = append(s.Env, "FOO=bar", "TRIBUNAL_NESTED=0")
+	// A command judge runs the judged tree's code: no token, no model
+	// key, no secret reaches it.
+	s.Env = append(s.Env, "FOO=bar", "TRIBUNAL_NESTED=0", "GITHUB_TOKEN=ghs_forge", "ANTHROPIC_API_KEY=sk-ant", "DEPLOY_PASSWORD=pw")
 	o := Execute(context.Background(), s)
 	real, _ := filepath.EvalSymlinks(dir)
-	want := fmt.Sprintf("guard=1 foo=bar dir=%s\n", real)
+	want := fmt.Sprintf("guard=1 foo=bar dir=%s secrets=\n", real)
 	if o.Output != want {
 		t.Errorf("output = %q, want %q", o.Output, want)
 	}

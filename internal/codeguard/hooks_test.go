@@ -29,7 +29,7 @@ var hookLinks = map[string][]string{
 	// code, so that worktree reads the same format).
 	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitindex", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
-		"rubric", "rules", "safetext", "secretfiles", "severity", "stophook", "store", "transcript",
+		"rubric", "rules", "safetext", "secretenv", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},
 }
 

@@ -108,7 +108,9 @@ func Main() int {
 	role := inferRole(flagValue(args, "--system-prompt")+flagValue(args, "--append-system-prompt"), string(stdin))
 	call := Call{Args: args, Stdin: string(stdin), Role: role, PID: os.Getpid(), Start: time.Now(), Env: map[string]string{}}
 	call.Dir, _ = os.Getwd()
-	for _, k := range []string{"TRIBUNAL_NESTED", "CLAUDE_CODE_MAX_OUTPUT_TOKENS"} {
+	// GITHUB_TOKEN is recorded so that a script can prove it never
+	// reaches a child (internal/secretenv).
+	for _, k := range []string{"TRIBUNAL_NESTED", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "CLAUDE_CODE_DISABLE_CLAUDE_MDS", "GITHUB_TOKEN"} {
 		call.Env[k] = os.Getenv(k)
 	}
 	reply, idx, err := choose(role, string(stdin))

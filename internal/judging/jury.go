@@ -186,7 +186,7 @@ func (j *Jury) empanelDry() error {
 // the redactor of the configured credentials.
 func (j *Jury) useRedactor() {
 	if j.env.Redact == nil {
-		j.env.Redact = provider.Redactor(provider.Specs(j.cfg.Providers()), j.env.Getenv)
+		j.env.Redact = provider.Redactor(provider.Specs(j.cfg.Providers()), j.env.Getenv, j.env.Environ)
 	}
 	if !j.env.Redact.Active() {
 		return

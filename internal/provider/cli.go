@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // CLIError is a CLI provider that reported a failure of its own (an API
@@ -50,9 +51,17 @@ func (c *cliCall) done() { os.RemoveAll(c.dir) }
 // filling res's duration, exit code and stderr. It returns the child's
 // stdout, a non-zero exit apart (the caller explains it from the output),
 // and any other failure: not installed, the deadline, an interrupt.
-func (c *cliCall) run(ctx context.Context, call claude.Call, dir string, args, env []string, stdin string, res *claude.Result) ([]byte, *claude.ExitError, error) {
+//
+// The child keeps no secret but its own CLI's keys and the seat's
+// api_key_env (keyEnv): never the forge's token, never another
+// provider's key.
+func (c *cliCall) run(ctx context.Context, call claude.Call, dir string, args, env []string, keyEnv string, stdin string, res *claude.Result) ([]byte, *claude.ExitError, error) {
+	var extra []string
+	if keyEnv != "" {
+		extra = append(extra, keyEnv)
+	}
 	pr, err := claude.RunProc(ctx, claude.Proc{
-		Program: c.program, Path: c.path, Args: args, Env: env,
+		Program: c.program, Path: c.path, Args: args, Env: env, Keep: secretenv.Keep(c.program, env, extra...),
 		Dir: dir, Stdin: stdin, Timeout: call.Timeout,
 	})
 	res.Duration, res.ExitCode, res.Stderr, res.Raw = pr.Duration, pr.ExitCode, pr.Stderr, string(pr.Stdout)

@@ -77,7 +77,8 @@ echo '{"type":"item.completed","item":{"id":"i","type":"agent_message","text":"i
 echo '{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":20}}'
 `)
 	worktree := t.TempDir()
-	d := deps(pathDir, map[string]string{"MY_KEY": "sk-1", "TRIBUNAL_NESTED": ""})
+	d := deps(pathDir, map[string]string{"MY_KEY": "sk-1", "TRIBUNAL_NESTED": "",
+		"GITHUB_TOKEN": "ghs_forge", "ANTHROPIC_API_KEY": "sk-ant-other", "TRIBUNAL_CACHE_SECRET": "hmac-key"})
 	spec := Spec{Provider: Codex, Model: "gpt-5-codex", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "MY_KEY"}
 	res, err := d.Runner(spec).Run(context.Background(), judgeCall(worktree))
 	if err != nil {
@@ -106,6 +107,11 @@ echo '{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens"
 	}
 	if env := readLog(t, logDir, "env"); !strings.Contains(env, "TRIBUNAL_NESTED=1") || !strings.Contains(env, "MY_KEY=sk-1") {
 		t.Error("the child lacks the recursion guard or the key variable")
+	}
+	for _, secret := range []string{"ghs_forge", "sk-ant-other", "hmac-key"} {
+		if strings.Contains(readLog(t, logDir, "env"), secret) {
+			t.Errorf("codex's environment holds %q: a secret its seat does not need", secret)
+		}
 	}
 	if pwd := strings.TrimSpace(readLog(t, logDir, "pwd")); pwd != worktree {
 		t.Errorf("codex ran in %q, want the worktree %q", pwd, worktree)
@@ -251,7 +257,7 @@ if grep -q FAILME "$LOG/stdin"; then echo '{"result":{"NumTurns":2},"error":"the
 echo '{"result":{"Envelope":true,"Structured":{"score":0.5},"NumTurns":1}}'
 `)
 	bin := filepath.Join(pathDir, "tribunal-session")
-	env := []string{"PATH=/usr/bin:/bin", "MY_KEY=k"}
+	env := []string{"PATH=/usr/bin:/bin", "MY_KEY=k", "GITHUB_TOKEN=ghs_forge", "ANTHROPIC_API_KEY=sk-ant-other"}
 	spec := Spec{Provider: OpenAI, Model: "m", BaseURL: "http://x/v1", APIKeyEnv: "MY_KEY"}
 	res, err := Delegate(bin, env)(spec).Run(context.Background(), judgeCall(t.TempDir()))
 	if err != nil || string(res.Structured) != `{"score":0.5}` {
@@ -266,6 +272,9 @@ echo '{"result":{"Envelope":true,"Structured":{"score":0.5},"NumTurns":1}}'
 	}
 	if e := readLog(t, logDir, "env"); !strings.Contains(e, "TRIBUNAL_NESTED=1") || !strings.Contains(e, "MY_KEY=k") {
 		t.Error("the delegate lacks the recursion guard or the key variable")
+	}
+	if e := readLog(t, logDir, "env"); strings.Contains(e, "ghs_forge") || strings.Contains(e, "sk-ant-other") {
+		t.Error("the delegate's environment holds a secret its seat does not need")
 	}
 	c := judgeCall(t.TempDir())
 	c.Prompt = "FAILME"

@@ -92,7 +92,7 @@ func (x *codexCLI) Run(ctx context.Context, c claude.Call) (claude.Result, error
 		// The built-in OpenAI provider reads its key from here.
 		env["CODEX_API_KEY"] = x.deps.Getenv(x.spec.APIKeyEnv)
 	}
-	stdout, exit, err := cc.run(ctx, c, c.Dir, CodexArgs(x.spec, c, schemaFile, lastFile), withEnv(x.deps.Environ, env), cliPrompt(c), &res)
+	stdout, exit, err := cc.run(ctx, c, c.Dir, CodexArgs(x.spec, c, schemaFile, lastFile), withEnv(x.deps.Environ, env), x.spec.APIKeyEnv, cliPrompt(c), &res)
 	ev := parseCodexEvents(stdout, &res)
 	switch {
 	case err != nil:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // DelegateCommand is the tribunal-session subcommand that runs one openai
@@ -50,7 +51,8 @@ func Delegate(bin string, environ []string) func(Spec) claude.Runner {
 			}
 			pr, runErr := claude.RunProc(ctx, claude.Proc{
 				Program: "tribunal-session " + DelegateCommand, Path: bin, Args: []string{DelegateCommand},
-				Env: environ, Dir: c.Dir, Stdin: string(in), Timeout: timeout,
+				// The delegate reads the seat's key itself, and no other secret.
+				Env: environ, Keep: secretenv.Keep("", environ, s.APIKeyEnv), Dir: c.Dir, Stdin: string(in), Timeout: timeout,
 			})
 			var out DelegateResponse
 			if err := json.Unmarshal(pr.Stdout, &out); err != nil {

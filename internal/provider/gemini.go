@@ -86,7 +86,7 @@ func (g *geminiCLI) Run(ctx context.Context, c claude.Call) (claude.Result, erro
 	if g.spec.APIKeyEnv != "" {
 		env["GEMINI_API_KEY"] = g.deps.Getenv(g.spec.APIKeyEnv)
 	}
-	stdout, exit, err := cc.run(ctx, c, work, GeminiArgs(g.spec, c.Dir), withEnv(g.deps.Environ, env), cliPrompt(c), &res)
+	stdout, exit, err := cc.run(ctx, c, work, GeminiArgs(g.spec, c.Dir), withEnv(g.deps.Environ, env), g.spec.APIKeyEnv, cliPrompt(c), &res)
 	if err != nil {
 		return res, err
 	}

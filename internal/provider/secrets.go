@@ -5,32 +5,29 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/redact"
+	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
-// cliKeyVars are the variables the model CLIs read a key from on their
-// own, when no api_key_env hands them one: an endpoint or a CLI that
-// echoes its key would put it in tribunal's records as surely as ours.
-var cliKeyVars = map[string][]string{
-	Claude: {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"},
-	Codex:  {"OPENAI_API_KEY", "CODEX_API_KEY"},
-	Gemini: {"GEMINI_API_KEY", "GOOGLE_API_KEY"},
-}
-
-// Redactor returns the redactor of every credential the specs use (nil
-// when there is none): each api_key_env's value, the userinfo and query
-// values of each base_url, and the keys the CLIs of the specs' providers
-// (and claude, which runs the actor) read from their own variables.
-func Redactor(specs []Spec, getenv func(string) string) *redact.Redactor {
-	var secrets []string
+// Redactor returns the redactor of every credential the specs use or the
+// environment holds (nil when there is none): each api_key_env's value,
+// the userinfo and query values of each base_url, the keys the CLIs of
+// the specs' providers (and claude, which runs the actor) read from their
+// own variables (an endpoint or a CLI that echoes its key would put it in
+// tribunal's records as surely as ours), and the value of every variable
+// of environ that secretenv calls a secret — GITHUB_TOKEN, any *_TOKEN or
+// *_KEY — so that a judge that read one cannot post it in a PR comment,
+// SARIF or the store.
+func Redactor(specs []Spec, getenv func(string) string, environ []string) *redact.Redactor {
+	secrets := secretenv.Values(environ)
 	vars := map[string]bool{}
-	for _, v := range cliKeyVars[Claude] {
+	for _, v := range secretenv.ProgramKeys(Claude) {
 		vars[v] = true
 	}
 	for _, s := range specs {
 		if s.APIKeyEnv != "" && isEnvName(s.APIKeyEnv) {
 			vars[s.APIKeyEnv] = true
 		}
-		for _, v := range cliKeyVars[s.Name()] {
+		for _, v := range secretenv.ProgramKeys(s.Name()) {
 			vars[v] = true
 		}
 		secrets = append(secrets, redact.URLSecrets(s.BaseURL)...)

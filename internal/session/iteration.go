@@ -228,6 +228,8 @@ func (r *runner) actorCall(prompt string, agent prompts.AgentDef) claude.Call {
 		Tools: agent.Tools, AllowedTools: agent.Tools, PermissionMode: "acceptEdits",
 		MaxTurns: actorMaxTurns, MaxOutputTokens: r.params.ActorMaxTokens,
 		Dir: r.workDir, Timeout: r.params.ActorTimeout,
+		// The user's agent in the user's task tree: its settings apply.
+		TrustTree: true,
 	}
 }
 

@@ -84,7 +84,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 // events, the stop file, the history record and the ledger.
 func withRedactor(d Deps, j job) Deps {
 	if d.Redact == nil {
-		d.Redact = provider.Redactor([]provider.Spec{j.Provider}, d.Getenv)
+		d.Redact = provider.Redactor([]provider.Spec{j.Provider}, d.Getenv, d.Environ)
 	}
 	red := d.Redact
 	if !red.Active() {

@@ -48,7 +48,7 @@ func TestKeyEchoedByTheEndpointIsRedacted(t *testing.T) {
 	spec := provider.Spec{Provider: provider.OpenAI, Model: "m", APIKeyEnv: "TEST_KEY",
 		BaseURL: srv.URL + "/v1?api-key=query-key-0123456789"}
 	getenv := func(k string) string { return env[k] }
-	deps := provider.Deps{Getenv: getenv, Redact: provider.Redactor([]provider.Spec{spec}, getenv),
+	deps := provider.Deps{Getenv: getenv, Redact: provider.Redactor([]provider.Spec{spec}, getenv, nil),
 		OpenAI: func(s provider.Spec) claude.Runner { return Runner(Options{Getenv: getenv}, s) }}
 	res, err := deps.Runner(spec).Run(context.Background(), call())
 	if err == nil || !strings.Contains(err.Error(), "HTTP 401: bad key") || !strings.Contains(res.Raw, "bad key") {
