@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
@@ -12,31 +13,43 @@ import (
 // secretPatterns are credential shapes that no change should add: cloud
 // and forge keys, private key blocks, and a quoted literal of 8+
 // characters assigned to a secret-sounding name.
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`),
-	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`),
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}`),
-	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`),
-	regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
-	regexp.MustCompile(`(?i)(password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["'][^"'\s]{8,}["']`),
-}
+// They compile on first use (as do the patterns below), so a command that
+// never runs the heuristics pays nothing for them at start.
+var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return mustCompileAll(`\bAKIA[0-9A-Z]{16}\b`,
+		`-----BEGIN [A-Z ]*PRIVATE KEY-----`,
+		`\bgh[pousr]_[A-Za-z0-9]{36,}`,
+		`\bsk-[A-Za-z0-9_-]{20,}`,
+		`\bxox[abprs]-[A-Za-z0-9-]{10,}`,
+		`(?i)(password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["'][^"'\s]{8,}["']`)
+})
 
 // todoPattern is a marker of unfinished work.
-var todoPattern = regexp.MustCompile(`\b(TODO|FIXME|XXX|HACK)\b`)
+var todoPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(TODO|FIXME|XXX|HACK)\b`) })
 
 // debugPatterns are debugging leftovers in code that is not a test.
-var debugPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\bconsole\.(log|debug)\(`),
-	regexp.MustCompile(`(^|[^\w.])debugger\b`),
-	regexp.MustCompile(`\bpdb\.set_trace\(|\bbreakpoint\(\)`),
-	regexp.MustCompile(`\bbinding\.pry\b`),
-	regexp.MustCompile(`\bvar_dump\(`),
-	regexp.MustCompile(`\bdbg!\(`),
-	regexp.MustCompile(`\bSystem\.out\.println\(`),
+var debugPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return mustCompileAll(`\bconsole\.(log|debug)\(`,
+		`(^|[^\w.])debugger\b`,
+		`\bpdb\.set_trace\(|\bbreakpoint\(\)`,
+		`\bbinding\.pry\b`,
+		`\bvar_dump\(`,
+		`\bdbg!\(`,
+		`\bSystem\.out\.println\(`)
+})
+
+func mustCompileAll(srcs ...string) []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(srcs))
+	for i, src := range srcs {
+		out[i] = regexp.MustCompile(src)
+	}
+	return out
 }
 
 // testDecl is a line that declares a test in the common frameworks.
-var testDecl = regexp.MustCompile(`^\s*(func Test|func Benchmark|def test_|(it|test|describe)\(|@Test\b|#\[test\])`)
+var testDecl = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(func Test|func Benchmark|def test_|(it|test|describe)\(|@Test\b|#\[test\])`)
+})
 
 // codeExts are the extensions counted as code (a change to them wants a
 // test); anything else (docs, data, configuration) does not.
@@ -113,19 +126,19 @@ func check(files []unidiff.File) []Finding {
 // lineFindings are the rules read on one added line of file p.
 func lineFindings(p string, l unidiff.Line) []Finding {
 	var out []Finding
-	for _, re := range secretPatterns {
+	for _, re := range secretPatterns() {
 		if re.MatchString(l.Text) {
 			out = append(out, Finding{Rule: "secret", Severity: "critical", File: p, Line: l.Number,
 				Message: "a secret-like string is added"})
 			break
 		}
 	}
-	if todoPattern.MatchString(l.Text) {
+	if todoPattern().MatchString(l.Text) {
 		out = append(out, Finding{Rule: "todo", Severity: "minor", File: p, Line: l.Number,
-			Message: "added " + todoPattern.FindString(l.Text) + " marks unfinished work"})
+			Message: "added " + todoPattern().FindString(l.Text) + " marks unfinished work"})
 	}
 	if IsCode(p) && !IsTest(p) {
-		for _, re := range debugPatterns {
+		for _, re := range debugPatterns() {
 			if m := re.FindString(l.Text); m != "" {
 				out = append(out, Finding{Rule: "debug-print", Severity: "minor", File: p, Line: l.Number,
 					Message: "debugging leftover " + strings.TrimSpace(m)})
@@ -146,7 +159,7 @@ func removedTests(f unidiff.File) []Finding {
 	}
 	gained, lost := 0, 0
 	for _, l := range f.Lines() {
-		if !testDecl.MatchString(l.Text) {
+		if !testDecl().MatchString(l.Text) {
 			continue
 		}
 		switch l.Op {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
@@ -22,17 +23,25 @@ var assets embed.FS
 // allows exactly these two blocks by hash and nothing else: no network
 // fetch, no other script (a model's output that slipped through escaping
 // still could not run), no plugin, no form target, no base URL.
-var (
-	pageCSS = mustAsset("assets/page.css")
-	pageJS  = mustAsset("assets/page.js")
-	csp     = fmt.Sprintf("default-src 'none'; style-src '%s'; script-src '%s'; img-src data:; base-uri 'none'; form-action 'none'",
-		hashSource(pageCSS), hashSource(pageJS))
-	pages = template.Must(template.New("").Funcs(template.FuncMap{
+//
+// All of it is built on first use: parsing the templates is most of a
+// millisecond that every other command would otherwise pay at start.
+type pageAssets struct {
+	css, js, csp string
+	pages        *template.Template
+}
+
+var assetsOnce = sync.OnceValue(func() pageAssets {
+	a := pageAssets{css: mustAsset("assets/page.css"), js: mustAsset("assets/page.js")}
+	a.csp = fmt.Sprintf("default-src 'none'; style-src '%s'; script-src '%s'; img-src data:; base-uri 'none'; form-action 'none'",
+		hashSource(a.css), hashSource(a.js))
+	a.pages = template.Must(template.New("").Funcs(template.FuncMap{
 		// words is an outcome as people read it; data-outcome keeps the
 		// machine value the filters and tests select on.
 		"words": rules.OutcomeWords,
 	}).ParseFS(assets, "assets/*.tmpl"))
-)
+	return a
+})
 
 func mustAsset(name string) string {
 	b, err := assets.ReadFile(name)
@@ -48,7 +57,7 @@ func hashSource(s string) string {
 }
 
 // CSP is the page's Content-Security-Policy, for tests and docs.
-func CSP() string { return csp }
+func CSP() string { return assetsOnce().csp }
 
 // head is what every page's <head> needs.
 type head struct {
@@ -61,7 +70,8 @@ type head struct {
 }
 
 func newHead(title string, now time.Time) head {
-	return head{Title: title, CSP: csp, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
+	a := assetsOnce()
+	return head{Title: title, CSP: a.csp, CSS: template.CSS(a.css), JS: template.JS(a.js),
 		Generated: now.UTC().Format("2006-01-02 15:04:05Z")}
 }
 
@@ -80,7 +90,7 @@ type TaskInput struct {
 // the view's problems appear in a "this record is damaged" banner.
 func Task(w io.Writer, in TaskInput) error {
 	p := buildTask(in)
-	if err := pages.ExecuteTemplate(w, "task.html.tmpl", p); err != nil {
+	if err := assetsOnce().pages.ExecuteTemplate(w, "task.html.tmpl", p); err != nil {
 		return fmt.Errorf("render task %s: %w", in.View.TaskID, err)
 	}
 	return nil
@@ -99,7 +109,7 @@ type IndexInput struct {
 // on a timeline and in a table, filterable by outcome.
 func Index(w io.Writer, in IndexInput) error {
 	p := buildIndex(in)
-	if err := pages.ExecuteTemplate(w, "index.html.tmpl", p); err != nil {
+	if err := assetsOnce().pages.ExecuteTemplate(w, "index.html.tmpl", p); err != nil {
 		return fmt.Errorf("render the index: %w", err)
 	}
 	return nil
@@ -108,7 +118,7 @@ func Index(w io.Writer, in IndexInput) error {
 // Advisory writes the page of one advisory verdict.
 func Advisory(w io.Writer, v *history.AdvisoryView, indexHref string, now time.Time) error {
 	p := buildAdvisory(v, indexHref, now)
-	if err := pages.ExecuteTemplate(w, "advisory.html.tmpl", p); err != nil {
+	if err := assetsOnce().pages.ExecuteTemplate(w, "advisory.html.tmpl", p); err != nil {
 		return fmt.Errorf("render the advisory verdict %s: %w", v.Name, err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
@@ -43,7 +44,9 @@ var (
 	}
 	// evaluatorName keeps names safe in file names, record keys and
 	// SARIF rule ids.
-	evaluatorName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	// It compiles on first use: its {0,63} makes a large program, work
+	// no command should pay at start.
+	evaluatorName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 )
 
 // Evaluator is one deterministic check a rubric declares: a cheap offline
@@ -125,7 +128,7 @@ func parseEvaluator(item json.RawMessage) (Evaluator, error) {
 		return Evaluator{}, fmt.Errorf("must be an object")
 	}
 	e := Evaluator{Name: stringValue(f["name"]), Kind: stringValue(f["kind"]), Severity: DefaultEvaluatorSeverity, Required: true}
-	if !evaluatorName.MatchString(e.Name) {
+	if !evaluatorName().MatchString(e.Name) {
 		return e, fmt.Errorf("name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, got %s", compact(orNull(f["name"])))
 	}
 	extra, ok := kindKeys[e.Kind]
