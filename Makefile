@@ -89,6 +89,7 @@ bench: build
 	./scripts/bench-stop-judge.sh
 	./scripts/bench-task-start.sh
 	./scripts/bench-review.sh
+	./scripts/bench-start.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:

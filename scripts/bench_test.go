@@ -34,6 +34,8 @@ func TestBenchScripts(t *testing.T) {
 			[]string{`disabled / true \(median\) +[0-9.]+`, `small clean / git-status \(median\) +[0-9.]+`}},
 		{"bench-session-start.sh", []string{"RUNS=3", "WARMUP=1"},
 			[]string{`session-start disabled / stop-gate disabled \(median\) +[0-9.]+`}},
+		{"bench-start.sh", []string{"RUNS=3", "WARMUP=1"},
+			[]string{`--version / true \(median\) +[0-9.]+`}},
 		{"bench-stop-judge.sh", []string{"RUNS=3", "WARMUP=1"},
 			[]string{`judged turn, advisory mode \(median\) +[0-9.]+ ms`}},
 		{"bench-task-start.sh", []string{"BENCH_TRACKED=300", "TRIBUNAL_BENCH_RUNS=1"},
