@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// initBudget is the most a tribunal package's init may allocate: a few
+// error values and small tables. Compiling a pattern, parsing templates
+// or a schema costs tens of kilobytes, so it must wait for first use.
+const initBudget = 16 << 10
+
+// TestStartDoesNoWork holds the start-up line: every command pays the
+// init of every package linked, so the binary, run with
+// GODEBUG=inittrace=1, must show no tribunal package allocating more than
+// initBudget at init and no second JSON-schema library (santhosh-tekuri's
+// compiled every draft's meta-schema at init: 4-9 ms of each command).
+// It reads allocations, which are the same on every run, not times.
+func TestStartDoesNoWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tribunal-session")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("--version: %v\n%s", err, stderr.String())
+	}
+	inits := 0
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		// init PKG @T ms, C ms clock, B bytes, N allocs
+		f := strings.Fields(sc.Text())
+		if len(f) < 11 || f[0] != "init" {
+			continue
+		}
+		inits++
+		pkg := f[1]
+		bytesAlloc, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("unreadable inittrace line %q", sc.Text())
+		}
+		switch {
+		case strings.Contains(pkg, "santhosh-tekuri/jsonschema"):
+			t.Errorf("%s is linked: its init compiles meta-schemas on every command; validate with google/jsonschema-go", pkg)
+		case strings.HasPrefix(pkg, "github.com/tribunal-cc/tribunal/") && bytesAlloc > initBudget:
+			t.Errorf("%s allocates %d bytes at init (budget %d): build it on first use (sync.OnceValue)", pkg, bytesAlloc, initBudget)
+		}
+	}
+	if inits == 0 {
+		t.Fatalf("no inittrace lines on stderr:\n%s", stderr.String())
+	}
+}
