@@ -214,15 +214,6 @@ func entryLen(b []byte) (n, pathLen int, err error) {
 	return n, end, nil
 }
 
-// parseEntry decodes one version 2/3 entry and returns its padded length.
-func parseEntry(b []byte) (Entry, int, error) {
-	n, pathLen, err := entryLen(b)
-	if err != nil {
-		return Entry{}, 0, err
-	}
-	return decodeEntry(b, pathLen), n, nil
-}
-
 // decodeEntry decodes the entry at the start of b, which entryLen has
 // accepted with the path length pathLen.
 func decodeEntry(b []byte, pathLen int) Entry {

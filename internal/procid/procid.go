@@ -49,10 +49,6 @@ func (s State) String() string {
 	return "unknown"
 }
 
-// errNoStart is returned by start on a platform without a readable start
-// time.
-var errNoStart = errors.New("no process start time on this platform")
-
 // Of names the process pid as it is now; Start is 0 when its start time
 // cannot be read.
 func Of(pid int) ID {

@@ -26,9 +26,10 @@ var Policies = []Policy{Strict, Majority, Unanimous, MetaOverride}
 
 // Quorums beyond the schema's four: Any needs one approving judge;
 // Quorum(n), spelt "at_least_<n>", needs n.
+const Any Policy = "any"
+
 const (
-	Any           Policy = "any"
-	atLeastPrefix        = "at_least_"
+	atLeastPrefix = "at_least_"
 	// MaxAtLeast bounds n in at_least_<n>: no panel is larger.
 	MaxAtLeast = 64
 )

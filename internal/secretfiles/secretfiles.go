@@ -251,7 +251,7 @@ func LooksLikePrivateKey(head []byte) bool {
 		} else {
 			return false
 		}
-		if bytes.HasSuffix(label, privateKey) && bytes.IndexAny(label, "\r\n") < 0 {
+		if bytes.HasSuffix(label, privateKey) && !bytes.ContainsAny(label, "\r\n") {
 			return true
 		}
 	}
