@@ -1,4 +1,6 @@
-// Package gitindex reads git's index file (gitformat-index) — the subset an ordinary repository uses — and refuses everything else, so that callers hand what it cannot vouch for to git.
+// Package gitindex reads git's index file (gitformat-index) — the subset an
+// ordinary repository uses — and refuses everything else, so that callers
+// hand what it cannot vouch for to git.
 package gitindex
 
 import (

@@ -1,4 +1,6 @@
-// Package procid names a process by its pid and its start time, so that a pid kept in a file is signalled only while it still names the process that wrote it.
+// Package procid names a process by its pid and its start time, so that a
+// pid kept in a file is signalled only while it still names the process
+// that wrote it.
 package procid
 
 import (

@@ -1,4 +1,7 @@
-// Package rules is the gate's vocabulary, each word defined once: gate policies, block reasons, the checks that can block after the gate, aggregation methods, the built-in thresholds and the comparison tolerance.
+// Package rules is the gate's vocabulary, each word defined once: gate
+// policies, block reasons, the checks that can block after the gate,
+// aggregation methods, the built-in thresholds and the comparison
+// tolerance.
 package rules
 
 import (
