@@ -4,6 +4,8 @@
 #   make install    the above, then install it into Claude Code through a local marketplace
 #   make test       what a contributor runs before committing: gofmt, vet, go test ./...
 #   make check      every tier, as CI runs it (see "Run the tests" in README.md)
+#   make fmt        gofmt every Go directory that vet and lint check
+#   make staticcheck  staticcheck (pinned in scripts/test.sh); make check runs it
 #   make release    cross-build linux/darwin × amd64/arm64 into dist/release/tribunal
 #   make bench      the benchmarks: hooks, task start, review (scripts/bench-*.sh)
 
@@ -22,7 +24,7 @@ RELEASE  := dist/release/tribunal
 
 export CGO_ENABLED = 0
 
-.PHONY: all build plugin install uninstall test check release bench clean fmt vet \
+.PHONY: all build plugin install uninstall test check release bench clean fmt vet staticcheck \
 	test-race test-load test-fuzz test-e2e test-browser test-calibration test-stress test-otel test-bench
 
 all: plugin
@@ -93,7 +95,10 @@ bench: build
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 
 fmt:
-	gofmt -l -w cmd internal
+	./scripts/test.sh fmt
+
+staticcheck:
+	./scripts/test.sh staticcheck
 
 vet:
 	$(GO) vet ./...

@@ -141,3 +141,46 @@ func goPackages(t *testing.T) map[string]bool {
 	}
 	return out
 }
+
+// adrRow is one row of docs/adr/README.md's table: number, then the first
+// word of its status; adrStatus is the first word of a record's own.
+var (
+	adrRow    = regexp.MustCompile(`(?m)^\| \[ADR-([0-9]{3})\]\([^)]*\) \|.*\| ([a-z]+)[^|]*\|$`)
+	adrStatus = regexp.MustCompile(`(?m)^Status: ([A-Za-z]+)`)
+)
+
+// TestADRIndexOrderAndStatus: the index reads in number order, and each
+// row's status opens with the word its record's Status line opens with,
+// so a record that is accepted is not indexed as proposed.
+func TestADRIndexOrderAndStatus(t *testing.T) {
+	records := adrs(t)
+	index, err := os.ReadFile("adr/README.md")
+	if err != nil {
+		t.Fatalf("docs/adr has no index: %v", err)
+	}
+	prev := ""
+	for _, m := range adrRow.FindAllStringSubmatch(string(index), -1) {
+		num, status := m[1], m[2]
+		if num <= prev {
+			t.Errorf("docs/adr/README.md lists ADR-%s after ADR-%s; keep the rows in number order", num, prev)
+		}
+		prev = num
+		name, ok := records[num]
+		if !ok {
+			continue // TestADRNumbersUnique and the citation test report it
+		}
+		data, err := os.ReadFile(filepath.Join("adr", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm := adrStatus.FindSubmatch(data)
+		if sm == nil {
+			t.Errorf("docs/adr/%s has no \"Status: \" line", name)
+		} else if !strings.EqualFold(string(sm[1]), status) {
+			t.Errorf("docs/adr/README.md gives ADR-%s the status %q; docs/adr/%s says %q", num, status, name, sm[1])
+		}
+	}
+	if prev == "" {
+		t.Error("docs/adr/README.md has no rows the test can read")
+	}
+}

@@ -1,7 +1,8 @@
-// Package docs holds no code: its tests keep docs/spec.md and the code in step — every citation
-// names a section that exists, and the spec names the gate's words and defaults as the code
-// defines them — and keep docs/design.md and docs/adr true: ADR numbers are unique and indexed,
-// the map names every package, and the code imports only down the map's layers.
+// Package docs holds no code: its tests keep docs/spec.md and the code in
+// step — every citation names a section that exists, and the spec names the
+// gate's words and defaults as the code defines them — and keep
+// docs/design.md and docs/adr true: ADR numbers are unique and indexed, the
+// map names every package, and the code imports only down the map's layers.
 package docs
 
 import (

@@ -1,4 +1,7 @@
-// Package e2e drives the real Claude Code CLI (pinned in package.json) against a fake Messages API, with tribunal's built plugin loaded, to prove the hooks, the /tribunal skill and the nested judge calls work end to end.
+// Package e2e drives the real Claude Code CLI (pinned in package.json)
+// against a fake Messages API, with tribunal's built plugin loaded, to
+// prove the hooks, the /tribunal skill and the nested judge calls work end
+// to end.
 package e2e
 
 import (

@@ -32,9 +32,6 @@ type doctor struct {
 }
 
 func (d *doctor) ok(format string, args ...any) { d.add("ok", format, args...) }
-func (d *doctor) note(format string, args ...any) {
-	d.add("note", format, args...)
-}
 func (d *doctor) problem(format string, args ...any) {
 	d.problems++
 	d.add("problem", format, args...)

@@ -1,4 +1,5 @@
-// Package aggregate combines a jury's usable scores into one aggregate and a dissent score (spec §5).
+// Package aggregate combines a jury's usable scores into one aggregate and
+// a dissent score (spec §5).
 package aggregate
 
 import (

@@ -1,4 +1,7 @@
-// Package calibrate measures tribunal's judges against labelled cases: it judges each case the way the product would (the /tribunal jury, meta-judge and gate, or the Stop hook's advisory judge) and reports how the decisions compare with the labels.
+// Package calibrate measures tribunal's judges against labelled cases: it
+// judges each case the way the product would (the /tribunal jury,
+// meta-judge and gate, or the Stop hook's advisory judge) and reports how
+// the decisions compare with the labels.
 package calibrate
 
 import (

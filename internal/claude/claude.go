@@ -1,4 +1,5 @@
-// Package claude runs `claude -p` child processes for tribunal's judges, actor and meta-judge and reads their results.
+// Package claude runs `claude -p` child processes for tribunal's judges,
+// actor and meta-judge and reads their results.
 package claude
 
 import (

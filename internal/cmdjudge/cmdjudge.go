@@ -1,4 +1,6 @@
-// Package cmdjudge runs command judges: a project's own check (tests, a linter, a type checker) whose exit status, not a model, gives the verdict.
+// Package cmdjudge runs command judges: a project's own check (tests, a
+// linter, a type checker) whose exit status, not a model, gives the
+// verdict.
 package cmdjudge
 
 import (

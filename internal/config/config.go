@@ -1,4 +1,6 @@
-// Package config resolves tribunal's layered configuration (spec §2.1–2.5): embedded defaults, the plugin's config.json and four Claude Code settings files.
+// Package config resolves tribunal's layered configuration (spec §2.1–2.5):
+// embedded defaults, the plugin's config.json and four Claude Code settings
+// files.
 package config
 
 import (

@@ -1,4 +1,6 @@
-// Package decide is one iteration's decision as a typed function — aggregate, dissent, then the gate — and its JSON form behind `tribunal-session decide`.
+// Package decide is one iteration's decision as a typed function —
+// aggregate, dissent, then the gate — and its JSON form behind
+// `tribunal-session decide`.
 package decide
 
 import (

@@ -1,4 +1,7 @@
-// Package dismiss owns dismissed findings: the one fingerprint rule of a finding, the repository's shared dismissal file, the personal list in the store, the inline form in the code, and the matching that keeps a dismissed finding from being raised again until its code changes.
+// Package dismiss owns dismissed findings: the one fingerprint rule of a
+// finding, the repository's shared dismissal file, the personal list in the
+// store, the inline form in the code, and the matching that keeps a
+// dismissed finding from being raised again until its code changes.
 package dismiss
 
 import (

@@ -1,4 +1,6 @@
-// Package env is the one environment the cmd layer hands to tribunal-session's packages: variables, home, clock, entropy, child environment, model and git runners, and the diagnostics sinks.
+// Package env is the one environment the cmd layer hands to
+// tribunal-session's packages: variables, home, clock, entropy, child
+// environment, model and git runners, and the diagnostics sinks.
 //
 // internal/ never reads the process environment: cmd/tribunal-session
 // fills an Env from os.Getenv, os.Environ and the terminal, and session,

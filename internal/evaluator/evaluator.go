@@ -1,4 +1,7 @@
-// Package evaluator runs a rubric's deterministic evaluators — regular expressions over a change's added lines or the actor's output, JSON Schemas over changed files, exact file contents — offline and in milliseconds, beside the jury.
+// Package evaluator runs a rubric's deterministic evaluators — regular
+// expressions over a change's added lines or the actor's output, JSON
+// Schemas over changed files, exact file contents — offline and in
+// milliseconds, beside the jury.
 package evaluator
 
 import (

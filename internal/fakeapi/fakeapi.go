@@ -1,4 +1,5 @@
-// Package fakeapi is a scriptable fake of the Anthropic Messages API that end-to-end tests point the real Claude Code CLI at.
+// Package fakeapi is a scriptable fake of the Anthropic Messages API that
+// end-to-end tests point the real Claude Code CLI at.
 //
 // It answers the CLI's HEAD preflight, streams every POST /v1/messages reply
 // as server-sent events the way the real API does (text and tool_use blocks,

@@ -1,4 +1,5 @@
-// Package fakeclaude is a scriptable stand-in for the claude CLI that end-to-end tests put on PATH.
+// Package fakeclaude is a scriptable stand-in for the claude CLI that
+// end-to-end tests put on PATH.
 //
 // It records every call (argv, stdin, selected environment) to
 // $FAKE_CLAUDE_LOG as one JSON line, refuses to run without the recursion

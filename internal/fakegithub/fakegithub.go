@@ -1,4 +1,6 @@
-// Package fakegithub is a loopback fake of the GitHub REST API's issue comments, recording every call, which tests point the Action's publish step at through $GITHUB_API_URL.
+// Package fakegithub is a loopback fake of the GitHub REST API's issue
+// comments, recording every call, which tests point the Action's publish
+// step at through $GITHUB_API_URL.
 package fakegithub
 
 import (

@@ -1,4 +1,6 @@
-// Package fakellm is a scriptable fake of the OpenAI Chat Completions and Responses APIs and of the Gemini generateContent API, which end-to-end tests point the openai provider and the real Codex and Gemini CLIs at.
+// Package fakellm is a scriptable fake of the OpenAI Chat Completions and
+// Responses APIs and of the Gemini generateContent API, which end-to-end
+// tests point the openai provider and the real Codex and Gemini CLIs at.
 //
 // Chat Completions answers in one JSON body; Responses and Gemini's
 // streamGenerateContent stream server-sent events the way the real APIs

@@ -1,4 +1,5 @@
-// Package gate makes the pass-or-block decision for one iteration (spec §6); it is the only copy of those rules.
+// Package gate makes the pass-or-block decision for one iteration (spec
+// §6); it is the only copy of those rules.
 package gate
 
 import (

@@ -1,4 +1,6 @@
-// Package ghaction is the GitHub Actions side of `tribunal-session review`: it reads the pull_request event, writes step outputs and the job summary, and keeps one PR comment up to date through the REST API.
+// Package ghaction is the GitHub Actions side of `tribunal-session review`:
+// it reads the pull_request event, writes step outputs and the job summary,
+// and keeps one PR comment up to date through the REST API.
 package ghaction
 
 import (

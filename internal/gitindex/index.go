@@ -1,4 +1,6 @@
-// Package gitindex reads git's index file (gitformat-index) — the subset an ordinary repository uses — and refuses everything else, so that callers hand what it cannot vouch for to git.
+// Package gitindex reads git's index file (gitformat-index) — the subset an
+// ordinary repository uses — and refuses everything else, so that callers
+// hand what it cannot vouch for to git.
 package gitindex
 
 import (
@@ -212,15 +214,6 @@ func entryLen(b []byte) (n, pathLen int, err error) {
 		return 0, 0, fmt.Errorf("%w: truncated entry", ErrUnsupported)
 	}
 	return n, end, nil
-}
-
-// parseEntry decodes one version 2/3 entry and returns its padded length.
-func parseEntry(b []byte) (Entry, int, error) {
-	n, pathLen, err := entryLen(b)
-	if err != nil {
-		return Entry{}, 0, err
-	}
-	return decodeEntry(b, pathLen), n, nil
 }
 
 // decodeEntry decodes the entry at the start of b, which entryLen has

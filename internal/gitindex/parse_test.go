@@ -81,3 +81,13 @@ func TestParseEntry(t *testing.T) {
 		})
 	}
 }
+
+// parseEntry decodes one version 2/3 entry and returns its padded length:
+// the reader's entryLen and decodeEntry in one call, for the table above.
+func parseEntry(b []byte) (Entry, int, error) {
+	n, pathLen, err := entryLen(b)
+	if err != nil {
+		return Entry{}, 0, err
+	}
+	return decodeEntry(b, pathLen), n, nil
+}

@@ -1,4 +1,7 @@
-// Package gitstate reads a work tree's change state through one `git status` call and derives from it, without ever writing to .git, the Stop hook's tree fingerprint, the diff stat and the unified diff a judge is shown (spec §8.3, spec §A.16, spec §A.19; ADR-009).
+// Package gitstate reads a work tree's change state through one
+// `git status` call and derives from it, without ever writing to .git, the
+// Stop hook's tree fingerprint, the diff stat and the unified diff a judge
+// is shown (spec §8.3, spec §A.16, spec §A.19; ADR-009).
 package gitstate
 
 import (

@@ -1,4 +1,6 @@
-// Package heuristic is the offline judge: deterministic checks over a change's files that score a rubric's criteria and cite findings by file:line, with no model and the same answer on every run.
+// Package heuristic is the offline judge: deterministic checks over a
+// change's files that score a rubric's criteria and cite findings by
+// file:line, with no model and the same answer on every run.
 //
 // It is the judge a team declares with provider "heuristic" (spec §4.9):
 // never a default, never chosen by a repository's settings, and labelled

@@ -1,4 +1,6 @@
-// Package history reads a project's recorded tasks and advisory verdicts back from the on-disk layout (spec §7.6, spec §9.4) for the log, show and replay commands.
+// Package history reads a project's recorded tasks and advisory verdicts
+// back from the on-disk layout (spec §7.6, spec §9.4) for the log, show and
+// replay commands.
 package history
 
 import (

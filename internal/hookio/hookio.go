@@ -1,4 +1,5 @@
-// Package hookio reads what Claude Code hands a hook: the JSON on stdin, the recursion-guard marker and the transcript tail.
+// Package hookio reads what Claude Code hands a hook: the JSON on stdin,
+// the recursion-guard marker and the transcript tail.
 package hookio
 
 import (

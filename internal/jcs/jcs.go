@@ -1,4 +1,6 @@
-// Package jcs canonicalises JSON text as RFC 8785 (the JSON Canonicalization Scheme) defines, so that equal documents hash and sign identically.
+// Package jcs canonicalises JSON text as RFC 8785 (the JSON
+// Canonicalization Scheme) defines, so that equal documents hash and sign
+// identically.
 package jcs
 
 import (

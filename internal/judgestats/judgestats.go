@@ -1,4 +1,7 @@
-// Package judgestats computes how well judges agree with labelled cases and with each other: agreement, Cohen's κ, catch and false-intervention rates, threshold sweeps, swap flip rates and the effective number of independent jurors.
+// Package judgestats computes how well judges agree with labelled cases and
+// with each other: agreement, Cohen's κ, catch and false-intervention
+// rates, threshold sweeps, swap flip rates and the effective number of
+// independent jurors.
 package judgestats
 
 import (

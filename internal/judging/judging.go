@@ -1,4 +1,7 @@
-// Package judging is the judging engine: it loads a jury's configuration and judges one piece of work — seats, provider calls with reps, verdicts, trust, meta-judge and gate — for the /tribunal loop, calibrate, rejudge and review.
+// Package judging is the judging engine: it loads a jury's configuration
+// and judges one piece of work — seats, provider calls with reps, verdicts,
+// trust, meta-judge and gate — for the /tribunal loop, calibrate, rejudge
+// and review.
 //
 // A Jury is loaded once (Load) from the configuration layers. Each round
 // of judging is one call of Jury.Judge: it judges the change of an Input

@@ -1,4 +1,5 @@
-// Package jury turns the effective judge_types list into a panel of judge seats (spec §3).
+// Package jury turns the effective judge_types list into a panel of judge
+// seats (spec §3).
 package jury
 
 import (

@@ -1,4 +1,7 @@
-// Package ledger keeps tribunal's per-project, append-only record of gate decisions and advisory verdicts: a hash-chained JSONL file whose every entry is signed with Ed25519 and whose end is pinned by a signed head file.
+// Package ledger keeps tribunal's per-project, append-only record of gate
+// decisions and advisory verdicts: a hash-chained JSONL file whose every
+// entry is signed with Ed25519 and whose end is pinned by a signed head
+// file.
 package ledger
 
 import (

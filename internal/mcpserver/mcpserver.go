@@ -1,4 +1,6 @@
-// Package mcpserver serves tribunal's tools — judge a change, list and show recorded verdicts, dismiss a finding — over the Model Context Protocol, each tool one tribunal-session command run in process.
+// Package mcpserver serves tribunal's tools — judge a change, list and show
+// recorded verdicts, dismiss a finding — over the Model Context Protocol,
+// each tool one tribunal-session command run in process.
 package mcpserver
 
 import (

@@ -1,4 +1,6 @@
-// Package mdterm renders the Markdown tribunal writes (headings, emphasis, code spans, quotes, fences and pipe tables) as plain aligned text for a terminal.
+// Package mdterm renders the Markdown tribunal writes (headings, emphasis,
+// code spans, quotes, fences and pipe tables) as plain aligned text for a
+// terminal.
 package mdterm
 
 import (

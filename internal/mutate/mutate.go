@@ -1,4 +1,6 @@
-// Package mutate makes deterministic, named breakages of a unified diff (drop a hunk, invert a condition, delete the tests, shift a bound by one) for `calibrate --mutate`'s label-free sensitivity check (spec §14.4).
+// Package mutate makes deterministic, named breakages of a unified diff
+// (drop a hunk, invert a condition, delete the tests, shift a bound by one)
+// for `calibrate --mutate`'s label-free sensitivity check (spec §14.4).
 package mutate
 
 import (

@@ -1,4 +1,5 @@
-// Package nesting bounds how deeply arrays and objects nest in a JSON or TOML document before any recursive parser sees it.
+// Package nesting bounds how deeply arrays and objects nest in a JSON or
+// TOML document before any recursive parser sees it.
 package nesting
 
 import (

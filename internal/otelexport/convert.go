@@ -1,4 +1,6 @@
-// Package otelexport turns tribunal's recorded events (and a task's call records) into OpenTelemetry traces and sends them to an OTLP/HTTP collector.
+// Package otelexport turns tribunal's recorded events (and a task's call
+// records) into OpenTelemetry traces and sends them to an OTLP/HTTP
+// collector.
 package otelexport
 
 import (

@@ -1,4 +1,6 @@
-// Package output words everything tribunal's binaries say on stderr: each diagnostic one safe line with its "tribunal: " prefix, here and nowhere else.
+// Package output words everything tribunal's binaries say on stderr: each
+// diagnostic one safe line with its "tribunal: " prefix, here and nowhere
+// else.
 package output
 
 import (

@@ -1,4 +1,5 @@
-// Package probes runs deterministic bias checks over a jury's scores, beside the model-based Meta-Judge.
+// Package probes runs deterministic bias checks over a jury's scores,
+// beside the model-based Meta-Judge.
 package probes
 
 import (

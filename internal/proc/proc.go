@@ -1,4 +1,7 @@
-// Package proc runs tribunal's child processes — the model CLIs and the command judges — each in its own process group, killed whole at its deadline, on cancellation, when it exits, and (parent-death signal, watchdog) when tribunal itself is killed.
+// Package proc runs tribunal's child processes — the model CLIs and the
+// command judges — each in its own process group, killed whole at its
+// deadline, on cancellation, when it exits, and (parent-death signal,
+// watchdog) when tribunal itself is killed.
 package proc
 
 import (

@@ -1,4 +1,6 @@
-// Package procid names a process by its pid and its start time, so that a pid kept in a file is signalled only while it still names the process that wrote it.
+// Package procid names a process by its pid and its start time, so that a
+// pid kept in a file is signalled only while it still names the process
+// that wrote it.
 package procid
 
 import (
@@ -48,10 +50,6 @@ func (s State) String() string {
 	}
 	return "unknown"
 }
-
-// errNoStart is returned by start on a platform without a readable start
-// time.
-var errNoStart = errors.New("no process start time on this platform")
 
 // Of names the process pid as it is now; Start is 0 when its start time
 // cannot be read.

@@ -1,4 +1,5 @@
-// Package projectkey locates a directory's git work tree and main repository and derives the project key that names its storage (spec §9).
+// Package projectkey locates a directory's git work tree and main
+// repository and derives the project key that names its storage (spec §9).
 package projectkey
 
 import (

@@ -1,4 +1,6 @@
-// Package prompts holds tribunal's five agent prompts, the JSON Schemas of their structured output, and the builders of every user-turn prompt, retry digest and Stop-hook prompt.
+// Package prompts holds tribunal's five agent prompts, the JSON Schemas of
+// their structured output, and the builders of every user-turn prompt,
+// retry digest and Stop-hook prompt.
 package prompts
 
 import (

@@ -1,4 +1,7 @@
-// Package provider seats a judge, the meta-judge or the Stop-hook judge on a model client of any family — Claude Code, an OpenAI-compatible endpoint, the Codex CLI or the Gemini CLI — behind the one claude.Runner interface the loop and the hook already call.
+// Package provider seats a judge, the meta-judge or the Stop-hook judge on
+// a model client of any family — Claude Code, an OpenAI-compatible
+// endpoint, the Codex CLI or the Gemini CLI — behind the one claude.Runner
+// interface the loop and the hook already call.
 package provider
 
 import (

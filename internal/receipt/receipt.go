@@ -1,4 +1,6 @@
-// Package receipt signs tribunal's verdicts as receipts kept in git notes beside the commits they judged, and verifies them against a repository's allowed signers.
+// Package receipt signs tribunal's verdicts as receipts kept in git notes
+// beside the commits they judged, and verifies them against a repository's
+// allowed signers.
 package receipt
 
 import (

@@ -1,4 +1,6 @@
-// Package records owns the files tribunal writes to its store and reads back: their names, their Go types, their bounded readers and listers, and the one check of the ULIDs that name them.
+// Package records owns the files tribunal writes to its store and reads
+// back: their names, their Go types, their bounded readers and listers, and
+// the one check of the ULIDs that name them.
 package records
 
 import (

@@ -1,4 +1,5 @@
-// Package redact removes the configured secrets (API keys, credentials in endpoint URLs) from every string tribunal stores or prints.
+// Package redact removes the configured secrets (API keys, credentials in
+// endpoint URLs) from every string tribunal stores or prints.
 package redact
 
 import (

@@ -1,4 +1,6 @@
-// Package rejudge runs the current judge configuration over the recorded iterations of past /tribunal tasks (shadow mode) and reports what it would have decided, without altering any recorded decision.
+// Package rejudge runs the current judge configuration over the recorded
+// iterations of past /tribunal tasks (shadow mode) and reports what it
+// would have decided, without altering any recorded decision.
 package rejudge
 
 import (

@@ -1,4 +1,6 @@
-// Package report renders recorded tribunal tasks and advisory verdicts as self-contained HTML pages (inline CSS, script and SVG; no network) from what internal/history reads.
+// Package report renders recorded tribunal tasks and advisory verdicts as
+// self-contained HTML pages (inline CSS, script and SVG; no network) from
+// what internal/history reads.
 package report
 
 import (

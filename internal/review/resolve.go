@@ -1,4 +1,6 @@
-// Package review resolves what `tribunal-session review` judges (a merge-base range, the index or a unified diff), keys its verdict cache, fingerprints its findings, reads dismissals and decides its exit code.
+// Package review resolves what `tribunal-session review` judges (a
+// merge-base range, the index or a unified diff), keys its verdict cache,
+// fingerprints its findings, reads dismissals and decides its exit code.
 package review
 
 import (

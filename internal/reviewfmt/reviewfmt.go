@@ -1,4 +1,5 @@
-// Package reviewfmt renders a finished review for PR comments (Markdown), code scanning (SARIF 2.1.0) and GitLab (Code Quality).
+// Package reviewfmt renders a finished review for PR comments (Markdown),
+// code scanning (SARIF 2.1.0) and GitLab (Code Quality).
 package reviewfmt
 
 import "strings"

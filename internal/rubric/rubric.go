@@ -1,4 +1,5 @@
-// Package rubric defines rubrics, loads the rubric set from built-ins and overlays, and validates them.
+// Package rubric defines rubrics, loads the rubric set from built-ins and
+// overlays, and validates them.
 package rubric
 
 import (

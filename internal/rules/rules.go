@@ -1,4 +1,7 @@
-// Package rules is the gate's vocabulary, each word defined once: gate policies, block reasons, the checks that can block after the gate, aggregation methods, the built-in thresholds and the comparison tolerance.
+// Package rules is the gate's vocabulary, each word defined once: gate
+// policies, block reasons, the checks that can block after the gate,
+// aggregation methods, the built-in thresholds and the comparison
+// tolerance.
 package rules
 
 import (
@@ -26,9 +29,10 @@ var Policies = []Policy{Strict, Majority, Unanimous, MetaOverride}
 
 // Quorums beyond the schema's four: Any needs one approving judge;
 // Quorum(n), spelt "at_least_<n>", needs n.
+const Any Policy = "any"
+
 const (
-	Any           Policy = "any"
-	atLeastPrefix        = "at_least_"
+	atLeastPrefix = "at_least_"
 	// MaxAtLeast bounds n in at_least_<n>: no panel is larger.
 	MaxAtLeast = 64
 )

@@ -1,4 +1,6 @@
-// Package safetext makes model- and tool-derived text safe to print on a terminal, to embed in one line, or to relay into Claude Code as a quoted block.
+// Package safetext makes model- and tool-derived text safe to print on a
+// terminal, to embed in one line, or to relay into Claude Code as a quoted
+// block.
 package safetext
 
 import (

@@ -1,4 +1,6 @@
-// Package secretfiles decides which of the user's untracked files look like secrets (by name, or by a private key in their first bytes), so that task snapshots, diffs, prompts and stored records leave them out.
+// Package secretfiles decides which of the user's untracked files look like
+// secrets (by name, or by a private key in their first bytes), so that task
+// snapshots, diffs, prompts and stored records leave them out.
 //
 // It is the one copy of the rule: the task worktree's snapshot
 // (internal/worktree), the Stop hook's diff (internal/gitstate via
@@ -251,7 +253,7 @@ func LooksLikePrivateKey(head []byte) bool {
 		} else {
 			return false
 		}
-		if bytes.HasSuffix(label, privateKey) && bytes.IndexAny(label, "\r\n") < 0 {
+		if bytes.HasSuffix(label, privateKey) && !bytes.ContainsAny(label, "\r\n") {
 			return true
 		}
 	}

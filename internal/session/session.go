@@ -1,4 +1,5 @@
-// Package session runs one /tribunal task: the Actor → Jury → Meta-Judge → Gate loop, its events, its artifacts and its report.
+// Package session runs one /tribunal task: the Actor → Jury → Meta-Judge →
+// Gate loop, its events, its artifacts and its report.
 //
 // Run is the loop: isolation in a task worktree, the actor, and each
 // iteration's round of judging by the engine (internal/judging), recorded

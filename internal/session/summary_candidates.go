@@ -111,7 +111,7 @@ func choiceLine(r *Report) string {
 	default:
 		line = fmt.Sprintf("**Best scored:** candidate %d — the gate accepted no candidate, so nothing was applied. **Your working tree:** unchanged.", w.Index)
 	}
-	return line + fmt.Sprintf(" Every candidate's record stays: `tribunal-session show <task>`; a kept change is applied instead with `tribunal-session apply <task>` or dropped with `tribunal-session discard <task>`.")
+	return line + " Every candidate's record stays: `tribunal-session show <task>`; a kept change is applied instead with `tribunal-session apply <task>` or dropped with `tribunal-session discard <task>`."
 }
 
 // candidatesCost is what the candidates spent, summed.

@@ -1,4 +1,6 @@
-// Package severity defines the seven-level finding ladder (info < low < minor < moderate < major < critical < blocker) and the policy that lets a finding block the gate.
+// Package severity defines the seven-level finding ladder (info < low <
+// minor < moderate < major < critical < blocker) and the policy that lets a
+// finding block the gate.
 package severity
 
 import (

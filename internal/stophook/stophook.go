@@ -1,4 +1,6 @@
-// Package stophook is the Stop-hook advisory judge: after a turn it decides whether the tree state needs a verdict, has one judge give it (detached, or awaited in fix mode), records it, and never disturbs Claude Code.
+// Package stophook is the Stop-hook advisory judge: after a turn it decides
+// whether the tree state needs a verdict, has one judge give it (detached,
+// or awaited in fix mode), records it, and never disturbs Claude Code.
 package stophook
 
 import (

@@ -1,4 +1,6 @@
-// Package surface is the SessionStart hook: it tells a new session about the project's advisory verdicts that no session has been shown yet, each exactly once.
+// Package surface is the SessionStart hook: it tells a new session about
+// the project's advisory verdicts that no session has been shown yet, each
+// exactly once.
 package surface
 
 import (

@@ -1,4 +1,5 @@
-// Package testcmds holds the custom testscript commands and setup shared by the end-to-end tests of every binary.
+// Package testcmds holds the custom testscript commands and setup shared by
+// the end-to-end tests of every binary.
 package testcmds
 
 import (

@@ -1,4 +1,5 @@
-// Package transcript extracts what a judge needs from a Claude Code session transcript: the user's last request and the assistant's final message.
+// Package transcript extracts what a judge needs from a Claude Code session
+// transcript: the user's last request and the assistant's final message.
 package transcript
 
 import (

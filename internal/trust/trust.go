@@ -1,4 +1,5 @@
-// Package trust decides whether a jury's repeated judge calls agree well enough to be believed, and reduces each judge type's reps to one verdict.
+// Package trust decides whether a jury's repeated judge calls agree well
+// enough to be believed, and reduces each judge type's reps to one verdict.
 package trust
 
 import (

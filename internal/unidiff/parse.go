@@ -1,4 +1,6 @@
-// Package unidiff turns `git diff` output and untracked files into a bounded, deterministic unified diff for a judge's prompt, sharing a byte budget fairly across files.
+// Package unidiff turns `git diff` output and untracked files into a
+// bounded, deterministic unified diff for a judge's prompt, sharing a byte
+// budget fairly across files.
 package unidiff
 
 import (

@@ -1,4 +1,5 @@
-// Package verdict holds judge and meta-judge verdicts and turns raw model output into them (spec §4.1, spec §4.6).
+// Package verdict holds judge and meta-judge verdicts and turns raw model
+// output into them (spec §4.1, spec §4.6).
 package verdict
 
 import (

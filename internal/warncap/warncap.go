@@ -1,4 +1,5 @@
-// Package warncap caps a flood of warnings from one source at the first few lines and a count of the rest.
+// Package warncap caps a flood of warnings from one source at the first few
+// lines and a count of the rest.
 package warncap
 
 import (

@@ -1,4 +1,7 @@
-// Package worktree isolates a /tribunal task in its own git worktree: a snapshot of the user's HEAD plus uncommitted changes, one commit per iteration, and the task's change applied back to the user's working tree only on accept.
+// Package worktree isolates a /tribunal task in its own git worktree: a
+// snapshot of the user's HEAD plus uncommitted changes, one commit per
+// iteration, and the task's change applied back to the user's working tree
+// only on accept.
 //
 // Every git command runs through the caller's git runner (projectkey.ExecGit:
 // the user's git hooks never run) and never writes the user's

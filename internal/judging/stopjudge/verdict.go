@@ -1,4 +1,6 @@
-// Package stopjudge is the Stop hook's advisory judge call: it asks one judge about one turn and validates its verdict (spec §8.5), for the hook and for `calibrate --stop`.
+// Package stopjudge is the Stop hook's advisory judge call: it asks one
+// judge about one turn and validates its verdict (spec §8.5), for the hook
+// and for `calibrate --stop`.
 package stopjudge
 
 import (

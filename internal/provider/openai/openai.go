@@ -1,4 +1,8 @@
-// Package openai is the openai judge provider: an OpenAI-compatible chat-completions endpoint (OpenAI, OpenRouter, Ollama, vLLM, LM Studio) with the verdict schema as structured output, strict validation, retries and usage; kept apart so that only the binaries that call it link net/http.
+// Package openai is the openai judge provider: an OpenAI-compatible
+// chat-completions endpoint (OpenAI, OpenRouter, Ollama, vLLM, LM Studio)
+// with the verdict schema as structured output, strict validation, retries
+// and usage; kept apart so that only the binaries that call it link
+// net/http.
 package openai
 
 import (
