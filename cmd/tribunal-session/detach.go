@@ -15,23 +15,11 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/detached"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // A detached run's files and process are the detached package's; this
 // file parses wait's and cancel's arguments, finds the run and prints.
-
-func (c *cli) projectDir(ctx context.Context, dir string) (store.Project, error) {
-	repo, err := projectkey.Resolve(ctx, dir, c.git(os.Environ()))
-	if err != nil || repo.Key == "" {
-		return store.Project{}, fmt.Errorf("%q is not inside a git repository", dir)
-	}
-	onlooker, _ := events.ResolvePaths(c.getenv, c.home())
-	return store.ForKey(onlooker, repo.Key), nil
-}
 
 func (c *cli) detach(ctx context.Context, f runFlags, task string) int {
 	// The same checks as a foreground run, before anything starts: a bad
@@ -99,27 +87,6 @@ func (f runFlags) childArgs() []string {
 	return args
 }
 
-// findRun finds the detached run id names in this project: "last", a
-// task id or a unique prefix of one (history.ResolveRun, which accepts
-// canonical ULIDs only, so an id can never name a path outside runs/). It
-// returns the run and its task id.
-func (c *cli) findRun(ctx context.Context, id string) (detached.Run, string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return detached.Run{}, "", err
-	}
-	project, err := c.projectDir(ctx, dir)
-	if err != nil {
-		return detached.Run{}, "", err
-	}
-	runs := filepath.Join(project.Dir, records.RunsDir)
-	taskID, err := history.ResolveRun(runs, id)
-	if err != nil {
-		return detached.Run{}, "", err
-	}
-	return detached.Run{Dir: filepath.Join(runs, taskID)}, taskID, nil
-}
-
 func (c *cli) waitCmd(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("wait", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -131,12 +98,16 @@ func (c *cli) waitCmd(ctx context.Context, args []string) int {
 		c.errorf("usage: tribunal-session wait TASK_ID|last [--timeout 9m]")
 		return exitUsage
 	}
-	run, taskID, err := c.findRun(ctx, fs.Arg(0))
-	if err != nil {
-		c.errorf("wait: %v", err)
-		c.hint("run it from the same repository as 'run --detach'; 'tribunal-session log' lists recent tasks")
+	const hint = "run it from the same repository as 'run --detach'; 'tribunal-session log' lists recent tasks"
+	h, ok := c.locate(ctx, "wait", hint)
+	if !ok {
 		return exitUsage
 	}
+	run, ok := resolveOne(c, "wait", fs.Arg(0), h.run, hint)
+	if !ok {
+		return exitUsage
+	}
+	taskID := run.ID()
 	if run.Offset() > 0 {
 		c.progressf("(progress up to here was shown by an earlier wait; the whole log is %s)", run.LogPath())
 	}
@@ -174,11 +145,15 @@ func (c *cli) cancelCmd(args []string) int {
 		c.errorf("usage: tribunal-session cancel TASK_ID|last")
 		return exitUsage
 	}
-	run, taskID, err := c.findRun(context.Background(), args[0])
-	if err != nil {
-		c.errorf("cancel: %v", err)
+	h, ok := c.locate(context.Background(), "cancel", "")
+	if !ok {
 		return exitUsage
 	}
+	run, ok := resolveOne(c, "cancel", args[0], h.run, "")
+	if !ok {
+		return exitUsage
+	}
+	taskID := run.ID()
 	if run.Finished() {
 		c.progress("task " + taskID + " has already finished")
 		return 0
