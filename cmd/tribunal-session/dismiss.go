@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -66,18 +64,11 @@ func (c *cli) dismissCmd(ctx context.Context, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("dismiss: cannot determine the current directory: %v", err)
+	h, ok := c.locate(ctx, "dismiss", "run it inside the git repository whose finding you dismiss")
+	if !ok {
 		return exitUsage
 	}
-	repo, err := projectkey.Resolve(ctx, dir, c.git(os.Environ()))
-	if err != nil || repo.Key == "" {
-		c.errorf("dismiss: %q is not inside a git repository", dir)
-		c.hint("run it inside the git repository whose finding you dismiss")
-		return exitUsage
-	}
-	d := c.dismisser(ctx, repo)
+	d := c.dismisser(ctx, h)
 	if f.undo != "" {
 		if len(pos) != 0 || f.reason != "" {
 			c.errorf("dismiss: --undo takes only the fingerprint (and --shared)")
@@ -109,10 +100,9 @@ type dismisser struct {
 	now      time.Time
 }
 
-func (c *cli) dismisser(ctx context.Context, repo projectkey.Repo) *dismisser {
-	onlooker, logPath := events.ResolvePaths(c.getenv, c.home())
-	return &dismisser{c: c, root: repo.WorktreeRoot, project: store.ForKey(onlooker, repo.Key), logPath: logPath,
-		onlooker: onlooker, by: c.who(ctx, repo.WorktreeRoot), now: time.Now().UTC()}
+func (c *cli) dismisser(ctx context.Context, h here) *dismisser {
+	return &dismisser{c: c, root: h.repo.WorktreeRoot, project: h.project, logPath: h.logPath,
+		onlooker: h.onlooker, by: c.who(ctx, h.repo.WorktreeRoot), now: time.Now().UTC()}
 }
 
 // who names the person: git's user.name and user.email, else $USER.
@@ -141,10 +131,8 @@ func (d *dismisser) sharedPath() string {
 // add dismisses finding `which` of the record id names.
 func (d *dismisser) add(id, which string, f dismissFlags) int {
 	c := d.c
-	ref, err := history.Resolve(d.project.Dir, id)
-	if err != nil {
-		c.errorf("dismiss: %v", err)
-		c.hint("tribunal-session log lists this project's ids")
+	ref, ok := resolveOne(c, "dismiss", id, here{project: d.project}.record, hintIDs)
+	if !ok {
 		return exitUsage
 	}
 	source, findings, err := d.findingsOf(ref)

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
 
@@ -45,17 +44,11 @@ func (c *cli) dismissalsCmd(ctx context.Context, args []string) int {
 		c.errorf("dismissals takes no arguments, got %d", len(pos))
 		return exitUsage
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("dismissals: cannot determine the current directory: %v", err)
+	h, ok := c.locate(ctx, "dismissals", "")
+	if !ok {
 		return exitUsage
 	}
-	repo, err := projectkey.Resolve(ctx, dir, c.git(os.Environ()))
-	if err != nil || repo.Key == "" {
-		c.errorf("dismissals: %q is not inside a git repository", dir)
-		return exitUsage
-	}
-	d := c.dismisser(ctx, repo)
+	d := c.dismisser(ctx, h)
 	var all []dismiss.Entry
 	unread := false // a list that could not be read: the listing is incomplete
 	for _, read := range []func() ([]dismiss.Entry, error){

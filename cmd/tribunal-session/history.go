@@ -6,14 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // Exit statuses of the history commands beyond the shared ones.
@@ -120,24 +117,6 @@ func (c *cli) historyFlags(name, help string, args []string, setup func(fs *flag
 	return pos, -1
 }
 
-// project finds the project directory and events log for the current
-// directory's repository.
-func (c *cli) project(ctx context.Context, name string) (store.Project, string, bool) {
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("%s: cannot determine the current directory: %v", name, err)
-		return store.Project{}, "", false
-	}
-	project, err := c.projectDir(ctx, dir)
-	if err != nil {
-		c.errorf("%s: %v", name, err)
-		c.hint("run it inside the git repository whose history you want")
-		return store.Project{}, "", false
-	}
-	_, logPath := events.ResolvePaths(c.getenv, c.home())
-	return project, logPath, true
-}
-
 func (c *cli) reportProblems(ps []history.Problem) {
 	for _, p := range ps {
 		c.errorf("%s", p.Error())
@@ -204,7 +183,8 @@ func (c *cli) logCmd(ctx context.Context, args []string) int {
 	if !tty {
 		width = 0
 	}
-	project, logPath, found := c.project(ctx, "log")
+	h, found := c.locate(ctx, "log", hintHistory)
+	project, logPath := h.project, h.logPath
 	if !found {
 		return exitUsage
 	}
@@ -302,14 +282,13 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		c.hint("tribunal-session log lists the ids")
 		return exitUsage
 	}
-	project, logPath, ok := c.project(ctx, "show")
+	h, ok := c.locate(ctx, "show", hintHistory)
 	if !ok {
 		return exitUsage
 	}
-	ref, err := history.Resolve(project.Dir, pos[0])
-	if err != nil {
-		c.errorf("show: %v", err)
-		c.hint("tribunal-session log lists this project's ids")
+	project, logPath := h.project, h.logPath
+	ref, ok := resolveOne(c, "show", pos[0], h.record, hintIDs)
+	if !ok {
 		return exitUsage
 	}
 	if ref.Kind == history.KindAdvisory {
@@ -398,14 +377,13 @@ func (c *cli) replayCmd(ctx context.Context, args []string) int {
 		c.hint("tribunal-session log lists the task ids")
 		return exitUsage
 	}
-	project, _, ok := c.project(ctx, "replay")
+	h, ok := c.locate(ctx, "replay", hintHistory)
 	if !ok {
 		return exitUsage
 	}
-	ref, err := history.Resolve(project.Dir, pos[0])
-	if err != nil {
-		c.errorf("replay: %v", err)
-		c.hint("tribunal-session log lists this project's task ids")
+	project := h.project
+	ref, ok := resolveOne(c, "replay", pos[0], h.record, hintTaskIDs)
+	if !ok {
 		return exitUsage
 	}
 	if ref.Kind != history.KindTask {

@@ -33,22 +33,17 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		c.errorf("usage: tribunal-session %s TASK_ID|last", name)
 		return nil, nil, exitUsage
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("%s: cannot determine the current directory: %v", name, err)
+	h, ok := c.locate(ctx, name, "run it inside the repository the task ran in")
+	if !ok {
 		return nil, nil, exitUsage
 	}
-	project, err := c.projectDir(ctx, dir)
-	if err != nil {
-		c.errorf("%s: %v", name, err)
-		c.hint("run it inside the repository the task ran in")
-		return nil, nil, exitUsage
+	m := c.worktrees(h.project)
+	kept := func(id string) (string, error) {
+		return records.ResolveID(slices.DeleteFunc(m.RecordIDs(), func(id string) bool { return !records.ValidID(id) }), id, "kept task")
 	}
-	m := c.worktrees(project)
-	id, err := records.ResolveID(slices.DeleteFunc(m.RecordIDs(), func(id string) bool { return !records.ValidID(id) }), args[0], "kept task")
-	if err != nil {
-		c.errorf("%s: %v", name, err)
-		c.hint("'tribunal-session log' lists the kept changes under the table; give one's id, a prefix of at least %d characters, or 'last'", records.MinPrefix)
+	id, ok := resolveOne(c, name, args[0], kept,
+		fmt.Sprintf("'tribunal-session log' lists the kept changes under the table; give one's id, a prefix of at least %d characters, or 'last'", records.MinPrefix))
+	if !ok {
 		return nil, nil, exitUsage
 	}
 	t, err := m.Load(id)
@@ -60,7 +55,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 	// The change lands in the work tree apply runs in, which may be another
 	// worktree of the same repository than the task started from: the
 	// three-way merge takes whatever tree it finds there.
-	root, err := projectkey.FindWorktreeRoot(dir)
+	root, err := projectkey.FindWorktreeRoot(h.dir)
 	if err != nil {
 		root = t.UserRoot
 	}
@@ -124,11 +119,11 @@ func (c *cli) recordFate(ctx context.Context, id, state string) {
 	if err != nil {
 		return
 	}
-	project, err := c.projectDir(ctx, dir)
+	h, err := c.locateDir(ctx, dir)
 	if err != nil {
 		return
 	}
-	if err := session.UpdateIsolation(project.TaskDir(id), state); err != nil {
+	if err := session.UpdateIsolation(h.project.TaskDir(id), state); err != nil {
 		c.warnf("the task's report does not say it was %s: %v", state, err)
 	}
 }

@@ -47,18 +47,11 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if *path == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			c.errorf("verify: cannot determine the current directory: %v", err)
+		h, ok := c.locate(ctx, "verify", "run it inside the repository whose ledger to check, or name the file: tribunal-session verify --ledger PATH")
+		if !ok {
 			return exitUsage
 		}
-		project, err := c.projectDir(ctx, dir)
-		if err != nil {
-			c.errorf("verify: %v", err)
-			c.hint("run it inside the repository whose ledger to check, or name the file: tribunal-session verify --ledger PATH")
-			return exitUsage
-		}
-		*path = ledger.PathFor(project.Dir)
+		*path = ledger.PathFor(h.project.Dir)
 	}
 	rep, err := ledger.Verify(*path)
 	if code, failed := c.verifyFailure(*path, err); failed {

@@ -83,10 +83,11 @@ func (c *cli) receiptCmd(ctx context.Context, args []string) int {
 	if *pub {
 		return c.publicKeyLine(ctx, g, *principal)
 	}
-	project, _, ok := c.project(ctx, "receipt")
+	h, ok := c.locate(ctx, "receipt", hintHistory)
 	if !ok {
 		return exitUsage
 	}
+	project := h.project
 	commits, err := g.Commits(ctx, fs.Arg(0))
 	if err != nil {
 		c.errorf("receipt: %v", err)

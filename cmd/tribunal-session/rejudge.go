@@ -12,13 +12,10 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rejudge"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
-	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // exitFlipped: rejudge found an iteration the current configuration
@@ -66,32 +63,23 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		c.errorf("rejudge: cannot determine the current directory: %v", err)
-		return exitUsage
-	}
-	environ := os.Environ()
-	git := projectkey.ExecGit("git", environ)
-	repo, err := projectkey.Resolve(ctx, dir, git)
-	if err != nil || repo.Key == "" {
-		c.errorf("rejudge: %q is not inside a git repository", dir)
-		c.hint("run it inside the git repository whose tasks you want to re-judge")
-		return exitUsage
-	}
-	onlooker, _ := events.ResolvePaths(c.getenv, c.home())
-	project := store.ForKey(onlooker, repo.Key)
-	ids, ok := c.rejudgeTaskIDs(project.Dir, pos, since, window)
+	h, ok := c.locate(ctx, "rejudge", "run it inside the git repository whose tasks you want to re-judge")
 	if !ok {
 		return exitUsage
 	}
-	runner, err := c.judgesRunner(dir, environ, rubric)
+	ids, ok := c.rejudgeTaskIDs(h, pos, since, window)
+	if !ok {
+		return exitUsage
+	}
+	environ := os.Environ()
+	git := c.git(environ)
+	runner, err := c.judgesRunner(h.dir, environ, rubric)
 	if err != nil {
 		c.errorf("%v", err)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return exitUsage
 	}
-	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: repo.WorktreeRoot, ProjectDir: project.Dir}, rejudge.Deps{
+	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: h.repo.WorktreeRoot, ProjectDir: h.project.Dir}, rejudge.Deps{
 		Env: env.Env{
 			Getenv:   c.getenv,
 			Home:     c.home(),
@@ -110,16 +98,12 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 // given, each of which must name a task, not an advisory verdict; or,
 // with --since (its text since, parsed as window), the tasks started in
 // that window. false means an error was reported.
-func (c *cli) rejudgeTaskIDs(projectDir string, pos []string, since string, window time.Duration) ([]string, bool) {
+func (c *cli) rejudgeTaskIDs(h here, pos []string, since string, window time.Duration) ([]string, bool) {
+	projectDir := h.project.Dir
 	var ids []string
 	for _, p := range pos {
-		ref, err := history.Resolve(projectDir, p)
-		if err == nil && ref.Kind != history.KindTask {
-			err = fmt.Errorf("%q is an advisory verdict (a Stop-hook turn), which has no iterations to re-judge", p)
-		}
-		if err != nil {
-			c.errorf("rejudge: %v", err)
-			c.hint("tribunal-session log lists this project's task ids")
+		ref, ok := resolveOne(c, "rejudge", p, h.task(" (a Stop-hook turn), which has no iterations to re-judge"), hintTaskIDs)
+		if !ok {
 			return nil, false
 		}
 		ids = append(ids, ref.TaskID)

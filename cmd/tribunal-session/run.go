@@ -14,6 +14,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/detached"
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/rules"
@@ -298,7 +299,7 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 	p, code := c.prepare(ctx, f, task, false)
 	if code != 0 {
 		if f.runDir != "" {
-			writeExit(f.runDir, code)
+			detached.Run{Dir: f.runDir}.WriteExit(code)
 		}
 		return code
 	}
@@ -309,7 +310,7 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 	// is down costs at most otelexport.LiveTimeout and that one warning.
 	c.exportTask(ctx, rep.TaskID)
 	if f.runDir != "" {
-		writeExit(f.runDir, code)
+		detached.Run{Dir: f.runDir}.WriteExit(code)
 	}
 	return code
 }

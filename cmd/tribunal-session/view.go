@@ -57,7 +57,7 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 		c.hint("tribunal-session log lists the ids")
 		return exitUsage
 	}
-	project, logPath, ok := c.project(ctx, "view")
+	h, ok := c.locate(ctx, "view", hintHistory)
 	if !ok {
 		return exitUsage
 	}
@@ -66,16 +66,13 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 	var damaged bool
 	var err error
 	if len(pos) == 0 {
-		path, damaged, err = c.writeIndex(project, logPath, out, now)
+		path, damaged, err = c.writeIndex(h.project, h.logPath, out, now)
 	} else {
-		var ref history.Ref
-		ref, err = history.Resolve(project.Dir, pos[0])
-		if err != nil {
-			c.errorf("view: %v", err)
-			c.hint("tribunal-session log lists this project's ids")
+		ref, ok := resolveOne(c, "view", pos[0], h.record, hintIDs)
+		if !ok {
 			return exitUsage
 		}
-		path, damaged, err = c.writeOne(project, logPath, ref, out, now)
+		path, damaged, err = c.writeOne(h.project, h.logPath, ref, out, now)
 	}
 	if err != nil {
 		c.errorf("view: %v", err)
