@@ -123,7 +123,7 @@ func TestReviewActionUnderAct(t *testing.T) {
 		t.Fatalf("base checked out, no cache secret: ok=%v, %d model requests, want a review without the cache step\n%s", ok, len(w.api.Requests()), out)
 	}
 
-	ok, out = runAct(head, "ALLOW=true", "CACHE_SECRET=s3cret-for-act")
+	ok, out = runAct(head, "ALLOW=true", "CACHE_SECRET=s3cret-for-the-act-run")
 	if !ok || !strings.Contains(out, "accepted by the input allow-pull-request-target-head") ||
 		!strings.Contains(out, "STUB-ACTION-RAN actions/cache") || strings.Contains(out, "verdict cache is off") {
 		t.Fatalf("head checked out, risk accepted, cache secret: ok=%v\n%s", ok, out)

@@ -339,7 +339,7 @@ func TestReviewActionCacheSecret(t *testing.T) {
 	if entries, _ := os.ReadDir(cacheDir); len(entries) != 0 {
 		t.Fatalf("no secret, yet the cache directory has %d entries", len(entries))
 	}
-	code, out, _ = actionJob(t, w, root, gh, base, heads[1], "INPUT_CACHE=true", "INPUT_CACHE_DIR="+cacheDir, "TRIBUNAL_CACHE_SECRET=s3cret-for-e2e")
+	code, out, _ = actionJob(t, w, root, gh, base, heads[1], "INPUT_CACHE=true", "INPUT_CACHE_DIR="+cacheDir, "TRIBUNAL_CACHE_SECRET=s3cret-for-the-e2e-tier")
 	if entries, _ := os.ReadDir(cacheDir); code != 0 || len(entries) == 0 || strings.Contains(out, "verdict cache is off") {
 		t.Fatalf("with a secret: exit %d, %d cache entries (want some)\n%s", code, len(entries), out)
 	}
