@@ -53,7 +53,9 @@ jobs:
 // checked out is refused with the error and hint, the cache step skipped
 // for want of a secret; the base checked out is reviewed; the head with
 // allow-pull-request-target-head is reviewed, the risk in the summary;
-// a cache-secret runs the cache step. Needs act: $ACT_BIN (.ci/run sets it
+// a cache-secret runs the cache step. The first job builds tribunal-session
+// into the runner's tool cache and saves it (actions/cache/save); the
+// second takes it from there, building and restoring nothing. Needs act: $ACT_BIN (.ci/run sets it
 // from scripts/build-act.sh), else act on PATH.
 func TestReviewActionUnderAct(t *testing.T) {
 	t.Parallel()
@@ -68,11 +70,11 @@ func TestReviewActionUnderAct(t *testing.T) {
 	head := heads[1]
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "stub")
-	for _, d := range []string{stub, filepath.Join(stub, "upload-sarif")} {
+	for _, d := range []string{stub, filepath.Join(stub, "upload-sarif"), filepath.Join(stub, "restore"), filepath.Join(stub, "save")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(d, "action.yml"), []byte(stubAction), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(d, "action.yml"), []byte(toolCacheStub(stubAction, filepath.Base(d))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,6 +111,12 @@ func TestReviewActionUnderAct(t *testing.T) {
 	}
 
 	ok, out := runAct(head, "ALLOW=false", "CACHE_SECRET=")
+	// The first job on this runner (act keeps RUNNER_TOOL_CACHE under the
+	// world's HOME) builds tribunal-session and saves the tool cache at once.
+	if !strings.Contains(out, "STUB-TOOLS-CACHE restore") || !strings.Contains(out, "tribunal: tribunal-session installed in the tool cache") ||
+		!strings.Contains(out, "STUB-TOOLS-CACHE save") {
+		t.Errorf("first job: want the tool cache restored, tribunal-session built into it, then saved:\n%s", out)
+	}
 	if ok || !strings.Contains(out, "tribunal: error: refused to review: pull_request_target with the pull request's head checked out") ||
 		!strings.Contains(out, "hint: check out the base (actions/checkout with no ref), or set allow-pull-request-target-head: true") {
 		t.Fatalf("head checked out: the job did not fail with the refusal:\n%s", out)
@@ -118,12 +126,18 @@ func TestReviewActionUnderAct(t *testing.T) {
 	}
 
 	ok, out = runAct(base, "ALLOW=false", "CACHE_SECRET=")
+	// The second job finds the entry in the runner's tool cache: no build,
+	// nothing restored or saved.
+	if !strings.Contains(out, "tribunal: tribunal-session from the tool cache") || strings.Contains(out, "installed in the tool cache") ||
+		strings.Contains(out, "STUB-TOOLS-CACHE") {
+		t.Errorf("second job: want tribunal-session from the runner's tool cache, no build, no actions/cache step:\n%s", out)
+	}
 	if !ok || len(w.api.Requests()) == 0 || !strings.Contains(out, "tribunal: the verdict cache is off: no cache-secret input") ||
 		strings.Contains(out, "STUB-ACTION-RAN actions/cache") {
 		t.Fatalf("base checked out, no cache secret: ok=%v, %d model requests, want a review without the cache step\n%s", ok, len(w.api.Requests()), out)
 	}
 
-	ok, out = runAct(head, "ALLOW=true", "CACHE_SECRET=s3cret-for-the-act-run")
+	ok, out = runAct(head, "ALLOW=true", "CACHE_SECRET=s3cret-for-act-e2e-tests")
 	if !ok || !strings.Contains(out, "accepted by the input allow-pull-request-target-head") ||
 		!strings.Contains(out, "STUB-ACTION-RAN actions/cache") || strings.Contains(out, "verdict cache is off") {
 		t.Fatalf("head checked out, risk accepted, cache secret: ok=%v\n%s", ok, out)
@@ -137,4 +151,14 @@ func goEnv(t *testing.T, name string) string {
 		t.Fatalf("go env %s: %v", name, err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// toolCacheStub is the stub for actions/cache/restore and /save, which
+// log their own line so that the verdict cache's actions/cache step stays
+// told apart; any other stub is left as it is.
+func toolCacheStub(stub, dir string) string {
+	if dir != "restore" && dir != "save" {
+		return stub
+	}
+	return strings.Replace(stub, `echo "STUB-ACTION-RAN ${{ github.action_repository }}"`, `echo "STUB-TOOLS-CACHE `+dir+` ${{ inputs.key }}"`, 1)
 }
