@@ -255,6 +255,8 @@ type findingJSON struct {
 	Unverified  bool   `json:"unverified,omitempty"`
 	Refuted     bool   `json:"refuted,omitempty"`
 	Fingerprint string `json:"fingerprint"`
+	// Suggestion is the judge's replacement lines, when it gave some.
+	Suggestion *reviewfmt.Suggestion `json:"suggestion,omitempty"`
 }
 
 func toJSON(e cachedReview, code int) reviewJSON {
