@@ -188,7 +188,9 @@ func (s *Server) postReview(w http.ResponseWriter, pr int, review bool, raw []by
 	}
 	comments := in.Comments
 	if !review {
-		comments = []newComment{in.newComment}
+		c := in.newComment
+		c.Body = in.Body // the outer "body" field shadows the embedded one
+		comments = []newComment{c}
 	}
 	for _, c := range comments {
 		if c.Side != "RIGHT" && c.Side != "LEFT" || c.Line < 1 || !s.onDiff(pr, c.Path, c.Line) {
