@@ -6,6 +6,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/ghaction"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
 // githubClient is the REST client for the job's repository, from
@@ -71,4 +72,12 @@ func (c *cli) publishInline(ctx context.Context, f publishFlags, body []byte) []
 	c.progressf("review threads on pull request #%d: %d new, %d kept, %d resolved, %d left to the summary",
 		pr.Number, p.New, len(p.Threads)-p.New, p.Resolved, len(p.Summary))
 	return append(body, reviewfmt.InlineSection(p.Threads, p.Summary, p.Notes)...)
+}
+
+// toSuggestion is a judge's suggestion as the review formats carry it.
+func toSuggestion(s *severity.Suggestion) *reviewfmt.Suggestion {
+	if s == nil {
+		return nil
+	}
+	return &reviewfmt.Suggestion{StartLine: s.StartLine, EndLine: s.EndLine, Lines: s.Lines}
 }
