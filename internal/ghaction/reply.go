@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
@@ -70,12 +71,14 @@ func ReadCommentEvent(data []byte) (CommentEvent, error) {
 
 // commandRE is a dismissal command: "/tribunal dismiss REASON" or
 // "/tribunal wrong REASON", first on the comment.
-var commandRE = regexp.MustCompile(`(?s)^/tribunal[ \t]+(dismiss|wrong)\b[ \t]*(.*)$`)
+var commandRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)^/tribunal[ \t]+(dismiss|wrong)\b[ \t]*(.*)$`)
+})
 
 // ParseCommand reads a reply's command: ok is false when the comment is
 // not one (any other comment is left alone).
 func ParseCommand(body string) (verb, rest string, ok bool) {
-	m := commandRE.FindStringSubmatch(strings.TrimSpace(strings.ReplaceAll(body, "\r\n", "\n")))
+	m := commandRE().FindStringSubmatch(strings.TrimSpace(strings.ReplaceAll(body, "\r\n", "\n")))
 	if m == nil {
 		return "", "", false
 	}
@@ -105,7 +108,8 @@ type Dismissal struct {
 
 const dismissalPrefix = "<!-- tribunal:dismissed "
 
-var fingerprintRE = regexp.MustCompile(`^tf[0-9]+:[0-9a-f]{8,64}$`)
+// fingerprintRE is compiled on first use: nothing runs at start.
+var fingerprintRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tf[0-9]+:[0-9a-f]{8,64}$`) })
 
 // DismissalBody is the Action's answer that records d: the words for
 // people and, hidden, the record as JSON (HTML-escaped, so no "-->" can
@@ -129,7 +133,7 @@ func ParseDismissal(body string) (Dismissal, bool) {
 		return Dismissal{}, false
 	}
 	var d Dismissal
-	if json.Unmarshal([]byte(rest[:j]), &d) != nil || !fingerprintRE.MatchString(d.Fingerprint) || d.By == "" {
+	if json.Unmarshal([]byte(rest[:j]), &d) != nil || !fingerprintRE().MatchString(d.Fingerprint) || d.By == "" {
 		return Dismissal{}, false
 	}
 	return d, true
@@ -197,7 +201,7 @@ func (c Client) HandleReply(ctx context.Context, ev CommentEvent, author string,
 			return Replied{}, err
 		}
 		d.Fingerprint, d.File, d.Line = reviewfmt.ThreadFingerprint(root.Body), root.Path, root.Line
-	} else if fp, reason, _ := strings.Cut(rest, " "); fingerprintRE.MatchString(fp) {
+	} else if fp, reason, _ := strings.Cut(rest, " "); fingerprintRE().MatchString(fp) {
 		d.Fingerprint, d.Reason = fp, strings.TrimSpace(reason)
 	}
 	if d.Fingerprint == "" {

@@ -3,6 +3,7 @@ package reviewfmt
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -20,9 +21,14 @@ const (
 // fingerprintPattern is what the review command's fingerprints look like
 // (dismiss.Fingerprint: "tf2:" and 32 hex digits): a marker holding
 // anything else is not one of ours.
+// They are compiled on first use: nothing runs at start (TestStartDoesNoWork).
 var (
-	threadMarkerRE = regexp.MustCompile(`<!-- tribunal:fp=(tf[0-9]+:[0-9a-f]{8,64}) -->`)
-	fixedMarkerRE  = regexp.MustCompile(`<!-- tribunal:fixed fp=(tf[0-9]+:[0-9a-f]{8,64}) -->`)
+	threadMarkerRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<!-- tribunal:fp=(tf[0-9]+:[0-9a-f]{8,64}) -->`)
+	})
+	fixedMarkerRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<!-- tribunal:fixed fp=(tf[0-9]+:[0-9a-f]{8,64}) -->`)
+	})
 )
 
 // ThreadMarker is the hidden line that ties a review thread to fp.
@@ -34,7 +40,7 @@ func FixedMarker(fp string) string { return fixedMarkerPrefix + fp + markerEnd }
 // ThreadFingerprint is the fingerprint a thread comment's marker names,
 // "" when body has none.
 func ThreadFingerprint(body string) string {
-	if m := threadMarkerRE.FindStringSubmatch(body); m != nil {
+	if m := threadMarkerRE().FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""
@@ -42,7 +48,7 @@ func ThreadFingerprint(body string) string {
 
 // FixedFingerprint is the fingerprint of a "fixed" reply's marker, "".
 func FixedFingerprint(body string) string {
-	if m := fixedMarkerRE.FindStringSubmatch(body); m != nil {
+	if m := fixedMarkerRE().FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""
