@@ -57,8 +57,24 @@ func TestReviewAction(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("%d comments on the pull request, want one kept up to date", len(comments))
 	}
-	if calls := gh.Calls(); len(calls) != 2 || calls[0].Method != "POST" || calls[1].Method != "PATCH" {
+	var calls []fakegithub.Call // the summary comment's writes, not the review threads'
+	for _, c := range gh.Calls() {
+		if strings.Contains(c.Path, "/issues/") {
+			calls = append(calls, c)
+		}
+	}
+	if len(calls) != 2 || calls[0].Method != "POST" || calls[1].Method != "PATCH" {
 		t.Errorf("comment writes = %+v, want one POST then one PATCH", calls)
+	}
+	// inline (on by default): the finding on a changed line is a thread.
+	threads := 0
+	for _, c := range gh.ReviewComments(7) {
+		if c.InReplyTo == 0 && c.Path == "retry.go" && strings.Contains(c.Body, "E2E-REVIEW-FLAW") && reviewfmt.ThreadFingerprint(c.Body) != "" {
+			threads++
+		}
+	}
+	if threads == 0 || len(gh.Reviews()) == 0 {
+		t.Errorf("no review thread for the finding on retry.go: reviews %+v, comments %+v", gh.Reviews(), gh.ReviewComments(7))
 	}
 	body := comments[0].Body
 	if !strings.Contains(body, "E2E-REVIEW-FLAW") || strings.Contains(body, "<b>") || !strings.Contains(body, "](https://github.example/acme/widgets/blob/"+heads[1]+"/retry.go#L4)") {
@@ -190,7 +206,7 @@ func actionJobAt(t *testing.T, w *world, root string, gh *fakegithub.Server, bas
 		"GITHUB_API_URL="+gh.URL, "GITHUB_SERVER_URL=https://github.example", "GITHUB_REPOSITORY=acme/widgets",
 		"RUNNER_TEMP="+job, "INPUT_COMMENT=true", "INPUT_GATE=false")
 	var all strings.Builder
-	for _, step := range []struct{ name, env string }{{"review", "GITHUB_TOKEN="}, {"publish", "ANTHROPIC_API_KEY="}} {
+	for _, step := range []struct{ name, env string }{{"dismissals", "ANTHROPIC_API_KEY="}, {"review", "GITHUB_TOKEN="}, {"publish", "ANTHROPIC_API_KEY="}} {
 		cmd := exec.Command("bash", filepath.Join(root, "ci", "github", "review.sh"), step.name)
 		cmd.Dir = w.repo
 		cmd.Env = append(append(append([]string{}, common...), "GITHUB_TOKEN=ghs_e2e"), inputs...)

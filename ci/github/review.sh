@@ -10,9 +10,14 @@
 #                       cache secret, never GITHUB_TOKEN
 #   review.sh publish   write the job summary, the step outputs and the PR
 #                       comment of what review decided; holds GITHUB_TOKEN
+#   review.sh dismissals  read the dismissals recorded on the pull request
+#                       ("/tribunal dismiss" replies answered by the token)
+#                       into $tmp/github-dismissed; holds GITHUB_TOKEN
+#   review.sh reply     on a pull_request_review_comment or issue_comment
+#                       event: record or refuse a "/tribunal dismiss" reply
 #   review.sh run       review then publish, in one process
 #
-# They read the inputs from INPUT_COMMENT, INPUT_GATE, INPUT_FAIL_ON,
+# They read the inputs from INPUT_COMMENT, INPUT_INLINE, INPUT_GATE, INPUT_FAIL_ON,
 # INPUT_CACHE, INPUT_CACHE_DIR, INPUT_ARGS, INPUT_RECEIPT and
 # INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD, and the cache secret from
 # TRIBUNAL_CACHE_SECRET: without it no cache directory is used. By default
@@ -67,6 +72,46 @@ receipt_check() {
 	return 0
 }
 
+# pr_diff writes the pull request's diff as GitHub shows it (from the
+# merge base) for publish's review threads; without the merge base (a
+# shallow clone) the two commits' diff stands in.
+pr_diff() {
+	rm -f "$tmp/pr.diff"
+	git diff --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ "$1...$2" >"$tmp/pr.diff" 2>/dev/null ||
+		git diff --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ "$1" "$2" >"$tmp/pr.diff" 2>/dev/null ||
+		rm -f "$tmp/pr.diff"
+}
+
+# with_github_dismissals joins the base's .tribunal/dismissed and the
+# dismissals recorded on the pull request (the dismissals step) into
+# $tmp/dismissed for --dismissed, which replaces the shared file the
+# review would read; it returns 1 when there are none from the PR.
+with_github_dismissals() {
+	[ -s "$tmp/github-dismissed" ] || return 1
+	{
+		git show "$1:.tribunal/dismissed" 2>/dev/null || true
+		printf '\n'
+		cat "$tmp/github-dismissed"
+	} >"$tmp/dismissed"
+}
+
+# dismissals is the action's step, holding GITHUB_TOKEN and no model key,
+# that reads what "/tribunal dismiss" replies recorded on the pull request
+# (only comments the token wrote count) for the review step. A failure
+# is a warning: the review then raises those findings again.
+dismissals() {
+	mkdir -p "$tmp"
+	rm -f "$tmp/github-dismissed"
+	tribunal-session github dismissals --output "$tmp/github-dismissed" >&2 ||
+		echo "tribunal: warning: the pull request's dismissals could not be read; dismissed findings may be raised again" >&2
+}
+
+# reply is the action's step on a comment event: a "/tribunal dismiss"
+# reply by a writer is recorded in its thread, anyone else's refused.
+reply() {
+	tribunal-session github reply
+}
+
 # review is the action's step that judges, holding the model key (and the
 # cache secret) but never GITHUB_TOKEN: it checks the trigger and the
 # checkout (github guard), then the receipt or the review, and leaves what
@@ -97,6 +142,8 @@ review() {
 	fi
 	local args=(review --base "$base" --head "$head" --task-file "$tmp/task.md"
 		--output "md=$tmp/review.md" --output "sarif=$tmp/review.sarif")
+	pr_diff "$base" "$head"
+	with_github_dismissals "$base" && args+=(--dismissed "$tmp/dismissed")
 	[ "${INPUT_GATE:-false}" = true ] && args+=(--gate)
 	[ -n "${INPUT_FAIL_ON:-}" ] && args+=(--fail-on "$INPUT_FAIL_ON")
 	# A cache entry is trusted only under TRIBUNAL_CACHE_SECRET's HMAC; a
@@ -128,11 +175,14 @@ review() {
 # it writes what review decided to the job summary, the outputs and the
 # PR comment, then fails the job as the decision says.
 publish() {
-	local rc file gated sarif=() published=0
+	local rc file gated sarif=() inline=() published=0
 	[ -s "$tmp/decided" ] || return 0 # the review found nothing to review
 	read -r rc file gated <"$tmp/decided"
 	[ "$file" = review.md ] && [ -s "$tmp/review.sarif" ] && sarif=(--sarif "$tmp/review.sarif")
-	tribunal-session github publish --markdown "$tmp/$file" "${sarif[@]}" --comment="${INPUT_COMMENT:-true}" || published=$?
+	# Review threads need the SARIF's located findings and the PR's diff.
+	[ "${INPUT_INLINE:-true}" = true ] && [ ${#sarif[@]} -gt 0 ] && [ -s "$tmp/pr.diff" ] &&
+		inline=(--inline --diff "$tmp/pr.diff")
+	tribunal-session github publish --markdown "$tmp/$file" "${sarif[@]}" "${inline[@]}" --comment="${INPUT_COMMENT:-true}" || published=$?
 	if [ "$file" = receipt.md ] && [ "$rc" != 0 ]; then
 		echo "tribunal: error: the pull request's head has no valid receipt, and this job requires one (receipt: require)" >&2
 		exit "$rc"
@@ -146,10 +196,12 @@ case "${1:-}" in
 install) install ;;
 review) review ;;
 publish) publish ;;
+dismissals) dismissals ;;
+reply) reply ;;
 # run is both in one process, for a job that runs the script itself.
-run) review && publish ;;
+run) dismissals && review && publish ;;
 *)
-	echo "usage: $0 install|review|publish|run" >&2
+	echo "usage: $0 install|dismissals|review|publish|reply|run" >&2
 	exit 2
 	;;
 esac

@@ -19,6 +19,9 @@ const githubHelp = `usage: tribunal-session github prepare --task-file FILE
        tribunal-session github guard [--accept-head-checkout]
        tribunal-session github receipt --markdown FILE [--review-follows]
        tribunal-session github publish --markdown FILE [--sarif FILE] [--comment=false] [--author LOGIN]
+                                       [--inline --diff FILE]
+       tribunal-session github dismissals [--output FILE] [--author LOGIN]
+       tribunal-session github reply [--author LOGIN]
 
 The GitHub Action's steps around 'tribunal-session review' (action.yml),
 run inside a workflow job: they read GitHub's environment ($GITHUB_EVENT_PATH,
@@ -53,6 +56,28 @@ ONE comment on the pull request up to date: the comment by LOGIN (default
 github-actions[bot]) whose body starts with the review marker is edited,
 else one is created. On a pull request from a fork the token cannot write
 comments: publish says so and exits 0, the review being in the summary.
+With --inline (the Action's input inline) and the PR's diff in FILE,
+publish also posts the SARIF's findings on lines the diff shows as ONE
+pull-request review (event COMMENT, one thread per finding, a hidden
+fingerprint marker), posts no finding twice across pushes, resolves the
+threads of findings no longer raised (or, without that permission,
+replies that they are fixed) and links every thread from the comment. A
+rate limit, a 5xx or a line GitHub cannot place (422) leaves the finding
+in the comment, with one line in the log; it never fails the job.
+
+dismissals reads the dismissals recorded on the pull request — answers
+by LOGIN's token to "/tribunal dismiss REASON" replies, never anyone
+else's comments — lists them with who and why, and writes them to FILE
+in .tribunal/dismissed's form for the review's --dismissed.
+
+reply handles a pull_request_review_comment or issue_comment event: a
+reply "/tribunal dismiss REASON" (or "/tribunal wrong REASON") in one of
+tribunal's threads, by a user whose repository permission the API states
+as write, maintain or admin, is recorded there by the token (the next
+review does not raise that finding until its code changes); from anyone
+else it gets a polite refusal and nothing is recorded. In the
+conversation, write "/tribunal dismiss FINGERPRINT REASON". Other
+comments are left alone.
 
 Exit status: 0 done (receipt: the head's receipt is valid); 1 the comment
 or the outputs could not be written; 2 usage error, the event is not a pull
@@ -62,8 +87,8 @@ passed, tree mismatch, signer not allowed, signature bad).
 `
 
 func (c *cli) githubCmd(ctx context.Context, args []string) int {
-	if len(args) == 0 || (args[0] != "prepare" && args[0] != "guard" && args[0] != "publish" && args[0] != "receipt") {
-		c.errorf("github: give a step: prepare, guard, receipt or publish")
+	if len(args) == 0 || (args[0] != "prepare" && args[0] != "guard" && args[0] != "publish" && args[0] != "receipt" && args[0] != "reply" && args[0] != "dismissals") {
+		c.errorf("github: give a step: prepare, guard, receipt, dismissals, publish or reply")
 		c.hint("tribunal-session github prepare --task-file task.md")
 		return exitUsage
 	}
@@ -74,6 +99,10 @@ func (c *cli) githubCmd(ctx context.Context, args []string) int {
 		return c.githubGuard(ctx, args[1:])
 	case "receipt":
 		return c.githubReceipt(ctx, args[1:])
+	case "reply":
+		return c.githubReply(ctx, args[1:])
+	case "dismissals":
+		return c.githubDismissals(ctx, args[1:])
 	}
 	return c.githubPublish(ctx, args[1:])
 }

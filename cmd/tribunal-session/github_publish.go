@@ -16,6 +16,8 @@ import (
 type publishFlags struct {
 	markdown, sarif, author string
 	comment                 bool
+	inline                  bool   // review threads: github_inline.go
+	diff                    string // the PR's diff, for --inline
 }
 
 func (c *cli) githubPublish(ctx context.Context, args []string) int {
@@ -26,6 +28,8 @@ func (c *cli) githubPublish(ctx context.Context, args []string) int {
 	fs.StringVar(&f.sarif, "sarif", "", "")
 	fs.StringVar(&f.author, "author", ghaction.DefaultAuthor, "")
 	fs.BoolVar(&f.comment, "comment", true, "")
+	fs.BoolVar(&f.inline, "inline", false, "")
+	fs.StringVar(&f.diff, "diff", "", "")
 	if err := fs.Parse(args); err != nil || f.markdown == "" || fs.NArg() > 0 {
 		c.errorf("github publish: --markdown FILE is required (the review's --output md=FILE)")
 		c.hint("tribunal-session github publish --markdown review.md --sarif review.sarif")
@@ -45,6 +49,9 @@ func (c *cli) githubPublish(ctx context.Context, args []string) int {
 			return exitPublishFailed
 		}
 		outputs = append(outputs, [2]string{"outcome", outcome}, [2]string{"review-id", id}, [2]string{"sarif", f.sarif})
+	}
+	if f.inline && f.comment {
+		body = c.publishInline(ctx, f, body)
 	}
 	if code := c.appendSummary("publish", body); code != 0 {
 		return code

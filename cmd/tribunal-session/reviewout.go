@@ -65,7 +65,8 @@ func fromResult(res *session.ReviewResult, rv *session.Reviewer, task string) ca
 			judge = l
 		}
 		out.Findings = append(out.Findings, reviewfmt.Finding{Judge: judge, Criterion: f.Criterion, Severity: f.Severity,
-			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Refuted: f.Verification == severity.Refuted, Fingerprint: f.Fingerprint})
+			File: f.File, Line: f.Line, Message: f.Message, Unverified: f.Unverified, Refuted: f.Verification == severity.Refuted, Fingerprint: f.Fingerprint,
+			Suggestion: toSuggestion(f.Suggestion)})
 	}
 	return cachedReview{Review: out, ArtifactDir: res.Report.ArtifactDir}
 }
@@ -255,6 +256,8 @@ type findingJSON struct {
 	Unverified  bool   `json:"unverified,omitempty"`
 	Refuted     bool   `json:"refuted,omitempty"`
 	Fingerprint string `json:"fingerprint"`
+	// Suggestion is the judge's replacement lines, when it gave some.
+	Suggestion *reviewfmt.Suggestion `json:"suggestion,omitempty"`
 }
 
 func toJSON(e cachedReview, code int) reviewJSON {

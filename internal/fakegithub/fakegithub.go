@@ -1,11 +1,14 @@
-// Package fakegithub is a loopback fake of the GitHub REST API's issue
-// comments, recording every call, which tests point the Action's publish
-// step at through $GITHUB_API_URL.
+// Package fakegithub is a loopback fake of the GitHub API's issue
+// comments, pull-request reviews, review comments and threads (REST and
+// the GraphQL the Action uses) and collaborator permissions, recording
+// every call, which tests point the Action's publish step at through
+// $GITHUB_API_URL.
 package fakegithub
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -42,6 +45,7 @@ type Server struct {
 	comments []Comment
 	calls    []Call
 	nextID   int64
+	pulls    pullState // reviews, review comments, threads, permissions: pulls.go
 }
 
 // Start serves the fake on a loopback port until Close.
@@ -94,8 +98,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Body string `json:"body"`
 	}
+	var raw []byte
 	if r.Method != http.MethodGet {
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		raw, _ = io.ReadAll(r.Body)
+		if err := json.Unmarshal(raw, &req); err != nil {
 			http.Error(w, `{"message":"Problems parsing JSON"}`, http.StatusBadRequest)
 			return
 		}
@@ -107,11 +113,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 		return
 	}
-	if r.Method != http.MethodGet && s.ReadOnly {
+	if r.Method != http.MethodGet && s.ReadOnly && r.URL.Path != "/graphql" {
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 		return
 	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if s.servePulls(w, r, parts, raw) {
+		return
+	}
 	// repos/OWNER/NAME/issues/N/comments or repos/OWNER/NAME/issues/comments/ID
 	if len(parts) != 6 || parts[0] != "repos" || parts[3] != "issues" {
 		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})

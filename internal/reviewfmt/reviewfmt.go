@@ -71,6 +71,18 @@ type Finding struct {
 	Unverified                       bool   // the cited file or line does not exist in the change
 	Refuted                          bool   // the verification step refuted it (spec §6.8): shown, never blocking
 	Fingerprint                      string // stable across pushes; computed by the review command
+	// Suggestion is the judge's replacement for lines of the cited file,
+	// nil when it gave none; a review thread offers it as a one-click
+	// change only when it replaces exactly the cited line.
+	Suggestion *Suggestion
+}
+
+// Suggestion is replacement text a judge proposed for lines StartLine to
+// EndLine (1-based, inclusive) of the cited file.
+type Suggestion struct {
+	StartLine int      `json:"startLine"`
+	EndLine   int      `json:"endLine"`
+	Lines     []string `json:"lines"`
 }
 
 // MarkdownOptions says where file:line links point. With ServerURL,

@@ -221,6 +221,9 @@ func sarifFinding(f Finding, id string, index int) sarifResult {
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]string{FingerprintKey: f.Fingerprint}
 	}
+	if f.Suggestion != nil {
+		res.Properties["suggestion"] = f.Suggestion
+	}
 	if f.Refuted {
 		res.Properties["refuted"] = true
 		res.Suppressions = []sarifSuppression{{Kind: "external", Status: "accepted",

@@ -51,6 +51,8 @@ type Finding struct {
 	// or why the call failed.
 	Verification     string `json:"verification,omitempty"`
 	VerificationNote string `json:"verification_note,omitempty"`
+	// Suggestion is the judge's replacement text, when it gave one.
+	Suggestion *Suggestion `json:"suggestion,omitempty"`
 }
 
 // The outcomes of the verification step (Finding.Verification).
@@ -179,6 +181,12 @@ func readFinding(item json.RawMessage, n int) (Finding, []string, bool) {
 			warnings = append(warnings, fmt.Sprintf("tribunal-severity: finding %d: criterion is not a string; ignored", n))
 		}
 	}
+	if raw, present := obj["suggestion"]; present && !isNull(raw) {
+		var warn string
+		if f.Suggestion, warn = readSuggestion(raw, n); warn != "" {
+			warnings = append(warnings, warn)
+		}
+	}
 	return f, warnings, true
 }
 
@@ -202,6 +210,7 @@ func FindingsSchema() map[string]any {
 				"line":     map[string]any{"type": "integer", "minimum": 1},
 				"criterion": map[string]any{"type": "string",
 					"description": "Optional: the rubric criterion the problem bears on."},
+				"suggestion": suggestionSchema(),
 			},
 			"required":             []string{"severity", "message"},
 			"additionalProperties": false,
