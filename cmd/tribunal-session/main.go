@@ -171,6 +171,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.dismissalsCmd(ctx, args) }},
 	{"github", "the GitHub Action's steps around review: prepare the task, publish the comment", githubHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.githubCmd(ctx, args) }},
+	{"gitlab", "the GitLab job's step after review: the merge request note and discussions", gitlabHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.gitlabCmd(ctx, args) }},
 	{"verify", "check the signed verdict ledger", verifyHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyCmd(ctx, args) }},
 	{"keygen", "create a new ledger signing key", keygenHelp,
