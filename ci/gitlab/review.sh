@@ -36,7 +36,9 @@ if [ -n "${TRIBUNAL_ARGS:-}" ]; then
 	args+=("${extra[@]}")
 fi
 rc=0
-tribunal-session "${args[@]}" || rc=$?
+# The judges never hold the token that writes to the merge request, and
+# the publishing step never holds the model key.
+env -u TRIBUNAL_GITLAB_TOKEN tribunal-session "${args[@]}" || rc=$?
 if [ ! -s "$out/tribunal-review.md" ]; then
 	if [ "$rc" = 0 ]; then
 		echo "tribunal: nothing to review in this merge request" >&2
@@ -50,7 +52,7 @@ cat "$out/tribunal-review.md"
 if [ -n "${TRIBUNAL_GITLAB_TOKEN:-}" ]; then
 	inline=true
 	[ "${TRIBUNAL_INLINE:-true}" = false ] && inline=false
-	tribunal-session gitlab publish --markdown "$out/tribunal-review.md" --json "$out/tribunal-review.json" --inline="$inline" ||
+	env -u ANTHROPIC_API_KEY -u ANTHROPIC_AUTH_TOKEN -u CLAUDE_CODE_OAUTH_TOKEN tribunal-session gitlab publish --markdown "$out/tribunal-review.md" --json "$out/tribunal-review.json" --inline="$inline" ||
 		echo "tribunal: warning: the merge request note was not written (above); the review is in the job log and the artifacts" >&2
 else
 	echo "tribunal: no TRIBUNAL_GITLAB_TOKEN: the review is in the job log and the artifacts only, not on the merge request" >&2
