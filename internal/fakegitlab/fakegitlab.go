@@ -65,8 +65,8 @@ type mergeRequest struct {
 }
 
 type fault struct {
-	method, suffix string
-	status, times  int
+	method, part  string
+	status, times int
 }
 
 // Server is the fake. Writes through it are authored by Bot, the
@@ -119,12 +119,12 @@ func (s *Server) SeedNote(project string, iid int, author User, body string) {
 	}
 }
 
-// Fail makes the next times writes (POST, PUT) of method whose path ends
-// in suffix answer status.
-func (s *Server) Fail(method, suffix string, status, times int) {
+// Fail makes the next times writes (POST, PUT) of method whose path
+// contains part answer status.
+func (s *Server) Fail(method, part string, status, times int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = append(s.faults, fault{method, suffix, status, times})
+	s.faults = append(s.faults, fault{method, part, status, times})
 }
 
 // Notes are merge request iid's plain notes (discussions' notes left
@@ -202,7 +202,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 func (s *Server) fault(r *http.Request) int {
 	for i := range s.faults {
 		f := &s.faults[i]
-		if f.times > 0 && f.method == r.Method && strings.HasSuffix(r.URL.Path, f.suffix) {
+		if f.times > 0 && f.method == r.Method && strings.Contains(r.URL.Path, f.part) {
 			f.times--
 			return f.status
 		}
