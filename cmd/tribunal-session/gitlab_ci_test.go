@@ -40,7 +40,8 @@ const (
 )
 
 // TestGitLabTemplateUnderGitLabCILocal runs ci/gitlab/tribunal-review.yml
-// with the real gitlab-ci-local (shell executor) as a merge request
+// with the real gitlab-ci-local (shell executor, isolated: the job has a
+// build directory and a cache, as a runner gives it) as a merge request
 // pipeline, against internal/fakegitlab with the fake claude as the
 // model: the first pipeline builds and caches tribunal, writes the note
 // and one discussion per finding on a changed line; the second (send
@@ -70,6 +71,9 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	glWrite(t, mr, "retry.go", glRetryHead1)
 	head1 := glCommit(t, mr, "retry")
 
+	if err := os.MkdirAll(filepath.Join(dir, "home"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	api := fakegitlab.Start(glToken)
 	defer api.Close()
 	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head1}, glDiffs(t, mr, base, head1))
@@ -81,7 +85,7 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 		t.Helper()
 		script := filepath.Join(dir, name+".json")
 		glWrite(t, dir, name+".json", judges)
-		args := []string{"--cwd", mr, "--force-shell-executor", "--no-color",
+		args := []string{"--cwd", mr, "--force-shell-executor", "--shell-isolation", "--no-color",
 			"--variable", "CI_PIPELINE_SOURCE=merge_request_event", "--variable", "CI_MERGE_REQUEST_IID=7",
 			"--variable", "CI_PROJECT_ID=42", "--variable", "CI_API_V4_URL=" + api.URL,
 			"--variable", "CI_MERGE_REQUEST_DIFF_BASE_SHA=" + base, "--variable", "CI_MERGE_REQUEST_TITLE=Add retry",
@@ -95,7 +99,7 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 		cmd.Dir = mr
 		// The host's Go caches, offline: the job builds tribunal-session.
 		cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"), "FAKE_CLAUDE_LOG="+filepath.Join(dir, "claude.jsonl"),
-			"GOMODCACHE="+glGoEnv(t, "GOMODCACHE"), "GOCACHE="+glGoEnv(t, "GOCACHE"), "GOFLAGS=-mod=mod", "GOPROXY=off", "CI=")
+			"GOMODCACHE="+glGoEnv(t, "GOMODCACHE"), "GOCACHE="+glGoEnv(t, "GOCACHE"), "GOFLAGS=-mod=mod", "GOPROXY=off", "ONLOOKER_DIR="+filepath.Join(dir, "onlooker"))
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		return err == nil, string(out), time.Since(start)
