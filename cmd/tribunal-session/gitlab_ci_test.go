@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,11 +24,13 @@ const (
 )
 
 // glJudges are the fake claude's replies: a rejecting standard judge with
-// the findings given, an adversarial judge and a meta-judge.
-func glJudges(findings string) string {
+// the findings given, an adversarial judge that runs shell (in the
+// judged tree) when given, and a meta-judge.
+func glJudges(findings, shell string) string {
+	sh, _ := json.Marshal(shell)
 	return `{"rules":[
  {"role":"standard","reply":{"structured":{"score":0.3,"passed":false,"feedback_summary":"Retry never stops.","findings":[` + findings + `]}}},
- {"role":"adversarial","reply":{"structured":{"score":0.4,"passed":false}}},
+ {"role":"adversarial","reply":{"structured":{"score":0.4,"passed":false},"shell":` + string(sh) + `}},
  {"role":"meta","reply":{"structured":{"verdict_quality":"sound","bias_detected":false}}}
 ]}`
 }
@@ -46,7 +49,8 @@ const (
 // model: the first pipeline builds and caches tribunal, writes the note
 // and one discussion per finding on a changed line; the second (send
 // fixed) installs from the cache, resolves send's discussion and posts
-// nothing twice; TRIBUNAL_GATE=1 with a major finding fails the job.
+// nothing twice, and drops the cached install a judge wrote into;
+// TRIBUNAL_GATE=1 with a major finding fails the job (after a rebuild).
 func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	testtier.Require(t, testtier.E2E)
 	gcl := gitlabCILocal(t)
@@ -105,7 +109,7 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 		return err == nil, string(out), time.Since(start)
 	}
 
-	ok, out, cold := run("first", glJudges(glLoop+","+glSend+","+glPkg))
+	ok, out, cold := run("first", glJudges(glLoop+","+glSend+","+glPkg, ""))
 	if !ok || !strings.Contains(out, "tribunal: built and cached") {
 		t.Fatalf("first pipeline: ok=%v\n%s", ok, out)
 	}
@@ -121,7 +125,7 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	glWrite(t, mr, "retry.go", glRetryHead2)
 	head2 := glCommit(t, mr, "fix send")
 	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head2}, glDiffs(t, mr, base, head2))
-	ok, out, warm := run("second", glJudges(glLoop+","+glPkg))
+	ok, out, warm := run("second", glJudges(glLoop+","+glPkg, "echo pwned >.tribunal-cache/bin/evil"))
 	if !ok || !strings.Contains(out, "tribunal: installed from the job cache") {
 		t.Fatalf("second pipeline: ok=%v, want the install from the cache\n%s", ok, out)
 	}
@@ -132,9 +136,16 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	}
 	t.Logf("%sgitlab-ci-local job, cold install (build) %s, warm (job cache) %s", testtier.NotePrefix, cold.Round(time.Second), warm.Round(time.Second))
 
-	ok, out, _ = run("gate", glJudges(glLoop), "TRIBUNAL_GATE=1")
+	if !strings.Contains(out, "the install in .tribunal-cache changed during the review; it is not kept") {
+		t.Errorf("second pipeline: a judge wrote into the cached install and the job kept it\n%s", out)
+	}
+
+	ok, out, _ = run("gate", glJudges(glLoop, ""), "TRIBUNAL_GATE=1")
 	if ok || !strings.Contains(out, "rejected") {
 		t.Fatalf("TRIBUNAL_GATE=1 with a major finding: the job passed\n%s", out)
+	}
+	if !strings.Contains(out, "tribunal: built and cached") {
+		t.Errorf("gate pipeline: the install a judge changed was reused from the cache\n%s", out)
 	}
 	if n := len(api.Notes("42", 7)); n != 1 {
 		t.Errorf("gate pipeline: %d notes, want the one note edited", n)
