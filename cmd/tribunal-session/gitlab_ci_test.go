@@ -145,7 +145,6 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	}
 	t.Logf("%sgitlab-ci-local job, cold install (build) %s, warm (job cache) %s", testtier.NotePrefix, cold.Round(time.Second), warm.Round(time.Second))
 
-
 	ok, out, _ = run("gate", glJudges(glLoop, ""), "TRIBUNAL_GATE=1")
 	if ok || !strings.Contains(out, "rejected") {
 		t.Fatalf("TRIBUNAL_GATE=1 with a major finding: the job passed\n%s", out)
