@@ -52,7 +52,7 @@ func layers(t *testing.T) map[string]int {
 // out.
 func testSupport(pkg string) bool {
 	switch pkg {
-	case "internal/fakeclaude", "internal/fakeapi", "internal/fakellm", "internal/fakegithub", "internal/testcmds",
+	case "internal/fakeclaude", "internal/fakeapi", "internal/fakellm", "internal/fakegithub", "internal/fakegitlab", "internal/testcmds",
 		"internal/events/schemacheck", "internal/testtier", "internal/testtier/summary", "internal/stress",
 		"internal/codeguard":
 		return true

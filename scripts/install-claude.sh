@@ -4,7 +4,8 @@
 # the cross-family tests drive and the pinned SARIF validator
 # (@microsoft/sarif-multitool, internal/reviewfmt's TestSARIFValidates)
 # and the pinned MCP Inspector (@modelcontextprotocol/inspector, whose CLI
-# mode e2e/mcp_test.go drives against tribunal-session mcp), then prints the path of the claude binary.
+# mode e2e/mcp_test.go drives against tribunal-session mcp) and the pinned
+# gitlab-ci-local (the GitLab template's test), then prints the path of the claude binary.
 # Progress goes to stderr, so that CLAUDE_BIN=$(scripts/install-claude.sh)
 # works. The e2e tests find the binary there on their own.
 set -euo pipefail
@@ -40,6 +41,15 @@ done
 if ! "$PWD/node_modules/.bin/sarif-multitool" --version >/dev/null 2>&1; then
 	echo "tribunal: error: $PWD/node_modules/.bin/sarif-multitool does not run" >&2
 	echo "tribunal: hint: run 'npm ci' in $PWD; the validator ships a native binary per platform (@microsoft/sarif-multitool-linux)" >&2
+	exit 1
+fi
+# gitlab-ci-local runs ci/gitlab/tribunal-review.yml as a GitLab runner
+# would (cmd/tribunal-session TestGitLabTemplateUnderGitLabCILocal); its
+# re2 dependency is compiled by its install script when no prebuilt one
+# downloads.
+if ! "$PWD/node_modules/.bin/gitlab-ci-local" --version >/dev/null 2>&1; then
+	echo "tribunal: error: $PWD/node_modules/.bin/gitlab-ci-local does not run" >&2
+	echo "tribunal: hint: run 'npm rebuild re2' in $PWD (it needs gcc, make and python3)" >&2
 	exit 1
 fi
 if ! "$PWD/node_modules/.bin/mcp-inspector" --version >/dev/null 2>&1; then

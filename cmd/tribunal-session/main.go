@@ -171,6 +171,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.dismissalsCmd(ctx, args) }},
 	{"github", "the GitHub Action's steps around review: prepare the task, publish the comment", githubHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.githubCmd(ctx, args) }},
+	{"gitlab", "the GitLab job's step after review: the merge request note and discussions", gitlabHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.gitlabCmd(ctx, args) }},
 	{"hook", "review before a commit or push: install, uninstall or run tribunal's git hooks", hookHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.hookCmd(ctx, args) }},
 	{"verify", "check the signed verdict ledger", verifyHelp,
