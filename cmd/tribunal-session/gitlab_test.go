@@ -25,7 +25,7 @@ func TestGitLabPublish(t *testing.T) {
 	if err := os.WriteFile(md, []byte("<!-- tribunal-review -->\n## tribunal review: rejected\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(js, []byte(`{"findings":[{"severity":"major","file":"a.go","line":2,"message":"y is wrong","fingerprint":"tf2:ab12"}]}`), 0o644); err != nil {
+	if err := os.WriteFile(js, []byte(`{"findings":[{"severity":"major","file":"a.go","line":2,"message":"y is wrong","fingerprint":"tf2:ab120000"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"CI_API_V4_URL": api.URL, "CI_PROJECT_ID": "42", "CI_MERGE_REQUEST_IID": "7", "TRIBUNAL_GITLAB_TOKEN": "glpat-t"}

@@ -63,8 +63,8 @@ func TestMarker(t *testing.T) {
 		{"own marker", "**major**\n\ntext\n" + Marker(fp) + "\n", fp},
 		{"marker alone", Marker(fp), fp},
 		{"no marker", "a human's note quoting tf2:0123", ""},
-		{"marker without fingerprint", "<!-- tribunal-finding  -->", ""},
-		{"not hex", "<!-- tribunal-finding tf2:xyz -->", ""},
+		{"marker without fingerprint", "<!-- tribunal:fp= -->", ""},
+		{"not hex", "<!-- tribunal:fp=tf2:xyz -->", ""},
 		{"the review marker is not a finding's", "<!-- tribunal-review -->", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func world(t *testing.T) (*fakegitlab.Server, Client) {
 
 func finding(line int, fp string) Finding {
 	return Finding{Severity: "major", Criterion: "correctness", Judge: "standard", File: "retry.go", Line: line,
-		Message: "finding at " + fp, Fingerprint: "tf2:" + fp}
+		Message: "finding at " + fp, Fingerprint: "tf2:" + fp + "000000"}
 }
 
 const md = "<!-- tribunal-review -->\n## tribunal review: rejected\n"
@@ -112,7 +112,7 @@ func TestPublishTwoPipelines(t *testing.T) {
 		t.Fatalf("first pipeline: %+v, %v", res, err)
 	}
 	ds := s.Discussions(project, 7)
-	if len(ds) != 2 || ds[0].Notes[0].Position["new_line"] != float64(4) || MarkedFingerprint(ds[1].Notes[0].Body) != "tf2:bb" {
+	if len(ds) != 2 || ds[0].Notes[0].Position["new_line"] != float64(4) || MarkedFingerprint(ds[1].Notes[0].Body) != "tf2:bb000000" {
 		t.Fatalf("discussions = %+v", ds)
 	}
 	notes := s.Notes(project, 7)
@@ -127,7 +127,7 @@ func TestPublishTwoPipelines(t *testing.T) {
 		t.Fatalf("second pipeline: %+v, %v", res, err)
 	}
 	ds = s.Discussions(project, 7)
-	if len(ds) != 3 || ds[0].Notes[0].Resolved || !ds[1].Notes[0].Resolved || MarkedFingerprint(ds[2].Notes[0].Body) != "tf2:ee" {
+	if len(ds) != 3 || ds[0].Notes[0].Resolved || !ds[1].Notes[0].Resolved || MarkedFingerprint(ds[2].Notes[0].Body) != "tf2:ee000000" {
 		t.Fatalf("discussions after the fix = %+v", ds)
 	}
 	if n := len(s.Notes(project, 7)); n != 2 {

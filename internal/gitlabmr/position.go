@@ -2,7 +2,7 @@ package gitlabmr
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
@@ -93,23 +93,11 @@ func (ch Changed) Place(f Finding, refs DiffRefs) (pos Position, why string, ok 
 		OldPath: old, NewPath: f.File, NewLine: f.Line}, "", true
 }
 
-// findingMarker hides a finding's fingerprint in the body of its
-// discussion, so the next pipeline knows the thread is that finding's.
-const findingMarker = "<!-- tribunal-finding "
-
-// Marker is the hidden line that names fingerprint fp in a discussion.
-func Marker(fp string) string { return findingMarker + fp + " -->" }
-
-// markerRE reads Marker back; a fingerprint is dismiss.Version's prefix,
-// a colon and hex.
-var markerRE = regexp.MustCompile(`<!-- tribunal-finding ([a-z0-9]+:[0-9a-f]+) -->`)
+// Marker is the hidden line that names fingerprint fp in a discussion:
+// the same marker as a GitHub review thread's (reviewfmt owns it), so
+// one rule reads a finding's thread back on either forge.
+func Marker(fp string) string { return reviewfmt.ThreadMarker(fp) }
 
 // MarkedFingerprint is the fingerprint a body's marker names, "" when it
 // has none.
-func MarkedFingerprint(body string) string {
-	m := markerRE.FindStringSubmatch(body)
-	if m == nil {
-		return ""
-	}
-	return m[1]
-}
+func MarkedFingerprint(body string) string { return reviewfmt.ThreadFingerprint(body) }
