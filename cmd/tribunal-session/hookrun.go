@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/githook"
@@ -33,6 +34,9 @@ func (c *cli) hookRunCmd(ctx context.Context, args []string) int {
 	}
 	failOn = githook.FailOn(kind, failOn, c.getenv("TRIBUNAL_FAIL_ON"))
 	ranges := []githook.Range{{}}
+	if kind == githook.PreCommit {
+		c.stagedIndex = hookIndex(c.getenv("GIT_INDEX_FILE"))
+	}
 	if kind == githook.PrePush {
 		remote := "origin"
 		if len(pos) > 1 { // git passes the remote's name and URL
@@ -92,4 +96,19 @@ func (c *cli) pushRanges(ctx context.Context, remote string) ([]githook.Range, [
 	}
 	ranges, skipped := githook.PushRanges(from, to, updates, newBase)
 	return ranges, skipped, nil
+}
+
+// hookIndex is the index a pre-commit hook must review: git names it in
+// GIT_INDEX_FILE, a temporary one for `git commit -a` or `git commit
+// PATHS` that holds what the commit will contain (the repository's own
+// index does not). A relative name is the hook's working directory's,
+// which git makes the work tree's top.
+func hookIndex(name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return name
+	}
+	if dir, err := os.Getwd(); err == nil {
+		return filepath.Join(dir, name)
+	}
+	return name
 }

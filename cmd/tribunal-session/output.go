@@ -25,6 +25,10 @@ type cli struct {
 	// red scrubs the configured credentials; stdout and stderr already
 	// pass through it.
 	red *redact.Redactor
+	// stagedIndex is the index a review --staged reads instead of the
+	// repository's: the one git hands a pre-commit hook in
+	// GIT_INDEX_FILE ("" for the repository's own).
+	stagedIndex string
 }
 
 // The diagnostics on stderr, each one line with its prefix, worded by

@@ -200,7 +200,11 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	// The patch of a range is read only when no cached verdict answers
 	// (runReview): a reused verdict costs no diff.
 	f.in.Secrets, f.in.Limits = c.changeBounds(root)
-	change, err := review.Identify(ctx, c.git(environ), root, f.in)
+	git := c.git(environ)
+	if f.in.Staged && c.stagedIndex != "" {
+		git = projectkey.ExecGitIndex("git", environ, c.stagedIndex)
+	}
+	change, err := review.Identify(ctx, git, root, f.in)
 	if code, done := c.resolveFailed(err); done {
 		return code
 	}

@@ -94,7 +94,19 @@ var strippedEnv = []string{
 // pass os.Environ()). The child gets no stdin, is killed when ctx ends, and
 // a failure's error quotes the tail of its stderr.
 func ExecGit(gitPath string, env []string) GitRunner {
-	childEnv := GitEnv(env)
+	return execGit(gitPath, GitEnv(env))
+}
+
+// ExecGitIndex is ExecGit reading the index file index instead of the
+// repository's own. A pre-commit hook of `git commit -a` or `git commit
+// PATHS` is handed the index git is about to commit in GIT_INDEX_FILE
+// (which GitEnv drops from every other call): only that one holds what
+// the commit will contain. index must be absolute.
+func ExecGitIndex(gitPath string, env []string, index string) GitRunner {
+	return execGit(gitPath, append(GitEnv(env), "GIT_INDEX_FILE="+index))
+}
+
+func execGit(gitPath string, childEnv []string) GitRunner {
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, gitPath, GitArgs(args...)...)
 		cmd.Dir = dir
