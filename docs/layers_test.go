@@ -52,9 +52,9 @@ func layers(t *testing.T) map[string]int {
 // out.
 func testSupport(pkg string) bool {
 	switch pkg {
-	case "internal/fakeclaude", "internal/fakeapi", "internal/fakellm", "internal/fakegithub", "internal/testcmds",
-		"internal/events/schemacheck", "internal/testtier", "internal/testtier/summary", "internal/stress",
-		"internal/codeguard":
+	case "internal/testkit/fakeclaude", "internal/testkit/fakeapi", "internal/testkit/fakellm", "internal/testkit/fakegithub", "internal/testkit/testcmds",
+		"internal/testkit/schemacheck", "internal/testkit/testtier", "internal/testkit/testtier/summary", "internal/testkit/stress",
+		"internal/testkit/codeguard":
 		return true
 	}
 	return false

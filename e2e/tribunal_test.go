@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // The roles of a /tribunal run, told apart by the agent prompt each child

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
 	"github.com/tribunal-cc/tribunal/internal/receipt"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // prRepo is a pull request's repository: a base commit with an

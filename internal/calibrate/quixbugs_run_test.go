@@ -3,7 +3,7 @@ package calibrate
 import (
 	"context"
 	"encoding/json"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 	"os"
 	"path/filepath"
 	"strings"

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // The QuixBugs set lives in testdata/calibration/quixbugs: cases derived

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // The starter set lives in testdata/calibration at the repository root:

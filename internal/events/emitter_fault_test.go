@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // TestEmitHealsTornTail: a log whose last line lost its end (a writer

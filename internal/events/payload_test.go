@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // defSchema is the part of one $defs entry the shape tests need.
@@ -21,7 +21,7 @@ type defSchema struct {
 // required set are checked against the schema itself, not a transcription.
 func payloadDefs(t *testing.T) map[string]defSchema {
 	t.Helper()
-	raw, err := os.ReadFile("schemacheck/testdata/tribunal-payloads.json")
+	raw, err := os.ReadFile("../testkit/schemacheck/testdata/tribunal-payloads.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package events
 
 // The best-of-N events (spec §7.17) are tribunal's own additions to the
-// Onlooker payload schema (schemacheck/testdata/README.md): the candidates
+// Onlooker payload schema (internal/testkit/schemacheck/testdata/README.md): the candidates
 // of a `run --candidates N` task, the pairwise comparisons that rank them
 // (and guard a retry against its previous iteration), and the winner.
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 func TestSequenceFromCounterFile(t *testing.T) {

@@ -3,7 +3,7 @@ package ledger
 import (
 	"bytes"
 	"errors"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 	"os"
 	"strconv"
 	"strings"

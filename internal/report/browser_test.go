@@ -22,7 +22,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // These tests render the pages in a real headless Chromium (Debian's

@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 const openaiVerdict = `{"score":0.8,"passed":true,"confidence":0.7,"feedback_summary":"fine (OPENAI-SEAT)","criterion_scores":{"correctness":0.8,"completeness":0.8,"safety":0.9,"clarity":0.8}}`

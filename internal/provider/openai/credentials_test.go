@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 
 // TestBaseURLWithQueryAndUserinfo: a query in base_url (Azure's

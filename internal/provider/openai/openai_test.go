@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 
 const verdictJSON = `{"score":0.82,"passed":true,"confidence":0.7,"feedback_summary":"ok","criterion_scores":{"correctness":0.9}}`

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 )
 
 var (

@@ -9,7 +9,7 @@ import (
 // TestJaegerPinned: the version the otel tier names is the one
 // tools/jaeger/go.mod pins and scripts/build-jaeger.sh builds.
 func TestJaegerPinned(t *testing.T) {
-	data, err := os.ReadFile("../../tools/jaeger/go.mod")
+	data, err := os.ReadFile("../../../tools/jaeger/go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}

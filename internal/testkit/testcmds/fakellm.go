@@ -7,10 +7,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 
-// fakeLLM is `fakellm VAR API REPLY`: it serves a fresh internal/fakellm
+// fakeLLM is `fakellm VAR API REPLY`: it serves a fresh internal/testkit/fakellm
 // for the rest of the script, answering every API request (chat,
 // responses, gemini) with REPLY, and sets VAR to its root URL. REPLY is
 // the model's text, fail:STATUS:MESSAGE for an HTTP error, or

@@ -39,7 +39,7 @@ func TestHookBinariesLinkOnlyTheirPath(t *testing.T) {
 	for bin, allowed := range hookLinks {
 		t.Run(bin, func(t *testing.T) {
 			cmd := exec.Command("go", "list", "-deps", "./cmd/"+bin)
-			cmd.Dir = filepath.Join("..", "..")
+			cmd.Dir = filepath.Join("..", "..", "..")
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("go list -deps ./cmd/%s: %v", bin, err)

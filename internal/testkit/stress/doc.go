@@ -2,6 +2,6 @@
 //
 // The package has no code of its own. Its tests build cmd/stop-gate and
 // cmd/tribunal-session, put the test binary itself on PATH as a fake
-// `claude` (internal/fakeclaude), and run them as separate processes, the
+// `claude` (internal/testkit/fakeclaude), and run them as separate processes, the
 // way Claude Code runs them. They are skipped under -short.
 package stress

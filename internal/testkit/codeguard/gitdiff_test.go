@@ -38,7 +38,7 @@ var notGit = map[string]bool{"internal/mcpserver/tools.go": true}
 // TestGitContentCallsRunNothing lists every git call of the module that
 // reads content and fails for one without both options.
 func TestGitContentCallsRunNothing(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	n := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -22,7 +22,7 @@ var subjectRule = regexp.MustCompile(`^([A-Za-z0-9_./{}-]+(, ?[A-Za-z0-9_./{}-]+
 // of at most 72 characters; the why goes in the body. It needs the
 // repository's history and skips without it (a shallow or exported tree).
 func TestCommitSubjects(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	if err := exec.Command("git", "-C", root, "cat-file", "-e", subjectsSince+"^{commit}").Run(); err != nil {
 		t.Skipf("the history since %s is not here (shallow clone or no git)", subjectsSince)
 	}

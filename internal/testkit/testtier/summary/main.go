@@ -1,5 +1,5 @@
 // Command summary turns `go test -json` on stdin into plain go test output
-// plus one line per skipped test tier (internal/testtier); scripts/test.sh
+// plus one line per skipped test tier (internal/testkit/testtier); scripts/test.sh
 // pipes the suite through it. It exits 1 when a package failed.
 package main
 
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 func main() {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // logLine is what the checks need from one event.

@@ -16,8 +16,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // Setup gives every script an isolated home, Onlooker directory, git
@@ -71,7 +71,7 @@ func Setup(env *testscript.Env) error {
 //	glob PATTERN N                   PATTERN (filepath.Glob, env expanded) matches exactly N paths
 //	waitfile FILE [DURATION]         wait until FILE exists (default 30s)
 //	mkrepo DIR [enabled]             git repo with one commit; "enabled" turns the stop hook on in DIR/.claude/settings.json
-//	fakellm VAR API REPLY            serve internal/fakellm (see fakellm.go); VAR is its URL
+//	fakellm VAR API REPLY            serve internal/testkit/fakellm (see fakellm.go); VAR is its URL
 //	                                 (REPLY fail:STATUS:MSG, or echo:STATUS:MSG to quote the credentials)
 //
 // ledger.go adds mkledger, ledgerpath and exitcode; jaeger.go adds jaeger-trace (the otel tier's); scrub.go adds scrub, which readies an

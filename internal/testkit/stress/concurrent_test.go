@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // TestConcurrentWriters runs 8 Stop hooks (each its own Claude Code

@@ -45,7 +45,7 @@ func TestReadersDoNotLinkThePresenter(t *testing.T) {
 func goList(t *testing.T, format string, args ...string) []string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list", "-f", format}, args...)...)
-	cmd.Dir = filepath.Join("..", "..")
+	cmd.Dir = filepath.Join("..", "..", "..")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list %v: %v", args, err)

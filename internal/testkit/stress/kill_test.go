@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // victim is one process of the kill test.
@@ -42,7 +42,7 @@ func TestKillAtRandomMoments(t *testing.T) {
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
-	t.Logf("seed %d (rerun with: go test ./internal/stress -run TestKillAtRandomMoments -args -stress.seed=%d)", seed, seed)
+	t.Logf("seed %d (rerun with: go test ./internal/testkit/stress -run TestKillAtRandomMoments -args -stress.seed=%d)", seed, seed)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 
 	stopRepo := w.mkrepo("stop", true)
