@@ -51,13 +51,7 @@ func layers(t *testing.T) map[string]int {
 // testSupport are the packages only tests import; the diagram leaves them
 // out.
 func testSupport(pkg string) bool {
-	switch pkg {
-	case "internal/testkit/fakeclaude", "internal/testkit/fakeapi", "internal/testkit/fakellm", "internal/testkit/fakegithub", "internal/testkit/testcmds",
-		"internal/testkit/schemacheck", "internal/testkit/testtier", "internal/testkit/testtier/summary", "internal/testkit/stress",
-		"internal/testkit/codeguard":
-		return true
-	}
-	return false
+	return pkg == "internal/testkit" || strings.HasPrefix(pkg, "internal/testkit/")
 }
 
 // TestLayers: design.md's diagram draws every package, and every import of

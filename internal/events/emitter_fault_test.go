@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
@@ -28,7 +29,7 @@ func TestEmitHealsTornTail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEmitter(t)
-			writeFile(t, e.LogPath, tt.before)
+			testkit.WriteFile(t, e.LogPath, tt.before)
 			for range 2 {
 				if err := e.Emit(SessionStart{TaskID: "t"}); err != nil {
 					t.Fatal(err)
@@ -58,7 +59,7 @@ func TestEmitWriteOnlyLog(t *testing.T) {
 		t.Skip("root reads any file")
 	}
 	e := newTestEmitter(t)
-	writeFile(t, e.LogPath, "{\"a\":1}\n")
+	testkit.WriteFile(t, e.LogPath, "{\"a\":1}\n")
 	if err := os.Chmod(e.LogPath, 0o200); err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func TestEmitFullDevice(t *testing.T) {
 // the next write.
 func TestSequenceStaleTemp(t *testing.T) {
 	e := newTestEmitter(t)
-	writeFile(t, filepath.Join(e.Dir, sequenceTemp), "99999 half-written garbage")
-	writeFile(t, filepath.Join(e.Dir, sequenceFile), "7")
+	testkit.WriteFile(t, filepath.Join(e.Dir, sequenceTemp), "99999 half-written garbage")
+	testkit.WriteFile(t, filepath.Join(e.Dir, sequenceFile), "7")
 	if l := decodeLine(t, emitOne(t, e, SessionStart{TaskID: "t"})); l.Sequence != 7 {
 		t.Errorf("sequence %d, want 7", l.Sequence)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestMachineIDCreated(t *testing.T) {
@@ -49,7 +51,7 @@ func TestMachineIDReused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEmitter(t)
-			writeFile(t, filepath.Join(e.Dir, machineIDFile), tt.content)
+			testkit.WriteFile(t, filepath.Join(e.Dir, machineIDFile), tt.content)
 			// Failing entropy after the event id proves nothing new is minted.
 			e.Rand = iotest.DataErrReader(countingBytes(16))
 			l := decodeLine(t, emitOne(t, e, SessionStart{TaskID: "t"}))
@@ -77,7 +79,7 @@ func TestMachineIDBadFile(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, machineIDFile)
-			writeFile(t, path, tt.content)
+			testkit.WriteFile(t, path, tt.content)
 			_, err := loadMachineID(dir, cryptoReader(), 20*time.Millisecond)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("error = %v, want one naming %q and saying %q", err, path, tt.want)
@@ -94,7 +96,7 @@ func TestMachineIDBadFile(t *testing.T) {
 func TestMachineIDWaitsForWriter(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, machineIDFile)
-	writeFile(t, path, "")
+	testkit.WriteFile(t, path, "")
 	const want = "6ba7b810-9dad-41d1-80b4-00c04fd430c8"
 	go func() {
 		time.Sleep(30 * time.Millisecond)
@@ -157,16 +159,6 @@ func TestMachineIDConcurrentProcesses(t *testing.T) {
 		if got := strings.TrimSpace(out); got != want {
 			t.Errorf("process %d: machine id %q, file holds %q", i, got, want)
 		}
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
@@ -45,7 +46,7 @@ func TestSequenceFromCounterFile(t *testing.T) {
 			e := newTestEmitter(t)
 			counter := filepath.Join(e.Dir, sequenceFile)
 			if tt.content != nil {
-				writeFile(t, counter, *tt.content)
+				testkit.WriteFile(t, counter, *tt.content)
 			}
 			l := decodeLine(t, emitOne(t, e, SessionStart{TaskID: "t"}))
 			if l.Sequence != tt.wantSeq {

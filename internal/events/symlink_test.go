@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // A symbolic link planted in place of a file Emit appends to or writes in
@@ -20,7 +21,7 @@ func TestEmitRefusesSymlinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			victim := filepath.Join(t.TempDir(), "victim")
-			writeFile(t, victim, "precious\n")
+			testkit.WriteFile(t, victim, "precious\n")
 			link := e.LogPath
 			if name != "log" {
 				link = filepath.Join(e.Dir, name)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // repo is a scratch repository driven by the git CLI, isolated from the
@@ -24,17 +26,7 @@ func newRepo(t *testing.T) *repo {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	env := testkit.GitEnv(t)
 	r := &repo{t: t, dir: filepath.Join(t.TempDir(), "repo"), env: env}
 	r.git("init", "-q", "-b", "main", r.dir)
 	return r
@@ -57,13 +49,7 @@ func (r *repo) git(args ...string) string {
 
 func (r *repo) write(rel, content string) {
 	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
+	testkit.WriteFile(r.t, filepath.Join(r.dir, filepath.FromSlash(rel)), content)
 }
 
 func (r *repo) index() string { return filepath.Join(r.dir, ".git", "index") }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // id makes a valid ULID-shaped id from a number; ids compare in number
@@ -26,16 +28,6 @@ func ulidAt(t time.Time, n int) string {
 		ms >>= 5
 	}
 	return string(ts[:]) + fmt.Sprintf("%016d", n)
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // iter describes one iteration's files; an empty string omits the file.
@@ -72,10 +64,10 @@ func writeTask(t *testing.T, projectDir, taskID, manifestJSON, completeJSON stri
 		t.Fatal(err)
 	}
 	if manifestJSON != "" {
-		write(t, filepath.Join(dir, "manifest.json"), manifestJSON)
+		testkit.WriteFile(t, filepath.Join(dir, "manifest.json"), manifestJSON)
 	}
 	if completeJSON != "" {
-		write(t, filepath.Join(dir, "session-complete.json"), completeJSON)
+		testkit.WriteFile(t, filepath.Join(dir, "session-complete.json"), completeJSON)
 	}
 	var ids []string
 	for i, it := range its {
@@ -90,18 +82,18 @@ func writeTask(t *testing.T, projectDir, taskID, manifestJSON, completeJSON stri
 			jid := id("01HZ2", 100*(i+1)+j)
 			seats = append(seats, fmt.Sprintf(`{"judge_id":%q,"judge_type":"t%d","subagent":"x","model":"m%d"}`, jid, j, j))
 			if v != "" {
-				write(t, filepath.Join(d, "verdicts", jid+".json"), v)
+				testkit.WriteFile(t, filepath.Join(d, "verdicts", jid+".json"), v)
 			}
 		}
 		if !it.noJury {
-			write(t, filepath.Join(d, "jury.json"), "["+strings.Join(seats, ",")+"]")
+			testkit.WriteFile(t, filepath.Join(d, "jury.json"), "["+strings.Join(seats, ",")+"]")
 		}
 		for name, content := range map[string]string{
 			"consensus.json": it.consensus, "dissent.json": it.dissent,
 			"meta.json": it.meta, "gate.json": it.gate, "actor.md": it.actor,
 		} {
 			if content != "" {
-				write(t, filepath.Join(d, name), content)
+				testkit.WriteFile(t, filepath.Join(d, name), content)
 			}
 		}
 	}
@@ -115,7 +107,7 @@ func stopFile(t *testing.T, projectDir, name, taskID, outcome string, score floa
 		wa = fmt.Sprintf(`,"written_at":%q`, writtenAt)
 	}
 	p := filepath.Join(projectDir, "stop-"+name+".json")
-	write(t, p, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":%q,"verdict":{"score":%v,"passed":%v,"judge_type":"standard","feedback_summary":"fb %s"},"mode":"stop-advisory","fingerprint":"f"%s,"cost_usd":0.01}`,
+	testkit.WriteFile(t, p, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":%q,"verdict":{"score":%v,"passed":%v,"judge_type":"standard","feedback_summary":"fb %s"},"mode":"stop-advisory","fingerprint":"f"%s,"cost_usd":0.01}`,
 		taskID, name, outcome, score, outcome == "accepted", name, wa))
 	return p
 }

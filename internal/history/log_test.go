@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 var base = time.Date(2026, 5, 24, 10, 0, 0, 0, time.UTC)
@@ -29,7 +31,7 @@ func TestLogOrderAndFields(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(t, filepath.Join(dir, "manifest.json"), `{"project_key":"k"}`)
+	testkit.WriteFile(t, filepath.Join(dir, "manifest.json"), `{"project_key":"k"}`)
 
 	res := Log(dir, "", LogOptions{})
 	if len(res.Problems) != 0 {
@@ -82,7 +84,7 @@ func TestLogFillsGapsFromTheEventsLog(t *testing.T) {
 	writeTask(t, dir, done, manifest(done, "done", params("majority", 0.75)), "", []iter{{}, {}})
 	writeTask(t, dir, running, manifest(running, "running", params("majority", 0.75)), "", []iter{{}})
 	logPath := filepath.Join(t.TempDir(), "events.jsonl")
-	write(t, logPath, strings.Join([]string{
+	testkit.WriteFile(t, logPath, strings.Join([]string{
 		`{"event_type":"other.plugin","payload":{"task_id":"` + done + `"}}`,
 		`not json but mentions "tribunal.session.complete" and "` + done + `"`,
 		`{"event_type":"tribunal.session.complete","session_id":"s","payload":{"task_id":"` + done + `","outcome":"aborted","final_score":0.3,"iterations_used":2,"total_cost_usd":0.7}}`,
@@ -115,7 +117,7 @@ func TestLogReportsDamageAndKeepsListing(t *testing.T) {
 	good := ulidAt(base.Add(time.Minute), 2)
 	writeTask(t, dir, bad, "{", `{"outcome":`, nil)
 	writeTask(t, dir, good, manifest(good, "good", params("majority", 0.75)), `{"outcome":"accepted"}`, nil)
-	write(t, filepath.Join(dir, "stop-broken.json"), "[]")
+	testkit.WriteFile(t, filepath.Join(dir, "stop-broken.json"), "[]")
 	res := Log(dir, "", LogOptions{})
 	text := problemText(res.Problems)
 	for _, want := range []string{

@@ -11,6 +11,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestResolve(t *testing.T) {
@@ -24,7 +25,7 @@ func TestResolve(t *testing.T) {
 	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves (one of
 	// records.MinPrefix characters).
 	odd := records.StopPath(store.ForKey(dir, "").Dir, "a/b c")
-	write(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
+	testkit.WriteFile(t, filepath.Join(dir, filepath.Base(odd)), `{}`)
 	cases := []struct {
 		in      string
 		kind    string
@@ -216,7 +217,7 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	logPath := filepath.Join(t.TempDir(), "events.jsonl")
-	write(t, logPath, `{"event_type":"tribunal.verdict","token_count":321,"payload":{"task_id":"`+taskID+`","score":0.3}}
+	testkit.WriteFile(t, logPath, `{"event_type":"tribunal.verdict","token_count":321,"payload":{"task_id":"`+taskID+`","score":0.3}}
 {"event_type":"tribunal.session.complete","payload":{"task_id":"`+taskID+`","outcome":"rejected","total_duration_ms":2500}}
 `)
 	v, err := ShowAdvisory(dir, logPath, p)
@@ -239,26 +240,26 @@ func TestShowAdvisoryUsesStopFileMarkerAndEvents(t *testing.T) {
 			t.Errorf("render lacks %q:\n%s", want, out)
 		}
 	}
-	write(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"later"}`)
+	testkit.WriteFile(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"later"}`)
 	v, _ = ShowAdvisory(dir, "", p)
 	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown when a new session started at 2026-05-24 11:00Z (session later).") {
 		t.Errorf("surfaced render:\n%s", out)
 	}
 	// Shown at the next prompt of the session that produced it: never "a
 	// new session" (issue 22).
-	write(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"sess/9"}`)
+	testkit.WriteFile(t, filepath.Join(dir, "surfaced", strings.TrimSuffix(records.StopFileName("sess/9"), ".json")+"."+taskID), `{"surfaced_at":"2026-05-24T11:00:00Z","session_id":"sess/9"}`)
 	v, _ = ShowAdvisory(dir, "", p)
 	if out := RenderAdvisory(v, base); !strings.Contains(out, "Shown at the next prompt of its own session at 2026-05-24 11:00Z.") ||
 		strings.Contains(out, "new session") {
 		t.Errorf("same-session render:\n%s", out)
 	}
 	// The diff the judge was shown, kept beside the judgement record.
-	write(t, records.JudgementDiffPath(dir, "sess/9", taskID), "diff --git a/x b/x\n+y\n")
+	testkit.WriteFile(t, records.JudgementDiffPath(dir, "sess/9", taskID), "diff --git a/x b/x\n+y\n")
 	v, _ = ShowAdvisory(dir, "", p)
 	if v.Diff != "diff --git a/x b/x\n+y\n" || !strings.Contains(RenderAdvisory(v, base), "Diff: `tribunal-session show sess_9_") {
 		t.Errorf("kept diff: %q\n%s", v.Diff, RenderAdvisory(v, base))
 	}
-	write(t, p, "[]")
+	testkit.WriteFile(t, p, "[]")
 	if _, err := ShowAdvisory(dir, "", p); err == nil || !strings.Contains(err.Error(), "not a valid advisory verdict") {
 		t.Errorf("corrupt stop file: %v", err)
 	}
@@ -317,7 +318,7 @@ func TestResolveLastAndRuns(t *testing.T) {
 
 	runs := filepath.Join(t.TempDir(), "runs")
 	for _, r := range []string{older, newer, "not-a-run"} {
-		write(t, filepath.Join(runs, r, "pid"), "1")
+		testkit.WriteFile(t, filepath.Join(runs, r, "pid"), "1")
 	}
 	cases := []struct {
 		in, want string
@@ -379,7 +380,7 @@ func TestJudgementRecordsResolveByShortID(t *testing.T) {
 		if r.outcome == "failed" {
 			verdict = `,"error":"judge timed out"`
 		}
-		write(t, filepath.Join(dir, "stop-sess-1", r.id+".json"), `{"task_id":"`+r.id+`","session_id":"sess-1","outcome":"`+
+		testkit.WriteFile(t, filepath.Join(dir, "stop-sess-1", r.id+".json"), `{"task_id":"`+r.id+`","session_id":"sess-1","outcome":"`+
 			r.outcome+`"`+verdict+`,"mode":"stop-advisory","fingerprint":"f","written_at":"`+ulidTime(r.id).Format(time.RFC3339)+`"}`)
 	}
 	res := Log(dir, "", LogOptions{})

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // gitEnv is an environment that isolates git from the developer's own
@@ -88,7 +90,7 @@ func (g *tgit) initRepo(parent, name string) string {
 	g.t.Helper()
 	dir := filepath.Join(parent, name)
 	g.run(parent, "init", "-q", "-b", "main", dir)
-	writeFile(g.t, filepath.Join(dir, "README"), "hello\n")
+	testkit.WriteFile(g.t, filepath.Join(dir, "README"), "hello\n")
 	g.run(dir, "add", "README")
 	g.run(dir, "commit", "-q", "-m", "init")
 	return physical(g.t, dir)
@@ -123,16 +125,6 @@ func physical(t *testing.T, p string) string {
 	return r
 }
 
-func writeFile(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // fixture is one layout holding every repository shape the tests need.
 type fixture struct {
 	base      string // physical temp dir holding everything
@@ -150,7 +142,7 @@ func newFixture(t *testing.T, g *tgit) fixture {
 	base := physical(t, t.TempDir())
 	f := fixture{base: base}
 	f.main = g.initRepo(base, "main")
-	writeFile(t, filepath.Join(f.main, "src", "deep", "x.go"), "package x\n")
+	testkit.WriteFile(t, filepath.Join(f.main, "src", "deep", "x.go"), "package x\n")
 	g.run(f.main, "add", ".")
 	g.run(f.main, "commit", "-q", "-m", "deep")
 

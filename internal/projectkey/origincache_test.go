@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestOriginCacheAgreesWithGit changes the configuration that decides the
@@ -51,24 +53,24 @@ func TestOriginCacheAgreesWithGit(t *testing.T) {
 		{"no origin", f.main, "", nil},
 		{"origin added", f.main, "gh:o/main", func() { g.run(f.main, "remote", "add", "origin", "gh:o/main") }},
 		{"insteadOf in ~/.gitconfig", f.main, "https://github.com/o/main", func() {
-			writeFile(t, filepath.Join(home, ".gitconfig"), "[url \"https://github.com/\"]\n\tinsteadOf = gh:\n")
+			testkit.WriteFile(t, filepath.Join(home, ".gitconfig"), "[url \"https://github.com/\"]\n\tinsteadOf = gh:\n")
 		}},
 		{"longer insteadOf in XDG config", f.main, "ssh://git@github.com/o/main", func() {
-			writeFile(t, filepath.Join(home, ".config", "git", "config"), "[url \"ssh://git@github.com/o/\"]\n\tinsteadOf = gh:o/\n")
+			testkit.WriteFile(t, filepath.Join(home, ".config", "git", "config"), "[url \"ssh://git@github.com/o/\"]\n\tinsteadOf = gh:o/\n")
 		}},
 		{"include of a file not there yet", f.main, "ssh://git@github.com/o/main", func() { g.run(f.main, "config", "include.path", "../extra.inc") }},
 		{"the included file appears", f.main, "https://included.example/ain", func() {
-			writeFile(t, filepath.Join(f.main, "extra.inc"), "[url \"https://included.example/\"]\n\tinsteadOf = gh:o/m\n")
+			testkit.WriteFile(t, filepath.Join(f.main, "extra.inc"), "[url \"https://included.example/\"]\n\tinsteadOf = gh:o/m\n")
 		}},
 		{"the included file changes", f.main, "https://INCLUDED.example/ain", func() {
-			writeFile(t, filepath.Join(f.main, "extra.inc"), "[url \"https://INCLUDED.example/\"]\n\tinsteadOf = gh:o/m\n")
+			testkit.WriteFile(t, filepath.Join(f.main, "extra.inc"), "[url \"https://INCLUDED.example/\"]\n\tinsteadOf = gh:o/m\n")
 		}},
 		{"includeIf gitdir in the user's config", f.main, "https://gitdir.example/in", func() {
-			writeFile(t, filepath.Join(home, "gitdir.inc"), "[url \"https://gitdir.example/\"]\n\tinsteadOf = gh:o/ma\n")
+			testkit.WriteFile(t, filepath.Join(home, "gitdir.inc"), "[url \"https://gitdir.example/\"]\n\tinsteadOf = gh:o/ma\n")
 			appendFile(t, filepath.Join(home, ".gitconfig"), "[includeIf \"gitdir:"+f.base+"/\"]\n\tpath = ~/gitdir.inc\n")
 		}},
 		{"includeIf onbranch, on another branch", f.main, "https://gitdir.example/in", func() {
-			writeFile(t, filepath.Join(home, "branch.inc"), "[url \"https://branch.example/\"]\n\tinsteadOf = gh:o/mai\n")
+			testkit.WriteFile(t, filepath.Join(home, "branch.inc"), "[url \"https://branch.example/\"]\n\tinsteadOf = gh:o/mai\n")
 			appendFile(t, filepath.Join(home, ".gitconfig"), "[includeIf \"onbranch:side\"]\n\tpath = ~/branch.inc\n")
 		}},
 		{"switch to the branch", f.main, "https://branch.example/n", func() { g.run(f.main, "checkout", "-q", "-b", "side") }},

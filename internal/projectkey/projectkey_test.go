@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // sha12 is an independent restatement of spec §9.3 used to check Key.
@@ -74,7 +76,7 @@ func TestResolveRealGit(t *testing.T) {
 	withOrigin := g.initRepo(f.base, "withorigin")
 	const url = "https://example.com/o/r.git"
 	g.run(withOrigin, "remote", "add", "origin", url)
-	writeFile(t, filepath.Join(withOrigin, "a", "b", "c.txt"), "x\n")
+	testkit.WriteFile(t, filepath.Join(withOrigin, "a", "b", "c.txt"), "x\n")
 
 	tests := []struct {
 		name string

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestFindWorktreeRootAgreesWithGit(t *testing.T) {
@@ -66,9 +68,9 @@ func TestFindWorktreeRootNotRepo(t *testing.T) {
 
 	file := filepath.Join(f.main, "README")
 	badGitFile := filepath.Join(f.base, "badfile")
-	writeFile(t, filepath.Join(badGitFile, ".git"), "this is not a gitfile\n")
+	testkit.WriteFile(t, filepath.Join(badGitFile, ".git"), "this is not a gitfile\n")
 	danglingGitFile := filepath.Join(f.base, "dangling")
-	writeFile(t, filepath.Join(danglingGitFile, ".git"), "gitdir: ../nowhere\n")
+	testkit.WriteFile(t, filepath.Join(danglingGitFile, ".git"), "gitdir: ../nowhere\n")
 	bareSub := filepath.Join(f.bare, "refs", "heads")
 	insideDotGit := filepath.Join(f.main, ".git", "refs")
 	insideWorktreeGitDir := filepath.Join(f.main, ".git", "worktrees", "linked")
@@ -196,7 +198,7 @@ func TestValidHead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, tt.name)
-			writeFile(t, p, tt.content)
+			testkit.WriteFile(t, p, tt.content)
 			if got := validHead(p); got != tt.want {
 				t.Errorf("validHead(%q) = %v, want %v", tt.content, got, tt.want)
 			}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // pendingWorld is an Onlooker directory with one project holding n stop
@@ -18,9 +20,9 @@ func pendingWorld(tb testing.TB, n int, now time.Time) (onlooker, project string
 		sid := fmt.Sprintf("s%d", i)
 		task := fmt.Sprintf("01M8YSP07PRWPZ3VPMXTFW%04d", i)
 		stop := filepath.Join(project, "stop-"+sid+".json")
-		writeFile(tb, stop, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":"rejected","verdict":{"score":0.4,"passed":false},"mode":"stop-advisory","written_at":%q}`,
+		testkit.WriteFile(tb, stop, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":"rejected","verdict":{"score":0.4,"passed":false},"mode":"stop-advisory","written_at":%q}`,
 			task, sid, now.UTC().Format(time.RFC3339)))
-		writeFile(tb, PendingPath(onlooker, sid), fmt.Sprintf(`{"project_dir":%q,"stop_file":%q,"task_id":%q}`, project, stop, task))
+		testkit.WriteFile(tb, PendingPath(onlooker, sid), fmt.Sprintf(`{"project_dir":%q,"stop_file":%q,"task_id":%q}`, project, stop, task))
 	}
 	return onlooker, project
 }
@@ -35,14 +37,14 @@ func TestPrunePending(t *testing.T) {
 	// later verdict. s4's stop file deleted.
 	old := now.Add(-PendingExpiry - time.Minute)
 	os.Chtimes(PendingPath(onlooker, "s1"), old, old)
-	writeFile(t, filepath.Join(project, MarkerDir, "stop-s2.01M8YSP07PRWPZ3VPMXTFW0002"), `{}`)
-	writeFile(t, filepath.Join(project, "stop-s3.json"), `{"task_id":"01M8YSP07PRWPZ3VPMXTFW9999","session_id":"s3","outcome":"rejected","verdict":{"score":0.4},"mode":"stop-advisory"}`)
+	testkit.WriteFile(t, filepath.Join(project, MarkerDir, "stop-s2.01M8YSP07PRWPZ3VPMXTFW0002"), `{}`)
+	testkit.WriteFile(t, filepath.Join(project, "stop-s3.json"), `{"task_id":"01M8YSP07PRWPZ3VPMXTFW9999","session_id":"s3","outcome":"rejected","verdict":{"score":0.4},"mode":"stop-advisory"}`)
 	os.Remove(filepath.Join(project, "stop-s4.json"))
 	bad := PendingPath(onlooker, "bad")
-	writeFile(t, bad, `{"project_dir":"/etc"}`)
+	testkit.WriteFile(t, bad, `{"project_dir":"/etc"}`)
 	stale, fresh := PendingPath(onlooker, "s7")+".42.shown", PendingPath(onlooker, "s8")+".43.shown"
-	writeFile(t, stale, `{}`)
-	writeFile(t, fresh, `{}`)
+	testkit.WriteFile(t, stale, `{}`)
+	testkit.WriteFile(t, fresh, `{}`)
 	hour := now.Add(-2 * time.Hour)
 	os.Chtimes(stale, hour, hour)
 

@@ -7,17 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/tribunal-cc/tribunal/internal/testkit"
+)
 
 func TestReadStopFileRejects(t *testing.T) {
 	valid := func(task, outcome, score string) string {
@@ -52,7 +44,7 @@ func TestReadStopFileRejects(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(dir, "stop-"+strings.ReplaceAll(c.name, " ", "-")+".json")
-			writeFile(t, p, c.content)
+			testkit.WriteFile(t, p, c.content)
 			a, err := ReadStopFile(p)
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("err = %v, want ErrCorrupt", err)
@@ -71,7 +63,7 @@ func TestReadStopFileBoundaries(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range []string{"0", "1", "0.0", "1e0"} {
 		p := filepath.Join(dir, "stop-b.json")
-		writeFile(t, p, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":`+s+`,"passed":true}}`)
+		testkit.WriteFile(t, p, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":`+s+`,"passed":true}}`)
 		if _, err := ReadStopFile(p); err != nil {
 			t.Errorf("score %s: %v", s, err)
 		}
@@ -83,7 +75,7 @@ func TestReadStopFileTimeFallsBackToMtime(t *testing.T) {
 	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, wa := range []string{``, `,"written_at":"yesterday"`, `,"written_at":7`} {
 		p := filepath.Join(dir, "stop-m.json")
-		writeFile(t, p, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":0.9}`+wa+`}`)
+		testkit.WriteFile(t, p, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":0.9}`+wa+`}`)
 		if err := os.Chtimes(p, mtime, mtime); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +99,7 @@ func TestReadStopFileTimeFallsBackToMtime(t *testing.T) {
 func TestReadStopFileLimits(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "stop-big.json")
-	writeFile(t, big, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":0.9,"feedback_summary":"`+
+	testkit.WriteFile(t, big, `{"task_id":"`+tid+`","outcome":"accepted","verdict":{"score":0.9,"feedback_summary":"`+
 		strings.Repeat("x", maxStopFile)+`"}}`)
 	if _, err := ReadStopFile(big); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("big file: %v", err)
@@ -127,7 +119,7 @@ func TestReadStopFileLimits(t *testing.T) {
 func TestListStopFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"stop-b.json", "stop-a.json", "manifest.json", "stop-.json", ".stop-x.json.tmp-1", "stop-c.json.tmp", "stopx.json"} {
-		writeFile(t, filepath.Join(dir, n), "{}")
+		testkit.WriteFile(t, filepath.Join(dir, n), "{}")
 	}
 	if err := os.Mkdir(filepath.Join(dir, "stop-d.json"), 0o700); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 const (
@@ -20,30 +21,20 @@ const (
 	patch  = "diff --git a/x.txt b/x.txt\nnew file mode 100644\n--- /dev/null\n+++ b/x.txt\n@@ -0,0 +1 @@\n+x\n"
 )
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // iteration writes one recorded iteration: gate "" means it ended before
 // its gate; diff "" means no stored diff.
 func iteration(t *testing.T, taskDir, id, gate, diff string) {
 	d := filepath.Join(taskDir, "iteration-"+id)
-	writeFile(t, filepath.Join(d, "jury.json"), `[{"judge_id":"01HZ2000000000000000000001","judge_type":"standard","model":"m"}]`)
-	writeFile(t, filepath.Join(d, "verdicts", "01HZ2000000000000000000001.json"), `{"score":0.9,"passed":true}`)
-	writeFile(t, filepath.Join(d, "actor.md"), "did it\n")
+	testkit.WriteFile(t, filepath.Join(d, "jury.json"), `[{"judge_id":"01HZ2000000000000000000001","judge_type":"standard","model":"m"}]`)
+	testkit.WriteFile(t, filepath.Join(d, "verdicts", "01HZ2000000000000000000001.json"), `{"score":0.9,"passed":true}`)
+	testkit.WriteFile(t, filepath.Join(d, "actor.md"), "did it\n")
 	if gate != "" {
-		writeFile(t, filepath.Join(d, "consensus.json"), `{"aggregated_score":0.9,"passed":true,"aggregation_method":"mean"}`)
-		writeFile(t, filepath.Join(d, "meta.json"), `{"verdict_quality":"sound","bias_detected":false}`)
-		writeFile(t, filepath.Join(d, "gate.json"), gate)
+		testkit.WriteFile(t, filepath.Join(d, "consensus.json"), `{"aggregated_score":0.9,"passed":true,"aggregation_method":"mean"}`)
+		testkit.WriteFile(t, filepath.Join(d, "meta.json"), `{"verdict_quality":"sound","bias_detected":false}`)
+		testkit.WriteFile(t, filepath.Join(d, "gate.json"), gate)
 	}
 	if diff != "" {
-		writeFile(t, filepath.Join(d, records.DiffSnapshotFile), diff)
+		testkit.WriteFile(t, filepath.Join(d, records.DiffSnapshotFile), diff)
 	}
 }
 
@@ -55,8 +46,8 @@ func TestRejudgeIterations(t *testing.T) {
 	vars := map[string]string{"ONLOOKER_DIR": filepath.Join(home, "onlooker")}
 	project := filepath.Join(home, "onlooker", "tribunal", "k")
 	taskDir := filepath.Join(project, taskID)
-	writeFile(t, filepath.Join(taskDir, "manifest.json"), `{"task_id":"`+taskID+`","task_summary":"add x","rubric_id":"default"}`)
-	writeFile(t, filepath.Join(taskDir, "task.md"), "add x\n")
+	testkit.WriteFile(t, filepath.Join(taskDir, "manifest.json"), `{"task_id":"`+taskID+`","task_summary":"add x","rubric_id":"default"}`)
+	testkit.WriteFile(t, filepath.Join(taskDir, "task.md"), "add x\n")
 	commandBlock := `{"passed":false,"reason":"criterion_floor","failed_criterion":"command:tests","blocked_by":"command"}`
 	iteration(t, taskDir, "01HZ1000000000000000000100", commandBlock, patch)
 	iteration(t, taskDir, "01HZ1000000000000000000200", "", patch)

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
@@ -426,7 +427,7 @@ func TestBrowserDamagedRecordShowsBanner(t *testing.T) {
 	chromiumPath(t)
 	project := writeFixture(t, "Add a greeting with a test", fixtureIterations())
 	it1 := filepath.Join(project, fixtureTask, "iteration-"+fixtureIters[0])
-	writeFile(t, filepath.Join(it1, "verdicts", fixtureIterations()[0].judges[1].id+".json"), `{"score": 0.9,`)
+	testkit.WriteFile(t, filepath.Join(it1, "verdicts", fixtureIterations()[0].judges[1].id+".json"), `{"score": 0.9,`)
 	os.Remove(filepath.Join(project, fixtureTask, "iteration-"+fixtureIters[1], "consensus.json"))
 	page, v := renderFixture(t, project)
 	if len(v.Problems) != 2 {
@@ -463,8 +464,8 @@ func TestBrowserIndexFiltersByOutcome(t *testing.T) {
 	chromiumPath(t)
 	project := writeFixture(t, "Add a greeting with a test", fixtureIterations())
 	// A second task that never finished, and an advisory verdict.
-	writeFile(t, filepath.Join(project, "01JAAAAAAAAAAAAAAAAAAAAAZZ", "manifest.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAZZ","task_summary":"still going"}`)
-	writeFile(t, filepath.Join(project, "stop-sess-9.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAY1","session_id":"sess-9","outcome":"rejected","verdict":{"score":0.4,"passed":false,"judge_type":"standard","feedback_summary":"tests fail"},"mode":"stop-advisory","fingerprint":"f","written_at":"2026-05-24T09:30:00Z"}`)
+	testkit.WriteFile(t, filepath.Join(project, "01JAAAAAAAAAAAAAAAAAAAAAZZ", "manifest.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAZZ","task_summary":"still going"}`)
+	testkit.WriteFile(t, filepath.Join(project, "stop-sess-9.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAY1","session_id":"sess-9","outcome":"rejected","verdict":{"score":0.4,"passed":false,"judge_type":"standard","feedback_summary":"tests fail"},"mode":"stop-advisory","fingerprint":"f","written_at":"2026-05-24T09:30:00Z"}`)
 	res := history.Log(project, "", history.LogOptions{})
 	if len(res.Entries) != 3 || len(res.Problems) != 0 {
 		t.Fatalf("log %+v", res)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // The fixture is a three-iteration task shaped like what the loop writes:
@@ -88,16 +89,6 @@ const fixtureRubric = `{"id":"default","criteria":[
  {"name":"safety","weight":0.2,"min_pass":0.8},
  {"name":"clarity","weight":0.2,"min_pass":0.5}]}`
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // writeFixture writes the task into a new project directory and returns
 // it. summary is the task summary (tests put hostile text there).
 func writeFixture(t *testing.T, summary string, its []fixtureIter) string {
@@ -114,8 +105,8 @@ func writeFixture(t *testing.T, summary string, its []fixtureIter) string {
 		},
 	}
 	mj, _ := json.Marshal(manifest)
-	writeFile(t, filepath.Join(dir, "manifest.json"), string(mj))
-	writeFile(t, filepath.Join(dir, "session-complete.json"),
+	testkit.WriteFile(t, filepath.Join(dir, "manifest.json"), string(mj))
+	testkit.WriteFile(t, filepath.Join(dir, "session-complete.json"),
 		fmt.Sprintf(`{"task_id":%q,"outcome":"accepted","final_score":0.9000000000000002,"iterations_used":%d,"total_cost_usd":1.2,"total_duration_ms":95400}`, fixtureTask, len(its)))
 	keys := filepath.Join(t.TempDir(), "keys")
 	for i, it := range its {
@@ -128,19 +119,19 @@ func writeFixture(t *testing.T, summary string, its []fixtureIter) string {
 			if j.findings != "" {
 				findings = `,"findings":` + j.findings
 			}
-			writeFile(t, filepath.Join(d, "verdicts", j.id+".json"), fmt.Sprintf(
+			testkit.WriteFile(t, filepath.Join(d, "verdicts", j.id+".json"), fmt.Sprintf(
 				`{"judge_id":%q,"judge_type":%q,"judge_model_id":"claude-opus-4-7","task_id":%q,"iteration_id":%q,"score":%v,"passed":%v,"criterion_scores":%s,"feedback_summary":%q,"confidence":0.8%s}`,
 				j.id, j.typ, fixtureTask, fixtureIters[i], j.score, j.passed, cs, j.feedback, findings))
 		}
-		writeFile(t, filepath.Join(d, "jury.json"), "["+strings.Join(seats, ",")+"]")
-		writeFile(t, filepath.Join(d, "consensus.json"), fmt.Sprintf(`{"task_id":%q,"aggregated_score":%v,"passed":%v,"aggregation_method":"weighted_mean"}`,
+		testkit.WriteFile(t, filepath.Join(d, "jury.json"), "["+strings.Join(seats, ",")+"]")
+		testkit.WriteFile(t, filepath.Join(d, "consensus.json"), fmt.Sprintf(`{"task_id":%q,"aggregated_score":%v,"passed":%v,"aggregation_method":"weighted_mean"}`,
 			fixtureTask, it.aggregate, it.aggregate >= 0.75))
 		if it.dissent != nil {
-			writeFile(t, filepath.Join(d, "dissent.json"), fmt.Sprintf(`{"disagreement_score":%v}`, *it.dissent))
+			testkit.WriteFile(t, filepath.Join(d, "dissent.json"), fmt.Sprintf(`{"disagreement_score":%v}`, *it.dissent))
 		}
-		writeFile(t, filepath.Join(d, "meta.json"), it.meta)
-		writeFile(t, filepath.Join(d, "gate.json"), it.gate)
-		writeFile(t, filepath.Join(d, "actor.md"), it.actor)
+		testkit.WriteFile(t, filepath.Join(d, "meta.json"), it.meta)
+		testkit.WriteFile(t, filepath.Join(d, "gate.json"), it.gate)
+		testkit.WriteFile(t, filepath.Join(d, "actor.md"), it.actor)
 		var g struct {
 			Passed bool   `json:"passed"`
 			Reason string `json:"reason"`
@@ -190,9 +181,9 @@ func TestWriteSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	proj := writeFixture(t, "Add a greeting with a test", fixtureIterations())
-	writeFile(t, filepath.Join(proj, "01JAAAAAAAAAAAAAAAAAAAAAZZ", "manifest.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAZZ","task_summary":"still going"}`)
+	testkit.WriteFile(t, filepath.Join(proj, "01JAAAAAAAAAAAAAAAAAAAAAZZ", "manifest.json"), `{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAZZ","task_summary":"still going"}`)
 	for i, o := range []string{"accepted", "rejected", "rejected", "accepted"} {
-		writeFile(t, filepath.Join(proj, fmt.Sprintf("stop-sess-%d.json", i)), fmt.Sprintf(`{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAY%d","session_id":"sess-%d","outcome":%q,"verdict":{"score":0.%d5,"passed":%v,"judge_type":"standard","feedback_summary":"advisory feedback number %d"},"mode":"stop-advisory","fingerprint":"f","written_at":"2024-10-1%dT09:30:00Z"}`,
+		testkit.WriteFile(t, filepath.Join(proj, fmt.Sprintf("stop-sess-%d.json", i)), fmt.Sprintf(`{"task_id":"01JAAAAAAAAAAAAAAAAAAAAAY%d","session_id":"sess-%d","outcome":%q,"verdict":{"score":0.%d5,"passed":%v,"judge_type":"standard","feedback_summary":"advisory feedback number %d"},"mode":"stop-advisory","fingerprint":"f","written_at":"2024-10-1%dT09:30:00Z"}`,
 			i, i, o, 4+i, o == "accepted", i, 6+i))
 	}
 	f, err := os.Create(dst + ".index.html")

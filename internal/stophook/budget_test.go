@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,28 +17,19 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // gitRepo makes a repository with one commit and one untracked file, with
 // the Stop hook enabled in fix mode.
-func gitRepo(t *testing.T, env []string) string {
+func gitRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	run := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	run("init", "-q")
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	run("add", "a.txt")
-	run("commit", "-q", "-m", "one")
-	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".claude", "settings.local.json"), []byte(`{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`), 0o644)
-	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("new\n"), 0o644)
-	return dir
+	r := testkit.GitRepo(t)
+	r.WriteFile("a.txt", "a\n")
+	r.Commit("one")
+	r.WriteFile(".claude/settings.local.json", `{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`)
+	r.WriteFile("new.txt", "new\n")
+	return r.Dir
 }
 
 // One budget for the whole hook: with the events log and the ledger locked
@@ -50,7 +40,7 @@ func TestHookBudgetBoundsEveryWait(t *testing.T) {
 	onlooker := filepath.Join(home, "onlooker")
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
-	repo := gitRepo(t, env)
+	repo := gitRepo(t)
 	vars := map[string]string{"ONLOOKER_DIR": onlooker, "HOME": home}
 	getenv := func(k string) string { return vars[k] }
 

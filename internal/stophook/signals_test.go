@@ -20,8 +20,8 @@ func TestSignalsWatchedOnlyForWork(t *testing.T) {
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
-	enabled := gitRepo(t, env)
-	disabled := gitRepo(t, env)
+	enabled := gitRepo(t)
+	disabled := gitRepo(t)
 	os.Remove(filepath.Join(disabled, ".claude", "settings.local.json"))
 	noRepo := t.TempDir()
 

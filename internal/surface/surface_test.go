@@ -17,19 +17,10 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 const tid = "01HZ0000000000000000000001"
-
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // env is one isolated world: a repository directory (a .git with a HEAD is
 // enough for the pure-Go walk), a home, an Onlooker directory and a git
@@ -54,7 +45,7 @@ func newEnv(t *testing.T) *env {
 		onlooker: filepath.Join(root, "onlooker"),
 		now:      time.Date(2026, 5, 24, 12, 0, 0, 0, time.UTC),
 	}
-	writeFile(t, filepath.Join(e.repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	testkit.WriteFile(t, filepath.Join(e.repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	if err := os.MkdirAll(filepath.Join(e.repo, ".git", "objects"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +61,7 @@ func newEnv(t *testing.T) *env {
 }
 
 func (e *env) settings(s string) {
-	writeFile(e.t, filepath.Join(e.repo, ".claude", "settings.json"), s)
+	testkit.WriteFile(e.t, filepath.Join(e.repo, ".claude", "settings.json"), s)
 }
 
 // git fakes a repository without a remote: `config --list` succeeds (no
@@ -103,7 +94,7 @@ func (e *env) stop(sid, task string, score float64, writtenAt time.Time) string 
 	if score >= 0.75 {
 		outcome = "accepted"
 	}
-	writeFile(e.t, p, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":%q,"verdict":{"score":%v,"passed":%v,"feedback_summary":"fb %s"},"mode":"stop-advisory","written_at":%q}`,
+	testkit.WriteFile(e.t, p, fmt.Sprintf(`{"task_id":%q,"session_id":%q,"outcome":%q,"verdict":{"score":%v,"passed":%v,"feedback_summary":"fb %s"},"mode":"stop-advisory","written_at":%q}`,
 		task, sid, outcome, score, score >= 0.75, sid, writtenAt.UTC().Format(time.RFC3339)))
 	return p
 }
@@ -219,7 +210,7 @@ func TestSelectionRules(t *testing.T) {
 					e.stop("s1", t1, 0.5, old),
 					filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"),
 				} {
-					writeFile(e.t, p, "{}")
+					testkit.WriteFile(e.t, p, "{}")
 					if err := os.Chtimes(p, old, old); err != nil {
 						e.t.Fatal(err)
 					}
@@ -230,7 +221,7 @@ func TestSelectionRules(t *testing.T) {
 		{
 			name: "a recent file in another project still needs the key",
 			setup: func(e *env) {
-				writeFile(e.t, filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"), "{}")
+				testkit.WriteFile(e.t, filepath.Join(e.onlooker, "tribunal", "otherproject", "stop-x.json"), "{}")
 			},
 			sid: "me", gitCalls: 2,
 		},
@@ -406,9 +397,9 @@ func TestBadInputIsSilent(t *testing.T) {
 func TestCorruptFilesWarnOnceEachAndStillSurface(t *testing.T) {
 	e := newEnv(t)
 	e.stop("good", t1, 0.8, e.now)
-	writeFile(t, filepath.Join(e.project(), "stop-bad.json"), "{")
+	testkit.WriteFile(t, filepath.Join(e.project(), "stop-bad.json"), "{")
 	old := filepath.Join(e.project(), "stop-oldbad.json")
-	writeFile(t, old, "{")
+	testkit.WriteFile(t, old, "{")
 	past := e.now.Add(-100 * time.Hour)
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
@@ -475,7 +466,7 @@ func TestRetain(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(name string, age time.Duration) string {
 		p := filepath.Join(dir, name)
-		writeFile(t, p, "{}")
+		testkit.WriteFile(t, p, "{}")
 		at := now.Add(-age)
 		if err := os.Chtimes(p, at, at); err != nil {
 			t.Fatal(err)
@@ -496,7 +487,7 @@ func TestRetain(t *testing.T) {
 		"stop-fresh":       true,
 	}
 	for n := range markers {
-		writeFile(t, filepath.Join(dir, records.MarkerDir, n), "{}")
+		testkit.WriteFile(t, filepath.Join(dir, records.MarkerDir, n), "{}")
 	}
 	stops := []string{fresh, old, edge, own, long}
 	if p := retain(dir, stops, "stop-own.json", 45*24*time.Hour, now); len(p) != 0 {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // When $ONLOOKER_DIR cannot hold a worktree (below a file here), the task
@@ -15,7 +17,7 @@ func TestFallbackDirectory(t *testing.T) {
 	ctx := context.Background()
 	repo := f.repo()
 	blocker := filepath.Join(t.TempDir(), "file")
-	write(t, blocker, "")
+	testkit.WriteFile(t, blocker, "")
 	var warned []string
 	f.m.Dir = filepath.Join(blocker, "onlooker", "worktrees")
 	f.m.Fallback = FallbackDir(t.TempDir(), os.Getuid(), "key")
@@ -27,7 +29,7 @@ func TestFallbackDirectory(t *testing.T) {
 	if !strings.HasPrefix(task.Path, filepath.Dir(f.m.Fallback)) || len(warned) != 1 || !strings.Contains(warned[0], "not a directory") {
 		t.Fatalf("path %s, warnings %q", task.Path, warned)
 	}
-	write(t, filepath.Join(task.Path, "x.txt"), "x\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "x.txt"), "x\n")
 	f.m.Commit(ctx, task, "it")
 	if err := f.m.Finish(ctx, task, true); err != nil {
 		t.Fatal(err)
@@ -60,9 +62,9 @@ func TestFallbackMustBePrivate(t *testing.T) {
 	fb := FallbackDir(tmp, os.Getuid(), "key")
 	os.MkdirAll(fb, 0o755)
 	os.Chmod(filepath.Dir(filepath.Dir(fb)), 0o755)
-	write(t, filepath.Join(fb, "01PLANTED.json"), `{"task_id":"01PLANTED","branch":"tribunal/01PLANTED","state":"kept","worktree":"/home"}`)
+	testkit.WriteFile(t, filepath.Join(fb, "01PLANTED.json"), `{"task_id":"01PLANTED","branch":"tribunal/01PLANTED","state":"kept","worktree":"/home"}`)
 	blocker := filepath.Join(t.TempDir(), "file")
-	write(t, blocker, "")
+	testkit.WriteFile(t, blocker, "")
 	f.m.Dir = filepath.Join(blocker, "worktrees")
 	f.m.Fallback = fb
 	if _, err := f.m.Load("01PLANTED"); err == nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // An actor that rewrites the shared .git: a filter in config, a modified
@@ -20,7 +22,7 @@ func TestGuardRestoresTheRepositorysGitFiles(t *testing.T) {
 	repo := f.repo()
 	hooks := filepath.Join(repo, ".git", "hooks")
 	os.MkdirAll(hooks, 0o755)
-	write(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\nexit 0\n")
+	testkit.WriteFile(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\nexit 0\n")
 	os.Chmod(filepath.Join(hooks, "pre-commit"), 0o755)
 	configBefore := read(t, filepath.Join(repo, ".git", "config"))
 	task, err := f.m.Create(ctx, repo, "01GUARD")
@@ -29,11 +31,11 @@ func TestGuardRestoresTheRepositorysGitFiles(t *testing.T) {
 	}
 	marker := filepath.Join(t.TempDir(), "filter-ran")
 	f.git(task.Path, "config", "filter.evil.clean", "touch "+marker+"; cat")
-	write(t, filepath.Join(task.Path, ".gitattributes"), "* filter=evil\n")
-	write(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\ntouch "+marker+"\n")
-	write(t, filepath.Join(hooks, "post-checkout"), "#!/bin/sh\ntouch "+marker+"\n")
-	write(t, filepath.Join(repo, ".git", "info", "attributes"), "* filter=evil\n")
-	write(t, filepath.Join(task.Path, "a.txt"), "changed\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, ".gitattributes"), "* filter=evil\n")
+	testkit.WriteFile(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\ntouch "+marker+"\n")
+	testkit.WriteFile(t, filepath.Join(hooks, "post-checkout"), "#!/bin/sh\ntouch "+marker+"\n")
+	testkit.WriteFile(t, filepath.Join(repo, ".git", "info", "attributes"), "* filter=evil\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "a.txt"), "changed\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +91,10 @@ func TestGuardPinsFiltersItCannotRestore(t *testing.T) {
 			home = v
 		}
 	}
-	write(t, filepath.Join(home, ".gitconfig"), "[filter \"evil\"]\n\tclean = ps -o args= -p $PPID >> "+marker+"; cat\n\trequired = true\n")
-	write(t, filepath.Join(task.Path, ".gitattributes"), "* filter=evil\n")
+	testkit.WriteFile(t, filepath.Join(home, ".gitconfig"), "[filter \"evil\"]\n\tclean = ps -o args= -p $PPID >> "+marker+"; cat\n\trequired = true\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, ".gitattributes"), "* filter=evil\n")
 	os.MkdirAll(filepath.Join(repo, ".git", "hooks", "post-merge"), 0o755)
-	write(t, filepath.Join(task.Path, "a.txt"), "changed\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "a.txt"), "changed\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -139,16 +141,16 @@ func TestCommitRefusesWhatGitMustNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(task.Path, "sub", ".GIT", "config"), "x\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "sub", ".GIT", "config"), "x\n")
 	os.Remove(filepath.Join(task.Path, "b.txt"))
 	if err := syscall.Mkfifo(filepath.Join(task.Path, "b.txt"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(task.Path, "big"), strings.Repeat("x", 1001))
-	write(t, filepath.Join(task.Path, "m1"), strings.Repeat("x", 900))
-	write(t, filepath.Join(task.Path, "m2"), strings.Repeat("x", 800))
-	write(t, filepath.Join(task.Path, "ignored", "huge"), strings.Repeat("x", 5000))
-	write(t, filepath.Join(task.Path, "ok.txt"), "ok\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "big"), strings.Repeat("x", 1001))
+	testkit.WriteFile(t, filepath.Join(task.Path, "m1"), strings.Repeat("x", 900))
+	testkit.WriteFile(t, filepath.Join(task.Path, "m2"), strings.Repeat("x", 800))
+	testkit.WriteFile(t, filepath.Join(task.Path, "ignored", "huge"), strings.Repeat("x", 5000))
+	testkit.WriteFile(t, filepath.Join(task.Path, "ok.txt"), "ok\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -193,17 +195,17 @@ func TestApplyWritesBinaryFilesFromBlobs(t *testing.T) {
 	ctx := context.Background()
 	repo := f.repo()
 	bin := func(b byte, n int) string { return string(bytes.Repeat([]byte{0, b}, n)) }
-	write(t, filepath.Join(repo, "old.bin"), bin(1, 100))
-	write(t, filepath.Join(repo, "gone.bin"), bin(2, 100))
+	testkit.WriteFile(t, filepath.Join(repo, "old.bin"), bin(1, 100))
+	testkit.WriteFile(t, filepath.Join(repo, "gone.bin"), bin(2, 100))
 	task, err := f.m.Create(ctx, repo, "01BINARY")
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(task.Path, "old.bin"), bin(3, 100))
-	write(t, filepath.Join(task.Path, "dir", "new.bin"), bin(4, 3<<20))
+	testkit.WriteFile(t, filepath.Join(task.Path, "old.bin"), bin(3, 100))
+	testkit.WriteFile(t, filepath.Join(task.Path, "dir", "new.bin"), bin(4, 3<<20))
 	os.Chmod(filepath.Join(task.Path, "dir", "new.bin"), 0o755)
 	os.Remove(filepath.Join(task.Path, "gone.bin"))
-	write(t, filepath.Join(task.Path, "added.txt"), "text\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "added.txt"), "text\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +226,7 @@ func TestApplyWritesBinaryFilesFromBlobs(t *testing.T) {
 	if reason := f.m.preimage(ctx, task, b); reason != "" {
 		t.Errorf("preimage of an unchanged file: %q", reason)
 	}
-	write(t, filepath.Join(repo, "old.bin"), bin(5, 100))
+	testkit.WriteFile(t, filepath.Join(repo, "old.bin"), bin(5, 100))
 	if reason := f.m.preimage(ctx, task, b); reason != "changed in your working tree since the merge" {
 		t.Errorf("preimage of a changed file: %q", reason)
 	}

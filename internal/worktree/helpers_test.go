@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 type fixture struct {
@@ -22,18 +23,7 @@ func newFixture(t testing.TB) *fixture {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	home := t.TempDir()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	env := testkit.GitEnv(t)
 	f := &fixture{t: t, env: env}
 	// The pool is off here: these tests pin what a fresh worktree does;
 	// pool_test.go turns it on.
@@ -53,16 +43,6 @@ func (f *fixture) git(dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func write(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func read(t testing.TB, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -77,16 +57,16 @@ func read(t testing.TB, path string) string {
 func (f *fixture) repo() string {
 	dir := filepath.Join(f.t.TempDir(), "repo")
 	f.git(f.t.TempDir(), "init", "-q", "-b", "main", dir)
-	write(f.t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\nfour\nfive\nsix\nseven\n")
-	write(f.t, filepath.Join(dir, "b.txt"), "b\n")
-	write(f.t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "b\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, ".gitignore"), "ignored/\n")
 	f.git(dir, "add", "-A")
 	f.git(dir, "commit", "-q", "-m", "init")
-	write(f.t, filepath.Join(dir, "b.txt"), "b staged\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "b staged\n")
 	f.git(dir, "add", "b.txt")
-	write(f.t, filepath.Join(dir, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
-	write(f.t, filepath.Join(dir, "new.txt"), "untracked\n")
-	write(f.t, filepath.Join(dir, "ignored", "x"), "secret\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "new.txt"), "untracked\n")
+	testkit.WriteFile(f.t, filepath.Join(dir, "ignored", "x"), "secret\n")
 	return dir
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // treeOf is the tree a commit records.
@@ -54,9 +56,9 @@ func TestPoolReusesAWorktreeAsIfFresh(t *testing.T) {
 	if first.PoolSlot == nil || *first.PoolSlot != 0 {
 		t.Fatalf("first task not in slot 0: %+v", first.PoolSlot)
 	}
-	write(t, filepath.Join(first.Path, "a.txt"), "the actor was here\n")
-	write(t, filepath.Join(first.Path, "junk", "untracked.txt"), "left over\n")
-	write(t, filepath.Join(first.Path, "ignored", "build.out"), "built\n")
+	testkit.WriteFile(t, filepath.Join(first.Path, "a.txt"), "the actor was here\n")
+	testkit.WriteFile(t, filepath.Join(first.Path, "junk", "untracked.txt"), "left over\n")
+	testkit.WriteFile(t, filepath.Join(first.Path, "ignored", "build.out"), "built\n")
 	if _, err := f.m.Commit(ctx, first, "iteration 1"); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestPoolReusesAWorktreeAsIfFresh(t *testing.T) {
 		t.Fatalf("the finished task's worktree was not kept for the next: %v", err)
 	}
 
-	write(t, filepath.Join(repo, "b.txt"), "the user edited b\n")
+	testkit.WriteFile(t, filepath.Join(repo, "b.txt"), "the user edited b\n")
 	second, err := f.m.Create(ctx, repo, "01SECOND")
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +195,8 @@ func TestPoolRebuildsWhatItCannotTrust(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			write(t, filepath.Join(first.Path, "a.txt"), "dirty\n")
-			write(t, filepath.Join(first.Path, "stray.txt"), "stray\n")
+			testkit.WriteFile(t, filepath.Join(first.Path, "a.txt"), "dirty\n")
+			testkit.WriteFile(t, filepath.Join(first.Path, "stray.txt"), "stray\n")
 			switch damage {
 			case "dotgit replaced":
 				os.Remove(filepath.Join(first.Path, ".git"))
@@ -244,7 +246,7 @@ func TestPoolKeepsIgnoredOnlyWhenAsked(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(first.Path, "ignored", "x")); err == nil {
 			t.Fatal("the user's ignored file was copied into the task worktree")
 		}
-		write(t, filepath.Join(first.Path, "ignored", "cache.bin"), "warm\n")
+		testkit.WriteFile(t, filepath.Join(first.Path, "ignored", "cache.bin"), "warm\n")
 		f.m.Finish(ctx, first, false)
 		second, err := f.m.Create(ctx, repo, "01SECOND")
 		if err != nil {
@@ -266,7 +268,7 @@ func TestPoolServesOnlyItsRepository(t *testing.T) {
 	one := f.repo()
 	two := filepath.Join(t.TempDir(), "clone")
 	f.git(t.TempDir(), "clone", "-q", one, two)
-	write(t, filepath.Join(two, "only-in-two.txt"), "two\n")
+	testkit.WriteFile(t, filepath.Join(two, "only-in-two.txt"), "two\n")
 	a, err := f.m.Create(ctx, one, "01ONE")
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +299,7 @@ func TestPoolPrune(t *testing.T) {
 	repo := f.repo()
 	a, _ := f.m.Create(ctx, repo, "01A")
 	b, _ := f.m.Create(ctx, repo, "01B")
-	write(t, filepath.Join(b.Path, "a.txt"), "changed\n")
+	testkit.WriteFile(t, filepath.Join(b.Path, "a.txt"), "changed\n")
 	if _, err := f.m.Commit(ctx, b, "iteration 1"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // secretMark is in every secret-looking file of secretRepo; no object of
@@ -28,9 +29,9 @@ func (f *fixture) secretRepo() (string, []string) {
 		"odd name\nwith newline.pem": secretMark + "\n",
 	}
 	for p, c := range leftOut {
-		write(f.t, filepath.Join(repo, filepath.FromSlash(p)), c)
+		testkit.WriteFile(f.t, filepath.Join(repo, filepath.FromSlash(p)), c)
 	}
-	write(f.t, filepath.Join(repo, ".env.example"), "API_TOKEN=changeme\n")
+	testkit.WriteFile(f.t, filepath.Join(repo, ".env.example"), "API_TOKEN=changeme\n")
 	var names []string
 	for p := range leftOut {
 		names = append(names, p)
@@ -88,12 +89,12 @@ func TestSnapshotLeavesOutSecrets(t *testing.T) {
 		t.Errorf("the record does not name the left-out files: %+v, %v", rec, err)
 	}
 
-	write(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
 	// The user edits a secret meanwhile; the accepted change lands beside it.
-	write(t, filepath.Join(repo, ".env"), "API_TOKEN="+secretMark+"-rotated\n")
+	testkit.WriteFile(t, filepath.Join(repo, ".env"), "API_TOKEN="+secretMark+"-rotated\n")
 	res, err := f.m.Apply(ctx, task)
 	if err != nil || !res.Applied {
 		t.Fatalf("apply: %+v, %v", res, err)
@@ -149,7 +150,7 @@ func TestKeptTaskRefIsNoBranch(t *testing.T) {
 	if task.Branch != "refs/tribunal/tasks/01KEPTREF" {
 		t.Errorf("Branch = %q", task.Branch)
 	}
-	write(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func (f *fixture) legacyKept(repo, id string) *Task {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	write(f.t, filepath.Join(task.Path, "added-"+id+".txt"), "by the actor\n")
+	testkit.WriteFile(f.t, filepath.Join(task.Path, "added-"+id+".txt"), "by the actor\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		f.t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestMigrateLegacyBranches(t *testing.T) {
 // its task (a branch of the user's) is refused, so discard cannot delete it.
 func TestDamagedRecordRefRefused(t *testing.T) {
 	f := newFixture(t)
-	write(t, filepath.Join(f.m.Dir, "01DAMAGED.json"), `{"task_id":"01DAMAGED","branch":"tribunal/../main","state":"kept"}`)
+	testkit.WriteFile(t, filepath.Join(f.m.Dir, "01DAMAGED.json"), `{"task_id":"01DAMAGED","branch":"tribunal/../main","state":"kept"}`)
 	if _, err := f.m.Load("01DAMAGED"); err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("Load = %v, want a damaged record", err)
 	}
@@ -258,7 +259,7 @@ func TestActorSecretNeverOverwritesTheUsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(task.Path, ".env"), "API_TOKEN=placeholder\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, ".env"), "API_TOKEN=placeholder\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}

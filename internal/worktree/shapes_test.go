@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestRepositoryShapes(t *testing.T) {
@@ -15,7 +17,7 @@ func TestRepositoryShapes(t *testing.T) {
 		f := newFixture(t)
 		dir := filepath.Join(t.TempDir(), "r")
 		f.git(t.TempDir(), "init", "-q", dir)
-		write(t, filepath.Join(dir, "x.txt"), "x\n")
+		testkit.WriteFile(t, filepath.Join(dir, "x.txt"), "x\n")
 		task, err := f.m.Create(ctx, dir, "01UNBORN")
 		if err != nil {
 			t.Fatal(err)
@@ -23,7 +25,7 @@ func TestRepositoryShapes(t *testing.T) {
 		if read(t, filepath.Join(task.Path, "x.txt")) != "x\n" {
 			t.Error("untracked file of an unborn repository missing")
 		}
-		write(t, filepath.Join(task.Path, "y.txt"), "y\n")
+		testkit.WriteFile(t, filepath.Join(task.Path, "y.txt"), "y\n")
 		f.m.Commit(ctx, task, "it")
 		res, err := f.m.Apply(ctx, task)
 		if err != nil || !res.Applied || read(t, filepath.Join(dir, "y.txt")) != "y\n" {
@@ -41,7 +43,7 @@ func TestRepositoryShapes(t *testing.T) {
 		f.git(repo, "checkout", "-q", "--detach")
 		linked := filepath.Join(t.TempDir(), "linked")
 		f.git(repo, "worktree", "add", "-q", "--detach", linked)
-		write(t, filepath.Join(linked, "b.txt"), "linked edit\n")
+		testkit.WriteFile(t, filepath.Join(linked, "b.txt"), "linked edit\n")
 		task, err := f.m.Create(ctx, linked, "01LINKED")
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +83,7 @@ func TestRepositoryShapes(t *testing.T) {
 		if len(task.Submodules) != 1 || task.Submodules[0] != "mods/sub" {
 			t.Errorf("submodules = %v", task.Submodules)
 		}
-		write(t, filepath.Join(task.Path, "top.txt"), "t\n")
+		testkit.WriteFile(t, filepath.Join(task.Path, "top.txt"), "t\n")
 		f.m.Commit(ctx, task, "it")
 		res, err := f.m.Apply(ctx, task)
 		if err != nil || !res.Applied {
@@ -100,7 +102,7 @@ func TestRepositoryShapes(t *testing.T) {
 		repo := f.repo()
 		f.git(repo, "lfs", "install", "--local")
 		f.git(repo, "lfs", "track", "*.bin")
-		write(t, filepath.Join(repo, "data.bin"), "first version\x00binary\n")
+		testkit.WriteFile(t, filepath.Join(repo, "data.bin"), "first version\x00binary\n")
 		f.git(repo, "add", ".gitattributes", "data.bin")
 		f.git(repo, "commit", "-q", "-m", "lfs")
 		if out := f.git(repo, "show", "HEAD:data.bin"); !strings.HasPrefix(out, "version https://git-lfs") {
@@ -113,7 +115,7 @@ func TestRepositoryShapes(t *testing.T) {
 		if got := read(t, filepath.Join(task.Path, "data.bin")); got != "first version\x00binary\n" {
 			t.Errorf("the task worktree holds %q, not the LFS content", got)
 		}
-		write(t, filepath.Join(task.Path, "data.bin"), "second version\x00binary\n")
+		testkit.WriteFile(t, filepath.Join(task.Path, "data.bin"), "second version\x00binary\n")
 		f.m.Commit(ctx, task, "it")
 		if out := f.git(repo, "show", task.Head+":data.bin"); !strings.HasPrefix(out, "version https://git-lfs") {
 			t.Errorf("the iteration commit does not store an LFS pointer: %q", out)
@@ -133,8 +135,8 @@ func TestRepositoryShapes(t *testing.T) {
 		// A filter that stores upper case and checks out lower case.
 		f.git(repo, "config", "filter.up.clean", "tr a-z A-Z")
 		f.git(repo, "config", "filter.up.smudge", "tr A-Z a-z")
-		write(t, filepath.Join(repo, ".gitattributes"), "*.up filter=up\n")
-		write(t, filepath.Join(repo, "f.up"), "hello\n")
+		testkit.WriteFile(t, filepath.Join(repo, ".gitattributes"), "*.up filter=up\n")
+		testkit.WriteFile(t, filepath.Join(repo, "f.up"), "hello\n")
 		task, err := f.m.Create(ctx, repo, "01FILTER")
 		if err != nil {
 			t.Fatal(err)
@@ -142,7 +144,7 @@ func TestRepositoryShapes(t *testing.T) {
 		if got := read(t, filepath.Join(task.Path, "f.up")); got != "hello\n" {
 			t.Errorf("the task worktree sees %q, not the user's smudged content", got)
 		}
-		write(t, filepath.Join(task.Path, "f.up"), "hello\nworld\n")
+		testkit.WriteFile(t, filepath.Join(task.Path, "f.up"), "hello\nworld\n")
 		f.m.Commit(ctx, task, "it")
 		res, err := f.m.Apply(ctx, task)
 		if err != nil || !res.Applied {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestWarmSnapshotIsTheFreshOne holds a warm start's snapshot (one git
@@ -22,15 +23,15 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 		shape func(f *fixture, dir string)
 	}{
 		{"clean", func(*fixture, string) {}},
-		{"unstaged edit", func(f *fixture, dir string) { write(f.t, filepath.Join(dir, "a.txt"), "edited\n") }},
+		{"unstaged edit", func(f *fixture, dir string) { testkit.WriteFile(f.t, filepath.Join(dir, "a.txt"), "edited\n") }},
 		{"staged edit", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "b.txt"), "staged\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "staged\n")
 			f.git(dir, "add", "b.txt")
 		}},
 		{"staged then edited again", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "b.txt"), "staged\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "staged\n")
 			f.git(dir, "add", "b.txt")
-			write(f.t, filepath.Join(dir, "b.txt"), "and again\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "and again\n")
 		}},
 		{"deleted", func(f *fixture, dir string) { os.Remove(filepath.Join(dir, "a.txt")) }},
 		{"git rm", func(f *fixture, dir string) { f.git(dir, "rm", "-q", "a.txt") }},
@@ -38,36 +39,36 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 		{"git mv", func(f *fixture, dir string) { f.git(dir, "mv", "a.txt", "moved.txt") }},
 		{"executable bit", func(f *fixture, dir string) { os.Chmod(filepath.Join(dir, "b.txt"), 0o755) }},
 		{"untracked files", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "new.txt"), "new\n")
-			write(f.t, filepath.Join(dir, "deep", "er", "file name.txt"), "spaced\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "new.txt"), "new\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "deep", "er", "file name.txt"), "spaced\n")
 		}},
 		{"ignored and secret-looking files", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "ignored", "x"), "ignored\n")
-			write(f.t, filepath.Join(dir, ".env"), "API_KEY=abc\n")
-			write(f.t, filepath.Join(dir, "c.txt"), "plain\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "ignored", "x"), "ignored\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, ".env"), "API_KEY=abc\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "c.txt"), "plain\n")
 		}},
-		{"only a secret-looking file", func(f *fixture, dir string) { write(f.t, filepath.Join(dir, ".env"), "TOKEN=x\n") }},
+		{"only a secret-looking file", func(f *fixture, dir string) { testkit.WriteFile(f.t, filepath.Join(dir, ".env"), "TOKEN=x\n") }},
 		{"symlink", func(f *fixture, dir string) {
 			if err := os.Symlink("b.txt", filepath.Join(dir, "link")); err != nil {
 				f.t.Fatal(err)
 			}
 		}},
 		{"intent to add", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "later.txt"), "later\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "later.txt"), "later\n")
 			f.git(dir, "add", "-N", "later.txt")
 		}},
 		{"a new commit", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "a.txt"), "committed\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "a.txt"), "committed\n")
 			f.git(dir, "rm", "-q", "b.txt")
 			f.git(dir, "add", "-A")
 			f.git(dir, "commit", "-q", "-m", "the user moves on")
 		}},
 		{"a new commit and edits", func(f *fixture, dir string) {
-			write(f.t, filepath.Join(dir, "d", "e.txt"), "committed\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "d", "e.txt"), "committed\n")
 			f.git(dir, "add", "-A")
 			f.git(dir, "commit", "-q", "-m", "the user moves on")
-			write(f.t, filepath.Join(dir, "d", "e.txt"), "and edits\n")
-			write(f.t, filepath.Join(dir, "actor.txt"), "the user's own\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "d", "e.txt"), "and edits\n")
+			testkit.WriteFile(f.t, filepath.Join(dir, "actor.txt"), "the user's own\n")
 		}},
 	}
 	for i, s := range shapes {
@@ -76,9 +77,9 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 			ctx := context.Background()
 			dir := filepath.Join(t.TempDir(), "repo")
 			f.git(t.TempDir(), "init", "-q", "-b", "main", dir)
-			write(t, filepath.Join(dir, "a.txt"), "a\n")
-			write(t, filepath.Join(dir, "b.txt"), "b\n")
-			write(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a\n")
+			testkit.WriteFile(t, filepath.Join(dir, "b.txt"), "b\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
 			f.git(dir, "add", "-A")
 			f.git(dir, "commit", "-q", "-m", "init")
 			f.m.Secrets = secretfiles.Rule{}
@@ -89,8 +90,8 @@ func TestWarmSnapshotIsTheFreshOne(t *testing.T) {
 			}
 			// The first task's actor leaves its member on another tree:
 			// an edit, a new file and a deletion, committed.
-			write(t, filepath.Join(first.Path, "a.txt"), "the actor's\n")
-			write(t, filepath.Join(first.Path, "actor.txt"), "new\n")
+			testkit.WriteFile(t, filepath.Join(first.Path, "a.txt"), "the actor's\n")
+			testkit.WriteFile(t, filepath.Join(first.Path, "actor.txt"), "new\n")
 			os.Remove(filepath.Join(first.Path, "b.txt"))
 			if _, err := warm.Commit(ctx, first, "iteration 1"); err != nil {
 				t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
@@ -18,7 +20,7 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	// Witness hooks: none of the user's hooks may run from our git.
 	witness := filepath.Join(t.TempDir(), "hook-ran")
 	for _, h := range []string{"post-checkout", "post-index-change", "reference-transaction", "post-commit", "pre-commit"} {
-		write(t, filepath.Join(repo, ".git", "hooks", h), "#!/bin/sh\necho "+h+" $PWD $(ps -o args= $PPID) >> "+witness+"\n")
+		testkit.WriteFile(t, filepath.Join(repo, ".git", "hooks", h), "#!/bin/sh\necho "+h+" $PWD $(ps -o args= $PPID) >> "+witness+"\n")
 		os.Chmod(filepath.Join(repo, ".git", "hooks", h), 0o755)
 	}
 	before := f.state(repo)
@@ -49,8 +51,8 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	}
 
 	// The actor edits line 7 and adds a file; the user meanwhile edits line 2.
-	write(t, filepath.Join(task.Path, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nSEVEN\n")
-	write(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nSEVEN\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "added.txt"), "by the actor\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestCreateSnapshotsWithoutTouchingTheUser(t *testing.T) {
 	if len(files) != 2 || files[0].Path != "a.txt" || files[0].Status != "modified" || files[1].Path != "added.txt" || files[1].Status != "added" || files[1].Added != 1 {
 		t.Errorf("files = %+v", files)
 	}
-	write(t, filepath.Join(repo, "a.txt"), "ONE\nTWO\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "ONE\nTWO\nthree\nfour\nfive\nsix\nseven\n")
 	indexBefore := read(t, filepath.Join(repo, ".git", "index"))
 	res, err := f.m.Apply(ctx, task)
 	if err != nil || !res.Applied {
@@ -104,12 +106,12 @@ func TestApplyConflictLeavesTheTreeAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(task.Path, "a.txt"), "actor\ntwo\nthree\nfour\nfive\nsix\nseven\n")
-	write(t, filepath.Join(task.Path, "other.txt"), "x\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "a.txt"), "actor\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "other.txt"), "x\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(repo, "a.txt"), "user\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "user\ntwo\nthree\nfour\nfive\nsix\nseven\n")
 	before := f.state(repo)
 	res, err := f.m.Apply(ctx, task)
 	if err != nil {
@@ -132,7 +134,7 @@ func TestApplyConflictLeavesTheTreeAlone(t *testing.T) {
 		t.Error("the kept ref does not point at the task's last commit")
 	}
 	// The user resolves by taking their edit back; apply now succeeds.
-	write(t, filepath.Join(repo, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
 	res, err = f.m.Apply(ctx, kept)
 	if err != nil || !res.Applied {
 		t.Fatalf("second apply: %+v %v", res, err)
@@ -244,10 +246,10 @@ func TestSnapshotSeesRacyEdits(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "r")
 	f.git(t.TempDir(), "init", "-q", dir)
 	for i, id := range []string{"01RACY0", "01RACY1", "01RACY2"} {
-		write(t, filepath.Join(dir, "f.txt"), "aaa\n")
+		testkit.WriteFile(t, filepath.Join(dir, "f.txt"), "aaa\n")
 		f.git(dir, "add", "f.txt")
 		f.git(dir, "commit", "-q", "--allow-empty", "-m", id)
-		write(t, filepath.Join(dir, "f.txt"), "bbb\n")
+		testkit.WriteFile(t, filepath.Join(dir, "f.txt"), "bbb\n")
 		task, err := f.m.Create(ctx, dir, id)
 		if err != nil {
 			t.Fatal(err)
@@ -267,8 +269,8 @@ func TestSnapshotExcludesOwnDirectory(t *testing.T) {
 	ctx := context.Background()
 	home := filepath.Join(t.TempDir(), "home")
 	f.git(t.TempDir(), "init", "-q", home)
-	write(t, filepath.Join(home, "dotfile"), "x\n")
-	write(t, filepath.Join(home, "sub", "y"), "y\n")
+	testkit.WriteFile(t, filepath.Join(home, "dotfile"), "x\n")
+	testkit.WriteFile(t, filepath.Join(home, "sub", "y"), "y\n")
 	f.m.Dir = filepath.Join(home, ".onlooker", "tribunal", "k", "worktrees")
 	task, err := f.m.Create(ctx, home, "01HOME")
 	if err != nil {
@@ -296,8 +298,8 @@ func TestDiffNamesABigFile(t *testing.T) {
 	}
 	line := "generated data line\n"
 	big := strings.Repeat(line, PatchFileBytes/len(line)+1)
-	write(t, filepath.Join(task.Path, "dump.txt"), big)
-	write(t, filepath.Join(task.Path, "small.txt"), "small\n")
+	testkit.WriteFile(t, filepath.Join(task.Path, "dump.txt"), big)
+	testkit.WriteFile(t, filepath.Join(task.Path, "small.txt"), "small\n")
 	if _, err := f.m.Commit(ctx, task, "iteration 0"); err != nil {
 		t.Fatal(err)
 	}

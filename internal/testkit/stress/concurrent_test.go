@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
@@ -33,9 +34,9 @@ func TestConcurrentWriters(t *testing.T) {
 	stopRepos := []string{w.mkrepo("stop-a", true), w.mkrepo("stop-b", true)}
 	sessionRepos := []string{w.mkrepo("session-a", false), w.mkrepo("session-b", false)}
 	script := filepath.Join(w.root, "script.json")
-	write(t, script, sessionScript)
+	testkit.WriteFile(t, script, sessionScript)
 	transcript := filepath.Join(w.root, "transcript.jsonl")
-	write(t, transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
+	testkit.WriteFile(t, transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
 
 	var (
 		mu       sync.Mutex
@@ -58,7 +59,7 @@ func TestConcurrentWriters(t *testing.T) {
 			for r := range rounds {
 				// A new file each turn gives the tree a new fingerprint, so
 				// every turn is judged.
-				write(t, filepath.Join(repo, fmt.Sprintf("w%d-r%d.txt", i, r)), "x\n")
+				testkit.WriteFile(t, filepath.Join(repo, fmt.Sprintf("w%d-r%d.txt", i, r)), "x\n")
 				p := w.stopGate(sid, repo, transcript, 0)
 				mu.Lock()
 				durs = append(durs, p.dur)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // diskCase is a world whose Onlooker directory already holds one advisory
@@ -28,15 +30,15 @@ func newDiskCase(t *testing.T, onlooker string) *diskCase {
 	}
 	c := &diskCase{world: w, stopRepo: w.mkrepo("stop", true), sessionRepo: w.mkrepo("session", false)}
 	c.script = filepath.Join(w.root, "script.json")
-	write(t, c.script, sessionScript)
+	testkit.WriteFile(t, c.script, sessionScript)
 	c.transcript = filepath.Join(w.root, "transcript.jsonl")
-	write(t, c.transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
+	testkit.WriteFile(t, c.transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
 	return c
 }
 
 func (c *diskCase) dirty() {
 	c.turn++
-	write(c.t, filepath.Join(c.stopRepo, "f"+string(rune('a'+c.turn))+".txt"), "x\n")
+	testkit.WriteFile(c.t, filepath.Join(c.stopRepo, "f"+string(rune('a'+c.turn))+".txt"), "x\n")
 }
 
 // record runs one hook turn and one session while the disk is healthy.
@@ -143,7 +145,7 @@ func TestStopGateReportsFaultInOneLine(t *testing.T) {
 			dir := ""
 			if tc.under {
 				dir = filepath.Join(t.TempDir(), "file", "onlooker")
-				write(t, filepath.Dir(dir), "")
+				testkit.WriteFile(t, filepath.Dir(dir), "")
 			}
 			c := newDiskCase(t, dir)
 			c.dirty()
@@ -164,7 +166,7 @@ func TestStopGateReportsFaultInOneLine(t *testing.T) {
 func TestOnlookerDirUnderFile(t *testing.T) {
 	w := newWorld(t)
 	blocker := filepath.Join(w.root, "not-a-dir")
-	write(t, blocker, "")
+	testkit.WriteFile(t, blocker, "")
 	c := newDiskCase(t, filepath.Join(blocker, "onlooker"))
 	c.faulted("not a directory")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // hostileScript is accept.txtar's script with judge feedback and an actor
@@ -30,7 +32,7 @@ func TestSummaryCarriesNoControlCharacters(t *testing.T) {
 	w := newWorld(t)
 	repo := w.mkrepo("repo", false)
 	script := filepath.Join(w.root, "script.json")
-	write(t, script, hostileScript)
+	testkit.WriteFile(t, script, hostileScript)
 	for _, args := range [][]string{nil, {"--json"}} {
 		p := w.run(spec{
 			args: append([]string{filepath.Join(w.bin, "tribunal-session"), "run"}, append(args, "add a hello.txt file")...),

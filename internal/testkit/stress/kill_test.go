@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
@@ -48,13 +49,13 @@ func TestKillAtRandomMoments(t *testing.T) {
 	stopRepo := w.mkrepo("stop", true)
 	sessionRepo := w.mkrepo("session", false)
 	script := filepath.Join(w.root, "script.json")
-	write(t, script, sessionScript)
+	testkit.WriteFile(t, script, sessionScript)
 	transcript := filepath.Join(w.root, "transcript.jsonl")
-	write(t, transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
+	testkit.WriteFile(t, transcript, `{"type":"user","message":{"role":"user","content":"add files please"}}`+"\n")
 	turn := 0
 	dirty := func() {
 		turn++
-		write(t, filepath.Join(stopRepo, "f"+strconv.Itoa(turn)+".txt"), "x\n")
+		testkit.WriteFile(t, filepath.Join(stopRepo, "f"+strconv.Itoa(turn)+".txt"), "x\n")
 	}
 
 	// One undisturbed run of each sets the time scale of the kills.

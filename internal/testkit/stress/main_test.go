@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 )
 
@@ -154,9 +155,9 @@ func (w *world) logPath() string { return filepath.Join(w.onlooker, "logs", "onl
 func (w *world) mkrepo(name string, enabled bool) string {
 	w.t.Helper()
 	dir := filepath.Join(w.root, name)
-	write(w.t, filepath.Join(dir, "README.md"), "# "+name+"\n")
+	testkit.WriteFile(w.t, filepath.Join(dir, "README.md"), "# "+name+"\n")
 	if enabled {
-		write(w.t, filepath.Join(dir, ".claude", "settings.json"), `{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`+"\n")
+		testkit.WriteFile(w.t, filepath.Join(dir, ".claude", "settings.json"), `{"tribunal":{"stop_hook":{"enabled":true,"mode":"fix"}}}`+"\n")
 	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
@@ -299,16 +300,6 @@ func reapOrphans(t *testing.T, mark string) {
 			deadline = time.Now().Add(5 * time.Second)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
