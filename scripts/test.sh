@@ -145,7 +145,7 @@ tier() {
 	case $name in
 	e2e) pkgs=./e2e ;;
 	browser) pkgs=./internal/report ;;
-	calibration) pkgs=./internal/calibrate ;;
+	calibration) pkgs=./internal/judging/calibrate ;;
 	stress) pkgs=./internal/testkit/stress ;;
 	bench) pkgs=./scripts ;;
 	otel)

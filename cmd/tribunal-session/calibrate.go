@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/session"

@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 

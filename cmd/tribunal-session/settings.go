@@ -10,9 +10,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"

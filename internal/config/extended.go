@@ -139,7 +139,7 @@ func (c *Config) SeverityFailAt() (severity.Level, error) {
 }
 
 // CommandJudge is one configured command judge as plain data;
-// internal/cmdjudge validates it and runs it.
+// internal/judging/cmdjudge validates it and runs it.
 type CommandJudge struct {
 	// Key is the judge's settings key (tribunal.command_judges.<name>),
 	// for messages.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // Jurors is how many independent jurors a task's panel is worth, estimated

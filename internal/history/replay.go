@@ -8,8 +8,8 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/decide"
-	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/judging/decide"
+	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"

@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
-	"github.com/tribunal-cc/tribunal/internal/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"

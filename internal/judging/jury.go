@@ -10,8 +10,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/evaluator"
-	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"

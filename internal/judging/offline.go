@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/heuristic"
+	"github.com/tribunal-cc/tribunal/internal/judging/heuristic"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"

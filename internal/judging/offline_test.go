@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/heuristic"
+	"github.com/tribunal-cc/tribunal/internal/judging/heuristic"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )

@@ -20,7 +20,7 @@ const (
 	OpenAI = "openai"
 	Codex  = "codex"
 	Gemini = "gemini"
-	// Heuristic is the offline judge (internal/heuristic): no model, no
+	// Heuristic is the offline judge (internal/judging/heuristic): no model, no
 	// program, the same verdict on every run. Never a default; like every
 	// provider it is chosen in user-level settings only (spec §4.9).
 	Heuristic = records.HeuristicProvider
@@ -30,7 +30,7 @@ const (
 var Names = []string{Claude, OpenAI, Codex, Gemini, Heuristic}
 
 // HeuristicModel is the heuristic judge's model id in every record: its
-// family, then its rule set's version (internal/heuristic.Version, which
+// family, then its rule set's version (internal/judging/heuristic.Version, which
 // a test holds equal).
 const HeuristicModel = "heuristic/rules-v1"
 

@@ -10,7 +10,7 @@ import (
 func f(v float64) *float64 { return &v }
 
 // TestGateSentence: the report's gate fields reach gate.Sentence (whose
-// wording internal/gate tests) whole: floor numbers, trust reasons and the
+// wording internal/judging/gate tests) whole: floor numbers, trust reasons and the
 // aggregate.
 func TestGateSentence(t *testing.T) {
 	for _, tc := range []struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // Hunk is one "@@" section of a file's change, exported for a caller that
-// edits a diff and writes it back (internal/mutate's breakages); the
+// edits a diff and writes it back (internal/judging/calibrate/mutate's breakages); the
 // renderers keep working on the private lines.
 type Hunk struct {
 	// OldStart, OldCount, NewStart and NewCount are the header's ranges

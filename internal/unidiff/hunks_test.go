@@ -6,7 +6,7 @@ import (
 )
 
 // TestHunksRoundTrip reads real `git diff` output into headers and hunks
-// and writes it back byte for byte: a caller that edits hunks (internal/mutate)
+// and writes it back byte for byte: a caller that edits hunks (internal/judging/calibrate/mutate)
 // changes only what it edits.
 func TestHunksRoundTrip(t *testing.T) {
 	diff := "diff --git a/sum.go b/sum.go\nindex 4fc5aa7..c028763 100644\n--- a/sum.go\n+++ b/sum.go\n" +

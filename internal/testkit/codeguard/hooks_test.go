@@ -27,7 +27,7 @@ var hookLinks = map[string][]string{
 	// internal/dismiss, read only when a judge runs. gitindex is the index
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
-	"stop-gate": {"claude", "config", "dismiss", "events", "gate", "gitindex", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
+	"stop-gate": {"claude", "config", "dismiss", "events", "judging/gate", "gitindex", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
 		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
 		"rubric", "rules", "safetext", "secretenv", "secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "unidiff", "verdict", "warncap"},

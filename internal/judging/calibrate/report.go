@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // Report is the result of a calibration run; with --json it is printed

@@ -27,7 +27,7 @@ type Options struct {
 	// reverse order.
 	Swap bool
 	// Mutate judges the accepted cases and deterministic breakages of
-	// their diffs (internal/mutate) and reports the share of mutants
+	// their diffs (internal/judging/calibrate/mutate) and reports the share of mutants
 	// scored below their original, per mutation kind.
 	Mutate bool
 	// Jobs is how many cases are judged at once (default 1).

@@ -2,8 +2,8 @@
 package decide
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/aggregate"
-	"github.com/tribunal-cc/tribunal/internal/gate"
+	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
+	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"

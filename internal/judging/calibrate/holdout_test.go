@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // Known values: the first 8 bytes of SHA-256(id) as a fraction of 2⁶⁴,

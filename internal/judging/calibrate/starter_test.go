@@ -25,7 +25,7 @@ import (
 //	variants/<name>/       the changed files of one attempt, and NOTE, one
 //	                       line on what the attempt is
 //
-// `go test ./internal/calibrate -run TestStarterSet -update-starter`
+// `go test ./internal/judging/calibrate -run TestStarterSet -update-starter`
 // regenerates testdata/calibration/cases.jsonl from them: each case's diff
 // is `git diff` from base to the variant and its label comes from running
 // the full suite (old tests and the task's tests) on the changed program.
@@ -34,7 +34,7 @@ import (
 // label the tests contradict.
 var updateStarter = flag.Bool("update-starter", false, "regenerate testdata/calibration/cases.jsonl")
 
-const starterDir = "../../testdata/calibration"
+const starterDir = "../../../testdata/calibration"
 
 // TestStarterSet is the calibration tier (make test-calibration): it runs
 // every program's test suite once per case. -update-starter asks for it

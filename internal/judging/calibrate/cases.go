@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // maxLine bounds one case line: a case carries a diff and context files,

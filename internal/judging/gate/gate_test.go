@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/aggregate"
+	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )

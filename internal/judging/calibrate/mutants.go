@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/mutate"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate/mutate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // mutation is --mutate's plan: the accepted cases (the first origs of the

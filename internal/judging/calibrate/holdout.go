@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // MinHeldOutPerLabel is the fewest scored held-out cases of each label

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // intervalNote says, under the headline figures, what the bracketed

@@ -20,7 +20,7 @@ func TestStarterMutantsApply(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	f, err := os.Open("../../testdata/calibration/cases.jsonl")
+	f, err := os.Open("../../../../testdata/calibration/cases.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/mutate"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate/mutate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // report compares every judged mutant with its original.

@@ -35,7 +35,7 @@ import (
 // the defect. tests/ holds upstream's python_testcases and json_testcases
 // unchanged; run_tests.py (ours) runs them without pytest.
 //
-// `go test ./internal/calibrate -run TestQuixBugsSet -update-quixbugs
+// `go test ./internal/judging/calibrate -run TestQuixBugsSet -update-quixbugs
 // -quixbugs-src DIR` regenerates cases.jsonl, tests/ and LICENSE from a
 // clone of upstream at quixbugsCommit. Without the flag the test applies
 // every shipped diff to its files, runs upstream's tests on the result and
@@ -46,7 +46,7 @@ var (
 )
 
 const (
-	quixbugsDir = "../../testdata/calibration/quixbugs"
+	quixbugsDir = "../../../testdata/calibration/quixbugs"
 	// quixbugsCommit is the upstream commit the set is derived from
 	// (2022-08-29, the head of master when the set was made).
 	quixbugsCommit = "4257f44b0ff1181dedaedee6a447e133219fcebf"

@@ -5,7 +5,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/aggregate"
+	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )

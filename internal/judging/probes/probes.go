@@ -3,7 +3,7 @@ package probes
 
 import (
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"math"
 	"sort"
 )

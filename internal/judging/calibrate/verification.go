@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // Verified is what the verification step of blocking findings (spec
