@@ -19,8 +19,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/hookio"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/stophook"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )

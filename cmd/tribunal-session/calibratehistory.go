@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
 // fromHistoryFlags checks --from-history and --write-cases together:

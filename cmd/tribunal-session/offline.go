@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 )
 
 // judgesRunner is claudeRunner for a command with no actor (review,

@@ -48,14 +48,14 @@ func (c *Config) RepModel(t string, i int) string {
 
 // ChangeLimits returns session.max_file_mb and session.max_change_mb in
 // bytes: how large one file a task writes, and all the files it adds or
-// rewrites together, may be. 0 means unset (internal/worktree's defaults,
+// rewrites together, may be. 0 means unset (internal/git/worktree's defaults,
 // 50 and 200 MiB, apply).
 func (c *Config) ChangeLimits() (file, change int64) {
 	return int64(c.count(0, "session", "max_file_mb")) << 20, int64(c.count(0, "session", "max_change_mb")) << 20
 }
 
 // WorktreePool is session.worktree_pool: the warm task worktrees kept per
-// repository (internal/worktree.Pool). Zero values mean the defaults.
+// repository (internal/git/worktree.Pool). Zero values mean the defaults.
 type WorktreePool struct {
 	Off         bool          // enabled: false
 	Size        int           // size

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // TaskView is everything recorded about one task.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -22,7 +22,7 @@ import (
 const JudgeDiffBytes = prompts.StopDiffBudget
 
 // BoundedDiff renders a unified diff for the judges within
-// JudgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
+// JudgeDiffBytes, every file listed, bodies shared fairly (internal/git/unidiff).
 func BoundedDiff(patch string) string {
 	if patch == "" {
 		return ""
@@ -37,7 +37,7 @@ func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, Judg
 // Work is one finished piece of work to judge.
 type Work struct {
 	Task string
-	// Files are the change (internal/unidiff), shown to the judges where a
+	// Files are the change (internal/git/unidiff), shown to the judges where a
 	// run shows its diff, bounded the same way.
 	Files []unidiff.File
 	// ActorOutput is the actor's final message (a recorded one, or a

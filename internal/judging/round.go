@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/judging/gate"
@@ -18,7 +19,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -54,7 +54,7 @@ type Input struct {
 	// the round (a refused file), counted like theirs.
 	Commands []cmdjudge.Judge
 	Extra    []records.Command
-	// Files are the change, unbounded (internal/unidiff): what the
+	// Files are the change, unbounded (internal/git/unidiff): what the
 	// rubric's evaluators (spec §2.11) and the heuristic judge (§4.9)
 	// read. Nil when the change is not known; the evaluators then see no
 	// added line and a heuristic seat fails.

@@ -3,8 +3,8 @@ package prompts
 import (
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // Byte limits of the Stop hook's prompt sections. The diff's budget is

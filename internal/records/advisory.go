@@ -71,7 +71,7 @@ type Judgement struct {
 	// Rewake is set when fix mode handed the verdict back to the model.
 	Rewake bool `json:"rewake,omitempty"`
 	// LeftOut names the untracked files the judge's diff left out because
-	// they look like secrets (internal/secretfiles).
+	// they look like secrets (internal/git/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`
 	// Cascade is set when the Stop judge ran its cheap-first cascade.
 	Cascade *Cascade `json:"cascade,omitempty"`

@@ -258,7 +258,7 @@ type Isolation struct {
 	// Refused lists what the last iteration's commit did not record.
 	Refused []Refusal `json:"refused,omitempty"`
 	// LeftOut names the user's untracked files that the snapshot left out
-	// because they look like secrets (internal/secretfiles).
+	// because they look like secrets (internal/git/secretfiles).
 	LeftOut []string `json:"left_out,omitempty"`
 	// ChangedAfterActor is set on a best-of-N candidate whose worktree
 	// changed after its own actor's last turn ended (another candidate's

@@ -41,9 +41,9 @@ var prefixAllowed = map[string][]string{
 	"internal/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in
 	// the user's git history, read with git log.
-	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
-	"internal/worktree/snapshot.go": {"tribunal: snapshot of ", "tribunal: empty base"},
-	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
+	"internal/session/isolation.go":     {"tribunal: task %s, iteration %d"},
+	"internal/git/worktree/snapshot.go": {"tribunal: snapshot of ", "tribunal: empty base"},
+	"internal/git/worktree/apply.go":    {"tribunal: the working tree of "},
 	// Receipt notes and the notes commits that write them: records in
 	// the user's git notes, read with git log --notes=tribunal (one
 	// constant, which the summaries and the commit message share).

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/records"
 )
 

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // repoHint is said when there is no work tree to run a task in.

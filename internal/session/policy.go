@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // basePolicy reads the policy of an untrusted change's base (a range's

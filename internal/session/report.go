@@ -8,7 +8,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // Report is everything a person or a program needs to know about a task.

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // TestDismissedFor: the Stop judge is told of the dismissals on the files

@@ -28,7 +28,7 @@ func ForKey(onlookerDir, key string) Project {
 }
 
 // OriginCacheDir holds the hooks' cache of each work tree's origin URL
-// (internal/projectkey.OriginCache), $ONLOOKER_DIR/tribunal-cache/origin:
+// (internal/git/projectkey.OriginCache), $ONLOOKER_DIR/tribunal-cache/origin:
 // beside the project directories, since the key it helps derive names them.
 func OriginCacheDir(onlookerDir string) string {
 	return filepath.Join(onlookerDir, "tribunal-cache", "origin")
@@ -45,7 +45,7 @@ func SettingsNoticeDir(onlookerDir string) string {
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 
 // WorktreesDir holds the task worktrees of isolated /tribunal runs and
-// their records (internal/worktree).
+// their records (internal/git/worktree).
 func (p Project) WorktreesDir() string { return filepath.Join(p.Dir, "worktrees") }
 
 // maxSIDName bounds the sanitised id inside a file name: names are limited

@@ -12,11 +12,11 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // HistorySource prefixes the source of a case labelled from the user's

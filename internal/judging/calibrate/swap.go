@@ -4,10 +4,10 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
-// caseFiles splits a case's diff into files with internal/unidiff (the
+// caseFiles splits a case's diff into files with internal/git/unidiff (the
 // parser behind the product's judge prompts), in reverse order when swap
 // is set: the swap test of position bias. A plain unified diff without
 // git's "diff --git" lines (`diff -u`, some review tools) gets them first.

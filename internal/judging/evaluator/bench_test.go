@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // tenEvaluators are the ten of the overhead target (issue 25: under 50 ms

@@ -9,10 +9,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // Bounds on what one run reads and reports.
@@ -104,7 +104,7 @@ func (s *Set) Len() int {
 
 // Change is what the evaluators look at.
 type Change struct {
-	// Files are the change, unbounded (internal/unidiff): their added
+	// Files are the change, unbounded (internal/git/unidiff): their added
 	// lines, and which files changed.
 	Files []unidiff.File
 	// Dir holds the changed files as they are now.

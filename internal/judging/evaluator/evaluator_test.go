@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // specs decodes evaluators the way a rubric declares them.

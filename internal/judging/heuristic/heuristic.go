@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // Version names the rule set; it is the judge's model id
@@ -76,7 +76,7 @@ type Finding struct {
 }
 
 // Input is what the heuristic judge reads: the change's files (unbounded,
-// as internal/unidiff parsed them), the rubric's criterion names and the
+// as internal/git/unidiff parsed them), the rubric's criterion names and the
 // gate's threshold.
 type Input struct {
 	Files     []unidiff.File

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 )
 
 func TestTreeExtractsTheIterationsCommit(t *testing.T) {

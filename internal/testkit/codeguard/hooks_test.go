@@ -14,11 +14,11 @@ import (
 // path that only reads settings and verdicts. The list is exact, so that
 // it shrinks when the code does: a package no longer linked must leave it.
 var hookLinks = map[string][]string{
-	"session-start": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
-		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
+	"session-start": {"config", "events", "hookio", "nesting", "output", "git/projectkey", "records",
+		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
-	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "projectkey", "records",
-		"redact", "rubric", "rules", "safetext", "secretfiles", "severity", "store", "surface", "trust",
+	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "git/projectkey", "records",
+		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
 	// split out of stophook (moved, not new code) so that calibrate --stop
@@ -27,10 +27,10 @@ var hookLinks = map[string][]string{
 	// internal/dismiss, read only when a judge runs. gitindex is the index
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
-	"stop-gate": {"claude", "config", "dismiss", "events", "judging/gate", "gitindex", "gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
-		"nesting", "output", "proc", "procid", "projectkey", "prompts", "provider", "records", "redact",
-		"rubric", "rules", "safetext", "secretenv", "secretfiles", "severity", "stophook", "store", "transcript",
-		"trust", "unidiff", "verdict", "warncap"},
+	"stop-gate": {"claude", "config", "dismiss", "events", "judging/gate", "git/gitindex", "git/gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
+		"nesting", "output", "proc", "procid", "git/projectkey", "prompts", "provider", "records", "redact",
+		"rubric", "rules", "safetext", "secretenv", "git/secretfiles", "severity", "stophook", "store", "transcript",
+		"trust", "git/unidiff", "verdict", "warncap"},
 }
 
 // TestHookBinariesLinkOnlyTheirPath holds each hook binary to its list.

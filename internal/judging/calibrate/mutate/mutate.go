@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // Kind names one breakage; its exact rule is in docs/spec.md §14.5.

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 )
 
 // InitialHead is State.Head on an unborn branch (a repository with no

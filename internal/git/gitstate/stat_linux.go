@@ -4,7 +4,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/tribunal-cc/tribunal/internal/gitindex"
+	"github.com/tribunal-cc/tribunal/internal/git/gitindex"
 )
 
 // statMatches compares a file's lstat with its index entry field by field,

@@ -2,7 +2,7 @@
 
 package gitstate
 
-import "github.com/tribunal-cc/tribunal/internal/gitindex"
+import "github.com/tribunal-cc/tribunal/internal/git/gitindex"
 
 // statMatches is not implemented outside Linux (the stat fields differ):
 // ProvenClean never proves, and the hook runs git.

@@ -32,7 +32,7 @@ const waitDelay = 2 * time.Second
 //     write refreshed stat data, which would race the user's own git
 //     commands ("index.lock exists"). The porcelain `git diff` ignores it
 //     and rewrites the index (git 2.39), so readers use the plumbing
-//     diff-index/diff-files instead (see internal/gitstate).
+//     diff-index/diff-files instead (see internal/git/gitstate).
 var baseArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull, "--no-optional-locks"}
 
 // GitArgs returns the global options every git child of tribunal starts

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // untrackedReadCap bounds how much of one untracked file is read for a

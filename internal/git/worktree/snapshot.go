@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/gitindex"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/gitindex"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 )
 
 // What a task's snapshot is made of: the user's repository as git names

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 

@@ -1,7 +1,7 @@
 // Package secretfiles decides which of the user's untracked files look like secrets (by name, or by a private key in their first bytes), so that task snapshots, diffs, prompts and stored records leave them out.
 //
 // It is the one copy of the rule: the task worktree's snapshot
-// (internal/worktree), the Stop hook's diff (internal/gitstate via
+// (internal/git/worktree), the Stop hook's diff (internal/git/gitstate via
 // internal/stophook) and the settings that extend it (internal/config) all
 // use it. It only ever adds files to leave out: built-in patterns plus the
 // patterns of every settings layer (a repository may add, never remove).

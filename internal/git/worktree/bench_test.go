@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 )
 
 // TestTaskStartTimes measures what a task pays before its actor can start,

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 

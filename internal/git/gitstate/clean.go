@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tribunal-cc/tribunal/internal/gitindex"
+	"github.com/tribunal-cc/tribunal/internal/git/gitindex"
 )
 
 // errUnsupported marks an index, repository or tree the fast path does not

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 

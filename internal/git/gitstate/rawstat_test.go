@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 func TestParseRawNumstat(t *testing.T) {
