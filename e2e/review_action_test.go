@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/receipt"
 	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/procid"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // TestStopRunSignalsOnlyItsProcess: cancel signals the pid in a run's pid

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // maxJudgementDiff bounds the read of a kept judge diff: the Stop hook

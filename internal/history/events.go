@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // event is the part of an Onlooker envelope (spec §10) history uses.

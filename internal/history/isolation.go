@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // IterationDiff returns a stored diff of iteration n (1-based; 0 means the

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Kinds of records.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judging/decide"
 	"github.com/tribunal-cc/tribunal/internal/judging/gate"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 

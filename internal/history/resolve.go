@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // ErrNotFound is wrapped when an id names no task and no advisory verdict

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/jcs"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Source says which recorded tasks and judgements to read.
@@ -132,7 +132,7 @@ func manifest(dir string) (*records.Manifest, string) {
 	}
 	digest := ""
 	if len(m.Rubric) > 0 {
-		// The digest a receipt of the task pins (internal/receipt).
+		// The digest a receipt of the task pins (internal/store/receipt).
 		digest, _ = jcs.SHA256(m.Rubric)
 	}
 	return &m, digest

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/redact"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Provider names, as written in settings (judges.<type>.provider).
@@ -179,7 +179,7 @@ func ModelFamily(model string) string {
 }
 
 // Info is what a verdict records about who gave it (the record's type is
-// internal/records').
+// internal/store/records').
 type Info = records.JudgeInfo
 
 // Info returns the record of a seat with the given model.

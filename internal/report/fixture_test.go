@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 

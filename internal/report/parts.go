@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // diffOf is what the actor changed. Until an iteration records its diff

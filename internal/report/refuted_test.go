@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // TestRefutedFindingMarked: a finding the verification step refuted

@@ -47,7 +47,7 @@ var prefixAllowed = map[string][]string{
 	// Receipt notes and the notes commits that write them: records in
 	// the user's git notes, read with git log --notes=tribunal (one
 	// constant, which the summaries and the commit message share).
-	"internal/receipt/note.go": {"tribunal: "},
+	"internal/store/receipt/note.go": {"tribunal: "},
 }
 
 // TestPrefixesOnlyInOutput keeps the wording of tribunal's diagnostics in

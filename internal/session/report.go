@@ -3,9 +3,9 @@ package session
 import (
 	"fmt"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"

@@ -1,7 +1,7 @@
 package session
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 	"strings"
 	"testing"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // TestDismissedFor: the Stop judge is told of the dismissals on the files

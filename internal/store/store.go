@@ -1,4 +1,4 @@
-// Package store owns where tribunal's project directories are ($ONLOOKER_DIR/tribunal/<key>/) and writes and opens their files safely (the names and types inside are internal/records').
+// Package store owns where tribunal's project directories are ($ONLOOKER_DIR/tribunal/<key>/) and writes and opens their files safely (the names and types inside are internal/store/records').
 package store
 
 import (

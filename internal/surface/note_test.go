@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 func adv(name string, score float64, outcome, feedback string, at time.Time) records.Advisory {

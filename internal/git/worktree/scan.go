@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Default bounds on what a task may produce (spec §7.13): a file larger

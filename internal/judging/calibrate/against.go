@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Against is --against REPORT: this run's headline figures compared with

@@ -14,10 +14,10 @@ import (
 // path that only reads settings and verdicts. The list is exact, so that
 // it shrinks when the code does: a package no longer linked must leave it.
 var hookLinks = map[string][]string{
-	"session-start": {"config", "events", "hookio", "nesting", "output", "git/projectkey", "records",
+	"session-start": {"config", "store/events", "hookio", "nesting", "output", "git/projectkey", "store/records",
 		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
-	"prompt-submit": {"config", "events", "hookio", "nesting", "output", "git/projectkey", "records",
+	"prompt-submit": {"config", "store/events", "hookio", "nesting", "output", "git/projectkey", "store/records",
 		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
 		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
@@ -27,8 +27,8 @@ var hookLinks = map[string][]string{
 	// internal/dismiss, read only when a judge runs. gitindex is the index
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
-	"stop-gate": {"claude", "config", "dismiss", "events", "judging/gate", "git/gitindex", "git/gitstate", "hookio", "jcs", "judging/stopjudge", "ledger",
-		"nesting", "output", "proc", "procid", "git/projectkey", "prompts", "provider", "records", "redact",
+	"stop-gate": {"claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hookio", "jcs", "judging/stopjudge", "store/ledger",
+		"nesting", "output", "proc", "procid", "git/projectkey", "prompts", "provider", "store/records", "redact",
 		"rubric", "rules", "safetext", "secretenv", "git/secretfiles", "severity", "stophook", "store", "transcript",
 		"trust", "git/unidiff", "verdict", "warncap"},
 }

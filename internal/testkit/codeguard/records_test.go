@@ -10,20 +10,20 @@ import (
 
 const internalPrefix = "github.com/tribunal-cc/tribunal/internal/"
 
-// recordsMayImport is every internal package internal/records may import:
+// recordsMayImport is every internal package internal/store/records may import:
 // the formats its records embed (events' payloads, trust's result,
 // severity's findings, rules' words), the nesting bound, the store's
 // opens and writes, and safe text. records is the bottom owner of the
 // store's names, types, readers and listers, used by the hooks, the loop
 // and the commands alike; an import of anything that acts (git, the
 // worktree, a model, a presenter) would drag it under every one of them.
-var recordsMayImport = []string{"events", "nesting", "rules", "safetext", "severity", "store", "trust"}
+var recordsMayImport = []string{"store/events", "nesting", "rules", "safetext", "severity", "store", "trust"}
 
-// TestRecordsImportsOnlyTheBottom holds internal/records to its list.
+// TestRecordsImportsOnlyTheBottom holds internal/store/records to its list.
 func TestRecordsImportsOnlyTheBottom(t *testing.T) {
-	for _, imp := range goList(t, "{{join .Imports \"\\n\"}}", "./internal/records") {
+	for _, imp := range goList(t, "{{join .Imports \"\\n\"}}", "./internal/store/records") {
 		if name, ok := strings.CutPrefix(imp, internalPrefix); ok && !slices.Contains(recordsMayImport, name) {
-			t.Errorf("internal/records imports internal/%s, which is not on recordsMayImport: move what it needs into records or below it", name)
+			t.Errorf("internal/store/records imports internal/%s, which is not on recordsMayImport: move what it needs into records or below it", name)
 		}
 	}
 }
@@ -35,7 +35,7 @@ func TestRecordsImportsOnlyTheBottom(t *testing.T) {
 func TestReadersDoNotLinkThePresenter(t *testing.T) {
 	for _, pkg := range []string{"./internal/history", "./internal/stophook", "./internal/report", "./internal/judging/rejudge"} {
 		if slices.Contains(goList(t, "{{.ImportPath}}", "-deps", pkg), internalPrefix+"surface") {
-			t.Errorf("%s links internal/surface: read stop files, markers and pending entries through internal/records", pkg)
+			t.Errorf("%s links internal/surface: read stop files, markers and pending entries through internal/store/records", pkg)
 		}
 	}
 }

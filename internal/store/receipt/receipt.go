@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/jcs"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // The receipt format (spec §11.1). A receipt is one line of RFC 8785

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // SignersFile is the allowed-signers file's place in a repository.

@@ -21,7 +21,7 @@ type defSchema struct {
 // required set are checked against the schema itself, not a transcription.
 func payloadDefs(t *testing.T) map[string]defSchema {
 	t.Helper()
-	raw, err := os.ReadFile("../testkit/schemacheck/testdata/tribunal-payloads.json")
+	raw, err := os.ReadFile("../../testkit/schemacheck/testdata/tribunal-payloads.json")
 	if err != nil {
 		t.Fatal(err)
 	}

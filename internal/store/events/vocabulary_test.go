@@ -13,7 +13,7 @@ import (
 // exactly the onlooker schema's enums, so a payload built from them always
 // validates and a word the schema lacks cannot be minted.
 func TestGateVocabularyIsTheSchemas(t *testing.T) {
-	data, err := os.ReadFile("../testkit/schemacheck/testdata/tribunal-payloads.json")
+	data, err := os.ReadFile("../../testkit/schemacheck/testdata/tribunal-payloads.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // Mode marks a stop file or judgement record as an advisory verdict.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // rangeSize is the range scripts/bench-receipts.sh reports figures for.

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
@@ -151,7 +151,7 @@ func populated() map[string]any {
 
 // TestGolden pins the on-disk form of every record: file names are
 // asserted by the writers' and readers' testscripts, JSON keys here.
-// Update with `go test ./internal/records -run TestGolden -update` and
+// Update with `go test ./internal/store/records -run TestGolden -update` and
 // review the diff: a changed key breaks every record already on disk.
 func TestGolden(t *testing.T) {
 	for name, v := range populated() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // Options say where receipts go and who signs them.

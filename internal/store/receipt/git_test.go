@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // repo is a real git repository driven by the real git, with its own

@@ -128,7 +128,7 @@ func wantCheck(name string, p schemaProp, required bool) string {
 // required id without its tag fails here, and so does an enum tag whose
 // list is not the schema's.
 func TestCheckTagsMatchTheSchema(t *testing.T) {
-	raw, err := os.ReadFile("../testkit/schemacheck/testdata/tribunal-payloads.json")
+	raw, err := os.ReadFile("../../testkit/schemacheck/testdata/tribunal-payloads.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 func mustSign(t *testing.T, r Receipt, seed byte) Receipt {
