@@ -144,7 +144,7 @@ tier() {
 	local name=$1 pkgs run=.
 	case $name in
 	e2e) pkgs=./e2e ;;
-	browser) pkgs=./internal/report ;;
+	browser) pkgs=./internal/present/report ;;
 	calibration) pkgs=./internal/judging/calibrate ;;
 	stress) pkgs=./internal/testkit/stress ;;
 	bench) pkgs=./scripts ;;

@@ -19,7 +19,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 

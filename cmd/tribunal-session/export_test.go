@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )

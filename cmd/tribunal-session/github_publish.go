@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/tribunal-cc/tribunal/internal/ghaction"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 )
 
 // publishFlags are github publish's options.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 )
 

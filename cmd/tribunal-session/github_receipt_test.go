@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )

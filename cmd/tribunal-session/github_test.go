@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"

@@ -13,8 +13,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/judging/rejudge"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/report"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
+	"github.com/tribunal-cc/tribunal/internal/present/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 	"github.com/tribunal-cc/tribunal/internal/store/records"

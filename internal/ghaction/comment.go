@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 

@@ -38,7 +38,7 @@ var prefixAllowed = map[string][]string{
 	// comments, which internal/dismiss looks for.
 	"internal/dismiss/inline.go": {"tribunal: dismiss "},
 	// The report page's title (its browser tab), a document, not a line.
-	"internal/report/task.go": {"tribunal: "},
+	"internal/present/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in
 	// the user's git history, read with git log.
 	"internal/session/isolation.go":     {"tribunal: task %s, iteration %d"},

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/jcs"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"

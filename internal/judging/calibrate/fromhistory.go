@@ -14,8 +14,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"

@@ -33,7 +33,7 @@ func TestRecordsImportsOnlyTheBottom(t *testing.T) {
 // never through internal/surface, the SessionStart and UserPromptSubmit
 // presenter.
 func TestReadersDoNotLinkThePresenter(t *testing.T) {
-	for _, pkg := range []string{"./internal/history", "./internal/stophook", "./internal/report", "./internal/judging/rejudge"} {
+	for _, pkg := range []string{"./internal/present/history", "./internal/stophook", "./internal/present/report", "./internal/judging/rejudge"} {
 		if slices.Contains(goList(t, "{{.ImportPath}}", "-deps", pkg), internalPrefix+"surface") {
 			t.Errorf("%s links internal/surface: read stop files, markers and pending entries through internal/store/records", pkg)
 		}

@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
@@ -370,7 +370,7 @@ func TestBrowserScreenshotIsNotBlank(t *testing.T) {
 // build/artifacts/ at the module root.
 func artifactPath(t *testing.T, name string) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "build", "artifacts"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "build", "artifacts"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package report renders recorded tribunal tasks and advisory verdicts as self-contained HTML pages (inline CSS, script and SVG; no network) from what internal/history reads.
+// Package report renders recorded tribunal tasks and advisory verdicts as self-contained HTML pages (inline CSS, script and SVG; no network) from what internal/present/history reads.
 package report
 
 import (
@@ -10,7 +10,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )

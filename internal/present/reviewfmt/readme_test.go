@@ -11,7 +11,7 @@ import (
 // TestREADMESeverityTable keeps README's table of what a severity becomes
 // in SARIF and Code Quality equal to the one table the renderers read.
 func TestREADMESeverityTable(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

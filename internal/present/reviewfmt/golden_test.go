@@ -23,10 +23,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./internal/reviewfmt -u to create it)", err)
+		t.Fatalf("%v (run go test ./internal/present/reviewfmt -u to create it)", err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (run go test ./internal/reviewfmt -u after checking the change)\n%s", path, firstDifference(string(want), string(got)))
+		t.Errorf("%s differs from the golden file (run go test ./internal/present/reviewfmt -u after checking the change)\n%s", path, firstDifference(string(want), string(got)))
 	}
 }
 

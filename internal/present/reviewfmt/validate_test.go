@@ -19,7 +19,7 @@ import (
 // binary itself.
 func multitool(t *testing.T) string {
 	t.Helper()
-	matches, _ := filepath.Glob(filepath.Join("..", "..", "node_modules", "@microsoft", "sarif-multitool-*", "Sarif.Multitool"))
+	matches, _ := filepath.Glob(filepath.Join("..", "..", "..", "node_modules", "@microsoft", "sarif-multitool-*", "Sarif.Multitool"))
 	for _, m := range matches {
 		if exec.Command(m, "--version").Run() == nil {
 			abs, err := filepath.Abs(m)

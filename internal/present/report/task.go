@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )

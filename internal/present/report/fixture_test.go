@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )

@@ -59,7 +59,7 @@ func Convert(traces []Trace, resourceAttrs map[string]string) ([]sdktrace.ReadOn
 		sdktrace.WithSampler(sdktrace.AlwaysSample()),
 		sdktrace.WithSpanProcessor(col),
 	)
-	tracer := tp.Tracer("github.com/tribunal-cc/tribunal/internal/otelexport", trace.WithInstrumentationVersion(version.Version))
+	tracer := tp.Tracer("github.com/tribunal-cc/tribunal/internal/present/otelexport", trace.WithInstrumentationVersion(version.Version))
 	var warnings []string
 	for _, t := range traces {
 		b := &builder{tracer: tracer, t: t, tid: TraceID(t.TaskID)}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 )
 
 // TestIndexCostTotals: the index page sums the records' cost per UTC day
