@@ -20,8 +20,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/hookio"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 

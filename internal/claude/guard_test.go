@@ -3,7 +3,7 @@ package claude
 import (
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 )
 
 // The marker the runner sets and the marker every hook checks must be the

@@ -24,16 +24,16 @@ var prefixAllowed = map[string][]string{
 	// Fix mode's rewake: Claude Code hands the stderr of a Stop hook that
 	// exits 2 to the model as its next input. This is model input in the
 	// hook protocol, not a line of the binary's diagnostics.
-	"internal/stophook/fix.go": {"tribunal: the advisory judge scored", "\ntribunal: address the judge's concern"},
+	"internal/hook/stophook/fix.go": {"tribunal: the advisory judge scored", "\ntribunal: address the judge's concern"},
 	// The hooks' stdout JSON: the note (additionalContext, read by the
 	// model) and the prompt's line (systemMessage, shown by Claude Code in
 	// the conversation) say which plugin is speaking. Both hooks share
 	// these texts, so the package that builds the JSON owns them.
-	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
-	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
+	"internal/hook/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
+	"internal/hook/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
 	// The session-start message about broken settings (systemMessage,
 	// shown by Claude Code, never on stderr): the same kind of payload.
-	"internal/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
+	"internal/hook/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
 	// The inline form of a dismissal: text people write in their code's
 	// comments, which internal/dismiss looks for.
 	"internal/dismiss/inline.go": {"tribunal: dismiss "},

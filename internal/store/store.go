@@ -36,7 +36,7 @@ func OriginCacheDir(onlookerDir string) string {
 
 // SettingsNoticeDir holds the SessionStart hook's markers of settings
 // whose problems it has told the user about, one empty file per digest of
-// the settings files (internal/surface): beside the origin cache.
+// the settings files (internal/hook/surface): beside the origin cache.
 func SettingsNoticeDir(onlookerDir string) string {
 	return filepath.Join(onlookerDir, "tribunal-cache", "settings-noticed")
 }

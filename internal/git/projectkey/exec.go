@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 )
 
 // maxStderrInError bounds how much of git's stderr is quoted in an error; the

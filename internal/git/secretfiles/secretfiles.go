@@ -2,7 +2,7 @@
 //
 // It is the one copy of the rule: the task worktree's snapshot
 // (internal/git/worktree), the Stop hook's diff (internal/git/gitstate via
-// internal/stophook) and the settings that extend it (internal/config) all
+// internal/hook/stophook) and the settings that extend it (internal/config) all
 // use it. It only ever adds files to leave out: built-in patterns plus the
 // patterns of every settings layer (a repository may add, never remove).
 package secretfiles

@@ -14,11 +14,11 @@ import (
 // path that only reads settings and verdicts. The list is exact, so that
 // it shrinks when the code does: a package no longer linked must leave it.
 var hookLinks = map[string][]string{
-	"session-start": {"config", "store/events", "hookio", "nesting", "output", "git/projectkey", "store/records",
-		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
+	"session-start": {"config", "store/events", "hook/hookio", "nesting", "output", "git/projectkey", "store/records",
+		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "hook/surface", "trust",
 		"verdict", "warncap"},
-	"prompt-submit": {"config", "store/events", "hookio", "nesting", "output", "git/projectkey", "store/records",
-		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "surface", "trust",
+	"prompt-submit": {"config", "store/events", "hook/hookio", "nesting", "output", "git/projectkey", "store/records",
+		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "hook/surface", "trust",
 		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
 	// split out of stophook (moved, not new code) so that calibrate --stop
@@ -27,9 +27,9 @@ var hookLinks = map[string][]string{
 	// internal/dismiss, read only when a judge runs. gitindex is the index
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
-	"stop-gate": {"claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hookio", "jcs", "judging/stopjudge", "store/ledger",
+	"stop-gate": {"claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hook/hookio", "jcs", "judging/stopjudge", "store/ledger",
 		"nesting", "output", "proc", "procid", "git/projectkey", "prompts", "provider", "store/records", "redact",
-		"rubric", "rules", "safetext", "secretenv", "git/secretfiles", "severity", "stophook", "store", "transcript",
+		"rubric", "rules", "safetext", "secretenv", "git/secretfiles", "severity", "hook/stophook", "store", "hook/transcript",
 		"trust", "git/unidiff", "verdict", "warncap"},
 }
 

@@ -30,12 +30,12 @@ func TestRecordsImportsOnlyTheBottom(t *testing.T) {
 
 // TestReadersDoNotLinkThePresenter: the commands that read the store
 // (history: log, show, view) and the Stop judge read it through records,
-// never through internal/surface, the SessionStart and UserPromptSubmit
+// never through internal/hook/surface, the SessionStart and UserPromptSubmit
 // presenter.
 func TestReadersDoNotLinkThePresenter(t *testing.T) {
-	for _, pkg := range []string{"./internal/present/history", "./internal/stophook", "./internal/present/report", "./internal/judging/rejudge"} {
-		if slices.Contains(goList(t, "{{.ImportPath}}", "-deps", pkg), internalPrefix+"surface") {
-			t.Errorf("%s links internal/surface: read stop files, markers and pending entries through internal/store/records", pkg)
+	for _, pkg := range []string{"./internal/present/history", "./internal/hook/stophook", "./internal/present/report", "./internal/judging/rejudge"} {
+		if slices.Contains(goList(t, "{{.ImportPath}}", "-deps", pkg), internalPrefix+"hook/surface") {
+			t.Errorf("%s links internal/hook/surface: read stop files, markers and pending entries through internal/store/records", pkg)
 		}
 	}
 }

@@ -151,7 +151,7 @@ func (w *world) logPath() string { return filepath.Join(w.onlooker, "logs", "onl
 // process whose exit status and stderr they observe, and fix mode judges
 // and records in the hook itself (with passing verdicts it never hands
 // anything back). Advisory mode's detached judge runs the same recording
-// code (internal/stophook record.go).
+// code (internal/hook/stophook record.go).
 func (w *world) mkrepo(name string, enabled bool) string {
 	w.t.Helper()
 	dir := filepath.Join(w.root, name)

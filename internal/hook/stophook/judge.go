@@ -13,12 +13,12 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/transcript"
 	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/prompts"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
-	"github.com/tribunal-cc/tribunal/internal/transcript"
 )
 
 // advisory is a validated advisory verdict (spec §8.5).

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"

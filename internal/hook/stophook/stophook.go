@@ -11,7 +11,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/procid"
 	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 )
 
 // Read limits: the first read covers the end of almost any session's last

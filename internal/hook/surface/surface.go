@@ -14,7 +14,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
