@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )

@@ -18,10 +18,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 

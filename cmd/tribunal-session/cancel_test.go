@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 

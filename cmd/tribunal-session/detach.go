@@ -20,7 +20,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/present/history"
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
 // judgesRunner is claudeRunner for a command with no actor (review,

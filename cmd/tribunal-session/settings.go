@@ -14,7 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )

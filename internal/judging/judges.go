@@ -7,11 +7,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"

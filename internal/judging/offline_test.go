@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging/heuristic"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 )
 
 // TestSuspectAnswersStayOutOfTheGate: an answer with no usage from a

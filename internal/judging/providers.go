@@ -1,14 +1,14 @@
 package judging
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
 )
 
 // providers holds the validated provider of every judge type and of the
-// meta-judge for one run (internal/provider; settings judges.<type>.provider
+// meta-judge for one run (internal/llm/provider; settings judges.<type>.provider
 // and meta_judge.provider).
 type providers struct {
 	deps   provider.Deps

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 

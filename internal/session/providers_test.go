@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )

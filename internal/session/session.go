@@ -28,7 +28,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/store"

@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 )
 
 // maxTakeovers bounds the takeovers of one acquire that skip its wait and

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/procid"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
@@ -58,7 +58,7 @@ type job struct {
 	Settings             config.StopHookSettings `json:"settings"`
 	ClaudePath           string                  `json:"claude_path"`
 	// Provider is the Stop judge's client when it is not claude
-	// (internal/provider); Judge describes it for the records.
+	// (internal/llm/provider); Judge describes it for the records.
 	Provider   provider.Spec `json:"provider"`
 	Judge      provider.Info `json:"judge"`
 	CodexPath  string        `json:"codex_path,omitempty"`

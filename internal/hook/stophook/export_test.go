@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
 // TestRecordedVerdictIsHandedToExport: once a judgement is recorded, its

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
@@ -16,8 +15,9 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/hook/transcript"
 	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 )
 
 // holder starts a process that holds the lock at path (it inherits the

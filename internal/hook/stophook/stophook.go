@@ -7,13 +7,13 @@ import (
 	"io"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
-	"github.com/tribunal-cc/tribunal/internal/procid"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
@@ -266,7 +266,7 @@ func (h *hook) prepare(ctx context.Context) (job, bool) {
 	}
 	spec := provider.Of(h.cfg.StopProvider())
 	if !spec.IsClaude() {
-		// Another family's client (internal/provider): a bad setting costs
+		// Another family's client (internal/llm/provider): a bad setting costs
 		// this verdict only, with a line saying which key to fix.
 		if err := spec.Validate(h.Getenv); err != nil {
 			h.warn("no advisory verdict: %v", err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 )
 
 // unrelated starts a process that has nothing to do with any lock: the

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/procid"
+	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 )
 
 // exitGrace is how long past its deadline a detached judge may take to

@@ -8,13 +8,13 @@ import (
 	"os"
 	"sync"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 )
 
 // claim stands in for the actor's final message: a neutral claim that the

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
 // TestRunStarterSetWiring judges the shipped starter set with a scripted

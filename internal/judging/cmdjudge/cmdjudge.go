@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 

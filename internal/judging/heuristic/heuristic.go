@@ -192,7 +192,7 @@ func totals(files []unidiff.File) (add, del int) {
 }
 
 // JSON is the verdict as a judge's structured output (the verdict schema
-// of internal/prompts, findings included), which the engine normalises
+// of internal/llm/prompts, findings included), which the engine normalises
 // like any judge's answer.
 func (r Result) JSON() []byte {
 	findings := make([]map[string]any, 0, len(r.Findings))

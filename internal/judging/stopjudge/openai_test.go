@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 

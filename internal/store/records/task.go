@@ -83,7 +83,7 @@ type Effective struct {
 	JudgeModels  []string        `json:"judge_model_ids"`
 	MetaModel    string          `json:"meta_model_id"`
 	WorktreeRoot string          `json:"worktree_root"`
-	// Families are the model families on the panel (internal/provider).
+	// Families are the model families on the panel (internal/llm/provider).
 	Families []string `json:"panel_families,omitempty"`
 }
 

@@ -27,9 +27,9 @@ var hookLinks = map[string][]string{
 	// internal/dismiss, read only when a judge runs. gitindex is the index
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
-	"stop-gate": {"claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hook/hookio", "jcs", "judging/stopjudge", "store/ledger",
-		"nesting", "output", "proc", "procid", "git/projectkey", "prompts", "provider", "store/records", "redact",
-		"rubric", "rules", "safetext", "secretenv", "git/secretfiles", "severity", "hook/stophook", "store", "hook/transcript",
+	"stop-gate": {"llm/claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hook/hookio", "jcs", "judging/stopjudge", "store/ledger",
+		"nesting", "output", "proc", "proc/procid", "git/projectkey", "llm/prompts", "llm/provider", "store/records", "redact",
+		"rubric", "rules", "safetext", "llm/secretenv", "git/secretfiles", "severity", "hook/stophook", "store", "hook/transcript",
 		"trust", "git/unidiff", "verdict", "warncap"},
 }
 

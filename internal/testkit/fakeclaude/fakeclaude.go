@@ -109,7 +109,7 @@ func Main() int {
 	call := Call{Args: args, Stdin: string(stdin), Role: role, PID: os.Getpid(), Start: time.Now(), Env: map[string]string{}}
 	call.Dir, _ = os.Getwd()
 	// GITHUB_TOKEN is recorded so that a script can prove it never
-	// reaches a child (internal/secretenv).
+	// reaches a child (internal/llm/secretenv).
 	for _, k := range []string{"TRIBUNAL_NESTED", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "CLAUDE_CODE_DISABLE_CLAUDE_MDS", "GITHUB_TOKEN"} {
 		call.Env[k] = os.Getenv(k)
 	}

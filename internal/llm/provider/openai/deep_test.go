@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 )
 
 // An endpoint answering 12 MB of nested brackets is an answer that is not

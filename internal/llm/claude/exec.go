@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/proc"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // Exec runs calls as real child processes.

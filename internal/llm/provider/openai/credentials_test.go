@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 

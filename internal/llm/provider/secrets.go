@@ -3,9 +3,9 @@ package provider
 import (
 	"context"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/redact"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // Redactor returns the redactor of every credential the specs use or the

@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // CLIError is a CLI provider that reported a failure of its own (an API

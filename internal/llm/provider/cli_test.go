@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 )
 
 const judgeVerdict = `{"score":0.9,"passed":true,"confidence":0.8,"feedback_summary":"fine","criterion_scores":{"correctness":0.9}}`

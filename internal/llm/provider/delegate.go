@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 )
 
 // DelegateCommand is the tribunal-session subcommand that runs one openai

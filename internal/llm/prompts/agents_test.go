@@ -11,7 +11,7 @@ import (
 )
 
 func TestEmbeddedAgentsMatchRepositoryCopies(t *testing.T) {
-	repo, err := filepath.Glob(filepath.Join("..", "..", "agents", "*.md"))
+	repo, err := filepath.Glob(filepath.Join("..", "..", "..", "agents", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestEmbeddedAgentsMatchRepositoryCopies(t *testing.T) {
 			t.Fatalf("%s is not embedded: %v", filepath.Base(path), err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("internal/prompts/agents/%s differs from agents/%s; copy it again", filepath.Base(path), filepath.Base(path))
+			t.Errorf("internal/llm/prompts/agents/%s differs from agents/%s; copy it again", filepath.Base(path), filepath.Base(path))
 		}
 	}
 }

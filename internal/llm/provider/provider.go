@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
@@ -240,13 +240,13 @@ func (e *NotInstalledError) Unwrap() error { return e.Err }
 
 // Deps is what the providers need from outside.
 type Deps struct {
-	// Claude runs claude seats (the existing internal/claude runner).
+	// Claude runs claude seats (the existing internal/llm/claude runner).
 	Claude claude.Runner
 	// Getenv reads the API key variables.
 	Getenv func(string) string
 	// Environ is the base environment of CLI children.
 	Environ []string
-	// OpenAI builds the runner of an openai seat (internal/provider/openai,
+	// OpenAI builds the runner of an openai seat (internal/llm/provider/openai,
 	// or Delegate in a binary that must not link an HTTP client); nil
 	// means the provider is unavailable.
 	OpenAI func(Spec) claude.Runner

@@ -7,8 +7,8 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/proc"
-	"github.com/tribunal-cc/tribunal/internal/secretenv"
 )
 
 // Proc is one model-CLI child (claude, codex, gemini, or the Stop hook's
