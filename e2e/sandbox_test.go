@@ -15,6 +15,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
@@ -176,7 +177,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 			t.Errorf("a secret outside the worktree reached the model in request #%d", r.Seq)
 		}
 	}
-	var adv *session.JudgeReport
+	var adv *judging.JudgeReport
 	for i, j := range rep.Iterations[0].Judges {
 		if j.Type == "adversarial" {
 			adv = &rep.Iterations[0].Judges[i]

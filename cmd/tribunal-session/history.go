@@ -14,6 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Exit statuses of the history commands beyond the shared ones.
@@ -138,13 +139,13 @@ func (c *cli) project(ctx context.Context, name string) (store.Project, string, 
 	return project, logPath, true
 }
 
-func (c *cli) reportProblems(ps []history.Problem) {
+func (c *cli) reportProblems(ps []records.Problem) {
 	for _, p := range ps {
 		c.errorf("%s", p.Error())
 	}
 }
 
-func problemStrings(ps []history.Problem) []string {
+func problemStrings(ps []records.Problem) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Error()

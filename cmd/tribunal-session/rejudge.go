@@ -13,10 +13,10 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/rejudge"
 	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
@@ -142,7 +142,7 @@ func (c *cli) rejudgeTaskIDs(projectDir string, pos []string, since string, wind
 // rejudgeReport prints what rejudge.Run returned, as far as it got, and
 // decides the exit status. A configuration error means nothing ran.
 func (c *cli) rejudgeReport(res *rejudge.Result, err error, asJSON bool) int {
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	if errors.As(err, &cfgErr) {
 		c.errorf("%v", cfgErr.Err)
 		c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")

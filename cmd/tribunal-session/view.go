@@ -121,7 +121,7 @@ func (c *cli) writeOne(project store.Project, logPath string, ref history.Ref, o
 		}
 	}
 	var buf bytes.Buffer
-	var problems []history.Problem
+	var problems []records.Problem
 	if ref.Kind == history.KindAdvisory {
 		v, err := history.ShowAdvisory(project.Dir, logPath, ref.StopPath)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
@@ -98,7 +99,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 // entry, only the cost, and prints the progress lines with the time since
 // the judging started.
 type shadow struct {
-	env      Env
+	env      env.Env
 	start    time.Time
 	mu       sync.Mutex
 	costSeen bool

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging/heuristic"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
@@ -80,7 +81,7 @@ func TestHeuristicPanelJudgesWithoutAModel(t *testing.T) {
 		t.Error("a model was called")
 		return claude.Result{}, errors.New("no model")
 	})
-	j, err := Load(Options{}, Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
+	j, err := Load(Options{}, env.Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
 	if err != nil {
 		t.Fatal(err)
 	}

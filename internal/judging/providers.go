@@ -5,6 +5,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // providers holds the validated provider of every judge type and of the
@@ -76,7 +77,7 @@ func (j *Jury) metaRunner() claude.Runner {
 }
 
 // seatInfo is what a type-t seat's verdict records about its client.
-func (j *Jury) seatInfo(t string) provider.Info {
+func (j *Jury) seatInfo(t string) records.JudgeInfo {
 	return j.prov.judges[t].Info(j.cfg.JudgeModel(t))
 }
 

@@ -1,7 +1,6 @@
 package judging
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
@@ -35,11 +34,11 @@ type IterationReport struct {
 	VerificationFailures int `json:"verification_failures,omitempty"`
 	// PassedWithoutVerification is the gate's decision had no finding been
 	// refuted; set only when one was.
-	PassedWithoutVerification *bool                 `json:"passed_without_verification,omitempty"`
-	Commit                    string                `json:"commit,omitempty"`
-	Files                     []worktree.FileChange `json:"files_changed,omitempty"`
+	PassedWithoutVerification *bool                `json:"passed_without_verification,omitempty"`
+	Commit                    string               `json:"commit,omitempty"`
+	Files                     []records.FileChange `json:"files_changed,omitempty"`
 	// Refused is what this iteration's commit did not record.
-	Refused []worktree.Refusal `json:"refused_files,omitempty"`
+	Refused []records.Refusal `json:"refused_files,omitempty"`
 }
 
 // ActorReport describes the Actor's pass.

@@ -58,7 +58,7 @@ func (r *runner) newIteration(n int) (*iterationState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iterationState{Round: judging.Round{Report: IterationReport{Number: n, IterationID: iterID}}}, nil
+	return &iterationState{Round: judging.Round{Report: judging.IterationReport{Number: n, IterationID: iterID}}}, nil
 }
 
 // startIteration emits the iteration's iteration.start and returns its
@@ -183,7 +183,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		TaskID: r.taskID, Success: lastErr == nil, DurationMS: events.Ptr(duration),
 		IterationID: iterID, IterationNumber: events.Ptr(n), ActorModelID: r.params.ActorModel,
 	}
-	it.Report.Actor = ActorReport{DurationMS: duration, CostUSD: res.CostUSD}
+	it.Report.Actor = judging.ActorReport{DurationMS: duration, CostUSD: res.CostUSD}
 	if lastErr != nil {
 		r.emit(done, judging.CostOpts(res)...)
 		it.Report.Actor.Error = lastErr.Error()

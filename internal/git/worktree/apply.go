@@ -14,10 +14,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
-// FileChange is one file a change touches (its record type lives in
-// records, which files.json and the isolation record share).
-type FileChange = records.FileChange
-
 // diffArgs compare two trees with the plumbing diff-tree: it never reads
 // or refreshes an index, runs no external diff or textconv program, and
 // ignores the user's diff configuration; the a/ b/ prefixes `git apply`
@@ -36,7 +32,7 @@ const PatchFileBytes = 2 << 20
 // Diff returns the unified diff from one commit (or tree) to another, as
 // text (binary files, and files over PatchFileBytes, are named, not
 // encoded), and the files it touches.
-func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []FileChange, error) {
+func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []records.FileChange, error) {
 	args := append([]string{"-c", "core.bigFileThreshold=" + strconv.Itoa(PatchFileBytes)}, diffArgs...)
 	args = append(args, "-p")
 	patch, err := m.git(ctx, dir, append(args, from, to, "--")...)
@@ -49,7 +45,7 @@ func (m *Manager) Diff(ctx context.Context, dir, from, to string) (string, []Fil
 
 // Files lists the files changed from one commit (or tree) to another,
 // with mode changes and symbolic links' targets named.
-func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]FileChange, error) {
+func (m *Manager) Files(ctx context.Context, dir, from, to string) ([]records.FileChange, error) {
 	raw, err := m.git(ctx, dir, "diff-tree", "-r", "-M", "--raw", "-z", "--no-ext-diff", "--no-textconv", "--abbrev=40", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list the changed files: %w", err)
@@ -88,16 +84,16 @@ const (
 // status" then one path (two for renames and copies), each NUL-terminated.
 // It returns the files and, beside each, the new blob of a symbolic link
 // ("" otherwise).
-func parseRaw(s string) ([]FileChange, []string) {
+func parseRaw(s string) ([]records.FileChange, []string) {
 	fields := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
-	var out []FileChange
+	var out []records.FileChange
 	var blobs []string
 	for i := 0; i+1 < len(fields); i++ {
 		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
 		if len(meta) != 5 || meta[4] == "" {
 			continue
 		}
-		f := FileChange{}
+		f := records.FileChange{}
 		oldMode, newMode, st := meta[0], meta[1], meta[4]
 		switch st[0] {
 		case 'A':
@@ -158,8 +154,8 @@ func outsideTree(p, target string) bool {
 
 // parseNumstat reads `diff --numstat -z`: "added\tdeleted\tpath\0", or for
 // a rename "added\tdeleted\t\0old\0new\0"; binary files count "-".
-func parseNumstat(s string) map[string]FileChange {
-	out := map[string]FileChange{}
+func parseNumstat(s string) map[string]records.FileChange {
+	out := map[string]records.FileChange{}
 	fields := strings.Split(s, "\x00")
 	for i := 0; i < len(fields); i++ {
 		parts := strings.SplitN(fields[i], "\t", 3)
@@ -171,7 +167,7 @@ func parseNumstat(s string) map[string]FileChange {
 			path = fields[i+2]
 			i += 2
 		}
-		c := FileChange{Binary: parts[0] == "-"}
+		c := records.FileChange{Binary: parts[0] == "-"}
 		c.Added, _ = strconv.Atoi(parts[0])
 		c.Deleted, _ = strconv.Atoi(parts[1])
 		out[path] = c
@@ -188,8 +184,8 @@ type ApplyResult struct {
 	NoChange bool `json:"no_change,omitempty"`
 	// Conflicts names what stopped the change from applying cleanly;
 	// nothing was written to the user's working tree.
-	Conflicts []string     `json:"conflicts,omitempty"`
-	Files     []FileChange `json:"files,omitempty"`
+	Conflicts []string             `json:"conflicts,omitempty"`
+	Files     []records.FileChange `json:"files,omitempty"`
 }
 
 // Apply brings the task's change (its branch tip relative to the starting

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Sized is one file of a change with the size it would be read at.
@@ -19,14 +21,14 @@ type Sized struct {
 // its reason; the rest are kept, in order. It decides from sizes alone,
 // so that a reviewed pull request's or a user's 300 MB file costs a stat,
 // not a read, a hash or a patch in memory.
-func (l Limits) Bound(files []Sized) (keep []string, out []Refusal) {
+func (l Limits) Bound(files []Sized) (keep []string, out []records.Refusal) {
 	var total int64
 	for _, f := range files {
 		switch {
 		case f.Size > l.File():
-			out = append(out, Refusal{Path: f.Path, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(f.Size), mib(l.File()))})
+			out = append(out, records.Refusal{Path: f.Path, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(f.Size), mib(l.File()))})
 		case total+f.Size > l.Task():
-			out = append(out, Refusal{Path: f.Path, Reason: fmt.Sprintf("%s past the change's first %s, over the limit of %s on a whole change (session.max_change_mb)", mib(f.Size), mib(total), mib(l.Task()))})
+			out = append(out, records.Refusal{Path: f.Path, Reason: fmt.Sprintf("%s past the change's first %s, over the limit of %s on a whole change (session.max_change_mb)", mib(f.Size), mib(total), mib(l.Task()))})
 		default:
 			total += f.Size
 			keep = append(keep, f.Path)
@@ -38,7 +40,7 @@ func (l Limits) Bound(files []Sized) (keep []string, out []Refusal) {
 // BoundFiles is Bound for paths of the work tree at root, sized by lstat
 // (a link, a directory or a path gone counts as empty: nothing of it is
 // read).
-func (l Limits) BoundFiles(root string, paths []string) (keep []string, out []Refusal) {
+func (l Limits) BoundFiles(root string, paths []string) (keep []string, out []records.Refusal) {
 	files := make([]Sized, len(paths))
 	for i, p := range paths {
 		files[i].Path = p

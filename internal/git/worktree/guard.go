@@ -26,14 +26,10 @@ import (
 // compared by size and time only and cannot be put back.
 const guardFileBytes = 1 << 20
 
-// Tamper is one change a task made to the repository's git files (its
-// record type lives in records).
-type Tamper = records.Tamper
-
 // TamperLine is the one wording of a task's changes to the repository's
 // git files, without a prefix: the summary's first line, show's and
 // view's warning.
-func TamperLine(ts []Tamper) string {
+func TamperLine(ts []records.Tamper) string {
 	if len(ts) == 0 {
 		return ""
 	}
@@ -159,7 +155,7 @@ func (g *guard) hookEntries() []string {
 
 // check compares the guarded files with the copy, puts back what changed
 // and returns the changes, in path order.
-func (m *Manager) check(ctx context.Context, t *Task, g *guard) []Tamper {
+func (m *Manager) check(ctx context.Context, t *Task, g *guard) []records.Tamper {
 	paths := make(map[string]bool, len(g.files))
 	for p := range g.files {
 		paths[p] = true
@@ -172,14 +168,14 @@ func (m *Manager) check(ctx context.Context, t *Task, g *guard) []Tamper {
 		sorted = append(sorted, p)
 	}
 	sort.Strings(sorted)
-	var out []Tamper
+	var out []records.Tamper
 	for _, p := range sorted {
 		was := g.files[p]
 		now := readEntry(p)
 		if was.same(now) {
 			continue
 		}
-		tm := Tamper{Path: g.name(p), Change: "changed"}
+		tm := records.Tamper{Path: g.name(p), Change: "changed"}
 		switch {
 		case !was.exists:
 			tm.Change = "added"

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
@@ -53,7 +54,7 @@ func TestGuardRestoresTheRepositorysGitFiles(t *testing.T) {
 			t.Errorf("%s is still there", gone)
 		}
 	}
-	want := []Tamper{
+	want := []records.Tamper{
 		{Path: ".git/config", Change: "changed", Detail: "filter.evil.clean added", Restored: true},
 		{Path: ".git/hooks/post-checkout", Change: "added", Restored: true},
 		{Path: ".git/hooks/pre-commit", Change: "changed", Restored: true},

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Guard compares the repository's git files with the copy taken when the
@@ -18,7 +20,7 @@ import (
 // uses in the task to what it was at the start (pins), for what could not
 // be put back or lives outside the repository (an included file, the
 // user's global configuration).
-func (m *Manager) Guard(ctx context.Context, t *Task) []Tamper {
+func (m *Manager) Guard(ctx context.Context, t *Task) []records.Tamper {
 	if t.guard == nil {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // A fresh worktree is a full checkout of the repository: on a large one it
@@ -131,7 +132,7 @@ func (m *Manager) startWarm(ctx context.Context, t *Task, userRoot, common, base
 	go func() { ready <- m.readyMember(ctx, common, t.Path, base) }()
 	changes, err := m.userStatus(ctx, userRoot)
 	var paths, leftOut []string
-	var over []Refusal
+	var over []records.Refusal
 	snap, tree := "", base+"^{tree}"
 	if err == nil {
 		if paths, leftOut, over = m.snapshotPaths(userRoot, changes.untracked, changes.changed); len(paths) == 0 && !changes.staged {

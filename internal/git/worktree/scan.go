@@ -45,18 +45,14 @@ func (l Limits) Task() int64 {
 	return DefaultTaskBytes
 }
 
-// Refusal is a path of the actor's work that tribunal did not record,
-// and why (its record type lives in records).
-type Refusal = records.Refusal
-
 // RefusalLine is the one wording of a refusal.
-func RefusalLine(r Refusal) string { return r.Path + ": " + r.Reason }
+func RefusalLine(r records.Refusal) string { return r.Path + ": " + r.Reason }
 
 // scan lists what `git add --all` would record in the task worktree (the
 // index's paths and the untracked, not ignored ones, as git's own walk
 // finds them) and refuses what it must not read or cannot record. It
 // stats files and reads no content.
-func (m *Manager) scan(ctx context.Context, t *Task) ([]Refusal, map[string]bool, error) {
+func (m *Manager) scan(ctx context.Context, t *Task) ([]records.Refusal, map[string]bool, error) {
 	cached, err := m.git(ctx, t.Path, "ls-files", "-z", "--cached", "--full-name")
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the task's files: %w", err)
@@ -77,12 +73,12 @@ func (m *Manager) scan(ctx context.Context, t *Task) ([]Refusal, map[string]bool
 		path string
 		size int64
 	}
-	var refused []Refusal
+	var refused []records.Refusal
 	var growth []grown
 	var total int64
 	for _, p := range append(splitZ(cached), splitZ(others)...) {
 		if reason := reservedPath(p); reason != "" {
-			refused = append(refused, Refusal{Path: p, Reason: reason})
+			refused = append(refused, records.Refusal{Path: p, Reason: reason})
 			continue
 		}
 		st, err := os.Lstat(filepath.Join(t.Path, filepath.FromSlash(p)))
@@ -94,14 +90,14 @@ func (m *Manager) scan(ctx context.Context, t *Task) ([]Refusal, map[string]bool
 		case mode.IsDir(), mode.Type() == fs.ModeSymlink:
 			continue // a submodule, a link: no content to bound
 		case !mode.IsRegular():
-			refused = append(refused, Refusal{Path: p, Reason: describeMode(mode) + ": git records only files, links and directories"})
+			refused = append(refused, records.Refusal{Path: p, Reason: describeMode(mode) + ": git records only files, links and directories"})
 			continue
 		}
 		if old, ok := sizes[p]; ok && old == st.Size() {
 			continue // unchanged size: not what this task grew
 		}
 		if st.Size() > m.Limits.File() {
-			refused = append(refused, Refusal{Path: p, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(st.Size()), mib(m.Limits.File()))})
+			refused = append(refused, records.Refusal{Path: p, Reason: fmt.Sprintf("%s, over the per-file limit of %s (session.max_file_mb)", mib(st.Size()), mib(m.Limits.File()))})
 			continue
 		}
 		growth = append(growth, grown{p, st.Size()})
@@ -114,7 +110,7 @@ func (m *Manager) scan(ctx context.Context, t *Task) ([]Refusal, map[string]bool
 			if over <= m.Limits.Task() {
 				break
 			}
-			refused = append(refused, Refusal{Path: g.path, Reason: fmt.Sprintf("%s of a change of %s, over the per-task limit of %s (session.max_change_mb)", mib(g.size), mib(total), mib(m.Limits.Task()))})
+			refused = append(refused, records.Refusal{Path: g.path, Reason: fmt.Sprintf("%s of a change of %s, over the per-task limit of %s (session.max_change_mb)", mib(g.size), mib(total), mib(m.Limits.Task()))})
 			over -= g.size
 		}
 	}
@@ -158,7 +154,7 @@ func (m *Manager) treeSizes(ctx context.Context, dir, commit string) (map[string
 // holds what the iteration's commit records: a tracked file is checked
 // out again from the index, anything else is removed (a directory with
 // what is below it; links are removed, never followed).
-func (m *Manager) dropRefused(ctx context.Context, t *Task, refused []Refusal, tracked map[string]bool) error {
+func (m *Manager) dropRefused(ctx context.Context, t *Task, refused []records.Refusal, tracked map[string]bool) error {
 	var restore []string
 	var errs []error
 	for _, r := range refused {

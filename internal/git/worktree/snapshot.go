@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/git/gitindex"
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // What a task's snapshot is made of: the user's repository as git names
@@ -72,7 +73,7 @@ func (m *Manager) baseCommit(ctx context.Context, userRoot, head string) (string
 // unchanged files; when that copy cannot be used (no index yet, a split
 // index) it starts from base's tree instead. pins precede git's
 // arguments (see Guard).
-func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (tree string, leftOut []string, over []Refusal, err error) {
+func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins []string) (tree string, leftOut []string, over []records.Refusal, err error) {
 	copied := false
 	if src, err := m.gitLine(ctx, userRoot, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
 		if dst, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
@@ -132,7 +133,7 @@ func (m *Manager) capture(ctx context.Context, wt, userRoot, base string, pins [
 // (as the user's own index and excludes define them; ls-files writes
 // nothing) and returns those that look like secrets, and of the others
 // those over the size limits (sized by lstat, never read).
-func (m *Manager) untrackedOut(ctx context.Context, userRoot string, specs []string) ([]string, []Refusal, error) {
+func (m *Manager) untrackedOut(ctx context.Context, userRoot string, specs []string) ([]string, []records.Refusal, error) {
 	out, err := m.git(ctx, userRoot, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, specs...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the untracked files of %q: %w", userRoot, err)
@@ -151,7 +152,7 @@ func (m *Manager) untrackedOut(ctx context.Context, userRoot string, specs []str
 }
 
 // refusedPaths are the paths of refused.
-func refusedPaths(refused []Refusal) []string {
+func refusedPaths(refused []records.Refusal) []string {
 	paths := make([]string, len(refused))
 	for i, r := range refused {
 		paths[i] = r.Path

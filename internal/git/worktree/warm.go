@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // userChanges is the user's work tree as one `git status` reports it: the
@@ -78,7 +79,7 @@ func parseUserStatus(out []byte) (userChanges, error) {
 // changed paths and the untracked ones that neither look like secrets
 // (those are returned as left out) nor are over the size limits (returned
 // as over), less our own directory.
-func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (paths, leftOut []string, over []Refusal) {
+func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (paths, leftOut []string, over []records.Refusal) {
 	if rel, err := filepath.Rel(userRoot, m.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
 		// Our own directory is never part of a snapshot (capture's
 		// exclude pathspec).
@@ -97,7 +98,7 @@ func (m *Manager) snapshotPaths(userRoot string, untracked, changed []string) (p
 // HEAD): the user's index copied into wt's with `add --all` limited to
 // paths, which gives the tree a whole-tree `add --all` would. tree ""
 // (no error) means the member's index could not be kept: rebuild.
-func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, paths, leftOut []string, over []Refusal) (string, []string, []Refusal, error) {
+func (m *Manager) captureChanges(ctx context.Context, wt, userRoot, base string, paths, leftOut []string, over []records.Refusal) (string, []string, []records.Refusal, error) {
 	idx, err := m.gitLine(ctx, wt, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
 		return "", nil, nil, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // RefPrefix names every task's ref: refs/tribunal/tasks/<task-id>. It is
@@ -115,15 +116,15 @@ type Task struct {
 	Submodules []string `json:"submodules,omitempty"`
 	// Tampered lists the changes the task made to the repository's git
 	// files (see Guard), each put back or said why not.
-	Tampered []Tamper `json:"git_tampered,omitempty"`
+	Tampered []records.Tamper `json:"git_tampered,omitempty"`
 	// Refused is what the last Commit did not record (see Refusal).
-	Refused []Refusal `json:"-"`
+	Refused []records.Refusal `json:"-"`
 	// LeftOut lists the user's untracked files that the snapshot left out
 	// because they look like secrets (Manager.Secrets).
 	LeftOut []string `json:"left_out,omitempty"`
 	// TooLarge lists the user's untracked files that the snapshot left
 	// out, unread, because of their size (Limits.Bound).
-	TooLarge []Refusal `json:"too_large,omitempty"`
+	TooLarge []records.Refusal `json:"too_large,omitempty"`
 	// PoolSlot is set when Path is a member of the repository's worktree
 	// pool (see Pool), which outlives the task.
 	PoolSlot *int `json:"pool_slot,omitempty"`

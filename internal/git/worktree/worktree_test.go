@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
@@ -198,7 +199,7 @@ func TestParsers(t *testing.T) {
 		":100644 100644 " + z + " " + z + " R087\x00old\x00new\x00" +
 		":000000 100644 " + z + " " + z + " A\x00line\nbreak\x00" +
 		":000000 120000 " + z + " abc A\x00rc\x00")
-	want := []FileChange{{Path: "a b.txt", Status: "modified", OldMode: "100644", NewMode: "100755"},
+	want := []records.FileChange{{Path: "a b.txt", Status: "modified", OldMode: "100644", NewMode: "100755"},
 		{Path: "new", OldPath: "old", Status: "renamed"}, {Path: "line\nbreak", Status: "added"}, {Path: "rc", Status: "added"}}
 	if len(files) != len(want) {
 		t.Fatalf("files = %+v", files)
@@ -313,7 +314,7 @@ func TestDiffNamesABigFile(t *testing.T) {
 	if !strings.Contains(patch, "Binary files /dev/null and b/dump.txt differ") || !strings.Contains(patch, "+small") {
 		t.Errorf("want the big file named and the small one shown:\n%s", patch)
 	}
-	var dump *FileChange
+	var dump *records.FileChange
 	for i := range files {
 		if files[i].Path == "dump.txt" {
 			dump = &files[i]

@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // JudgeCommand is the first argument that makes stop-gate the detached
@@ -59,11 +60,11 @@ type job struct {
 	ClaudePath           string                  `json:"claude_path"`
 	// Provider is the Stop judge's client when it is not claude
 	// (internal/llm/provider); Judge describes it for the records.
-	Provider   provider.Spec `json:"provider"`
-	Judge      provider.Info `json:"judge"`
-	CodexPath  string        `json:"codex_path,omitempty"`
-	GeminiPath string        `json:"gemini_path,omitempty"`
-	SessionBin string        `json:"session_bin,omitempty"`
+	Provider   provider.Spec     `json:"provider"`
+	Judge      records.JudgeInfo `json:"judge"`
+	CodexPath  string            `json:"codex_path,omitempty"`
+	GeminiPath string            `json:"gemini_path,omitempty"`
+	SessionBin string            `json:"session_bin,omitempty"`
 }
 
 // info is the lock holder's description of process p judging this job.

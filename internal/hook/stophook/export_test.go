@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
@@ -42,7 +43,7 @@ func TestRecordedVerdictIsHandedToExport(t *testing.T) {
 	}
 	var warned []string
 	r := newRecorder(Deps{Now: time.Now, Environ: os.Environ()}, j, func(f string, a ...any) { warned = append(warned, f) })
-	r.verdict(advisory{Score: 0.9, Passed: true, Confidence: 0.8}, claude.Result{}, nil)
+	r.verdict(stopjudge.Verdict{Score: 0.9, Passed: true, Confidence: 0.8}, claude.Result{}, nil)
 	if len(warned) != 0 || r.taskID == "" {
 		t.Fatalf("verdict not recorded cleanly: %v", warned)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -130,7 +131,7 @@ func readFixState(path string) fixState {
 // no escape, at most maxCritique bytes, a cut named by tribunal after the
 // quote), then tribunal's instruction. Nothing the judge writes can end the
 // quote or stand where the instruction does.
-func critiqueText(a advisory, threshold float64, taskID string) string {
+func critiqueText(a stopjudge.Verdict, threshold float64, taskID string) string {
 	head := fmt.Sprintf("tribunal: the advisory judge scored this turn's changes %.2f, below the bar of %.2f.", a.Score, threshold)
 	quoted := safetext.Quote(a.Feedback, maxCritique, "tribunal-session show "+taskID)
 	if quoted == "" {

@@ -21,9 +21,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
-// advisory is a validated advisory verdict (spec §8.5).
-type advisory = stopjudge.Verdict
-
 // errNothingToJudge means the transcript and the final message are both
 // empty by the time the judge looks.
 var errNothingToJudge = errors.New("nothing to judge: no transcript and no final message")
@@ -32,7 +29,7 @@ var errNothingToJudge = errors.New("nothing to judge: no transcript and no final
 // answer. The model call gets the configured timeout, cut so that the
 // verdict can still be recorded before the job's deadline. The Result is
 // returned with most errors too, so that a failed call's cost still counts.
-func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) {
+func judge(ctx context.Context, d Deps, j job) (stopjudge.Verdict, claude.Result, error) {
 	model, escalate := j.Settings.Model, j.Settings.EscalateModel
 	if !j.Provider.IsClaude() {
 		// The cascade's models are Claude's: another family's client
@@ -50,7 +47,7 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	}.Runner(j.Provider)
 	in, leftOut, err := evidence(ctx, d, j)
 	if err != nil {
-		return advisory{}, claude.Result{}, err
+		return stopjudge.Verdict{}, claude.Result{}, err
 	}
 	// The call gets what is left after a reserve for recording: the full
 	// recordReserve when there is time, a third of what is left when the
@@ -58,11 +55,11 @@ func judge(ctx context.Context, d Deps, j job) (advisory, claude.Result, error) 
 	left := time.Until(j.Deadline)
 	timeout := min(j.Settings.Timeout, left-min(recordReserve, left/3))
 	if timeout <= 0 {
-		return advisory{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
+		return stopjudge.Verdict{}, claude.Result{}, fmt.Errorf("out of time: no time left for the judge before the deadline %s", j.Deadline.Format(time.RFC3339))
 	}
 	settle, err := reserve(d, j)
 	if err != nil {
-		return advisory{}, claude.Result{}, err
+		return stopjudge.Verdict{}, claude.Result{}, err
 	}
 	settings := j.Settings
 	settings.Model, settings.EscalateModel = model, escalate

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -48,7 +49,7 @@ func (r *recorder) entropy() interface{ Read([]byte) (int, error) } {
 // mode hands the verdict back) the gate event says the model will retry and
 // the rewake gets a ledger entry of its own; the result says whether all of
 // that was recorded, since a rewake is never made without its record.
-func (r *recorder) verdict(a advisory, res claude.Result, rw *rewakeRecord) (rewakeRecorded bool) {
+func (r *recorder) verdict(a stopjudge.Verdict, res claude.Result, rw *rewakeRecord) (rewakeRecorded bool) {
 	rewake := rw != nil
 	now := r.now
 	var ids [3]string
@@ -110,7 +111,7 @@ type stopChain struct {
 
 // chain builds the six events of spec §8.6 for a, under the task,
 // iteration and judge ids of ids.
-func (r *recorder) chain(a advisory, res claude.Result, rewake bool, ids [3]string) stopChain {
+func (r *recorder) chain(a stopjudge.Verdict, res claude.Result, rewake bool, ids [3]string) stopChain {
 	taskID, iterID, judgeID := ids[0], ids[1], ids[2]
 	model := firstNonEmpty(a.Model, r.j.Settings.Model)
 	threshold := r.j.Settings.ScoreThreshold

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/judging/stopjudge"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -26,7 +27,7 @@ func TestRecordsReadBackAsWritten(t *testing.T) {
 	d := Deps{Now: time.Now}
 	r := newRecorder(d, j, func(f string, a ...any) { warned = append(warned, f) })
 	cost := 0.02
-	r.verdict(advisory{Score: 0.4, Passed: false, Feedback: "No test.", Confidence: 0.7},
+	r.verdict(stopjudge.Verdict{Score: 0.4, Passed: false, Feedback: "No test.", Confidence: 0.7},
 		claude.Result{CostUSD: &cost, Duration: 1500 * time.Millisecond}, nil)
 	r.failure(records.Judgement{Outcome: records.OutcomeFailed, Error: "claude did not finish within 1s and was killed"})
 	if len(warned) != 0 {

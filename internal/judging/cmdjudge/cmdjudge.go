@@ -113,9 +113,6 @@ func (s Spec) Validate() error {
 // ErrNotFound means the command's executable could not be found.
 var ErrNotFound = proc.ErrNotFound
 
-// TimeoutError reports a command killed at its deadline.
-type TimeoutError = proc.TimeoutError
-
 // Outcome is what one run of a command judge observed.
 type Outcome struct {
 	// ExitCode is the exit status; -1 when the command was killed by a
@@ -188,7 +185,7 @@ func (o Outcome) overBudget(spec Spec) bool {
 	if spec.TimeBudget <= 0 {
 		return false
 	}
-	var timeout *TimeoutError
+	var timeout *proc.TimeoutError
 	if errors.As(o.Err, &timeout) {
 		return spec.deadline() == spec.TimeBudget
 	}
@@ -213,7 +210,7 @@ func locate(spec Spec) (string, error) {
 // runError says why a run could not finish (nil when the command reached
 // its own end, whatever its status).
 func runError(ctx context.Context, spec Spec, err error) error {
-	var timeout *TimeoutError
+	var timeout *proc.TimeoutError
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted: %w", ctx.Err())

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/proc"
 )
 
 // testPath is a fixed PATH, so the tests neither read this process's
@@ -160,7 +162,7 @@ func TestRunTimeout(t *testing.T) {
 	s.Timeout = 200 * time.Millisecond
 	start := time.Now()
 	o := Execute(context.Background(), s)
-	var te *TimeoutError
+	var te *proc.TimeoutError
 	if !errors.As(o.Err, &te) || te.After != s.Timeout {
 		t.Fatalf("Err = %v, want a TimeoutError after %s", o.Err, s.Timeout)
 	}

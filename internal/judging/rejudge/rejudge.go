@@ -122,7 +122,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 		if j, ok := juries[id]; ok {
 			return j, nil
 		}
-		j, err := judging.Load(judging.Options{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, judging.Env{
+		j, err := judging.Load(judging.Options{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, env.Env{
 			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
 		})
 		if err != nil {

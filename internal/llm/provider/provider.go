@@ -178,19 +178,15 @@ func ModelFamily(model string) string {
 	return m
 }
 
-// Info is what a verdict records about who gave it (the record's type is
-// internal/store/records').
-type Info = records.JudgeInfo
-
 // Info returns the record of a seat with the given model.
-func (s Spec) Info(model string) Info {
+func (s Spec) Info(model string) records.JudgeInfo {
 	if s.IsHeuristic() {
-		return Info{Provider: Heuristic, Model: HeuristicModel, Family: Heuristic}
+		return records.JudgeInfo{Provider: Heuristic, Model: HeuristicModel, Family: Heuristic}
 	}
 	if !s.IsClaude() && s.Model != "" {
 		model = s.Model
 	}
-	return Info{Provider: s.Name(), Model: model, Family: s.FamilyName()}
+	return records.JudgeInfo{Provider: s.Name(), Model: model, Family: s.FamilyName()}
 }
 
 // Families returns the distinct families of specs, sorted.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 func TestValidate(t *testing.T) {
@@ -90,7 +91,7 @@ func TestQualifiedModelAndInfo(t *testing.T) {
 		t.Errorf("codex default model = %q", got)
 	}
 	info := (Spec{Provider: "gemini", Model: "gemini-2.5-pro"}).Info("claude-opus-4-7")
-	if info != (Info{Provider: "gemini", Model: "gemini-2.5-pro", Family: "gemini"}) {
+	if info != (records.JudgeInfo{Provider: "gemini", Model: "gemini-2.5-pro", Family: "gemini"}) {
 		t.Errorf("info = %+v", info)
 	}
 }
@@ -199,7 +200,7 @@ func TestHeuristicSeat(t *testing.T) {
 	if err := s.Validate(func(string) string { return "" }); err != nil {
 		t.Errorf("Validate: %v", err)
 	}
-	if info := s.Info("claude-opus-4-7"); info != (Info{Provider: "heuristic", Model: HeuristicModel, Family: "heuristic"}) {
+	if info := s.Info("claude-opus-4-7"); info != (records.JudgeInfo{Provider: "heuristic", Model: HeuristicModel, Family: "heuristic"}) {
 		t.Errorf("Info = %+v", info)
 	}
 	if s.QualifiedModel("claude-opus-4-7") != HeuristicModel || s.ReportsUsage() || !(Spec{}).ReportsUsage() {

@@ -18,7 +18,7 @@ type Call struct {
 
 // Calls reads an iteration's model call records in call order; a record
 // that cannot be read is a Problem and the others are still returned.
-func (it IterationView) Calls() ([]Call, []Problem) {
+func (it IterationView) Calls() ([]Call, []records.Problem) {
 	dir := filepath.Join(it.Dir, records.CallsDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -32,7 +32,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 	}
 	sort.Strings(names)
 	var out []Call
-	var problems []Problem
+	var problems []records.Problem
 	for _, n := range names {
 		data, err := records.ReadRaw(filepath.Join(dir, n))
 		if err != nil {
@@ -41,7 +41,7 @@ func (it IterationView) Calls() ([]Call, []Problem) {
 		}
 		var c Call
 		if err := json.Unmarshal(data, &c.Call); err != nil {
-			problems = append(problems, Problem{Path: filepath.Join(dir, n), Err: err})
+			problems = append(problems, records.Problem{Path: filepath.Join(dir, n), Err: err})
 			continue
 		}
 		c.Name = n

@@ -66,7 +66,7 @@ func scanEvents(logPath string, taskIDs []string) (map[string][]event, error) {
 			return out, nil
 		}
 		if err != nil {
-			return out, &Problem{Path: logPath, Err: err}
+			return out, &records.Problem{Path: logPath, Err: err}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
@@ -112,7 +113,7 @@ func stopFile(t *testing.T, projectDir, name, taskID, outcome string, score floa
 	return p
 }
 
-func problemText(ps []Problem) string {
+func problemText(ps []records.Problem) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(p.Error() + "\n")

@@ -14,10 +14,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
-// Problem is a file that is missing, unreadable or not what tribunal
-// writes (records' readers name it).
-type Problem = records.Problem
-
 // Reasons a file is a Problem.
 var (
 	ErrMissing = records.ErrMissing
@@ -25,12 +21,12 @@ var (
 )
 
 // asProblem turns an error from the readers into a Problem.
-func asProblem(err error) Problem {
-	var p *Problem
+func asProblem(err error) records.Problem {
+	var p *records.Problem
 	if errors.As(err, &p) {
 		return *p
 	}
-	return Problem{Err: err}
+	return records.Problem{Err: err}
 }
 
 // taskIDs lists the task directories of a project, newest first: the
@@ -83,9 +79,9 @@ func iterationDirs(taskDir string) ([]string, error) {
 
 // loadTask reads a task's manifest and completion record. Problems are
 // returned, never fatal: a task with a corrupt manifest still lists.
-func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []Problem) {
+func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []records.Problem) {
 	dir := filepath.Join(projectDir, id)
-	var problems []Problem
+	var problems []records.Problem
 	var m *records.Manifest
 	var mf records.Manifest
 	if err := records.ReadJSON(filepath.Join(dir, records.ManifestFile), &mf); err != nil {

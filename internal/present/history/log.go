@@ -63,8 +63,8 @@ type LogResult struct {
 	// (not accepted, or conflicting with the user's edits), oldest first;
 	// the caller fills it (worktree.KeptTasks), since where task worktrees
 	// live depends on the environment.
-	Kept     []string  `json:"kept,omitempty"`
-	Problems []Problem `json:"-"`
+	Kept     []string          `json:"kept,omitempty"`
+	Problems []records.Problem `json:"-"`
 }
 
 // LogOptions select the records Log lists.

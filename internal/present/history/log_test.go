@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
@@ -158,7 +159,7 @@ func TestScanEventsMissingLog(t *testing.T) {
 	}
 	d := t.TempDir()
 	_, err = scanEvents(d, []string{"x"}) // a directory cannot be read as a log
-	var p *Problem
+	var p *records.Problem
 	if !errors.As(err, &p) || p.Path != d {
 		t.Errorf("directory as log: %v", err)
 	}

@@ -68,7 +68,7 @@ type ReplayResult struct {
 	TaskID     string            `json:"task_id"`
 	Params     *records.Params   `json:"params,omitempty"`
 	Iterations []ReplayIteration `json:"iterations"`
-	Problems   []Problem         `json:"-"`
+	Problems   []records.Problem `json:"-"`
 }
 
 // Differs reports whether any replayed iteration differs from its record.
@@ -109,7 +109,7 @@ func Replay(projectDir, taskID string) *ReplayResult {
 	if ok {
 		res.Params = &params
 	} else if view.Manifest != nil {
-		res.Problems = append(res.Problems, Problem{Path: manifest,
+		res.Problems = append(res.Problems, records.Problem{Path: manifest,
 			Err: errors.New("has no effective.params with gate_policy and score_threshold, so the task's parameters are unknown")})
 	}
 	for _, it := range view.Iterations {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -34,27 +34,27 @@ type TaskView struct {
 	// became of its change (nil for runs before task worktrees).
 	Isolation *records.Isolation `json:"isolation,omitempty"`
 	// BestOfN is a best-of-N task's candidates and comparisons.
-	BestOfN  *records.BestOfN `json:"best_of_n,omitempty"`
-	Problems []Problem        `json:"-"`
+	BestOfN  *records.BestOfN  `json:"best_of_n,omitempty"`
+	Problems []records.Problem `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
 type IterationView struct {
-	Number    int                `json:"iteration_number"` // 0-based
-	ID        string             `json:"iteration_id"`
-	Dir       string             `json:"dir"`
-	ActorText string             `json:"actor_output,omitempty"`
-	Judges    []JudgeView        `json:"judges"`
-	Consensus *records.Consensus `json:"consensus,omitempty"`
-	Dissent   *records.Dissent   `json:"dissent,omitempty"`
-	Meta      *records.Meta      `json:"meta,omitempty"`
-	Gate      *records.Gate      `json:"gate,omitempty"`
-	Floor     *FloorFacts        `json:"failed_criterion_facts,omitempty"`
+	Number    int                      `json:"iteration_number"` // 0-based
+	ID        string                   `json:"iteration_id"`
+	Dir       string                   `json:"dir"`
+	ActorText string                   `json:"actor_output,omitempty"`
+	Judges    []JudgeView              `json:"judges"`
+	Consensus *events.ConsensusReached `json:"consensus,omitempty"`
+	Dissent   *events.DissentRecorded  `json:"dissent,omitempty"`
+	Meta      *records.Meta            `json:"meta,omitempty"`
+	Gate      *records.Gate            `json:"gate,omitempty"`
+	Floor     *FloorFacts              `json:"failed_criterion_facts,omitempty"`
 	// Files are the files changed relative to the task's starting
 	// snapshot after this iteration (isolated runs only); HasDiff says
 	// the iteration's diffs are stored (show --diff prints them).
-	Files   []worktree.FileChange `json:"files_changed,omitempty"`
-	HasDiff bool                  `json:"has_diff,omitempty"`
+	Files   []records.FileChange `json:"files_changed,omitempty"`
+	HasDiff bool                 `json:"has_diff,omitempty"`
 	// Ended is set when the iteration stopped before its meta-judge and
 	// gate (an abort or an interruption): neither file exists.
 	Ended   bool            `json:"ended_before_gate,omitempty"`
@@ -168,9 +168,9 @@ const maxActorText = 4000
 // the sense that its absence or damage is a Problem and the rest is still
 // read; files an interrupted iteration never reached (gate.json after an
 // abort, dissent.json when no dissent was recorded) are not problems.
-func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Problem) {
+func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []records.Problem) {
 	it := IterationView{Number: n, ID: strings.TrimPrefix(filepath.Base(dir), records.IterationPrefix), Dir: dir}
-	var problems []Problem
+	var problems []records.Problem
 	note := func(err error, optional bool) {
 		if p := asProblem(err); !(optional && errors.Is(p.Err, ErrMissing)) {
 			problems = append(problems, p)
@@ -179,7 +179,7 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 	if data, err := records.ReadText(filepath.Join(dir, records.ActorFile), records.MaxArtifact); err == nil {
 		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
 	}
-	var files []worktree.FileChange
+	var files []records.FileChange
 	if err := records.ReadJSON(filepath.Join(dir, records.FilesChangedFile), &files); err == nil {
 		it.Files = files
 	} else {
@@ -208,18 +208,18 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 		it.MetaRaw = metaRaw
 		var mf records.Meta
 		if err := json.Unmarshal(metaRaw, &mf); err != nil {
-			problems = append(problems, Problem{Path: filepath.Join(dir, records.MetaFile), Err: err})
+			problems = append(problems, records.Problem{Path: filepath.Join(dir, records.MetaFile), Err: err})
 		} else {
 			it.Meta = &mf
 		}
 	}
-	var cons records.Consensus
+	var cons events.ConsensusReached
 	if err := records.ReadJSON(filepath.Join(dir, records.ConsensusFile), &cons); err != nil {
 		note(err, ended)
 	} else {
 		it.Consensus = &cons
 	}
-	var dis records.Dissent
+	var dis events.DissentRecorded
 	if err := records.ReadJSON(filepath.Join(dir, records.DissentFile), &dis); err != nil {
 		note(err, true)
 	} else {
@@ -249,8 +249,8 @@ func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []Prob
 // Without a readable jury.json the verdict files are taken in name order,
 // which is what a replay can still use; a seat whose file is missing is
 // kept with a nil raw verdict.
-func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []Problem) {
-	var problems []Problem
+func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []records.Problem) {
+	var problems []records.Problem
 	var seats []records.Seat
 	juryPath := filepath.Join(dir, records.JuryFile)
 	juryRead := true
@@ -273,7 +273,7 @@ func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []Problem) {
 		p := records.VerdictPath(dir, s.JudgeID)
 		vs[i].path = p
 		if s.JudgeID == "" || strings.ContainsAny(s.JudgeID, `/\`) || s.JudgeID == "." || s.JudgeID == ".." {
-			problems = append(problems, Problem{Path: juryPath, Err: errors.New("a seat has an unusable judge_id")})
+			problems = append(problems, records.Problem{Path: juryPath, Err: errors.New("a seat has an unusable judge_id")})
 			continue
 		}
 		raw, err := records.ReadRaw(p)
@@ -373,9 +373,9 @@ type AdvisoryView struct {
 	TokenCount *int          `json:"token_count,omitempty"`
 	// Diff is the diff the judge was shown, as kept beside the judgement
 	// record ("" when none was kept); DiffPath is that file.
-	Diff     string    `json:"judge_diff,omitempty"`
-	DiffPath string    `json:"judge_diff_path,omitempty"`
-	Problems []Problem `json:"-"`
+	Diff     string            `json:"judge_diff,omitempty"`
+	DiffPath string            `json:"judge_diff_path,omitempty"`
+	Problems []records.Problem `json:"-"`
 }
 
 // ShowAdvisory reads one stop file, whether a session start has surfaced

@@ -36,7 +36,7 @@ type taskPage struct {
 	// PolicyNote says a review's change edits tribunal's policy and was
 	// judged under the base's (reviewfmt.PolicySentence).
 	PolicyNote string
-	Refused    []worktree.Refusal
+	Refused    []records.Refusal
 	Facts      []fact
 	Damaged    []string
 	Chart      *chart

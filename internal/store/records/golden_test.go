@@ -92,7 +92,7 @@ func populated() map[string]any {
 			ActorMaxTokens: 1, JudgeMaxTokens: 2, MetaMaxTokens: 3, JudgeTimeout: 120, ActorTimeout: 600,
 			MetaTimeout: 90, BudgetUSD: f64(5),
 		},
-		"session-start.json": records.SessionStart{
+		"session-start.json": events.SessionStart{
 			TaskID: taskID, JudgeTypes: []string{"standard"}, GatePolicy: rules.Majority,
 			ScoreThreshold: f64(0.75), MaxIterations: i(3), ActorModelID: "a",
 			JudgeModelIDs: []string{"j"}, MetaModelID: "m",
@@ -106,11 +106,11 @@ func populated() map[string]any {
 			{JudgeID: judgeID, JudgeType: "standard", Subagent: "tribunal-judge-standard", Model: str("claude-opus-4-7")},
 			{JudgeID: iterID, JudgeType: "adversarial", Subagent: "tribunal-judge-adversarial"},
 		},
-		"consensus.json": records.Consensus{
+		"consensus.json": events.ConsensusReached{
 			TaskID: taskID, IterationID: iterID, AggregatedScore: 0.8, Passed: true,
 			AggregationMethod: rules.Mean, Judges: []events.ConsensusJudge{{JudgeID: judgeID, Score: 0.8}},
 		},
-		"dissent.json": records.Dissent{
+		"dissent.json": events.DissentRecorded{
 			TaskID: taskID, IterationID: iterID, DisagreementScore: 0.5,
 			Judges: []events.DissentJudge{{JudgeID: judgeID, Score: 0.3, Passed: false}},
 		},

@@ -120,9 +120,6 @@ func (m *Manifest) Params() (Params, bool) {
 	return p, p.GatePolicy != "" && p.ScoreThreshold != nil
 }
 
-// SessionStart is session-start.json: the session.start event's payload.
-type SessionStart = events.SessionStart
-
 // Complete is session-complete.json: the session.complete payload plus
 // the run's error. A reader without the file takes the event's payload.
 type Complete struct {
@@ -138,13 +135,6 @@ type Seat struct {
 	Subagent  string  `json:"subagent"`
 	Model     *string `json:"model"`
 }
-
-// Consensus is consensus.json: the consensus.reached payload.
-type Consensus = events.ConsensusReached
-
-// Dissent is dissent.json: the dissent.recorded payload, written only when
-// the disagreement exceeded the dissent threshold.
-type Dissent = events.DissentRecorded
 
 // Meta is meta.json: the meta.complete payload plus what only tribunal
 // reads.
