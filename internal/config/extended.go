@@ -10,7 +10,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
 // Settings beyond tribunal 1.2.7: judge reps, the trust gate over
@@ -78,13 +77,13 @@ type TrustSettings struct {
 	// Block makes an untrustworthy jury block the gate; otherwise the
 	// result is recorded and shown only.
 	Block      bool
-	Thresholds trust.Thresholds
+	Thresholds rules.TrustThresholds
 }
 
 // Trust returns the trust-gate settings; out-of-range values fall back to
 // the defaults with a warning.
 func (c *Config) Trust() TrustSettings {
-	th := trust.DefaultThresholds()
+	th := rules.DefaultTrustThresholds()
 	th.MinSurvivors = c.count(th.MinSurvivors, "trust", "min_survivors")
 	if f, ok := number(c.tree.at("trust", "spread_ceiling")); ok {
 		if f >= 0 && f <= 1 {
