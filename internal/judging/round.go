@@ -13,7 +13,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
-	"github.com/tribunal-cc/tribunal/internal/judging/probes"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
@@ -247,18 +246,18 @@ func (r *round) checks() gate.Checks {
 // far, the current one last; their findings go to the Meta-Judge and into
 // meta.json.
 func (r *round) probes() []string {
-	var its []probes.Iteration
+	var its []probeIteration
 	for _, h := range append(append([]*Round{}, r.in.History...), r.it) {
-		pi := probes.Iteration{Aggregate: h.Aggregate, OutputBytes: len(h.ActorOutput)}
+		pi := probeIteration{Aggregate: h.Aggregate, OutputBytes: len(h.ActorOutput)}
 		for _, v := range h.Verdicts {
 			if s, ok := v.UsableScore(); ok {
-				pi.Judges = append(pi.Judges, probes.Judge{Type: v.JudgeType, Score: s})
+				pi.Judges = append(pi.Judges, probeJudge{Type: v.JudgeType, Score: s})
 			}
 		}
 		its = append(its, pi)
 	}
 	var out []string
-	for _, f := range probes.Run(its) {
+	for _, f := range runProbes(its) {
 		out = append(out, f.String())
 	}
 	// Command judges and evaluators are facts, not opinions: the
