@@ -1,115 +1,163 @@
 package docs
 
 import (
-	"go/parser"
-	"go/token"
 	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/tribunal-cc/tribunal/"
 
-var layerRow = regexp.MustCompile(`^\s*([0-9]+)\s+[a-z]+\s+(.+)$`)
-
-// layers reads the diagram of design.md's "Layers" section: the row of
-// every package it draws, by internal/ name.
-func layers(t *testing.T) map[string]int {
+// parts reads design.md's "Parts" section: the part of every pattern it
+// lists (an internal/ package path, or a path ending in /... for every
+// package under it), and its "never" rules as written.
+func parts(t *testing.T) (map[string]string, []never) {
 	t.Helper()
 	data, err := os.ReadFile("design.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
-	start := strings.Index(text, "\n## Layers")
+	start := strings.Index(text, "\n## Parts")
 	if start < 0 {
-		t.Fatal("design.md has no Layers section")
+		t.Fatal("design.md has no Parts section")
 	}
-	block := text[start:]
-	block = block[strings.Index(block, "```text\n")+len("```text\n"):]
-	block = block[:strings.Index(block, "```")]
-	out := map[string]int{}
-	for _, line := range strings.Split(block, "\n") {
-		m := layerRow.FindStringSubmatch(line)
-		if m == nil {
+	text = text[start:]
+	if end := strings.Index(text[1:], "\n## "); end >= 0 {
+		text = text[:end+1]
+	}
+	blocks := strings.Split(text, "```text\n")
+	if len(blocks) < 3 {
+		t.Fatal("design.md's Parts section lacks its two text blocks (parts, never rules)")
+	}
+	patterns := map[string]string{}
+	for _, line := range strings.Split(blocks[1][:strings.Index(blocks[1], "```")], "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] == "part" {
 			continue
 		}
-		row, _ := strconv.Atoi(m[1])
-		for _, name := range strings.Fields(m[2]) {
-			if strings.Trim(name, "│└┘─┬◄") == "" {
-				continue
-			}
-			out["internal/"+name] = row
+		for _, p := range f[1:] {
+			patterns[p] = f[0]
 		}
 	}
-	return out
-}
-
-// testSupport are the packages only tests import; the diagram leaves them
-// out.
-func testSupport(pkg string) bool {
-	switch pkg {
-	case "internal/fakeclaude", "internal/fakeapi", "internal/fakellm", "internal/fakegithub", "internal/fakegitlab", "internal/testcmds",
-		"internal/events/schemacheck", "internal/testtier", "internal/testtier/summary", "internal/stress",
-		"internal/codeguard":
-		return true
-	}
-	return false
-}
-
-// TestLayers: design.md's diagram draws every package, and every import of
-// a package's non-test code goes to a lower row — the map says which
-// package may import which, and the code keeps to it.
-func TestLayers(t *testing.T) {
-	rows := layers(t)
-	if rows["internal/rules"] != 0 || rows["internal/session"] == 0 {
-		t.Fatalf("the diagram did not parse: %v", rows)
-	}
-	for pkg := range goPackages(t) {
-		if !strings.HasPrefix(pkg, "internal/") || testSupport(pkg) {
+	var rules []never
+	for _, line := range strings.Split(blocks[2][:strings.Index(blocks[2], "```")], "\n") {
+		from, to, ok := strings.Cut(strings.TrimSpace(line), "→")
+		if !ok || !strings.HasPrefix(from, "never ") {
 			continue
 		}
-		row, ok := rows[pkg]
-		if !ok {
-			t.Errorf("design.md's layer diagram does not draw %s", pkg)
-			continue
-		}
-		for _, imp := range imports(t, filepath.Join("..", pkg)) {
-			if !strings.HasPrefix(imp, module+"internal/") {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, module)
-			if r, ok := rows[dep]; ok && r >= row {
-				t.Errorf("%s (row %d) imports %s (row %d): a package imports only rows below its own", pkg, row, dep, r)
-			}
-		}
+		rules = append(rules, never{line: strings.TrimSpace(line), from: strings.Fields(from)[1:], to: strings.Fields(to)})
 	}
+	return patterns, rules
 }
 
-// imports lists what the non-test Go files of dir import.
-func imports(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
+// never is one rule: no package matched by from links one matched by to.
+type never struct {
+	line     string
+	from, to []string
+}
+
+// partOf is the part whose pattern names pkg (an internal/ name without
+// the prefix), the longest pattern winning.
+func partOf(patterns map[string]string, pkg string) string {
+	best, part := "", ""
+	for p, pt := range patterns {
+		base, tree := strings.CutSuffix(p, "/...")
+		if (pkg == p || tree && strings.HasPrefix(pkg, base+"/")) && len(p) > len(best) {
+			best, part = p, pt
+		}
 	}
+	return part
+}
+
+// matches says whether term (a part's name, an internal/ package, a
+// package tree ending /..., a cmd/ package or a standard-library path)
+// names pkg, a full import path.
+func matches(patterns map[string]string, term, pkg string) bool {
+	name, internal := strings.CutPrefix(pkg, module+"internal/")
+	if internal {
+		if slices.Contains(partNames(patterns), term) {
+			return partOf(patterns, name) == term
+		}
+		base, tree := strings.CutSuffix(term, "/...")
+		return name == term || tree && (name == base || strings.HasPrefix(name, base+"/"))
+	}
+	if rest, ok := strings.CutPrefix(pkg, module); ok {
+		return rest == term
+	}
+	return pkg == term
+}
+
+func partNames(patterns map[string]string) []string {
 	var out []string
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, spec := range file.Imports {
-			p, _ := strconv.Unquote(spec.Path.Value)
+	for _, p := range patterns {
+		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// deps is every package of the module with its transitive imports (non-test).
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./cmd/...", "./internal/...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		m[f[0]] = f[1:]
+	}
+	return m
+}
+
+// TestPartsNameEveryPackage: design.md's parts list places every package
+// of internal/ in exactly one part.
+func TestPartsNameEveryPackage(t *testing.T) {
+	patterns, _ := parts(t)
+	if partOf(patterns, "session") != "cli" || partOf(patterns, "store/records") != "store" {
+		t.Fatalf("the parts list did not parse: %v", patterns)
+	}
+	for pkg := range goPackages(t) {
+		if name, ok := strings.CutPrefix(pkg, "internal/"); ok && partOf(patterns, name) == "" {
+			t.Errorf("design.md's parts list does not place %s", pkg)
+		}
+	}
+}
+
+// TestNeverRules holds the code to design.md's "never" rules between
+// parts: no package a rule's left side names links, directly or through
+// another package, a package its right side names.
+func TestNeverRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped with -short")
+	}
+	patterns, rules := parts(t)
+	if len(rules) < 5 {
+		t.Fatalf("design.md states %d never rules; the block did not parse", len(rules))
+	}
+	all := deps(t)
+	for _, r := range rules {
+		checked := 0
+		for pkg, ds := range all {
+			if !slices.ContainsFunc(r.from, func(term string) bool { return matches(patterns, term, pkg) }) {
+				continue
+			}
+			checked++
+			for _, d := range ds {
+				if slices.ContainsFunc(r.to, func(term string) bool { return matches(patterns, term, d) }) {
+					t.Errorf("%s links %s, against %q", strings.TrimPrefix(pkg, module), strings.TrimPrefix(d, module), r.line)
+				}
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%q names no package", r.line)
+		}
+	}
 }

@@ -90,7 +90,7 @@ func TestDesignMapNamesEveryPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkgs := goPackages(t)
-	for _, want := range []string{"cmd/stop-gate", "internal/gate", "internal/events/schemacheck", "e2e"} {
+	for _, want := range []string{"cmd/stop-gate", "internal/judging/gate", "internal/testkit/schemacheck", "e2e"} {
 		if !pkgs[want] {
 			t.Fatalf("the package walk missed %s: %v", want, pkgs)
 		}

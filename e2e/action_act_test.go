@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // stubAction is an action.yml standing in for a remote action under act's

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 
 const stopVerdict = `{"score":0.81,"passed":true,"judge_type":"standard","feedback_summary":"Fine (E2E-STOP)","confidence":0.7}`

@@ -12,17 +12,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/session"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // The real Codex and Gemini CLIs (pinned in package.json beside Claude
-// Code) sit a jury seat against internal/fakellm, offline:
+// Code) sit a jury seat against internal/testkit/fakellm, offline:
 //
 //   - codex: `-c model_provider=tribunal -c model_providers.tribunal={…,
 //     base_url=<fake>/v1, env_key=<var>, wire_api="responses"}` makes it

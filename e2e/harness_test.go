@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 func TestMain(m *testing.M) {
@@ -224,7 +224,7 @@ func (w *world) environ() []string {
 		case strings.HasPrefix(k, "CLAUDE"), strings.HasPrefix(k, "ANTHROPIC"),
 			strings.HasPrefix(k, "TRIBUNAL_"), strings.HasPrefix(k, "ONLOOKER_"),
 			strings.HasPrefix(k, "GIT_"), k == "HOME", k == "PATH", k == "API_TIMEOUT_MS",
-			k == "CI": // the suite's CI marker (internal/testtier), not the CLI's
+			k == "CI": // the suite's CI marker (internal/testkit/testtier), not the CLI's
 			continue
 		}
 		env = append(env, kv)

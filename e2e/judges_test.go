@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 // The Stop hook's judge runs detached in advisory mode: a turn ends before

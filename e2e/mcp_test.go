@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // mcpChange is the uncommitted file the MCP tests have judged, and the

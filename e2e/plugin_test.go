@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // validation is the part of `claude plugin validate --json` we check.

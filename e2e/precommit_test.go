@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // localHookConfig is the README's `repo: local` form: tribunal-session

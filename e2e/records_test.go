@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // event is one line of the Onlooker log.

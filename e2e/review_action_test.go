@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
-	"github.com/tribunal-cc/tribunal/internal/receipt"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/store/receipt"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // A finding whose text tries to mention, link and inject HTML: the comment

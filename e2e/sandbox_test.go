@@ -13,11 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // The adversarial judge's Bash against the real CLI's sandbox
@@ -176,7 +177,7 @@ func TestAdversarialJudgeBashIsSandboxed(t *testing.T) {
 			t.Errorf("a secret outside the worktree reached the model in request #%d", r.Seq)
 		}
 	}
-	var adv *session.JudgeReport
+	var adv *judging.JudgeReport
 	for i, j := range rep.Iterations[0].Judges {
 		if j.Type == "adversarial" {
 			adv = &rep.Iterations[0].Judges[i]

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // TestStopHookJudgeFailures: whatever goes wrong with the nested judge, the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // stopEnabled turns the advisory judge on for the test repository.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // The change under review never configures its own judge (issue 30 item

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeapi"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeapi"
 )
 
 // slowJudge is how long the scripted judge takes to answer: longer than a

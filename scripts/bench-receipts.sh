@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-receipts.sh: receipts written and verified per second on a range of
-# 1,000 commits (internal/receipt's BenchmarkReceiptsRange).
+# 1,000 commits (internal/store/receipt's BenchmarkReceiptsRange).
 #
 # The benchmark builds a repository of 1,001 commits with git fast-import,
 # signs a receipt for each of the last 1,000 and merges it into its note
@@ -27,7 +27,7 @@ COUNT=${COUNT:-1}
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 echo "git: $(git --version)"
-go test -run '^$' -bench '^BenchmarkReceiptsRange$' -benchtime 1x -count "$COUNT" ./internal/receipt |
+go test -run '^$' -bench '^BenchmarkReceiptsRange$' -benchtime 1x -count "$COUNT" ./internal/store/receipt |
 	awk '/^BenchmarkReceiptsRange/ {
 		for (i = 1; i <= NF; i++) {
 			if ($i == "written/s") w = $(i-1)

@@ -3,7 +3,7 @@
 # on a repository of BENCH_TRACKED (50,000) small tracked files: git status,
 # a bare `git worktree add` + `remove`, a fresh task worktree and a warm one
 # from the pool (session.worktree_pool), interleaved in one run
-# (internal/worktree TestTaskStartTimes).
+# (internal/git/worktree TestTaskStartTimes).
 #
 #   targets: warm <= 3x git status; fresh <= 1.2x worktree add + remove
 #
@@ -41,5 +41,5 @@ if [[ ! -f $repo/.git/tribunal-bench-layout ]]; then
 	mv "$repo.tmp" "$repo"
 fi
 cd "$repo_root"
-TRIBUNAL_BENCH_REPO=$repo go test -count=1 -timeout 60m -run '^TestTaskStartTimes$' -v ./internal/worktree |
+TRIBUNAL_BENCH_REPO=$repo go test -count=1 -timeout 60m -run '^TestTaskStartTimes$' -v ./internal/git/worktree |
 	grep -E 'median|target|disk per|FAIL|ok ' || true

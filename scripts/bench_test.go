@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // TestBenchScripts runs each bench with inputs small enough for seconds,

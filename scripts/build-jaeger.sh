@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Jaeger that the otel test tier sends traces to (make test-otel,
-# internal/testtier), at the version pinned in tools/jaeger/go.mod — a module
+# internal/testkit/testtier), at the version pinned in tools/jaeger/go.mod — a module
 # of its own, so that Jaeger's large dependency graph never enters tribunal's
 # go.mod. Built once per machine and kept outside the repository (about 5–10
 # minutes on 2 cores; a 120 MB binary), then reused. Prints the binary's path.

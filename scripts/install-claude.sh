@@ -2,7 +2,7 @@
 # Installs the pinned Claude Code CLI (package.json) into node_modules for
 # the end-to-end tests in e2e/, with the pinned Codex and Gemini CLIs that
 # the cross-family tests drive and the pinned SARIF validator
-# (@microsoft/sarif-multitool, internal/reviewfmt's TestSARIFValidates)
+# (@microsoft/sarif-multitool, internal/present/reviewfmt's TestSARIFValidates)
 # and the pinned MCP Inspector (@modelcontextprotocol/inspector, whose CLI
 # mode e2e/mcp_test.go drives against tribunal-session mcp) and the pinned
 # gitlab-ci-local (the GitLab template's test), then prints the path of the claude binary.

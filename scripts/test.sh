@@ -10,7 +10,7 @@
 #                              every CPU kept busy
 #   scripts/test.sh fuzz       a FUZZTIME (8s) coverage-guided run of every fuzz target
 #   scripts/test.sh e2e|browser|calibration|stress|otel|bench
-#                              one slow tier (internal/testtier), under -race
+#                              one slow tier (internal/testkit/testtier), under -race
 #   scripts/test.sh fmt        gofmt -w every directory that go vet ./... checks
 #   scripts/test.sh staticcheck
 #                              staticcheck (pinned below) over the non-test code
@@ -20,7 +20,7 @@
 #                              (LOAD_COUNT, if set, says how many times), the fuzz
 #                              targets
 #
-# The slow tiers are opt-in through TRIBUNAL_TIERS (internal/testtier); a
+# The slow tiers are opt-in through TRIBUNAL_TIERS (internal/testkit/testtier); a
 # tier that is not selected skips, and every such skip is printed once at
 # the end of the run. With CI set, a selected tier that lacks what it
 # needs (claude, chromium) fails instead of skipping.
@@ -38,7 +38,7 @@ LOAD_COUNT=${LOAD_COUNT:-3}
 # followed by one line per skipped tier (go test -json keeps the skip
 # lines that plain go test hides for passing packages).
 gotest() {
-	CGO_ENABLED=0 go build -o build/test/summary ./internal/testtier/summary
+	CGO_ENABLED=0 go build -o build/test/summary ./internal/testkit/testtier/summary
 	go test -json "$@" 2>&1 | build/test/summary
 }
 
@@ -171,14 +171,14 @@ fuzz() {
 }
 
 # tier runs the packages that hold one slow tier's tests, with that tier
-# selected (internal/testtier lists the tiers).
+# selected (internal/testkit/testtier lists the tiers).
 tier() {
 	local name=$1 pkgs run=.
 	case $name in
 	e2e) pkgs=./e2e ;;
-	browser) pkgs=./internal/report ;;
-	calibration) pkgs=./internal/calibrate ;;
-	stress) pkgs=./internal/stress ;;
+	browser) pkgs=./internal/present/report ;;
+	calibration) pkgs=./internal/judging/calibrate ;;
+	stress) pkgs=./internal/testkit/stress ;;
 	bench) pkgs=./scripts ;;
 	otel)
 		# The tier's one test, not the rest of the package's suite; the

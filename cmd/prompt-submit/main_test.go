@@ -11,11 +11,11 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
-	"github.com/tribunal-cc/tribunal/internal/surface"
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
+	"github.com/tribunal-cc/tribunal/internal/hook/surface"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")

@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/tribunal-cc/tribunal/internal/hook/surface"
 	"github.com/tribunal-cc/tribunal/internal/output"
-	"github.com/tribunal-cc/tribunal/internal/surface"
 )
 
 func main() {

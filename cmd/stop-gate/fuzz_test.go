@@ -18,11 +18,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
-	"github.com/tribunal-cc/tribunal/internal/hookio"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
+	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 // Placeholders that seeds use for the paths of the fixture, which differ

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/output"
-	"github.com/tribunal-cc/tribunal/internal/stophook"
 )
 
 func main() {

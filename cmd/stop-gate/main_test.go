@@ -7,8 +7,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/fakeclaude"
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/stophook"
+	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 )
 
 // TestSayWiresEveryCallback: each of the hook's four diagnostic callbacks

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // applyConflict says why a kept change did not apply and what can help:

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 // TestCandidatesCostAndTime measures what `run --candidates 3` costs in

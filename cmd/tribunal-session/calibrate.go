@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 	"github.com/tribunal-cc/tribunal/internal/output"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID]
@@ -180,7 +180,7 @@ func (c *cli) holdoutFlag(fs *flag.FlagSet, raw string) (float64, int) {
 // configuration errors print none.
 func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int {
 	var inErr *calibrate.InputError
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	switch {
 	case errors.As(err, &inErr) && errors.Is(err, calibrate.ErrNothingToMutate):
 		c.errorf("calibrate: %v", inErr.Err)

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
 )
 
 // fromHistoryFlags checks --from-history and --write-cases together:

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/tribunal-cc/tribunal/internal/decide"
+	"github.com/tribunal-cc/tribunal/internal/judging/decide"
 )
 
 // decideCmd runs the aggregate and the gate over JSON on stdin.

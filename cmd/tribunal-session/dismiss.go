@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 const dismissHelp = `usage: tribunal-session dismiss TASK_ID|SESSION_ID|last FINDING --reason "…" [--shared]

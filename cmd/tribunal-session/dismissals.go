@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 const dismissalsHelp = `usage: tribunal-session dismissals [--json]

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 )
 
 // plannedCall is one kind of call a run would make per iteration, with

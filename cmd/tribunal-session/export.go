@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // exitExportFailed is export's status when the collector did not take

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
 	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 const exportTaskID = "01JQ2000000000000000000000"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 )
 
 const gcHelp = `usage: tribunal-session gc

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/tribunal-cc/tribunal/internal/ghaction"
+	"github.com/tribunal-cc/tribunal/internal/review/ghaction"
 )
 
 // exitPublishFailed: the review's comment or outputs could not be written.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/tribunal-cc/tribunal/internal/ghaction"
+	"github.com/tribunal-cc/tribunal/internal/review/ghaction"
 )
 
 // githubGuard refuses a pull_request_target job whose workspace has the

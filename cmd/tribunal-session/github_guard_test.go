@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // TestGitHubGuard runs `github guard` in a real checkout: a

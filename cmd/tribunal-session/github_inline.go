@@ -4,8 +4,8 @@ import (
 	"context"
 	"os"
 
-	"github.com/tribunal-cc/tribunal/internal/ghaction"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/review/ghaction"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // The pull request's diff the inline tests review: x.go shows lines 1-4

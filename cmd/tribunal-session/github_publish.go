@@ -8,8 +8,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/tribunal-cc/tribunal/internal/ghaction"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/review/ghaction"
 )
 
 // publishFlags are github publish's options.

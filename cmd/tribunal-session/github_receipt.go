@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/receipt"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 )
 
 // githubReceipt checks the pull request's head for a valid receipt

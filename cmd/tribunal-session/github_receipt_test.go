@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
-	"github.com/tribunal-cc/tribunal/internal/receipt"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/store/receipt"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // prRepo is a pull request's repository: a base commit with an
@@ -153,7 +153,7 @@ func TestGitHubReceipt(t *testing.T) {
 		// last commit added the allowed-signers file the pull request
 		// changes: the judges saw the file added whole, never the pull
 		// request's edit of it (an ancestor whose later changes the pull
-		// request does not touch vouches: internal/receipt TestJudgedBase).
+		// request does not touch vouches: internal/store/receipt TestJudgedBase).
 		{name: "judged from an ancestor of the merge base", setup: func(r *prRepo) {
 			r.judgedBase = r.git("rev-parse", r.base+"~1")
 			r.sign(r.alice, "", true, false)

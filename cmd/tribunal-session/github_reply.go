@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/ghaction"
+	"github.com/tribunal-cc/tribunal/internal/review/ghaction"
 )
 
 // githubReply is the Action's step on a pull_request_review_comment or

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegithub"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
 // ghJob is one GitHub Actions job's environment: the event payload, the

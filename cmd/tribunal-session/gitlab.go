@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/gitlabmr"
+	"github.com/tribunal-cc/tribunal/internal/review/gitlabmr"
 )
 
 const gitlabHelp = `usage: tribunal-session gitlab publish --markdown FILE --json FILE [--inline=false]

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegitlab"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegitlab"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // gitlabCILocal finds the pinned gitlab-ci-local (package.json, installed

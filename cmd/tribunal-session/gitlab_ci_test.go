@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegitlab"
-	"github.com/tribunal-cc/tribunal/internal/gitlabmr"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/review/gitlabmr"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegitlab"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // glRetry is retry.go at the base, at the first head (a loop that never
@@ -45,7 +45,7 @@ const (
 // TestGitLabTemplateUnderGitLabCILocal runs ci/gitlab/tribunal-review.yml
 // with the real gitlab-ci-local (shell executor, isolated: the job has a
 // build directory and a cache, as a runner gives it) as a merge request
-// pipeline, against internal/fakegitlab with the fake claude as the
+// pipeline, against internal/testkit/fakegitlab with the fake claude as the
 // model: the first pipeline builds and caches tribunal, writes the note
 // and one discussion per finding on a changed line; the second (send
 // fixed) installs from the cache, resolves send's discussion and posts

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/fakegitlab"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakegitlab"
 )
 
 // TestGitLabPublish drives `gitlab publish` as review.sh does, against

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Exit statuses of the history commands beyond the shared ones.
@@ -117,13 +118,13 @@ func (c *cli) historyFlags(name, help string, args []string, setup func(fs *flag
 	return pos, -1
 }
 
-func (c *cli) reportProblems(ps []history.Problem) {
+func (c *cli) reportProblems(ps []records.Problem) {
 	for _, p := range ps {
 		c.errorf("%s", p.Error())
 	}
 }
 
-func problemStrings(ps []history.Problem) []string {
+func problemStrings(ps []records.Problem) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Error()

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/githook"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/githook"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 )
 
 const hookHelp = `usage: tribunal-session hook install [--pre-push] [--gate]

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/githook"
+	"github.com/tribunal-cc/tribunal/internal/git/githook"
 )
 
 // TestCIHooksAreTheShims: the hooks in ci/hooks that people copy by hand

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/githook"
+	"github.com/tribunal-cc/tribunal/internal/git/githook"
 )
 
 // hookRunCmd is what an installed hook (or the pre-commit framework)

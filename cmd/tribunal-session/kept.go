@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // exitNotApplied: apply found the change conflicting with the working

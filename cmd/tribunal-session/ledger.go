@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 func (c *cli) keyDir() string {

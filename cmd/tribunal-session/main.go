@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/output"
-	"github.com/tribunal-cc/tribunal/internal/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 
@@ -185,7 +185,7 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyReceiptCmd(ctx, args) }},
 	{"export", "send recorded tasks and judgements to an OpenTelemetry collector", exportHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.exportCmd(ctx, args) }},
-	// The Stop hook's openai calls (internal/provider.Delegate).
+	// The Stop hook's openai calls (internal/llm/provider.Delegate).
 	{provider.DelegateCommand, "internal: one openai judge call for the Stop hook", providerCallHelp,
 		func(ctx context.Context, c *cli, _ []string) int { return c.providerCallCmd(ctx) }},
 	{"version", "print the version", versionHelp,

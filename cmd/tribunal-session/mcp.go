@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/mcpserver"
 	"github.com/tribunal-cc/tribunal/internal/version"
 )

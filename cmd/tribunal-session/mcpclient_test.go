@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 // TestMCPScripts runs testdata/mcp: the real `tribunal-session mcp`

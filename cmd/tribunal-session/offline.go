@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
 // judgesRunner is claudeRunner for a command with no actor (review,
@@ -34,6 +35,6 @@ func (c *cli) offlineJury(dir, rubricID string) bool {
 	}
 	quiet := func(string) {}
 	j, err := judging.Load(judging.Options{RubricID: rubricID, WorktreeRoot: root},
-		judging.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
+		env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
 	return err == nil && j.Offline()
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
-	"github.com/tribunal-cc/tribunal/internal/testtier"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // TestOTelScripts runs testdata/otel against a real Jaeger (the otel

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
 // readmeMarker precedes every README block this test runs.

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/rejudge"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/rejudge"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
-	"github.com/tribunal-cc/tribunal/internal/session"
 )
 
 // exitFlipped: rejudge found an iteration the current configuration
@@ -126,7 +126,7 @@ func (c *cli) rejudgeTaskIDs(h here, pos []string, since string, window time.Dur
 // rejudgeReport prints what rejudge.Run returned, as far as it got, and
 // decides the exit status. A configuration error means nothing ran.
 func (c *cli) rejudgeReport(res *rejudge.Result, err error, asJSON bool) int {
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	if errors.As(err, &cfgErr) {
 		c.errorf("%v", cfgErr.Err)
 		c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")

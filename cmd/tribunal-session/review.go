@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
@@ -265,7 +266,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		return code
 	}
 	res, runErr := rv.Run(ctx)
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	if errors.As(runErr, &cfgErr) {
 		c.configError(cfgErr)
 		return exitUsage

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // cacheSecretEnv names the review cache's secret in a CI job (the

@@ -12,13 +12,14 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/detached"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/session/detached"
 )
 
 type runFlags struct {
@@ -278,7 +279,7 @@ func (c *cli) git(environ []string) projectkey.GitRunner {
 
 // configError prints a setup failure and its hint.
 func (c *cli) configError(err error) {
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	if errors.As(err, &cfgErr) {
 		for _, e := range config.Errors(cfgErr.Err) {
 			c.errorf("%v", e)
@@ -317,7 +318,7 @@ func (c *cli) runTask(ctx context.Context, f runFlags, task string) int {
 
 // report prints the outcome and decides the exit status.
 func (c *cli) report(rep *session.Report, runErr error, asJSON bool) int {
-	var cfgErr *session.ConfigError
+	var cfgErr *judging.ConfigError
 	if errors.As(runErr, &cfgErr) {
 		c.configError(cfgErr)
 		if asJSON {

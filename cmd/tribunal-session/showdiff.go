@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 

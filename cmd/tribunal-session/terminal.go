@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/tribunal-cc/tribunal/internal/mdterm"
+	"github.com/tribunal-cc/tribunal/internal/present/mdterm"
 )
 
 // terminal says whether w is a terminal and, when it is, its width in

@@ -14,11 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/report"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
+	"github.com/tribunal-cc/tribunal/internal/present/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 const viewHelp = `usage: tribunal-session view [TASK_ID|SESSION_ID|last] [-o FILE] [--open]
@@ -118,7 +118,7 @@ func (c *cli) writeOne(project store.Project, logPath string, ref history.Ref, o
 		}
 	}
 	var buf bytes.Buffer
-	var problems []history.Problem
+	var problems []records.Problem
 	if ref.Kind == history.KindAdvisory {
 		v, err := history.ShowAdvisory(project.Dir, logPath, ref.StopPath)
 		if err != nil {

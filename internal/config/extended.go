@@ -10,7 +10,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
 // Settings beyond tribunal 1.2.7: judge reps, the trust gate over
@@ -48,14 +47,14 @@ func (c *Config) RepModel(t string, i int) string {
 
 // ChangeLimits returns session.max_file_mb and session.max_change_mb in
 // bytes: how large one file a task writes, and all the files it adds or
-// rewrites together, may be. 0 means unset (internal/worktree's defaults,
+// rewrites together, may be. 0 means unset (internal/git/worktree's defaults,
 // 50 and 200 MiB, apply).
 func (c *Config) ChangeLimits() (file, change int64) {
 	return int64(c.count(0, "session", "max_file_mb")) << 20, int64(c.count(0, "session", "max_change_mb")) << 20
 }
 
 // WorktreePool is session.worktree_pool: the warm task worktrees kept per
-// repository (internal/worktree.Pool). Zero values mean the defaults.
+// repository (internal/git/worktree.Pool). Zero values mean the defaults.
 type WorktreePool struct {
 	Off         bool          // enabled: false
 	Size        int           // size
@@ -78,13 +77,13 @@ type TrustSettings struct {
 	// Block makes an untrustworthy jury block the gate; otherwise the
 	// result is recorded and shown only.
 	Block      bool
-	Thresholds trust.Thresholds
+	Thresholds rules.TrustThresholds
 }
 
 // Trust returns the trust-gate settings; out-of-range values fall back to
 // the defaults with a warning.
 func (c *Config) Trust() TrustSettings {
-	th := trust.DefaultThresholds()
+	th := rules.DefaultTrustThresholds()
 	th.MinSurvivors = c.count(th.MinSurvivors, "trust", "min_survivors")
 	if f, ok := number(c.tree.at("trust", "spread_ceiling")); ok {
 		if f >= 0 && f <= 1 {
@@ -139,7 +138,7 @@ func (c *Config) SeverityFailAt() (severity.Level, error) {
 }
 
 // CommandJudge is one configured command judge as plain data;
-// internal/cmdjudge validates it and runs it.
+// internal/judging/cmdjudge validates it and runs it.
 type CommandJudge struct {
 	// Key is the judge's settings key (tribunal.command_judges.<name>),
 	// for messages.

@@ -11,7 +11,7 @@ import (
 // base_url, api_key_env, family; CLI paths under tribunal.codex.path and
 // tribunal.gemini.path.
 
-// Provider is one seat's provider settings as plain data: internal/provider
+// Provider is one seat's provider settings as plain data: internal/llm/provider
 // validates it against the environment and builds the client. Its fields
 // match provider.Spec one for one, so that a conversion carries it over.
 type Provider struct {

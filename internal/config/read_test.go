@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/jury"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
 )
 
 // TestStopHookEnabled covers spec §A.1: only a JSON true enables the hook.

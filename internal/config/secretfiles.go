@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 )
 
 // secretFilesKey is tribunal.secret_files: patterns of untracked files to
 // leave out of task snapshots, diffs, prompts and records, on top of the
-// built-in list (internal/secretfiles). Unlike every other key, layers do
+// built-in list (internal/git/secretfiles). Unlike every other key, layers do
 // not override it: each adds its patterns to those below, so a repository
 // can make tribunal leave out more of its files, never fewer (it may only
 // make things safer).

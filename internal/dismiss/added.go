@@ -3,8 +3,8 @@ package dismiss
 import (
 	"fmt"
 
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // AddedLines are the post-image line numbers of the '+' lines of files,

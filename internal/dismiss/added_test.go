@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // TestAddedMarkersDoNotDismiss: in a change judged as someone else's, a

@@ -6,7 +6,7 @@
 // fills an Env from os.Getenv, os.Environ and the terminal, and session,
 // judging, calibrate and rejudge take it (embedded in their Deps where
 // they need more). The hook binaries keep their own small Deps, so that
-// they link nothing beyond their paths (internal/codeguard's hookLinks).
+// they link nothing beyond their paths (internal/testkit/codeguard's hookLinks).
 package env
 
 import (
@@ -14,8 +14,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 )
 

@@ -8,10 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -22,7 +23,7 @@ import (
 const JudgeDiffBytes = prompts.StopDiffBudget
 
 // BoundedDiff renders a unified diff for the judges within
-// JudgeDiffBytes, every file listed, bodies shared fairly (internal/unidiff).
+// JudgeDiffBytes, every file listed, bodies shared fairly (internal/git/unidiff).
 func BoundedDiff(patch string) string {
 	if patch == "" {
 		return ""
@@ -37,7 +38,7 @@ func shadowDiff(files []unidiff.File) string { return unidiff.Render(files, Judg
 // Work is one finished piece of work to judge.
 type Work struct {
 	Task string
-	// Files are the change (internal/unidiff), shown to the judges where a
+	// Files are the change (internal/git/unidiff), shown to the judges where a
 	// run shows its diff, bounded the same way.
 	Files []unidiff.File
 	// ActorOutput is the actor's final message (a recorded one, or a
@@ -98,7 +99,7 @@ func (j *Jury) JudgeDiff(ctx context.Context, w Work) (Judgement, error) {
 // entry, only the cost, and prints the progress lines with the time since
 // the judging started.
 type shadow struct {
-	env      Env
+	env      env.Env
 	start    time.Time
 	mu       sync.Mutex
 	costSeen bool

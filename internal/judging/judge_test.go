@@ -10,9 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // tape is a Recorder that keeps what a round hands it.
@@ -67,7 +68,7 @@ func loadJury(t *testing.T, run claude.Runner) *Jury {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"tribunal":{"session":{"judge_types":["standard","adversarial"],"max_iterations":2},"severity":{"fail_at_or_above":"critical"}}}`), 0o644)
-	j, err := Load(Options{}, Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
+	j, err := Load(Options{}, env.Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
 	if err != nil {
 		t.Fatal(err)
 	}

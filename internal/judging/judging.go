@@ -21,15 +21,7 @@ package judging
 
 import (
 	"errors"
-
-	"github.com/tribunal-cc/tribunal/internal/env"
 )
-
-// Env is what the engine touches outside memory (internal/env): the
-// settings' variables and home, the clock and entropy, the claude runner
-// and the children's environment, the sandbox check, the redactor and the
-// sinks (Warn, Relay, Progress); the cmd layer fills it.
-type Env = env.Env
 
 // ConfigError is a setup failure caused by the user's configuration or
 // invocation (a bad rubric, an invalid setting, an empty panel, no

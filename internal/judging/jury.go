@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/evaluator"
-	"github.com/tribunal-cc/tribunal/internal/jury"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -44,7 +45,7 @@ type Options struct {
 // meta-judge, trust and gate settings — from the configuration layers
 // that `run` uses. It is safe to judge with from several goroutines.
 type Jury struct {
-	env Env
+	env env.Env
 	cfg *config.Config
 	rub *rubric.Rubric
 	// evals are the rubric's evaluators, compiled at Load.
@@ -67,7 +68,7 @@ type Jury struct {
 // parameters, the panel and its providers, exactly as a run's setup does,
 // before any model call. Its error is a *ConfigError, naming the rubric
 // in use when one was found (RubricID says which was asked for).
-func Load(opts Options, e Env) (*Jury, error) {
+func Load(opts Options, e env.Env) (*Jury, error) {
 	j := &Jury{env: e.WithDefaults()}
 	if err := j.configure(opts); err != nil {
 		return j, &ConfigError{Err: err}

@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/heuristic"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging/heuristic"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 )
 
 // TestSuspectAnswersStayOutOfTheGate: an answer with no usage from a
@@ -80,7 +81,7 @@ func TestHeuristicPanelJudgesWithoutAModel(t *testing.T) {
 		t.Error("a model was called")
 		return claude.Result{}, errors.New("no model")
 	})
-	j, err := Load(Options{}, Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
+	j, err := Load(Options{}, env.Env{Home: home, Claude: run, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
 	if err != nil {
 		t.Fatal(err)
 	}

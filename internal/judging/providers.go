@@ -1,14 +1,15 @@
 package judging
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/jury"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // providers holds the validated provider of every judge type and of the
-// meta-judge for one run (internal/provider; settings judges.<type>.provider
+// meta-judge for one run (internal/llm/provider; settings judges.<type>.provider
 // and meta_judge.provider).
 type providers struct {
 	deps   provider.Deps
@@ -76,7 +77,7 @@ func (j *Jury) metaRunner() claude.Runner {
 }
 
 // seatInfo is what a type-t seat's verdict records about its client.
-func (j *Jury) seatInfo(t string) provider.Info {
+func (j *Jury) seatInfo(t string) records.JudgeInfo {
 	return j.prov.judges[t].Info(j.cfg.JudgeModel(t))
 }
 

@@ -1,12 +1,11 @@
 package judging
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/gate"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
 )
 
 // IterationReport is one pass of the loop: the actor's part
@@ -35,11 +34,11 @@ type IterationReport struct {
 	VerificationFailures int `json:"verification_failures,omitempty"`
 	// PassedWithoutVerification is the gate's decision had no finding been
 	// refuted; set only when one was.
-	PassedWithoutVerification *bool                 `json:"passed_without_verification,omitempty"`
-	Commit                    string                `json:"commit,omitempty"`
-	Files                     []worktree.FileChange `json:"files_changed,omitempty"`
+	PassedWithoutVerification *bool                `json:"passed_without_verification,omitempty"`
+	Commit                    string               `json:"commit,omitempty"`
+	Files                     []records.FileChange `json:"files_changed,omitempty"`
 	// Refused is what this iteration's commit did not record.
-	Refused []worktree.Refusal `json:"refused_files,omitempty"`
+	Refused []records.Refusal `json:"refused_files,omitempty"`
 }
 
 // ActorReport describes the Actor's pass.

@@ -8,17 +8,16 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/tribunal-cc/tribunal/internal/aggregate"
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/gate"
-	"github.com/tribunal-cc/tribunal/internal/jury"
-	"github.com/tribunal-cc/tribunal/internal/probes"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
+	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/judging/gate"
+	"github.com/tribunal-cc/tribunal/internal/judging/jury"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/trust"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -54,7 +53,7 @@ type Input struct {
 	// the round (a refused file), counted like theirs.
 	Commands []cmdjudge.Judge
 	Extra    []records.Command
-	// Files are the change, unbounded (internal/unidiff): what the
+	// Files are the change, unbounded (internal/git/unidiff): what the
 	// rubric's evaluators (spec §2.11) and the heuristic judge (§4.9)
 	// read. Nil when the change is not known; the evaluators then see no
 	// added line and a heuristic seat fails.
@@ -247,18 +246,18 @@ func (r *round) checks() gate.Checks {
 // far, the current one last; their findings go to the Meta-Judge and into
 // meta.json.
 func (r *round) probes() []string {
-	var its []probes.Iteration
+	var its []probeIteration
 	for _, h := range append(append([]*Round{}, r.in.History...), r.it) {
-		pi := probes.Iteration{Aggregate: h.Aggregate, OutputBytes: len(h.ActorOutput)}
+		pi := probeIteration{Aggregate: h.Aggregate, OutputBytes: len(h.ActorOutput)}
 		for _, v := range h.Verdicts {
 			if s, ok := v.UsableScore(); ok {
-				pi.Judges = append(pi.Judges, probes.Judge{Type: v.JudgeType, Score: s})
+				pi.Judges = append(pi.Judges, probeJudge{Type: v.JudgeType, Score: s})
 			}
 		}
 		its = append(its, pi)
 	}
 	var out []string
-	for _, f := range probes.Run(its) {
+	for _, f := range runProbes(its) {
 		out = append(out, f.String())
 	}
 	// Command judges and evaluators are facts, not opinions: the

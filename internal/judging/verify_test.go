@@ -10,8 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
@@ -133,7 +134,7 @@ func loadVerifyJury(t *testing.T, run claude.Runner, on bool, warn func(string))
 	settings := `{"tribunal":{"session":{"judge_types":["standard","adversarial"]},"severity":{"fail_at_or_above":"critical","verify":{"enabled":` +
 		map[bool]string{true: "true", false: "false"}[on] + `}}}}`
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644)
-	j, err := Load(Options{}, Env{Home: home, Claude: run, Warn: warn, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
+	j, err := Load(Options{}, env.Env{Home: home, Claude: run, Warn: warn, Sandbox: func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestVerifyProviderChecked(t *testing.T) {
 		settings := `{"tribunal":{"severity":{"verify":{"enabled":` + map[bool]string{true: "true", false: "false"}[on] +
 			`,"provider":"openai","model":"small","base_url":"http://127.0.0.1:9/v1","api_key_env":"UNSET_VERIFY_KEY"}}}}`
 		os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644)
-		_, err := Load(Options{}, Env{Home: home, Getenv: func(string) string { return "" }})
+		_, err := Load(Options{}, env.Env{Home: home, Getenv: func(string) string { return "" }})
 		var ce *ConfigError
 		if on && (!errors.As(err, &ce) || !strings.Contains(err.Error(), "tribunal.severity.verify") || !strings.Contains(err.Error(), "UNSET_VERIFY_KEY")) {
 			t.Errorf("on: err = %v", err)

@@ -6,14 +6,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // What a review leaves out before it reads anything (spec §8.1): the
 // untracked files that look like secrets (the one rule tasks and the Stop
-// hook use, internal/secretfiles) and the files over the size limits (the
+// hook use, internal/git/secretfiles) and the files over the size limits (the
 // one rule tasks use, worktree.Limits.Bound). Both are decided from names,
 // a secret sniff's first bytes and sizes, so a 300 MB file costs a stat
 // or an object header, never a read, and a secret reaches no prompt and

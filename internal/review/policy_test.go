@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // TestPolicyTreeReadsTheBaseOnly: the policy tree holds the base commit's

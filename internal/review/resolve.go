@@ -12,11 +12,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/gitstate"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // Kinds of change a review judges.

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // maxUntracked bounds how many untracked files a work-tree review reads:

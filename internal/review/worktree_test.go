@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // TestResolveWorkTree: the uncommitted change is tracked edits (staged or

@@ -207,7 +207,7 @@ func (e *Evaluator) parseRegex(f map[string]json.RawMessage) error {
 
 // parseSchema reads a json_schema evaluator: paths and exactly one of
 // schema (an object) and schema_file (a path). The schema itself is
-// compiled where the worktree is known (internal/evaluator).
+// compiled where the worktree is known (internal/judging/evaluator).
 func (e *Evaluator) parseSchema(f map[string]json.RawMessage) error {
 	raw := present(f["paths"])
 	if raw == nil {

@@ -24,30 +24,30 @@ var prefixAllowed = map[string][]string{
 	// Fix mode's rewake: Claude Code hands the stderr of a Stop hook that
 	// exits 2 to the model as its next input. This is model input in the
 	// hook protocol, not a line of the binary's diagnostics.
-	"internal/stophook/fix.go": {"tribunal: the advisory judge scored", "\ntribunal: address the judge's concern"},
+	"internal/hook/stophook/fix.go": {"tribunal: the advisory judge scored", "\ntribunal: address the judge's concern"},
 	// The hooks' stdout JSON: the note (additionalContext, read by the
 	// model) and the prompt's line (systemMessage, shown by Claude Code in
 	// the conversation) say which plugin is speaking. Both hooks share
 	// these texts, so the package that builds the JSON owns them.
-	"internal/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
-	"internal/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
+	"internal/hook/surface/note.go":   {"tribunal: an advisory verdict", "tribunal: %d advisory verdicts"},
+	"internal/hook/surface/prompt.go": {"tribunal: advisory verdict on", "tribunal: the advisory judge reviewed", "tribunal: the advisory Stop judge paused"},
 	// The session-start message about broken settings (systemMessage,
 	// shown by Claude Code, never on stderr): the same kind of payload.
-	"internal/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
+	"internal/hook/surface/confignote.go": {"tribunal: %d problem(s) in your tribunal settings"},
 	// The inline form of a dismissal: text people write in their code's
 	// comments, which internal/dismiss looks for.
 	"internal/dismiss/inline.go": {"tribunal: dismiss "},
 	// The report page's title (its browser tab), a document, not a line.
-	"internal/report/task.go": {"tribunal: "},
+	"internal/present/report/task.go": {"tribunal: "},
 	// Commit messages of the task branch and its snapshots: records in
 	// the user's git history, read with git log.
-	"internal/session/isolation.go": {"tribunal: task %s, iteration %d"},
-	"internal/worktree/snapshot.go": {"tribunal: snapshot of ", "tribunal: empty base"},
-	"internal/worktree/apply.go":    {"tribunal: the working tree of "},
+	"internal/session/isolation.go":     {"tribunal: task %s, iteration %d"},
+	"internal/git/worktree/snapshot.go": {"tribunal: snapshot of ", "tribunal: empty base"},
+	"internal/git/worktree/apply.go":    {"tribunal: the working tree of "},
 	// Receipt notes and the notes commits that write them: records in
 	// the user's git notes, read with git log --notes=tribunal (one
 	// constant, which the summaries and the commit message share).
-	"internal/receipt/note.go": {"tribunal: "},
+	"internal/store/receipt/note.go": {"tribunal: "},
 }
 
 // TestPrefixesOnlyInOutput keeps the wording of tribunal's diagnostics in

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/gitstate"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // The candidates of a best-of-N task run side by side, each actor with its

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // MaxCandidates caps `run --candidates N` (spec §7.17): every candidate
@@ -44,11 +44,11 @@ func CandidatesError(n int) error {
 // the setup failed.
 func RunCandidates(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	if err := CandidatesError(opts.Candidates); err != nil {
-		return &Report{Task: opts.Task, Outcome: Aborted, Error: err.Error()}, &ConfigError{Err: err}
+		return &Report{Task: opts.Task, Outcome: Aborted, Error: err.Error()}, &judging.ConfigError{Err: err}
 	}
 	if opts.InPlace {
 		err := errors.New("--candidates runs each candidate in its own worktree; it cannot run --in-place")
-		return &Report{Task: opts.Task, Outcome: Aborted, Error: err.Error()}, &ConfigError{Err: err}
+		return &Report{Task: opts.Task, Outcome: Aborted, Error: err.Error()}, &judging.ConfigError{Err: err}
 	}
 	r, err := begin(ctx, opts, d)
 	if err != nil {

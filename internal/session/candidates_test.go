@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // TestCandidatesError: 1 to MaxCandidates are accepted, anything else is

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // TestJudgeChangeJudgesAGivenChangeRecorded: JudgeChange judges a change with no

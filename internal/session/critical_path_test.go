@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,28 +11,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // newRepo makes a git repository with one commit and returns its path.
 func newRepo(t *testing.T, settings string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "initial"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	r := testkit.GitRepo(t)
+	r.Commit("initial")
 	if settings != "" {
-		os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
-		os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(settings), 0o644)
+		r.WriteFile(".claude/settings.json", settings)
 	}
-	return dir
+	return r.Dir
 }
 
 // roleOf tells roles apart the way the fake CLI does: by the agent

@@ -3,7 +3,7 @@ package session
 import (
 	"math"
 
-	"github.com/tribunal-cc/tribunal/internal/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 )
 
 // digest builds the retry digest (spec §7.7) from the previous iteration; "" on

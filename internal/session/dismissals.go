@@ -7,9 +7,9 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // dismissals are a run's dismissed findings (internal/dismiss), read once

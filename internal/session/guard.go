@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // parentID is a candidate's best-of-N task ("" for any other task).

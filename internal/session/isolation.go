@@ -4,16 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+
+	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // repoHint is said when there is no work tree to run a task in.
@@ -42,7 +44,7 @@ func (r *runner) isolate(ctx context.Context) error {
 	}
 	t, err := r.wt.Create(ctx, r.repo.WorktreeRoot, r.taskID)
 	if err != nil {
-		return &ConfigError{Err: fmt.Errorf("cannot create the task's worktree: %w", err), Hint: isolationHint}
+		return &judging.ConfigError{Err: fmt.Errorf("cannot create the task's worktree: %w", err), Hint: isolationHint}
 	}
 	r.task, r.workDir = t, t.Path
 	r.report.Isolation = &records.Isolation{Mode: "worktree", Branch: t.Branch, Worktree: t.Path, Snapshot: t.Snapshot, Head: t.Head, State: "running", Submodules: t.Submodules, LeftOut: t.LeftOut}
@@ -168,7 +170,7 @@ func (r *runner) noteTamper() {
 		return
 	}
 	fresh := r.task.Tampered[len(iso.GitTampered):]
-	iso.GitTampered = append([]worktree.Tamper(nil), r.task.Tampered...)
+	iso.GitTampered = append([]records.Tamper(nil), r.task.Tampered...)
 	r.Warn(worktree.TamperLine(fresh))
 }
 
@@ -182,7 +184,7 @@ const refusedCheck = "recordable-files"
 // refusedCommand is a failed required check naming what the iteration's
 // commit did not record (nil when it recorded everything): the gate
 // blocks, and the next actor reads why.
-func refusedCommand(refused []worktree.Refusal) *records.Command {
+func refusedCommand(refused []records.Refusal) *records.Command {
 	if len(refused) == 0 {
 		return nil
 	}
@@ -272,7 +274,7 @@ const maxSummaryFiles = 30
 
 // changedFiles is the task's change as the summary lists it: the last
 // iteration's files relative to the snapshot.
-func changedFiles(r *Report) []worktree.FileChange {
+func changedFiles(r *Report) []records.FileChange {
 	if r.Isolation == nil || len(r.Isolation.Files) == 0 {
 		return nil
 	}
@@ -280,7 +282,7 @@ func changedFiles(r *Report) []worktree.FileChange {
 }
 
 // fileLine is one summary line for a changed file: status, path, counts.
-func fileLine(f worktree.FileChange) string {
+func fileLine(f records.FileChange) string {
 	name := inline(f.Path, 300)
 	if f.OldPath != "" {
 		name = inline(f.OldPath, 300) + " → " + name

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Turn limits of the actor, which edits and runs commands, so it needs
@@ -58,7 +58,7 @@ func (r *runner) newIteration(n int) (*iterationState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iterationState{Round: judging.Round{Report: IterationReport{Number: n, IterationID: iterID}}}, nil
+	return &iterationState{Round: judging.Round{Report: judging.IterationReport{Number: n, IterationID: iterID}}}, nil
 }
 
 // startIteration emits the iteration's iteration.start and returns its
@@ -183,7 +183,7 @@ func (r *runner) runActor(ctx context.Context, it *iterationState, dir, label st
 		TaskID: r.taskID, Success: lastErr == nil, DurationMS: events.Ptr(duration),
 		IterationID: iterID, IterationNumber: events.Ptr(n), ActorModelID: r.params.ActorModel,
 	}
-	it.Report.Actor = ActorReport{DurationMS: duration, CostUSD: res.CostUSD}
+	it.Report.Actor = judging.ActorReport{DurationMS: duration, CostUSD: res.CostUSD}
 	if lastErr != nil {
 		r.emit(done, judging.CostOpts(res)...)
 		it.Report.Actor.Error = lastErr.Error()

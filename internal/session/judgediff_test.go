@@ -10,9 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
 // TestJudgeDiffJudgesWithoutSideEffects: a Work goes through the same
@@ -39,7 +40,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		}
 	})
 	sandboxed := func() claude.SandboxSupport { return claude.SandboxSupport{OK: true} }
-	j, err := LoadJury(JuryOptions{WorktreeRoot: repo}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner, Sandbox: sandboxed}})
+	j, err := LoadJury(judging.Options{WorktreeRoot: repo}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner, Sandbox: sandboxed}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 		t.Fatalf("threshold from the repository layer = %v", got)
 	}
 	work := t.TempDir()
-	w := Work{Task: "fix the bound", Files: unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n")), ActorOutput: "done", Iteration: 2, Dir: work}
+	w := judging.Work{Task: "fix the bound", Files: unidiff.Parse([]byte("diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n")), ActorOutput: "done", Iteration: 2, Dir: work}
 	got, err := j.JudgeDiff(context.Background(), w)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestJudgeDiffJudgesWithoutSideEffects(t *testing.T) {
 	if j.Fingerprint(w) == j.Fingerprint(w2) {
 		t.Error("fingerprint ignores the diff")
 	}
-	j2, err := LoadJury(JuryOptions{}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner}})
+	j2, err := LoadJury(judging.Options{}, Deps{Env: env.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Claude: runner}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
 )
 
 // basePolicy reads the policy of an untrusted change's base (a range's
@@ -22,7 +23,7 @@ func (r *runner) basePolicy(ctx context.Context) error {
 	}
 	t, err := review.NewPolicyTree(ctx, r.Git, r.repo.WorktreeRoot, c.Base, r.Getenv("TMPDIR"), r.Warn)
 	if err != nil {
-		return &ConfigError{Err: err, Hint: "fetch the base commit, or review the change in a full clone"}
+		return &judging.ConfigError{Err: err, Hint: "fetch the base commit, or review the change in a full clone"}
 	}
 	r.policy = t
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/tribunal-cc/tribunal/internal/env"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,10 +11,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events/schemacheck"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
+	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
 const openaiVerdict = `{"score":0.8,"passed":true,"confidence":0.7,"feedback_summary":"fine (OPENAI-SEAT)","criterion_scores":{"correctness":0.8,"completeness":0.8,"safety":0.9,"clarity":0.8}}`
@@ -70,7 +72,7 @@ func TestMixedPanel(t *testing.T) {
 	if rep.Outcome != Accepted || claudeJudges.Load() != 1 || len(api.Requests()) != 1 {
 		t.Fatalf("outcome %s, claude judge calls %d, endpoint calls %d", rep.Outcome, claudeJudges.Load(), len(api.Requests()))
 	}
-	byType := map[string]JudgeReport{}
+	byType := map[string]judging.JudgeReport{}
 	for _, j := range rep.Iterations[0].Judges {
 		byType[j.Type] = j
 	}
@@ -123,7 +125,7 @@ func TestProviderFailureIsJudgeFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sec JudgeReport
+	var sec judging.JudgeReport
 	for _, j := range rep.Iterations[0].Judges {
 		if j.Type == "security" {
 			sec = j
@@ -152,7 +154,7 @@ func TestProviderConfigErrors(t *testing.T) {
 				return claude.Result{}, errors.New("no call expected")
 			})
 			_, err, _ := runWith(t, settings, map[string]string{}, runner)
-			var ce *ConfigError
+			var ce *judging.ConfigError
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || calls.Load() != 0 {
 				t.Fatalf("err = %v (calls %d), want a configuration error containing %q", err, calls.Load(), tt.want)
 			}
@@ -160,7 +162,7 @@ func TestProviderConfigErrors(t *testing.T) {
 	}
 	t.Run("meta", func(t *testing.T) {
 		_, err, _ := runWith(t, `{"tribunal":{"meta_judge":{"provider":"openai"}}}`, map[string]string{}, claudeFake(t, new(atomic.Int32)))
-		var ce *ConfigError
+		var ce *judging.ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "tribunal.meta_judge.model") {
 			t.Fatalf("err = %v", err)
 		}

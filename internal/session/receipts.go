@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/history"
 	"github.com/tribunal-cc/tribunal/internal/jcs"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/receipt"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/receipt"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // AcceptedTasks are the project's recorded tasks that a receipt can follow

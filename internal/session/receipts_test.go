@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/ledger"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Only an accepted task with a change of its own is a candidate for a
@@ -38,8 +39,8 @@ func TestAcceptedTasks(t *testing.T) {
 	}
 	task := func(id, outcome, s, h string) Report {
 		return Report{TaskID: id, Outcome: outcome, RubricID: "default", FinalScore: &score,
-			Iterations: []IterationReport{{IterationID: "01JITER0000000000000000000",
-				Judges: []JudgeReport{{JudgeID: "j", Type: "standard", Score: &score, Passed: true}}}},
+			Iterations: []judging.IterationReport{{IterationID: "01JITER0000000000000000000",
+				Judges: []judging.JudgeReport{{JudgeID: "j", Type: "standard", Score: &score, Passed: true}}}},
 			Isolation: &records.Isolation{Snapshot: s, Head: h, State: "applied"}}
 	}
 	write("01JA0000000000000000000000", task("01JA0000000000000000000000", Accepted, snap, head))

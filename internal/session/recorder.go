@@ -3,9 +3,9 @@ package session
 import (
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/claude"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/ledger"
+	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // taskRecorder is the engine's Recorder for a task: a round's events,

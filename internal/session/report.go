@@ -2,27 +2,28 @@ package session
 
 import (
 	"fmt"
-	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/rules"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/rules"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
+
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // Report is everything a person or a program needs to know about a task.
 // It is printed as the summary, emitted with --json and kept as
 // report.json beside the artifacts.
 type Report struct {
-	TaskID        string            `json:"task_id"`
-	Task          string            `json:"task"`
-	RubricID      string            `json:"rubric_id,omitempty"`
-	Outcome       string            `json:"outcome"`
-	FinalScore    *float64          `json:"final_score,omitempty"`
-	Iterations    []IterationReport `json:"iterations"`
-	MaxIterations int               `json:"max_iterations,omitempty"`
-	Seats         int               `json:"panel_size,omitempty"`
+	TaskID        string                    `json:"task_id"`
+	Task          string                    `json:"task"`
+	RubricID      string                    `json:"rubric_id,omitempty"`
+	Outcome       string                    `json:"outcome"`
+	FinalScore    *float64                  `json:"final_score,omitempty"`
+	Iterations    []judging.IterationReport `json:"iterations"`
+	MaxIterations int                       `json:"max_iterations,omitempty"`
+	Seats         int                       `json:"panel_size,omitempty"`
 	// Families are the model families on the panel; FamilyNote is the
 	// one-line note of a panel that is all one family.
 	Families   []string `json:"panel_families,omitempty"`
@@ -51,18 +52,10 @@ type Report struct {
 	Guarded []records.Pairwise `json:"iteration_guard,omitempty"`
 }
 
-// The reports of one round of judging are the engine's (internal/judging).
-type (
-	IterationReport = judging.IterationReport
-	ActorReport     = judging.ActorReport
-	JudgeReport     = judging.JudgeReport
-	ConsensusReport = judging.ConsensusReport
-	MetaReport      = judging.MetaReport
-	GateReport      = judging.GateReport
-)
-
 // GateSentence is the gate decision as one sentence (judging.GateSentence).
-func GateSentence(g GateReport, aggregate float64) string { return judging.GateSentence(g, aggregate) }
+func GateSentence(g judging.GateReport, aggregate float64) string {
+	return judging.GateSentence(g, aggregate)
+}
 
 // Summary renders the terse Markdown summary of spec §7.10.
 func Summary(r *Report) string {
@@ -99,7 +92,7 @@ func Summary(r *Report) string {
 
 // iterationTable is the summary's table: one row per iteration with its
 // judges, aggregate, dissent and gate.
-func iterationTable(its []IterationReport) string {
+func iterationTable(its []judging.IterationReport) string {
 	if len(its) == 0 {
 		return ""
 	}
@@ -144,7 +137,7 @@ func iterationTable(its []IterationReport) string {
 
 // checkNotes lists, per iteration, what the meta-judge and tribunal's
 // extra checks said when it is worth a line.
-func checkNotes(its []IterationReport) []string {
+func checkNotes(its []judging.IterationReport) []string {
 	var notes []string
 	for _, it := range its {
 		if parts := iterationNotes(it); len(parts) > 0 && noteworthy(it) {
@@ -155,7 +148,7 @@ func checkNotes(its []IterationReport) []string {
 }
 
 // iterationNotes is every meta-judge and check fact of one iteration.
-func iterationNotes(it IterationReport) []string {
+func iterationNotes(it judging.IterationReport) []string {
 	m := it.Meta
 	var parts []string
 	if n := suspects(it); n > 0 {
@@ -203,7 +196,7 @@ func iterationNotes(it IterationReport) []string {
 
 // noteworthy says whether an iteration's notes deserve a line: a sound
 // jury with nothing else to say does not.
-func noteworthy(it IterationReport) bool {
+func noteworthy(it judging.IterationReport) bool {
 	m := it.Meta
 	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
 		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || it.RefutedFindings > 0 || it.VerificationFailures > 0 || len(it.Commands) > 0 ||
@@ -212,7 +205,7 @@ func noteworthy(it IterationReport) bool {
 
 // suspects counts the iteration's suspect answers, the meta-judge's
 // included (spec §4.8).
-func suspects(it IterationReport) int {
+func suspects(it judging.IterationReport) int {
 	n := 0
 	for _, j := range it.Judges {
 		if j.Suspect {
@@ -227,7 +220,7 @@ func suspects(it IterationReport) int {
 
 // heuristicNote is the summary's line when a heuristic judge sat: its
 // scores are rules over the diff, not a model's reading (spec §4.9).
-func heuristicNote(its []IterationReport) string {
+func heuristicNote(its []judging.IterationReport) string {
 	for _, it := range its {
 		for _, j := range it.Judges {
 			if j.Provider == judging.HeuristicProvider {

@@ -1,28 +1,30 @@
 package session
 
 import (
-	"github.com/tribunal-cc/tribunal/internal/records"
-	"github.com/tribunal-cc/tribunal/internal/trust"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
+	"github.com/tribunal-cc/tribunal/internal/trust"
 )
 
 func f(v float64) *float64 { return &v }
 
 // TestGateSentence: the report's gate fields reach gate.Sentence (whose
-// wording internal/gate tests) whole: floor numbers, trust reasons and the
+// wording internal/judging/gate tests) whole: floor numbers, trust reasons and the
 // aggregate.
 func TestGateSentence(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		g    GateReport
+		g    judging.GateReport
 		agg  float64
 		want string
 	}{
-		{"pass", GateReport{Passed: true}, 0.9, "passed at 0.90"},
-		{"floor", GateReport{Reason: "criterion_floor", FailedCriterion: "safety", FloorScore: f(0.3), Floor: f(0.8)}, 0.82,
+		{"pass", judging.GateReport{Passed: true}, 0.9, "passed at 0.90"},
+		{"floor", judging.GateReport{Reason: "criterion_floor", FailedCriterion: "safety", FloorScore: f(0.3), Floor: f(0.8)}, 0.82,
 			"blocked (criterion_floor): safety scored 0.30, below its floor 0.80 despite an overall 0.82"},
-		{"trust", GateReport{Reason: "dissent_unresolved", BlockedBy: "trust", Trust: &trust.Result{Reasons: []string{"spread"}}}, 0.9,
+		{"trust", judging.GateReport{Reason: "dissent_unresolved", BlockedBy: "trust", Trust: &trust.Result{Reasons: []string{"spread"}}}, 0.9,
 			"blocked (dissent_unresolved): untrustworthy jury: spread (the trust check, after the jury's gate passed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,12 +39,12 @@ func TestSummary(t *testing.T) {
 	rep := &Report{
 		TaskID: "T", Outcome: Exhausted, FinalScore: f(0.61), MaxIterations: 2, CostUSD: f(0.25), DurationMS: 4200,
 		ArtifactDir: "/x/T",
-		Iterations: []IterationReport{{
+		Iterations: []judging.IterationReport{{
 			Number:    0,
-			Judges:    []JudgeReport{{Type: "standard", Score: f(0.9), Passed: true}, {Type: "adversarial", Failed: true}},
-			Consensus: &ConsensusReport{Aggregate: 0.61, Dissent: 0.3, DissentRecorded: true},
-			Meta:      MetaReport{Quality: "biased", Bias: true, BiasTypes: []string{"verbosity"}},
-			Gate:      GateReport{Reason: "dissent_unresolved"},
+			Judges:    []judging.JudgeReport{{Type: "standard", Score: f(0.9), Passed: true}, {Type: "adversarial", Failed: true}},
+			Consensus: &judging.ConsensusReport{Aggregate: 0.61, Dissent: 0.3, DissentRecorded: true},
+			Meta:      judging.MetaReport{Quality: "biased", Bias: true, BiasTypes: []string{"verbosity"}},
+			Gate:      judging.GateReport{Reason: "dissent_unresolved"},
 		}},
 	}
 	got := Summary(rep)

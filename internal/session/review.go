@@ -9,11 +9,11 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 
-	"github.com/tribunal-cc/tribunal/internal/events"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/records"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // ReviewOptions are what `tribunal-session review` asks for.
@@ -53,7 +53,7 @@ type ReviewResult struct {
 	Record records.Review
 	// Gate is the gate's decision; Worst the worst verified finding still
 	// raised (ok false when none).
-	Gate  GateReport
+	Gate  judging.GateReport
 	Worst severity.Level
 	Any   bool
 }
@@ -86,11 +86,11 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 	r.untrusted = opts.Change
 	if err := r.setup(ctx, onlookerDir); err != nil {
 		r.closePolicy()
-		var ce *ConfigError
+		var ce *judging.ConfigError
 		if errors.As(err, &ce) {
 			return nil, ce
 		}
-		return nil, &ConfigError{Err: err}
+		return nil, &judging.ConfigError{Err: err}
 	}
 	if opts.BudgetUSD != nil {
 		r.params.BudgetUSD = opts.BudgetUSD
@@ -139,7 +139,7 @@ func (v *Reviewer) ProjectDir() string { return v.r.project.Dir }
 // (review.CacheKey): the diff is the trees', and a change whose verdict
 // is cached is never diffed.
 func (v *Reviewer) Fingerprint() string {
-	return v.r.jury.Fingerprint(Work{Task: v.r.opts.Task, ActorOutput: v.actorLine()}) +
+	return v.r.jury.Fingerprint(judging.Work{Task: v.r.opts.Task, ActorOutput: v.actorLine()}) +
 		fmt.Sprintf("/commands=%d", len(v.r.commands)) + commandNames(v.r)
 }
 

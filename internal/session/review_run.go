@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
-	"github.com/tribunal-cc/tribunal/internal/events"
-	"github.com/tribunal-cc/tribunal/internal/records"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/review"
-	"github.com/tribunal-cc/tribunal/internal/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/severity"
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // kind is the record kind a run writes in its manifest.
@@ -50,7 +51,7 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		PolicyFromBase: r.policyEdits(c.Files)}
 	done, err := v.headState(ctx)
 	if err != nil {
-		return nil, &ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
+		return nil, &judging.ConfigError{Err: err, Hint: "review a range whose head is checked out, or pass --base REF with --diff: the commit the diff applies to"}
 	}
 	defer done()
 	// The engine's Keep (withDismissals): findings people dismissed are

@@ -23,17 +23,17 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/env"
-	"github.com/tribunal-cc/tribunal/internal/events"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/projectkey"
-	"github.com/tribunal-cc/tribunal/internal/provider"
+	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/store"
-	"github.com/tribunal-cc/tribunal/internal/worktree"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // Outcomes of a task (spec §7.8).
@@ -81,12 +81,6 @@ type Deps struct {
 	// so that the next run can tell a crashed run's leftovers.
 	PID int
 }
-
-// ConfigError is a setup failure caused by the user's configuration or
-// invocation (a bad rubric, an invalid setting, an empty panel, no
-// repository): the run is aborted before any model call. It is the
-// engine's (judging.ConfigError).
-type ConfigError = judging.ConfigError
 
 // ErrInterrupted marks a run stopped by a signal or a cancelled context.
 var ErrInterrupted = judging.ErrInterrupted
@@ -203,11 +197,11 @@ func begin(ctx context.Context, opts Options, d Deps) (*runner, error) {
 	if err := r.setup(ctx, onlookerDir); err != nil {
 		// spec §7.2 step 6: one session.complete aborted, no artifacts.
 		r.abort(err)
-		var ce *ConfigError
+		var ce *judging.ConfigError
 		if errors.As(err, &ce) {
 			return r, ce
 		}
-		return r, &ConfigError{Err: err}
+		return r, &judging.ConfigError{Err: err}
 	}
 	return r, nil
 }
@@ -233,11 +227,11 @@ func Validate(ctx context.Context, opts Options, d Deps) error {
 	r.taskID = "validate"
 	onlookerDir, _ := events.ResolvePaths(d.Getenv, d.Home)
 	if err := r.setup(ctx, onlookerDir); err != nil {
-		var ce *ConfigError
+		var ce *judging.ConfigError
 		if errors.As(err, &ce) {
 			return ce
 		}
-		return &ConfigError{Err: err}
+		return &judging.ConfigError{Err: err}
 	}
 	return nil
 }
@@ -314,7 +308,7 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: r.Environ}
 	repo, err := projectkey.ResolveCached(ctx, r.opts.Dir, r.Git, cache)
 	if err != nil {
-		return &ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
+		return &judging.ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
 	}
 	if repo.Key == "" {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
@@ -354,7 +348,7 @@ func (r *runner) worktrees(ctx context.Context) error {
 	pool := r.cfg.WorktreePool()
 	r.wt.Pool = worktree.Pool{Off: pool.Off, Size: pool.Size, MaxIdle: pool.MaxIdle, KeepIgnored: pool.KeepIgnored}
 	if err := r.wt.Check(ctx, r.repo.WorktreeRoot); err != nil {
-		return &ConfigError{Err: err, Hint: isolationHint}
+		return &judging.ConfigError{Err: err, Hint: isolationHint}
 	}
 	return nil
 }

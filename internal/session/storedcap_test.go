@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tribunal-cc/tribunal/internal/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
 // TestStoredDiffIsCappedInTotal: thousands of files each under the

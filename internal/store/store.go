@@ -1,6 +1,6 @@
 // Package store owns where tribunal's project directories are
 // ($ONLOOKER_DIR/tribunal/<key>/) and writes and opens their files safely
-// (the names and types inside are internal/records').
+// (the names and types inside are internal/store/records').
 package store
 
 import (
@@ -30,7 +30,7 @@ func ForKey(onlookerDir, key string) Project {
 }
 
 // OriginCacheDir holds the hooks' cache of each work tree's origin URL
-// (internal/projectkey.OriginCache), $ONLOOKER_DIR/tribunal-cache/origin:
+// (internal/git/projectkey.OriginCache), $ONLOOKER_DIR/tribunal-cache/origin:
 // beside the project directories, since the key it helps derive names them.
 func OriginCacheDir(onlookerDir string) string {
 	return filepath.Join(onlookerDir, "tribunal-cache", "origin")
@@ -38,7 +38,7 @@ func OriginCacheDir(onlookerDir string) string {
 
 // SettingsNoticeDir holds the SessionStart hook's markers of settings
 // whose problems it has told the user about, one empty file per digest of
-// the settings files (internal/surface): beside the origin cache.
+// the settings files (internal/hook/surface): beside the origin cache.
 func SettingsNoticeDir(onlookerDir string) string {
 	return filepath.Join(onlookerDir, "tribunal-cache", "settings-noticed")
 }
@@ -47,7 +47,7 @@ func SettingsNoticeDir(onlookerDir string) string {
 func (p Project) TaskDir(taskID string) string { return filepath.Join(p.Dir, taskID) }
 
 // WorktreesDir holds the task worktrees of isolated /tribunal runs and
-// their records (internal/worktree).
+// their records (internal/git/worktree).
 func (p Project) WorktreesDir() string { return filepath.Join(p.Dir, "worktrees") }
 
 // maxSIDName bounds the sanitised id inside a file name: names are limited

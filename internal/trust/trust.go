@@ -110,34 +110,6 @@ func spreadOf(item Item) (float64, string) {
 	return worst, worstKey
 }
 
-// Thresholds are the trust gate's three checks.
-type Thresholds struct {
-	// MinSurvivors is the fewest surviving reps an item may have. Values
-	// below 1 disable the check.
-	MinSurvivors int `json:"min_survivors"`
-	// SpreadCeiling is the largest allowed per-item spread.
-	SpreadCeiling float64 `json:"spread_ceiling"`
-	// IRRFloor is the lowest allowed α across the task's items.
-	IRRFloor float64 `json:"irr_floor"`
-}
-
-// Default thresholds. The spread ceiling and α floor are the usual
-// after-gate bar (raters more than half the scale apart on one item, or
-// agreeing barely better than chance, carry no signal). MinSurvivors is 1,
-// not the 3 an ensemble would want, because with the default of one rep per
-// judge type anything higher would make every plain panel untrustworthy;
-// raise it together with judge_reps.
-const (
-	DefaultMinSurvivors  = 1
-	DefaultSpreadCeiling = 0.5
-	DefaultIRRFloor      = 0.2
-)
-
-// DefaultThresholds returns the default thresholds.
-func DefaultThresholds() Thresholds {
-	return Thresholds{MinSurvivors: DefaultMinSurvivors, SpreadCeiling: DefaultSpreadCeiling, IRRFloor: DefaultIRRFloor}
-}
-
 // Result is the trust gate's finding, shaped for gate.json and the summary.
 type Result struct {
 	// Trustworthy is true when every check passed; Reasons is empty exactly
@@ -160,7 +132,7 @@ type Result struct {
 // the current ones: agreement needs as many units as the task can give).
 // With no current items there is nothing to distrust and the result is
 // trustworthy.
-func Check(current, all []Item, th Thresholds) Result {
+func Check(current, all []Item, th rules.TrustThresholds) Result {
 	res := Result{Spread: map[string]float64{}, Survivors: map[string]int{}}
 	var survivorReasons, spreadReasons []string
 	for _, it := range current {

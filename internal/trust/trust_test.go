@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -62,7 +63,7 @@ func TestCheck(t *testing.T) {
 		name       string
 		current    []Item
 		all        []Item
-		th         Thresholds
+		th         rules.TrustThresholds
 		trusted    bool
 		reasons    []string // substrings, in order
 		measured   bool
@@ -70,42 +71,42 @@ func TestCheck(t *testing.T) {
 		survivors  map[string]int
 		spreadOfID map[string]float64
 	}{
-		{name: "plain panel passes with a note", current: plain, all: plain, th: DefaultThresholds(),
+		{name: "plain panel passes with a note", current: plain, all: plain, th: rules.DefaultTrustThresholds(),
 			trusted: true, notes: 1,
 			survivors: map[string]int{"standard": 1, "adversarial": 1}, spreadOfID: map[string]float64{"standard": 0, "adversarial": 0}},
-		{name: "no current items", th: DefaultThresholds(), trusted: true, notes: 1,
+		{name: "no current items", th: rules.DefaultTrustThresholds(), trusted: true, notes: 1,
 			survivors: map[string]int{}, spreadOfID: map[string]float64{}},
 		{name: "failed single rep is below min_survivors",
-			current: []Item{{ID: "standard", Failed: 1}}, all: nil, th: DefaultThresholds(),
+			current: []Item{{ID: "standard", Failed: 1}}, all: nil, th: rules.DefaultTrustThresholds(),
 			reasons: []string{"survivors: standard has 0 surviving rep(s) of 1, below min_survivors 1"}, notes: 1,
 			survivors: map[string]int{"standard": 0}, spreadOfID: map[string]float64{"standard": 0}},
 		{name: "min_survivors 0 disables the check",
-			current: []Item{{ID: "standard", Failed: 3}}, th: Thresholds{MinSurvivors: 0, SpreadCeiling: 0.5, IRRFloor: 0.2},
+			current: []Item{{ID: "standard", Failed: 3}}, th: rules.TrustThresholds{MinSurvivors: 0, SpreadCeiling: 0.5, IRRFloor: 0.2},
 			trusted: true, notes: 1, survivors: map[string]int{"standard": 0}, spreadOfID: map[string]float64{"standard": 0}},
 		{name: "two of three survive under min 3",
 			current: []Item{{ID: "security", Failed: 1, Ratings: []Rating{rating("a", "score", 0.8), rating("b", "score", 0.8)}}},
-			th:      Thresholds{MinSurvivors: 3, SpreadCeiling: 0.5, IRRFloor: 0.2},
+			th:      rules.TrustThresholds{MinSurvivors: 3, SpreadCeiling: 0.5, IRRFloor: 0.2},
 			reasons: []string{"survivors: security has 2 surviving rep(s) of 3, below min_survivors 3"}, notes: 1,
 			survivors: map[string]int{"security": 2}, spreadOfID: map[string]float64{"security": 0}},
-		{name: "agreeing reps are trusted and α measured", current: agreeing, all: agreeing, th: DefaultThresholds(),
+		{name: "agreeing reps are trusted and α measured", current: agreeing, all: agreeing, th: rules.DefaultTrustThresholds(),
 			trusted: true, measured: true,
 			survivors: map[string]int{"standard": 2, "adversarial": 2}, spreadOfID: map[string]float64{"standard": 0.1, "adversarial": 0.1}},
-		{name: "opposed reps fail spread and agreement", current: opposed, all: opposed, th: DefaultThresholds(),
+		{name: "opposed reps fail spread and agreement", current: opposed, all: opposed, th: rules.DefaultTrustThresholds(),
 			measured: true,
 			reasons: []string{
 				"spread: standard reps split by 1 on c, above spread_ceiling 0.5",
 				"agreement: α = -0.5 across 1 item(s), below irr_floor 0.2"}, // D_o = 1, D_e = 8/12,
 			survivors: map[string]int{"standard": 2}, spreadOfID: map[string]float64{"standard": 1}},
-		{name: "spread at the ceiling passes", current: atCeiling, all: nil, th: Thresholds{MinSurvivors: 1, SpreadCeiling: 0.25, IRRFloor: 0.2},
+		{name: "spread at the ceiling passes", current: atCeiling, all: nil, th: rules.TrustThresholds{MinSurvivors: 1, SpreadCeiling: 0.25, IRRFloor: 0.2},
 			trusted: true, notes: 1, survivors: map[string]int{"standard": 2}, spreadOfID: map[string]float64{"standard": 0.25}},
-		{name: "spread just above the ceiling blocks", current: atCeiling, th: Thresholds{MinSurvivors: 1, SpreadCeiling: 0.249, IRRFloor: 0.2},
+		{name: "spread just above the ceiling blocks", current: atCeiling, th: rules.TrustThresholds{MinSurvivors: 1, SpreadCeiling: 0.249, IRRFloor: 0.2},
 			reasons: []string{"spread: standard reps split by 0.25 on score, above spread_ceiling 0.249"}, notes: 1,
 			survivors: map[string]int{"standard": 2}, spreadOfID: map[string]float64{"standard": 0.25}},
 		{name: "α comes from all items, not only the current ones",
-			current: agreeing[:1], all: append(slices.Clone(agreeing), opposed...), th: DefaultThresholds(),
+			current: agreeing[:1], all: append(slices.Clone(agreeing), opposed...), th: rules.DefaultTrustThresholds(),
 			measured: true, reasons: []string{"agreement: α = "},
 			survivors: map[string]int{"standard": 2}, spreadOfID: map[string]float64{"standard": 0.1}},
-		{name: "irr_floor -1 never blocks on α", current: opposed, all: opposed, th: Thresholds{MinSurvivors: 1, SpreadCeiling: 1, IRRFloor: -1},
+		{name: "irr_floor -1 never blocks on α", current: opposed, all: opposed, th: rules.TrustThresholds{MinSurvivors: 1, SpreadCeiling: 1, IRRFloor: -1},
 			trusted: true, measured: true, survivors: map[string]int{"standard": 2}, spreadOfID: map[string]float64{"standard": 1}},
 	}
 	for _, c := range cases {
@@ -146,7 +147,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckJSONShape(t *testing.T) {
-	res := Check(nil, nil, DefaultThresholds())
+	res := Check(nil, nil, rules.DefaultTrustThresholds())
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func TestCheckJSONShape(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON = %s\nwant   %s", b, want)
 	}
-	th, _ := json.Marshal(DefaultThresholds())
+	th, _ := json.Marshal(rules.DefaultTrustThresholds())
 	if string(th) != `{"min_survivors":1,"spread_ceiling":0.5,"irr_floor":0.2}` {
 		t.Errorf("thresholds JSON = %s", th)
 	}

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/fakellm"
-	"github.com/tribunal-cc/tribunal/internal/prompts"
-	"github.com/tribunal-cc/tribunal/internal/provider"
-	"github.com/tribunal-cc/tribunal/internal/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider/openai"
+	"github.com/tribunal-cc/tribunal/internal/testkit/fakellm"
 )
 
 // TestJudgeOverOpenAIToleratesWhatTheSpecDoes: the Stop judge over an
