@@ -19,6 +19,11 @@ if [ "${1:-}" = --uninstall ]; then
 	"$claude_bin" plugin uninstall tribunal@tribunal-local || true
 	"$claude_bin" plugin marketplace remove tribunal-local || true
 	rm -rf "$market_abs"
+	# The link install made, only when it still points at that copy.
+	link=$HOME/.local/bin/tribunal-session
+	case "$(readlink "$link" 2>/dev/null)" in
+	"$market_abs"/*) rm -f "$link" ;;
+	esac
 	exit 0
 fi
 
@@ -71,7 +76,22 @@ or for every project in ~/.claude/settings.json. See README.md for every setting
 
 The plugin lives in $market_abs (a copy: 'make clean' or
 moving this clone does not affect it; 'make install' again updates it).
+MSG
+# tribunal-session on PATH: a link in ~/.local/bin when that directory
+# is on PATH already (most distributions' ~/.profile puts it there),
+# else the line to add, which the README's Quick start also runs.
+user_bin=$HOME/.local/bin
+case ":$PATH:" in
+*":$user_bin:"*)
+	mkdir -p "$user_bin"
+	ln -sfn "$market_abs/tribunal/bin/tribunal-session" "$user_bin/tribunal-session"
+	echo "tribunal-session is on PATH: $user_bin/tribunal-session links to it"
+	;;
+*)
+	cat <<MSG
 To use tribunal-session from a terminal, put its directory on PATH, e.g. in ~/.profile:
   export PATH="$market_abs/tribunal/bin:\$PATH"
 MSG
+	;;
+esac
 "$market_abs/tribunal/bin/tribunal-session" version

@@ -6,10 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
@@ -60,6 +58,7 @@ func (c *cli) doctorCmd(ctx context.Context, args []string) int {
 	var loaded []string
 	l := c.loadLayers(func(m string) { loaded = append(loaded, m) })
 	c.doctorClaude(ctx, d)
+	c.doctorSandbox(d)
 	binDir := c.doctorBinaries(d)
 	c.doctorPlugin(d, l.root)
 	c.doctorHooks(d, binDir, l)
@@ -82,30 +81,6 @@ func (c *cli) doctorCmd(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(c.stdout, "\nno problems")
 	return 0
-}
-
-// doctorClaude finds claude the way a run does and asks its version.
-func (c *cli) doctorClaude(ctx context.Context, d *doctor) {
-	dir, _ := os.Getwd()
-	path, from, err := c.locateClaude(dir)
-	if err != nil {
-		if path == "" {
-			d.problem("claude: not found on PATH")
-		} else {
-			d.problem("claude: %s (from %s) is not an executable file", path, from)
-		}
-		d.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
-	if err != nil {
-		d.problem("claude: %s (from %s) does not run: %v", path, from, err)
-		d.hint("check that the file is the Claude Code CLI; 'claude --version' must print its version")
-		return
-	}
-	d.ok("claude: %s (from %s), version %s", path, from, strings.TrimSpace(string(out)))
 }
 
 // doctorBinaries checks that tribunal's four binaries are where the

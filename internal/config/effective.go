@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
@@ -45,12 +47,22 @@ func Layers(src Sources) []Layer {
 	return out
 }
 
+// UnsetSource is the Source of a Setting no layer sets and the built-in
+// defaults do not name either: its value is null, and the code's own
+// fallback applies (the README's table says which).
+const UnsetSource = "(unset)"
+
 // Settings returns every effective leaf value of the merged configuration
 // in document order (the defaults' order, then keys only later layers
-// have). Keys that Load dropped as unknown, mistyped or not allowed in
-// their layer are not here: they have no effect.
+// have), then, sorted, every other key the schema names, as null from
+// UnsetSource: a user looking for tribunal.trust.ledger_key finds it even
+// though nothing sets it. The keys under judges.<type> and
+// command_judges.<name> are listed only as set. Keys that Load dropped as
+// unknown, mistyped or not allowed in their layer are not here: they have
+// no effect.
 func (c *Config) Settings() []Setting {
 	var out []Setting
+	seen := map[string]bool{}
 	var walk func(n *node, key string)
 	walk = func(n *node, key string) {
 		if n.isObject() {
@@ -62,9 +74,66 @@ func (c *Config) Settings() []Setting {
 		var buf bytes.Buffer
 		n.appendJSON(&buf)
 		out = append(out, Setting{Key: key, Value: buf.Bytes(), Source: n.src})
+		seen[key] = true
 	}
 	walk(c.tree, "tribunal")
+	for _, key := range fixedLeaves(tribunalSpec, "tribunal") {
+		if !seen[key] {
+			out = append(out, Setting{Key: key, Value: json.RawMessage("null"), Source: UnsetSource})
+		}
+	}
 	return out
+}
+
+// fixedLeaves lists, sorted, the dotted keys of every leaf under s whose
+// path has no wildcard (judges.<type>, command_judges.<name>). api_key is
+// left out: the schema knows it only to refuse a key written in a file.
+func fixedLeaves(s *spec, prefix string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(s.fields)) {
+		if f := s.fields[k]; k == "api_key" {
+			continue
+		} else if f.kind == kindObject {
+			out = append(out, fixedLeaves(f, prefix+"."+k)...)
+		} else {
+			out = append(out, prefix+"."+k)
+		}
+	}
+	return out
+}
+
+// KeyPattern returns the schema's name for key, a dotted key under
+// "tribunal" ("tribunal.judges.security.model"), with a wildcard segment
+// written <type> (under judges) or <name> (under command_judges):
+// "tribunal.judges.<type>.model". ok is false when key is not a leaf
+// the schema knows — an event's name, say, or an object.
+func KeyPattern(key string) (pattern string, ok bool) {
+	parts := strings.Split(key, ".")
+	if len(parts) < 2 || parts[0] != "tribunal" {
+		return "", false
+	}
+	s := tribunalSpec
+	out := []string{"tribunal"}
+	for _, p := range parts[1:] {
+		switch {
+		case s.kind != kindObject:
+			return "", false
+		case s.fields[p] != nil:
+			out, s = append(out, p), s.fields[p]
+		case s.other != nil:
+			label := "<name>"
+			if out[len(out)-1] == "judges" {
+				label = "<type>"
+			}
+			out, s = append(out, label), s.other
+		default:
+			return "", false
+		}
+	}
+	if s.kind == kindObject {
+		return "", false
+	}
+	return strings.Join(out, "."), true
 }
 
 // BuiltinRubricsSource names the layer that supplied

@@ -75,3 +75,49 @@ func TestLayers(t *testing.T) {
 		t.Errorf("without plugin root and repository: %v", got)
 	}
 }
+
+// TestSettingsListUnsetKeys: a key with no built-in default that no layer
+// sets is still listed, as null from "(unset)", and a set one is listed once.
+func TestSettingsListUnsetKeys(t *testing.T) {
+	e := newEnv(t)
+	user := e.tribunal(2, `{"trust":{"irr_floor":0.3}}`)
+	got := map[string]Setting{}
+	for _, s := range e.load().Settings() {
+		if _, dup := got[s.Key]; dup {
+			t.Errorf("%s listed twice", s.Key)
+		}
+		got[s.Key] = s
+	}
+	for key, want := range map[string]Setting{
+		"tribunal.trust.ledger_key":         {Value: json.RawMessage(`null`), Source: UnsetSource},
+		"tribunal.stop_hook.escalate_model": {Value: json.RawMessage(`null`), Source: UnsetSource},
+		"tribunal.severity.verify.model":    {Value: json.RawMessage(`null`), Source: UnsetSource},
+		"tribunal.trust.irr_floor":          {Value: json.RawMessage(`0.3`), Source: user},
+		"tribunal.claude.path":              {Value: json.RawMessage(`null`), Source: builtinSource},
+	} {
+		s, ok := got[key]
+		if !ok || string(s.Value) != string(want.Value) || s.Source != want.Source {
+			t.Errorf("%s = %s from %q (listed %v), want %s from %q", key, s.Value, s.Source, ok, want.Value, want.Source)
+		}
+	}
+}
+
+func TestKeyPattern(t *testing.T) {
+	for key, want := range map[string]string{
+		"tribunal.trust.ledger_key":              "tribunal.trust.ledger_key",
+		"tribunal.judges.security.model":         "tribunal.judges.<type>.model",
+		"tribunal.judges.model":                  "tribunal.judges.model",
+		"tribunal.command_judges.tests.command":  "tribunal.command_judges.<name>.command",
+		"tribunal.severity.verify.enabled":       "tribunal.severity.verify.enabled",
+		"tribunal.gate.passed":                   "",
+		"tribunal.session":                       "",
+		"tribunal.judges.security":               "",
+		"tribunal.session.score_threshold.extra": "",
+		"session.score_threshold":                "",
+	} {
+		got, ok := KeyPattern(key)
+		if got != want || ok != (want != "") {
+			t.Errorf("KeyPattern(%q) = %q, %v; want %q", key, got, ok, want)
+		}
+	}
+}

@@ -101,8 +101,15 @@ func Main() int {
 		return 3
 	}
 	if len(os.Args) > 1 && os.Args[1] == "--version" {
-		fmt.Println("2.1.332 (Claude Code, fake)")
+		v := os.Getenv("FAKE_CLAUDE_VERSION")
+		if v == "" {
+			v = "2.1.332 (Claude Code, fake)"
+		}
+		fmt.Println(v)
 		return 0
+	}
+	if len(os.Args) > 2 && os.Args[1] == "auth" && os.Args[2] == "status" {
+		return authStatus(os.Getenv("FAKE_CLAUDE_AUTH"))
 	}
 	stdin, _ := io.ReadAll(os.Stdin)
 	args := os.Args[1:]
@@ -128,6 +135,26 @@ func Main() int {
 		escape(p)
 	}
 	return respond(reply)
+}
+
+// authStatus answers `claude auth status` as the CLI does (its JSON, exit
+// 1 when not logged in) for state: "" logged in through claude.ai, "key"
+// by ANTHROPIC_API_KEY, "none" not logged in; anything else is printed as
+// is with exit 1, a CLI without the command.
+func authStatus(state string) int {
+	switch state {
+	case "":
+		fmt.Println(`{"loggedIn": true, "authMethod": "claude.ai", "apiProvider": "firstParty"}`)
+	case "key":
+		fmt.Println(`{"loggedIn": true, "authMethod": "api_key", "apiProvider": "firstParty", "apiKeySource": "ANTHROPIC_API_KEY"}`)
+	case "none":
+		fmt.Println(`{"loggedIn": false, "authMethod": "none", "apiProvider": "firstParty"}`)
+		return 1
+	default:
+		fmt.Println(state)
+		return 1
+	}
+	return 0
 }
 
 func respond(r Reply) int {
