@@ -107,7 +107,7 @@ func TestFixModeHandsAFailingVerdictBack(t *testing.T) {
 	}
 	fed := calls[2].AllText()
 	if !strings.Contains(fed, "Stop hook feedback") || !strings.Contains(fed, advisoryFeedback) ||
-		!strings.Contains(fed, "tribunal: the advisory judge scored this turn's changes 0.62") {
+		!strings.Contains(fed, "tribunal's judge scored this turn's changes 0.62") {
 		t.Errorf("the continued turn's model call does not carry the critique as Stop hook feedback")
 	}
 	if n := w.api.Uses(judge); n != 1 {

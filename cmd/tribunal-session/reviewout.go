@@ -298,14 +298,17 @@ func reviewText(e cachedReview) string {
 			fmt.Fprintf(&b, "  judge %s: %s\n", j.Type, passMark(j.Passed))
 		}
 	}
-	if len(r.Findings) > 0 || r.Dismissed > 0 {
-		fmt.Fprintf(&b, "findings: %d", len(r.Findings))
+	// The same problem raised by two judges is one finding, as in every
+	// other format (reviewfmt.Ordered).
+	findings := reviewfmt.Ordered(r.Findings)
+	if len(findings) > 0 || r.Dismissed > 0 {
+		fmt.Fprintf(&b, "findings: %d", len(findings))
 		if r.Dismissed > 0 {
 			fmt.Fprintf(&b, " (%d dismissed earlier, not raised again)", r.Dismissed)
 		}
 		b.WriteString("\n")
 	}
-	for _, f := range r.Findings {
+	for _, f := range findings {
 		loc := f.File
 		if f.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", f.File, f.Line)

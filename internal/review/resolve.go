@@ -68,7 +68,12 @@ type Change struct {
 	// read: untracked files that look like secrets, files over the size
 	// limits. The judges are never shown them.
 	Omitted []string
-	limits  worktree.Limits
+	// Title names the change for people: "main...feature", "staged",
+	// "worktree", or the diff's file name ("standard input" for -). It
+	// titles the review in log, show, view and the page, in place of
+	// the judges' task text.
+	Title  string
+	limits worktree.Limits
 	// what names a range for "nothing to review"; pending is set while
 	// a range's patch is not read yet (Identify), until Load.
 	what    string
@@ -180,10 +185,11 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 		return nil, err
 	}
 	c.what, c.pending = fmt.Sprintf("%s...%s", in.Base, head), true
+	c.Title = fmt.Sprintf("%s...%s", in.Base, headName(ctx, git, root, in.Head))
 	if c.BaseTree == c.HeadKey {
 		// Same trees, empty diff: said before anything is set up, as
 		// Load would say it.
-		return nil, &NothingError{Why: c.what + " changes no file"}
+		return nil, &NothingError{Why: noFile(c.what)}
 	}
 	return c, nil
 }
@@ -275,6 +281,7 @@ func resolveStaged(ctx context.Context, git projectkey.GitRunner, root string) (
 			return nil, fmt.Errorf("tree of HEAD: %w", err)
 		}
 	}
+	c.Title = KindStaged
 	return c, c.parse("the staged changes")
 }
 
@@ -304,25 +311,43 @@ func resolveDiff(ctx context.Context, git projectkey.GitRunner, root string, in 
 	if c.BaseTree, err = line(ctx, git, root, "rev-parse", baseC+"^{tree}"); err != nil {
 		return nil, fmt.Errorf("tree of %s: %w", base, err)
 	}
+	c.Title = name
 	return c, c.parse("the diff from " + name)
 }
 
+// headName is a range's head as the title shows it: the ref given, else
+// the checked-out branch, else "HEAD" (a detached head).
+func headName(ctx context.Context, git projectkey.GitRunner, root, head string) string {
+	if head != "" {
+		return head
+	}
+	if b, err := line(ctx, git, root, "symbolic-ref", "--short", "-q", "HEAD"); err == nil && b != "" {
+		return b
+	}
+	return "HEAD"
+}
+
 // parse fills Files and refuses a change with nothing a judge can read.
+// what names the change ("main...feature", "the staged changes", "the
+// work tree", "the diff from x.patch"); the sentences put it after "in"
+// so that they read right whether it is singular or plural.
 func (c *Change) parse(what string) error {
 	c.Files = unidiff.Parse(c.Patch)
 	if len(c.Files) == 0 && len(c.Omitted) > 0 {
-		return &NothingError{Why: what + " changes only files left out of the review: " + strings.Join(c.Omitted, "; ")}
+		return &NothingError{Why: "in " + what + ", every changed file was left out of the review: " + strings.Join(c.Omitted, "; ")}
 	}
 	if len(c.Files) == 0 {
-		return &NothingError{Why: what + " changes no file"}
+		return &NothingError{Why: noFile(what)}
 	}
 	for _, f := range c.Files {
 		if !f.Binary {
 			return nil
 		}
 	}
-	return &NothingError{Why: fmt.Sprintf("%s changes only binary files (%d), which the judges cannot read", what, len(c.Files))}
+	return &NothingError{Why: fmt.Sprintf("in %s, only binary files changed (%d), which the judges cannot read", what, len(c.Files))}
 }
+
+func noFile(what string) string { return "no file changed in " + what }
 
 // commitOf resolves ref to a commit id, or says why it cannot.
 func commitOf(ctx context.Context, git projectkey.GitRunner, root, ref, flag string, shallow bool) (string, error) {

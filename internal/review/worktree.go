@@ -63,6 +63,7 @@ func resolveWorkTree(ctx context.Context, git projectkey.GitRunner, root string,
 	if c.BaseTree, err = line(ctx, git, root, "rev-parse", base+"^{tree}"); err != nil {
 		return nil, fmt.Errorf("tree of HEAD: %w", err)
 	}
+	c.Title = KindWorkTree
 	return c, c.parse("the work tree")
 }
 

@@ -24,7 +24,7 @@ var prefixAllowed = map[string][]string{
 	// Fix mode's rewake: Claude Code hands the stderr of a Stop hook that
 	// exits 2 to the model as its next input. This is model input in the
 	// hook protocol, not a line of the binary's diagnostics.
-	"internal/hook/stophook/fix.go": {"tribunal: the advisory judge scored", "\ntribunal: address the judge's concern"},
+	"internal/hook/stophook/fix.go": {"\ntribunal: address the judge's concern"},
 	// The hooks' stdout JSON: the note (additionalContext, read by the
 	// model) and the prompt's line (systemMessage, shown by Claude Code in
 	// the conversation) say which plugin is speaking. Both hooks share

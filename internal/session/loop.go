@@ -115,6 +115,7 @@ func (r *runner) writeManifests() {
 			Kind:           r.kind(),
 			Parent:         r.parentID(),
 			PolicyFromBase: r.policyEdited,
+			Title:          r.title,
 			Effective: records.Effective{
 				Params:       params,
 				ActorModel:   r.params.ActorModel,

@@ -65,7 +65,7 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	if c.Untrusted() {
 		r.untrustMarkers(c.Files)
 	}
-	r.policyEdited = rec.PolicyFromBase
+	r.policyEdited, r.title = rec.PolicyFromBase, c.Title
 	r.writeManifests()
 	start := r.sessionStart()
 	r.emit(start)

@@ -127,6 +127,9 @@ type runner struct {
 	// review marks a review's runner (review.go): recorded as a task of
 	// kind review.
 	review bool
+	// title names a review by its change (review.Change.Title), for its
+	// manifest.
+	title string
 	// Counts of writes that failed, reported in full once and summed at
 	// the end.
 	lostEvents, lostFiles       int

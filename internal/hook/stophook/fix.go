@@ -132,7 +132,7 @@ func readFixState(path string) fixState {
 // quote), then tribunal's instruction. Nothing the judge writes can end the
 // quote or stand where the instruction does.
 func critiqueText(a stopjudge.Verdict, threshold float64, taskID string) string {
-	head := fmt.Sprintf("tribunal: the advisory judge scored this turn's changes %.2f, below the bar of %.2f.", a.Score, threshold)
+	head := fmt.Sprintf("tribunal's judge scored this turn's changes %.2f, below the bar of %.2f.", a.Score, threshold)
 	quoted := safetext.Quote(a.Feedback, maxCritique, "tribunal-session show "+taskID)
 	if quoted == "" {
 		head += " It gave no details."

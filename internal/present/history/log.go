@@ -214,7 +214,7 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 	res.Problems = append(res.Problems, problems...)
 	e = Entry{Kind: KindTask, ID: id, TaskID: id, Time: t, Outcome: OutcomeIncomplete}
 	if m != nil {
-		e.Summary, e.SessionID, e.Parent = m.TaskSummary, m.SessionID, m.Parent
+		e.Summary, e.SessionID, e.Parent = Title(filepath.Join(projectDir, id), m), m.SessionID, m.Parent
 		if m.Parent != "" {
 			// A best-of-N candidate says whose it is (spec §7.17).
 			e.Summary = "(candidate of " + m.Parent + ") " + e.Summary

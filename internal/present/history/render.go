@@ -97,7 +97,9 @@ func RenderTask(v *TaskView) string {
 		fmt.Fprintf(&b, "**WARNING: %s.**\n\n", safetext.Inline(worktree.TamperLine(iso.GitTampered), 2000))
 	}
 	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
-	if m := v.Manifest; m != nil {
+	if m := v.Manifest; m != nil && v.Kind() == KindReview {
+		fmt.Fprintf(&b, "**Review of:** %s\n\n", safetext.Inline(Title(v.Dir, m), 500))
+	} else if m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
 	b.WriteString(candidateLine(v.Manifest))
@@ -107,7 +109,11 @@ func RenderTask(v *TaskView) string {
 		fmt.Fprintf(&b, "**Stopped:** %s\n\n", safetext.Inline(c.Error, 1000))
 	}
 	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
-		fmt.Fprintf(&b, "models: actor %s · judges %s · meta-judge %s\n\n", dash(m.Effective.ActorModel),
+		actor := "actor " + dash(m.Effective.ActorModel) + " · "
+		if v.Kind() == KindReview {
+			actor = "" // a review has no actor
+		}
+		fmt.Fprintf(&b, "models: %sjudges %s · meta-judge %s\n\n", actor,
 			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))
 	}
 	renderJurors(&b, v.Jurors)

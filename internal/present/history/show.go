@@ -34,8 +34,11 @@ type TaskView struct {
 	// became of its change (nil for runs before task worktrees).
 	Isolation *records.Isolation `json:"isolation,omitempty"`
 	// BestOfN is a best-of-N task's candidates and comparisons.
-	BestOfN  *records.BestOfN  `json:"best_of_n,omitempty"`
-	Problems []records.Problem `json:"-"`
+	BestOfN *records.BestOfN `json:"best_of_n,omitempty"`
+	// ReviewFindings are a review's findings with their fingerprints
+	// (review.json), nil for a task: the page lists them once each.
+	ReviewFindings []records.ReviewFinding `json:"-"`
+	Problems       []records.Problem       `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
@@ -142,6 +145,10 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 		v.Isolation = rep.Isolation
 	}
 	v.BestOfN = readBestOfN(dir)
+	var rev records.Review
+	if v.Kind() == KindReview && records.ReadJSON(filepath.Join(dir, records.ReviewFile), &rev) == nil {
+		v.ReviewFindings = rev.Findings
+	}
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {
 		if r, err := rubric.Parse(m.Rubric); err == nil {

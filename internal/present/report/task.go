@@ -118,7 +118,7 @@ func buildTask(in TaskInput) taskPage {
 	v := in.View
 	p := taskPage{IndexHref: in.IndexHref, TaskID: v.TaskID, Outcome: history.OutcomeIncomplete}
 	if m := v.Manifest; m != nil {
-		p.Summary = strings.TrimSpace(m.TaskSummary)
+		p.Summary = history.Title(v.Dir, m)
 		if len(m.PolicyFromBase) > 0 {
 			p.PolicyNote = reviewfmt.PolicySentence(m.PolicyFromBase)
 		}
@@ -148,6 +148,9 @@ func buildTask(in TaskInput) taskPage {
 	rub := taskRubric(v)
 	for _, it := range v.Iterations {
 		ip := buildIteration(it, rub)
+		if rf := v.ReviewFindings; rf != nil && it.Gate != nil && len(v.Iterations) == 1 {
+			ip.Findings = reviewFindings(rf)
+		}
 		// Every iteration starts open: the grids side by side are the
 		// story. Diffs and model output start collapsed.
 		ip.Open = true
@@ -361,6 +364,29 @@ func buildJudge(j history.JudgeView, label string) judgePage {
 		p.Findings = append(p.Findings, findingOf(f.Severity, f.Message, f.File, f.Line))
 	}
 	return p
+}
+
+// reviewFindings are a review's findings as review.json has them, with
+// their fingerprints, listed once each by the formats' rule
+// (reviewfmt.Ordered): two judges raising one problem are one row.
+func reviewFindings(rf []records.ReviewFinding) []findingRow {
+	fs := make([]reviewfmt.Finding, len(rf))
+	for i, f := range rf {
+		fs[i] = reviewfmt.Finding{Judge: f.Judge, Criterion: f.Criterion, Severity: f.Severity, File: f.File, Line: f.Line,
+			Message: f.Message, Unverified: f.Unverified, Refuted: f.Verification == severity.Refuted, Fingerprint: f.Fingerprint}
+	}
+	var rows []findingRow
+	for _, f := range reviewfmt.Ordered(fs) {
+		row := findingOf(f.Severity, f.Message, f.File, f.Line)
+		if f.Judge != "" {
+			row.Message += " (" + f.Judge + ")"
+		}
+		if f.Refuted {
+			row.Message += " — refuted by verification, not counted"
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 func findingOf(sev, msg, file string, line int) findingRow {

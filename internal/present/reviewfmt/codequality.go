@@ -37,7 +37,7 @@ type codeQualityLocation struct {
 // each finding one: a finding without it is an error, not a guess.
 func CodeQuality(r Review) ([]byte, error) {
 	issues := []codeQualityIssue{}
-	for _, f := range ordered(r.Findings) {
+	for _, f := range Ordered(r.Findings) {
 		if f.File == "" || f.Unverified {
 			continue
 		}

@@ -44,24 +44,30 @@ func mapped(f Finding) mapping { return levels[rung(f)] }
 // the model chose which one to cite.
 const maxRuleID = 100
 
-// ruleID is the rule a finding reports under: its criterion, else the
-// type of the judge that raised it, else "tribunal".
+// UncategorisedRule is the rule of a finding that names no criterion.
+// It is one fixed id, not the judge's type: merged findings name every
+// judge that raised them ("security, standard"), and a rule id that moved
+// with the panel would split one problem across code scanning's rules.
+const UncategorisedRule = "tribunal/finding"
+
+// ruleID is the rule a finding reports under: its criterion, else
+// UncategorisedRule.
 func ruleID(f Finding) string {
-	for _, s := range []string{f.Criterion, f.Judge} {
-		if id := safetext.Inline(s, maxRuleID); id != "" {
-			return id
-		}
+	if id := safetext.Inline(f.Criterion, maxRuleID); id != "" {
+		return id
 	}
-	return "tribunal"
+	return UncategorisedRule
 }
 
-// ordered returns the findings worst first, stable among equals, so every
+// Ordered returns the findings worst first, stable among equals, so every
 // format lists them in the same order whatever order the judges had. Two
 // judges reporting the same problem give the same fingerprint (it leaves
 // the judge out): such findings are one, at the worst rung reported,
 // naming every judge that raised it — GitLab needs each fingerprint once,
-// and code scanning would fold them anyway.
-func ordered(fs []Finding) []Finding {
+// and code scanning would fold them anyway. Every surface that lists a
+// review's findings (these formats, the terminal text, the HTML page)
+// lists them through this one rule.
+func Ordered(fs []Finding) []Finding {
 	sorted := slices.Clone(fs)
 	slices.SortStableFunc(sorted, func(a, b Finding) int { return int(rung(b)) - int(rung(a)) })
 	out := sorted[:0:0]

@@ -32,7 +32,7 @@ const (
 func Markdown(r Review, o MarkdownOptions) string {
 	head := markdownHead(r)
 	tail := markdownTail(r, o)
-	fs := ordered(r.Findings)
+	fs := Ordered(r.Findings)
 	budget := MaxMarkdownBytes - len(head) - len(tail) - 200
 	list, listed := findingList(fs, r, o, budget/2)
 	detail, detailed := findingDetail(fs, r, budget-len(list))

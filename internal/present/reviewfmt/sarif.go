@@ -99,8 +99,8 @@ type (
 )
 
 // SARIF renders r as a SARIF 2.1.0 log with one run: one result per
-// located finding, its rule the finding's criterion (else its judge's
-// type), its level from the severity table, its fingerprint in
+// located finding, its rule the finding's criterion (else
+// UncategorisedRule), its level from the severity table, its fingerprint in
 // partialFingerprints, a finding on a whole file placed at line 1.
 // Code scanning requires a location on every result, and must not point
 // at a line a judge made up, so findings about the change as a whole and
@@ -122,7 +122,7 @@ func SARIF(r Review, toolVersion string) ([]byte, error) {
 	}
 	index := map[string]int{}
 	unlocated := []map[string]any{}
-	for _, f := range ordered(r.Findings) {
+	for _, f := range Ordered(r.Findings) {
 		if f.File == "" || f.Unverified {
 			unlocated = append(unlocated, unlocatedFinding(f))
 			continue
@@ -193,10 +193,7 @@ func ruleText(f Finding) string {
 	if f.Criterion != "" {
 		return sentence("Findings on the rubric criterion " + f.Criterion)
 	}
-	if f.Judge != "" {
-		return sentence("Findings of the " + f.Judge + " judge")
-	}
-	return "Findings of tribunal's jury."
+	return "Findings of tribunal's jury that name no rubric criterion."
 }
 
 // ruleHelp is every rule's help: tribunal's rules are the rubric's
@@ -216,7 +213,7 @@ func sarifFinding(f Finding, id string, index int) sarifResult {
 			ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"},
 			Region:           region,
 		}}},
-		Properties: map[string]any{"severity": rung(f).String(), "judge": f.Judge, "criterion": f.Criterion},
+		Properties: findingProperties(f),
 	}
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]string{FingerprintKey: f.Fingerprint}
@@ -232,12 +229,21 @@ func sarifFinding(f Finding, id string, index int) sarifResult {
 	return res
 }
 
+// findingProperties are a finding's severity, judge and criterion as
+// SARIF properties; a criterion the judge did not name is left out, not
+// written empty.
+func findingProperties(f Finding) map[string]any {
+	p := map[string]any{"severity": rung(f).String(), "judge": f.Judge}
+	if f.Criterion != "" {
+		p["criterion"] = f.Criterion
+	}
+	return p
+}
+
 // unlocatedFinding is a finding code scanning cannot place, as data.
 func unlocatedFinding(f Finding) map[string]any {
-	u := map[string]any{
-		"severity": rung(f).String(), "judge": f.Judge, "criterion": f.Criterion,
-		"message": safetext.Inline(f.Message, 0), "fingerprint": f.Fingerprint,
-	}
+	u := findingProperties(f)
+	u["message"], u["fingerprint"] = safetext.Inline(f.Message, 0), f.Fingerprint
 	if f.File != "" {
 		u["cited"] = safetext.Inline(cited(f), 0)
 		u["unverified"] = true

@@ -37,6 +37,26 @@ type Manifest struct {
 	// PolicyFromBase are the tribunal policy files a review's change
 	// edits: judged under the base's copies (review.json has them too).
 	PolicyFromBase []string `json:"policy_from_base,omitempty"`
+	// Title names a review by its change (review.Change.Title:
+	// "main...feature", "staged", "worktree", a diff's name); "" for a
+	// task, and for reviews recorded before it (ReviewTitle).
+	Title string `json:"title,omitempty"`
+}
+
+// ReviewTitle is the name of a review recorded without a manifest title:
+// its change as review.json has it, the merge base and head commits
+// standing in for the refs that were not recorded.
+func ReviewTitle(rev Review) string {
+	short := func(id string) string { return id[:min(len(id), 12)] }
+	switch rev.Change {
+	case "range":
+		return short(rev.Base) + "..." + short(rev.Head)
+	case "":
+		return "review"
+	case "diff":
+		return "a diff on " + short(rev.Base)
+	}
+	return rev.Change
 }
 
 // KindReview marks a task directory that holds a review
