@@ -42,7 +42,7 @@ func (c *cli) keptTask(ctx context.Context, name string, args []string) (*worktr
 		return records.ResolveID(slices.DeleteFunc(m.RecordIDs(), func(id string) bool { return !records.ValidID(id) }), id, "kept task")
 	}
 	id, ok := resolveOne(c, name, args[0], kept,
-		fmt.Sprintf("'tribunal-session log' lists the kept changes under the table; give one's id, a prefix of at least %d characters, or 'last'", records.MinPrefix))
+		fmt.Sprintf("'tribunal-session log' lists the kept changes under the table; give one's id, any part of it of at least %d characters, or 'last'", records.MinPrefix))
 	if !ok {
 		return nil, nil, exitUsage
 	}

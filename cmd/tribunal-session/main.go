@@ -38,6 +38,13 @@ const stopGrace = 5 * time.Second
 func runWithSignals(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
 	defer stop()
+	// A reader that goes away (`review … | head -2`) must not kill a run
+	// half-recorded: with SIGPIPE notified (to a channel nobody reads),
+	// a write to a closed stdout or stderr returns EPIPE instead of
+	// ending the process, and the cli's writers drop what follows. Notify,
+	// not Ignore: an ignored signal stays ignored in the judges' and
+	// git's processes, whose own pipelines rely on SIGPIPE.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, args, getenv, stdin, stdout, stderr, stdTerminal) }()
 	select {
@@ -75,7 +82,17 @@ const (
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
 	red := credentials(getenv)
-	c := &cli{getenv: getenv, stdin: stdin, stdout: red.Writer(stdout), stderr: red.Writer(stderr), term: term, red: red}
+	c := &cli{getenv: getenv, stdin: stdin, stdout: red.Writer(&quietPipe{w: stdout}), stderr: red.Writer(&quietPipe{w: stderr}), red: red}
+	// The wrapped streams are asked about as the files they wrap.
+	c.term = func(w io.Writer) (bool, int) {
+		switch w {
+		case c.stdout:
+			w = stdout
+		case c.stderr:
+			w = stderr
+		}
+		return term(w)
+	}
 	if len(args) == 0 {
 		c.usage(c.stderr)
 		return exitUsage

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/redact"
@@ -110,4 +113,27 @@ func (c *cli) usage(w io.Writer) {
 	b.WriteString("\n'tribunal-session COMMAND -h' prints a command's usage, flags and exit status.\n\n")
 	b.WriteString(exitText)
 	fmt.Fprint(w, b.String())
+}
+
+// quietPipe is stdout or stderr once nobody may be reading it: after a
+// write fails with EPIPE (the reader, say `head -2`, has gone) every write
+// succeeds without writing, so no caller aborts its work over output
+// nobody will see — the run still finishes and records itself complete.
+type quietPipe struct {
+	w io.Writer
+	// closed is set by whichever goroutine (a judge's progress, the
+	// result) first meets the EPIPE.
+	closed atomic.Bool
+}
+
+func (q *quietPipe) Write(p []byte) (int, error) {
+	if q.closed.Load() {
+		return len(p), nil
+	}
+	n, err := q.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		q.closed.Store(true)
+		return len(p), nil
+	}
+	return n, err
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,11 +62,22 @@ func (c *cli) locate(ctx context.Context, name, hint string) (here, bool) {
 }
 
 // resolveOne finds what the one id a user typed names (a whole id, a
-// unique prefix or "last"; find applies the rule to one kind of record)
+// part of one that names one record, or "last"; find applies the rule to one kind of record)
 // for the command name; false means the error, and hint when there is
 // one, was printed.
 func resolveOne[T any](c *cli, name, id string, find func(string) (T, error), hint string) (T, bool) {
 	v, err := find(id)
+	var amb *records.AmbiguousError
+	if errors.As(err, &amb) {
+		// One candidate a line, with its kind and time, so the person
+		// can pick: the one-line form is for the MCP tools.
+		c.errorf("%s: %s:", name, amb.Head())
+		for _, cand := range amb.Candidates {
+			c.item(cand)
+		}
+		c.hint("%s", records.HintAmbiguous)
+		return v, false
+	}
 	if err != nil {
 		c.errorf("%s: %v", name, err)
 		if hint != "" {

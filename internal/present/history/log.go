@@ -38,8 +38,8 @@ type Entry struct {
 	Time   time.Time `json:"time"`
 	// Summary is the task summary, or the advisory judge's feedback.
 	Summary string `json:"summary"`
-	// ShortID is the shortest prefix of ID (at least minShortID
-	// characters) that names this record alone in the project; show,
+	// ShortID is the shortest end of a task id (a prefix of a session
+	// id; ShortIDs) that names this record alone in the project; show,
 	// view, wait and cancel accept it.
 	ShortID    string   `json:"short_id"`
 	Outcome    string   `json:"outcome"`

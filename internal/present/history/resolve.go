@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
@@ -23,10 +24,14 @@ var ErrAmbiguous = records.ErrAmbiguousID
 // of the same name.
 const Last = records.Last
 
-// minShortID is the shortest id prefix the log prints: ULIDs of tasks
-// started the same day share their first five or six characters, so a
-// shorter prefix would rarely stay unique as the history grows.
-const minShortID = 8
+// minShortID is the shortest id the log prints: six characters of a
+// ULID's random end are 30 bits, unique in practice however many records
+// a project keeps; a session id's prefix keeps the eight a SessionStart
+// note shows.
+const (
+	minShortID      = 6
+	minShortSession = 8
+)
 
 // Ref names one record: a task (TaskID) or an advisory verdict (StopPath).
 type Ref struct {
@@ -43,9 +48,10 @@ const lastWindow = 8
 // Resolve finds the record id names in the project: "last" (the newest
 // task or advisory verdict), a task id (ULIDs are case-insensitive), a
 // Claude Code session id (its stop file, found by the same sanitising the
-// Stop hook applies), or an unambiguous prefix of either at least records.MinPrefix
-// characters long; exact matches
-// win over prefixes, so the short session ids in a SessionStart note work.
+// Stop hook applies), or a part of either at least records.MinPrefix
+// characters long that names one record: a whole id wins over a prefix and
+// a prefix over another part (records.Best), so the short session ids in a
+// SessionStart note work.
 func Resolve(projectDir, id string) (Ref, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
@@ -93,37 +99,71 @@ func Resolve(projectDir, id string) (Ref, error) {
 			return Ref{Kind: KindAdvisory, StopPath: s}, nil
 		}
 	}
-	var matches []Ref
-	var names []string
+	var cands []candidate
 	for _, t := range ids {
-		if matchesName(t, id) {
-			matches = append(matches, Ref{Kind: KindTask, TaskID: t})
-			names = append(names, "task "+t)
-		}
+		cands = append(cands, candidate{name: t, ref: Ref{Kind: KindTask, TaskID: t}})
 	}
 	for _, r := range recs {
-		if matchesName(recordID(r), id) {
-			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: r})
-			names = append(names, "verdict "+recordID(r))
-		}
+		cands = append(cands, candidate{name: recordID(r), ref: Ref{Kind: KindAdvisory, StopPath: r}})
 	}
 	for _, s := range stops {
 		base := strings.TrimSuffix(filepath.Base(s), records.JSONExt)
-		if matchesName(base, id) {
-			matches = append(matches, Ref{Kind: KindAdvisory, StopPath: s})
-			names = append(names, "session "+strings.TrimPrefix(base, records.StopPrefix))
-		}
+		cands = append(cands, candidate{name: base, ref: Ref{Kind: KindAdvisory, StopPath: s}})
 	}
+	kinds := make([]records.Match, len(cands))
+	for i, c := range cands {
+		kinds[i] = matchName(c.name, id)
+	}
+	best := records.Best(kinds)
 	switch {
+	case len(best) == 1:
+		return cands[best[0]].ref, nil
 	case len(id) < records.MinPrefix:
 		return Ref{}, fmt.Errorf("%w: %q", records.ErrShortID, id)
-	case len(matches) == 1:
-		return matches[0], nil
-	case len(matches) == 0:
+	case len(best) == 0:
 		return Ref{}, fmt.Errorf("%w: no task or advisory verdict %q in this project", ErrNotFound, id)
 	}
-	sort.Strings(names)
-	return Ref{}, fmt.Errorf("%w: %q starts %d records: %s", ErrAmbiguous, id, len(names), records.Candidates(names))
+	names := make(map[string]bool, len(best))
+	for _, b := range best {
+		names[cands[b].name] = true
+	}
+	return Ref{}, &records.AmbiguousError{Typed: id, What: "records", Candidates: describe(projectDir, names)}
+}
+
+// candidate is a record Resolve may pick: its name (a task id, a
+// judgement record's task id or a stop file's "stop-<session id>").
+type candidate struct {
+	name string
+	ref  Ref
+}
+
+// describe tells the records called names apart for a person choosing
+// among them, newest first, as log dates and sums them up: "review
+// 01J… (2026-05-24 10:00Z) main...feature".
+func describe(projectDir string, names map[string]bool) []string {
+	var out []string
+	for _, e := range Log(projectDir, "", LogOptions{}).Entries {
+		name := e.ID
+		if e.Kind == KindAdvisory && !records.IsJudgementPath(e.path) {
+			name = records.StopPrefix + e.ID
+		}
+		if !names[name] {
+			continue
+		}
+		kind, id := e.Kind, e.ID
+		if kind == KindAdvisory {
+			kind = "verdict"
+			if e.SessionID != "" {
+				id = "session " + e.SessionID
+			}
+		}
+		line := kind + " " + id + " (" + e.Time.UTC().Format(timeLayout) + ")"
+		if sum := safetext.Inline(e.Summary, 60); sum != "" {
+			line += " " + sum
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // Ref names the record of a log entry of the project at projectDir.
@@ -137,37 +177,39 @@ func (e Entry) Ref(projectDir string) Ref {
 	return Ref{Kind: KindTask, TaskID: e.TaskID}
 }
 
-// matchesName says whether prefix, as a user typed it, names the record
-// called name: a task id (compared upper-cased: ULIDs are
+// matchName says how typed, as a user typed it, names the record called
+// name (records.MatchName): a task id (compared upper-cased: ULIDs are
 // case-insensitive) or a stop file's name "stop-<sanitised session id>"
-// (compared with the prefix sanitised as typed: sanitising an
-// empty-looking prefix would turn it into "unknown").
-func matchesName(name, prefix string) bool {
+// (compared with typed sanitised as it is: sanitising an empty-looking
+// part would turn it into "unknown").
+func matchName(name, typed string) records.Match {
 	if session, ok := strings.CutPrefix(name, records.StopPrefix); ok {
-		return strings.HasPrefix(session, sanitizePrefix(prefix))
+		return records.MatchName(session, sanitizePrefix(typed))
 	}
-	return strings.HasPrefix(name, strings.ToUpper(prefix))
+	return records.MatchName(name, strings.ToUpper(typed))
 }
 
 // ShortIDs maps each name (a task id, a judgement record's task id, or a
-// stop file's name "stop-<session id>") to the shortest prefix of its id, at least minShortID characters,
-// that Resolve takes to name it alone. A name with no unique prefix (one
-// that is itself a prefix of another) maps to its whole id.
+// stop file's name "stop-<session id>") to the short id log prints, which
+// Resolve takes to name it alone: for a task id the shortest end of it, at
+// least minShortID characters, that no other name contains (ULIDs made in
+// the same second share their first ten characters; their ends are
+// random), for a session id the shortest such prefix (what a
+// SessionStart note shows). A name with no such part maps to its id.
 func ShortIDs(names []string) map[string]string {
 	out := make(map[string]string, len(names))
 	for _, n := range names {
-		id := strings.TrimPrefix(n, records.StopPrefix)
-		short := id
-		for l := min(minShortID, len(id)); l < len(id); l++ {
-			p := id[:l]
-			unique := true
-			for _, o := range names {
-				if o != n && matchesName(o, p) {
-					unique = false
-					break
-				}
+		id, session := strings.CutPrefix(n, records.StopPrefix)
+		short, least := id, minShortID
+		if session {
+			least = minShortSession
+		}
+		for l := min(least, len(id)); l < len(id); l++ {
+			p := id[len(id)-l:]
+			if session {
+				p = id[:l]
 			}
-			if unique {
+			if uniquePart(names, n, p) {
 				short = p
 				break
 			}
@@ -175,6 +217,16 @@ func ShortIDs(names []string) map[string]string {
 		out[n] = short
 	}
 	return out
+}
+
+// uniquePart says whether typing p would name n and no other of names.
+func uniquePart(names []string, n, p string) bool {
+	for _, o := range names {
+		if o != n && matchName(o, p) != records.NoMatch {
+			return false
+		}
+	}
+	return true
 }
 
 // sanitizePrefix applies SanitizeSessionID's byte rule without its

@@ -20,6 +20,10 @@ func TestResolve(t *testing.T) {
 	t2 := id("01HZB", 2)
 	writeTask(t, dir, t1, "", "", nil)
 	writeTask(t, dir, t2, "", "", nil)
+	// Two tasks of the same second: only their random ends tell them apart.
+	t3, t4 := "01J00000007Q2B3C4D5E6F7G8H", "01J0000000K9M3NX4P5R6S7T8V"
+	writeTask(t, dir, t3, "", "", nil)
+	writeTask(t, dir, t4, "", "", nil)
 	stopFile(t, dir, "3f2a9c1b-aaaa", id("01HZ3", 1), "accepted", 0.9, "")
 	stopFile(t, dir, "3f2a9c1b-bbbb", id("01HZ3", 2), "accepted", 0.9, "")
 	// The Stop hook names "a/b c" a_b_c_<hash>: its prefix resolves (one of
@@ -44,6 +48,10 @@ func TestResolve(t *testing.T) {
 		{in: "01H", wantErr: records.ErrShortID},
 		{in: "3f2a9c1b", wantErr: ErrAmbiguous},
 		{in: "01HZ", wantErr: ErrAmbiguous},
+		{in: "7g8h", kind: KindTask, target: t3},   // the end, any case
+		{in: "NX4P5R", kind: KindTask, target: t4}, // any part
+		{in: "aaaa", kind: KindAdvisory, target: "stop-3f2a9c1b-aaaa.json"},
+		{in: "01J0000000", wantErr: ErrAmbiguous},
 		{in: "nothing", wantErr: ErrNotFound},
 		{in: "../../etc", wantErr: ErrNotFound},
 		{in: "", wantErr: ErrNotFound},
@@ -68,9 +76,17 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%q) = %s %s, want %s %s", c.in, ref.Kind, got, c.kind, c.target)
 		}
 	}
+	// An ambiguous id lists its candidates with their kind, newest first.
 	_, err := Resolve(dir, "3f2a9c1b")
-	if err == nil || !strings.Contains(err.Error(), "session 3f2a9c1b-aaaa, session 3f2a9c1b-bbbb") {
+	var amb *records.AmbiguousError
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 ||
+		!strings.HasPrefix(amb.Candidates[0], "verdict session 3f2a9c1b-bbbb (") ||
+		!strings.HasPrefix(amb.Candidates[1], "verdict session 3f2a9c1b-aaaa (") {
 		t.Errorf("ambiguity does not list the candidates: %v", err)
+	}
+	_, err = Resolve(dir, "01j0000000")
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 || !strings.HasPrefix(amb.Candidates[0], "task "+t4+" (") {
+		t.Errorf("ambiguity does not list the tasks: %v", err)
 	}
 }
 
@@ -347,11 +363,12 @@ func TestResolveLastAndRuns(t *testing.T) {
 }
 
 func TestShortIDs(t *testing.T) {
-	a, b := "01HZAAAAAA0000000000000001", "01HZAAAAAB0000000000000002"
-	c := "01HZAAAAAB0000000000000003"
+	// a and b were made in the same second; c's end is inside b.
+	a, b := "01HZAAAAAA7Q2B3C4D5E6F7G8H", "01HZAAAAAAK9M3NX4P5R6S7T8V"
+	c := "01HZAAAAAB00000000004D5E6F"
 	got := ShortIDs([]string{a, b, c, "stop-3f2a9c1b-aaaa", "stop-3f2a9c1b-bbbb", "stop-x"})
 	want := map[string]string{
-		a: "01HZAAAAAA", b: "01HZAAAAAB0000000000000002", c: "01HZAAAAAB0000000000000003",
+		a: "6F7G8H", b: "6S7T8V", c: "04D5E6F",
 		"stop-3f2a9c1b-aaaa": "3f2a9c1b-a", "stop-3f2a9c1b-bbbb": "3f2a9c1b-b", "stop-x": "x",
 	}
 	for k, w := range want {

@@ -17,7 +17,7 @@ const (
 )
 
 // RenderLogTable renders the log as aligned columns for a terminal,
-// newest first, with each id shortened to its unique prefix. width is the
+// newest first, with each id shortened to its short id (ShortIDs). width is the
 // terminal's width in columns (0 when unknown); the summary is cut to fit.
 func RenderLogTable(r LogResult, width int) string {
 	if len(r.Entries) == 0 {
