@@ -60,7 +60,7 @@ type ReviewResult struct {
 
 // noTask is the task a review's judges are given when nobody said what
 // the change was for.
-const noTask = "Review this change. Nobody said what it is meant to do: judge it on its own terms — is it correct, safe, complete for what it evidently sets out to do, and clear?"
+const noTask = records.ReviewNoTask
 
 // NewReview sets a review up as Run sets up a task (repository, settings,
 // rubric, panel, command judges); its error is a *ConfigError.

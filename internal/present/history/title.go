@@ -12,7 +12,9 @@ import (
 // the task text its judges were given (a review with no stated purpose
 // is given a stock sentence, the same for every review); a task's
 // summary otherwise. A review recorded before manifests had a title is
-// named from its review.json.
+// named from its review.json, else from its task summary when someone
+// stated one (the stock sentence of a review with no stated purpose
+// names nothing), else "review".
 func Title(taskDir string, m *records.Manifest) string {
 	switch {
 	case m == nil:
@@ -24,6 +26,9 @@ func Title(taskDir string, m *records.Manifest) string {
 	}
 	var rev records.Review
 	if records.ReadJSON(filepath.Join(taskDir, records.ReviewFile), &rev) != nil {
+		if t := strings.TrimSpace(m.TaskSummary); t != "" && !strings.HasPrefix(records.ReviewNoTask, strings.TrimSuffix(t, "…")) {
+			return t
+		}
 		return "review"
 	}
 	return records.ReviewTitle(rev)

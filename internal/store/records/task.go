@@ -43,6 +43,11 @@ type Manifest struct {
 	Title string `json:"title,omitempty"`
 }
 
+// ReviewNoTask is the task a review's judges are given when nobody said
+// what the change is for: the same sentence for every such review, so it
+// names none of them (history.Title skips it).
+const ReviewNoTask = "Review this change. Nobody said what it is meant to do: judge it on its own terms — is it correct, safe, complete for what it evidently sets out to do, and clear?"
+
 // ReviewTitle is the name of a review recorded without a manifest title:
 // its change as review.json has it, the merge base and head commits
 // standing in for the refs that were not recorded.
