@@ -111,9 +111,33 @@ const maxResponse = 16 << 20
 // do sends one API request and decodes the JSON answer into out.
 func (c Client) do(ctx context.Context, method, path string, body []byte, out any) error {
 	url := strings.TrimRight(c.APIURL, "/") + path
-	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	status, _, data, err := c.roundTrip(ctx, method, url, body)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, url, err)
+		return err
+	}
+	if status == http.StatusForbidden || status == http.StatusNotFound && method != http.MethodGet {
+		return fmt.Errorf("%s %s: %s: %w", method, url, apiMessage(status, data), ErrForbidden)
+	}
+	if status/100 != 2 {
+		return fmt.Errorf("%s %s: %s", method, url, apiMessage(status, data))
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: the answer is not the expected JSON: %w", method, url, err)
+	}
+	return nil
+}
+
+// roundTrip sends one request to url with the API's headers and returns
+// the status, the headers and the answer (bounded by maxResponse); err
+// is a request that could not be made or read, never a status.
+func (c Client) roundTrip(ctx context.Context, method, url string, body []byte) (int, http.Header, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
 	req.Header.Set("Accept", "application/vnd.github+json")
 	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
@@ -127,23 +151,14 @@ func (c Client) do(ctx context.Context, method, path string, body []byte, out an
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, url, err)
+		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return fmt.Errorf("%s %s: read the answer: %w", method, url, err)
+		return 0, nil, nil, fmt.Errorf("%s %s: read the answer: %w", method, url, err)
 	}
-	if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusNotFound && method != http.MethodGet {
-		return fmt.Errorf("%s %s: %s: %w", method, url, apiMessage(resp.StatusCode, data), ErrForbidden)
-	}
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %s", method, url, apiMessage(resp.StatusCode, data))
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: the answer is not the expected JSON: %w", method, url, err)
-	}
-	return nil
+	return resp.StatusCode, resp.Header, data, nil
 }
 
 // apiMessage is the status and the API's own message, on one safe line.

@@ -1,11 +1,9 @@
 package ghaction
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 )
@@ -60,44 +58,25 @@ type NewComment struct {
 // call sends one request and decodes a 2xx answer into out (when not
 // nil); any other answer is an *APIError.
 func (c Client) call(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
+	var body []byte
 	if in != nil {
 		data, err := json.Marshal(in)
 		if err != nil {
 			return fmt.Errorf("encode the request: %w", err)
 		}
-		body = bytes.NewReader(data)
+		body = data
 	}
 	url := path // a full URL (GraphQL's) or a path under the REST API
 	if !strings.HasPrefix(path, "http") {
 		url = strings.TrimRight(c.APIURL, "/") + path
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	status, header, data, err := c.roundTrip(ctx, method, url, body)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, url, err)
+		return err
 	}
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, url, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
-	if err != nil {
-		return fmt.Errorf("%s %s: read the answer: %w", method, url, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return &APIError{Method: method, URL: url, Status: resp.StatusCode,
-			Message: apiMessage(resp.StatusCode, data), RetryAfter: resp.Header.Get("Retry-After")}
+	if status/100 != 2 {
+		return &APIError{Method: method, URL: url, Status: status,
+			Message: apiMessage(status, data), RetryAfter: header.Get("Retry-After")}
 	}
 	if out == nil {
 		return nil
