@@ -9,8 +9,8 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 )
 
-// judgesRunner is claudeRunner for a command with no actor (review,
-// calibrate, rejudge): a jury that calls no model — every seat and the
+// judgesRunner is claudeRunner for a local command with no actor
+// (calibrate, rejudge; review decides after loading its policy): a jury that calls no model — every seat and the
 // meta-judge heuristic (spec §4.9) — needs no claude executable, so CI
 // without one can review. Anything that still asks claude then fails
 // as the missing executable.
@@ -19,9 +19,15 @@ func (c *cli) judgesRunner(dir string, environ []string, rubricID string) (claud
 	if err == nil || !c.offlineJury(dir, rubricID) {
 		return runner, err
 	}
+	return missingClaude(err), nil
+}
+
+// missingClaude is the runner of a jury that needs no claude executable:
+// anything that still asks claude fails as the missing executable.
+func missingClaude(err error) claude.Runner {
 	return claude.RunnerFunc(func(context.Context, claude.Call) (claude.Result, error) {
 		return claude.Result{}, err
-	}), nil
+	})
 }
 
 // offlineJury reports whether the jury configured for dir and rubricID

@@ -234,11 +234,13 @@ func (c *cli) resolveFailed(err error) (int, bool) {
 // runReview sets the review up, reuses a cached verdict or judges, writes
 // every output and decides the exit code.
 func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, environ []string, change *review.Change) int {
-	runner, err := c.judgesRunner(dir, environ, f.rubric)
-	if err != nil {
-		c.errorf("%v", err)
-		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
-		return exitUsage
+	// A missing claude is an error only for a jury that calls a model, and
+	// which jury that is comes from the policy NewReview loads (the base's,
+	// for a change someone else wrote): asking the working tree first would
+	// let a pull request's settings decide it.
+	runner, missing := c.claudeRunner(dir, environ)
+	if missing != nil {
+		runner = missingClaude(missing)
 	}
 	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Change: change, DiffBytes: f.maxDiff,
 		Dismissed: f.dismissed, SessionID: firstNonEmpty(f.sessionID, c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))}
@@ -251,6 +253,11 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		return exitUsage
 	}
 	defer rv.Close()
+	if missing != nil && !rv.Offline() {
+		c.errorf("%v", missing)
+		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
+		return exitUsage
+	}
 	cache, ok := c.reviewCache(f, rv.ProjectDir())
 	if !ok {
 		return exitUsage

@@ -118,6 +118,10 @@ func (v *Reviewer) SharedDismissals() string {
 	return v.r.sharedDismissals()
 }
 
+// Offline reports whether the review's jury calls no model
+// (judging.Jury.Offline), as configured by the policy the review reads.
+func (v *Reviewer) Offline() bool { return v.r.jury.Offline() }
+
 // ID is the review's record id.
 func (v *Reviewer) ID() string { return v.r.taskID }
 
