@@ -72,7 +72,7 @@ raises it for one run), and every summary states the cost.
 
 The advisory Stop-hook judge is off by default. Turn it on for a project with
   .claude/settings.json:  {"tribunal": {"stop_hook": {"enabled": true}}}
-or for every project in ~/.claude/settings.json. See README.md for every setting.
+or for every project in ~/.claude/settings.json. See docs/configuration.md for every setting.
 
 The plugin lives in $market_abs (a copy: 'make clean' or
 moving this clone does not affect it; 'make install' again updates it).
