@@ -63,6 +63,9 @@ type Options struct {
 	Keep func(id string) bool
 	// OlderThan is the age as the user gave it, for the ledger entry.
 	OlderThan string
+	// sizesOnly skips the digests: Measure needs counts and bytes only,
+	// and reading every file of the store would slow `config` down.
+	sizesOnly bool
 }
 
 // Plan is what a prune would remove, oldest first, and the old records it
@@ -97,7 +100,7 @@ func Scan(opts Options) (Plan, error) {
 		return Plan{}, err
 	}
 	for i := range plan.Prune {
-		if err := measure(opts.ProjectDir, &plan.Prune[i]); err != nil {
+		if err := measure(opts.ProjectDir, &plan.Prune[i], opts.sizesOnly); err != nil {
 			return Plan{}, err
 		}
 	}
@@ -248,9 +251,9 @@ func abs(projectDir, path string) string {
 	return filepath.Join(projectDir, path)
 }
 
-// measure counts r's files and bytes and computes its digest, keeping
-// only the paths that exist.
-func measure(projectDir string, r *Record) error {
+// measure counts r's files and bytes and, unless sizesOnly, computes its
+// digest, keeping only the paths that exist.
+func measure(projectDir string, r *Record, sizesOnly bool) error {
 	var listing []string
 	var kept []string
 	for _, p := range r.paths {
@@ -261,6 +264,14 @@ func measure(projectDir string, r *Record) error {
 		kept = append(kept, p)
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			if sizesOnly {
+				fi, err := d.Info()
+				if err == nil {
+					r.Files++
+					r.Bytes += fi.Size()
+				}
 				return err
 			}
 			sum, n, err := hashFile(path)

@@ -22,7 +22,7 @@ type Usage struct {
 // everything would (Scan with a cutoff in the future, nothing kept), and
 // the ledger's files; it changes nothing.
 func Measure(projectDir string, now time.Time) (Usage, error) {
-	plan, err := Scan(Options{ProjectDir: projectDir, Cutoff: now.Add(24 * time.Hour)})
+	plan, err := Scan(Options{ProjectDir: projectDir, Cutoff: now.Add(24 * time.Hour), sizesOnly: true})
 	if err != nil {
 		return Usage{}, err
 	}
