@@ -64,12 +64,13 @@ func codeKeys(t *testing.T) map[string]string {
 	return keys
 }
 
-// readmeTableKeys returns the keys the first column of README.md's
-// configuration table names, as "tribunal.<key>" patterns; a cell's
-// ".api_key_env" after "judges.<type>.base_url" is a sibling of it.
+// readmeTableKeys returns the keys the first column of the configuration
+// table (docs/configuration.md, moved there from the README) names, as
+// "tribunal.<key>" patterns; a cell's ".api_key_env" after
+// "judges.<type>.base_url" is a sibling of it.
 func readmeTableKeys(t *testing.T) map[string]bool {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func readmeTableKeys(t *testing.T) map[string]bool {
 }
 
 // TestMessageKeysAreDocumented: every settings key the code tells a user
-// about is a row of README.md's configuration table, and `config` (every
+// about is a row of the configuration table (docs/configuration.md), and `config` (every
 // effective setting, config.Settings) lists each one whose name is fixed
 // even when nothing sets it — issue 34's tribunal.trust.ledger_key, named
 // by the ledger's errors, was in neither.
@@ -116,7 +117,7 @@ func TestMessageKeysAreDocumented(t *testing.T) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !table[k] {
-			t.Errorf("%s names %s, which README.md's configuration table does not list", code[k], strings.TrimPrefix(k, "tribunal."))
+			t.Errorf("%s names %s, which docs/configuration.md's table does not list", code[k], strings.TrimPrefix(k, "tribunal."))
 		}
 		if !strings.Contains(k, "<") && !listed[k] {
 			t.Errorf("%s names %s, which 'tribunal-session config' does not print", code[k], k)

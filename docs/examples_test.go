@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestActionArgsExampleNamesARubric: action.yml's example for `args`
@@ -42,18 +44,23 @@ func TestActionArgsExampleNamesARubric(t *testing.T) {
 	}
 }
 
-// TestReadmePinsACommit: until a release is tagged, the README's workflow
-// snippets pin the action to a commit, not to a tag that does not exist.
+// TestReadmePinsACommit: until a release is tagged, the workflow snippets
+// of the user pages (the README and the docs pages it links, where the CI
+// snippets now are) pin the action to a commit, not to a tag that does
+// not exist.
 func TestReadmePinsACommit(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	pin := regexp.MustCompile(`tribunal-cc/tribunal@(\S+)`)
 	ok := regexp.MustCompile(`^(<commit-sha>|[0-9a-f]{40})$`)
-	for _, m := range pin.FindAllStringSubmatch(string(readme), -1) {
-		if !ok.MatchString(m[1]) {
-			t.Errorf("README pins tribunal-cc/tribunal@%s: pin a commit SHA (or <commit-sha>) until a release is tagged", m[1])
+	pins := 0
+	for _, p := range testkit.ReadUserPages(t, "..") {
+		for _, m := range pin.FindAllStringSubmatch(p.Text, -1) {
+			pins++
+			if !ok.MatchString(m[1]) {
+				t.Errorf("%s pins tribunal-cc/tribunal@%s: pin a commit SHA (or <commit-sha>) until a release is tagged", p.Path, m[1])
+			}
 		}
+	}
+	if pins == 0 {
+		t.Error("no user page shows the action pinned: the workflow snippets moved out of the pages this test reads")
 	}
 }

@@ -14,6 +14,42 @@ set -euo pipefail
 data_dir=${TRIBUNAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tribunal}
 market_abs=$data_dir/marketplace
 
+# left_behind prints what uninstalling leaves — the store with every
+# record, ledger and key, and Claude Code's copy of the plugin — and the
+# commands that remove each, only for what exists. Nothing of it is removed
+# here: the records and the ledger are the user's, to keep or delete.
+left_behind() {
+	onlooker=${ONLOOKER_DIR:-$HOME/.onlooker}
+	claude_dir=${CLAUDE_CONFIG_DIR:-$HOME/.claude}
+	set --
+	for p in "$onlooker/tribunal" "$onlooker/tribunal-pending" "$onlooker/tribunal-cache" \
+		"$onlooker"/keys/tribunal-ledger.key* "$onlooker/keys/review-cache.key" \
+		"$claude_dir/plugins/cache/tribunal-local" "$claude_dir/plugins/data/tribunal-tribunal-local"; do
+		[ -e "$p" ] && set -- "$@" "$p"
+	done
+	if [ $# -eq 0 ]; then
+		echo "tribunal: uninstalled; nothing of it is left in $onlooker or $claude_dir/plugins"
+		return
+	fi
+	echo "tribunal: uninstalled. Left in place, for you to keep or remove:"
+	for p in "$@"; do
+		case "$p" in
+		"$claude_dir"/*) what="Claude Code's copy of the plugin" ;;
+		*/keys/*) what="a signing key (ledger, receipts, review cache)" ;;
+		*) what="records, ledgers and caches" ;;
+		esac
+		echo "  $p  ($what)"
+	done
+	echo "Remove them all with:"
+	for p in "$@"; do
+		printf '  rm -rf %q\n' "$p"
+	done
+	echo "The events log $onlooker/logs/onlooker-events.jsonl is shared with other onlooker tools."
+	echo "In each repository where tasks ran, kept changes are on refs/tribunal/tasks/*; to drop them:"
+	echo "  git for-each-ref --format='%(refname)' refs/tribunal/ | xargs -r -n1 git update-ref -d"
+	echo "(receipts, on refs/notes/tribunal, are your team's too: keep them)"
+}
+
 if [ "${1:-}" = --uninstall ]; then
 	claude_bin=${2:-claude}
 	"$claude_bin" plugin uninstall tribunal@tribunal-local || true
@@ -24,6 +60,7 @@ if [ "${1:-}" = --uninstall ]; then
 	case "$(readlink "$link" 2>/dev/null)" in
 	"$market_abs"/*) rm -f "$link" ;;
 	esac
+	left_behind
 	exit 0
 fi
 
@@ -72,7 +109,7 @@ raises it for one run), and every summary states the cost.
 
 The advisory Stop-hook judge is off by default. Turn it on for a project with
   .claude/settings.json:  {"tribunal": {"stop_hook": {"enabled": true}}}
-or for every project in ~/.claude/settings.json. See README.md for every setting.
+or for every project in ~/.claude/settings.json. See docs/configuration.md for every setting.
 
 The plugin lives in $market_abs (a copy: 'make clean' or
 moving this clone does not affect it; 'make install' again updates it).

@@ -115,3 +115,60 @@ func TestQuickStartPutsTribunalSessionOnPath(t *testing.T) {
 		t.Error("install.sh --uninstall left the ~/.local/bin link")
 	}
 }
+
+// TestUninstallSaysWhatItLeaves: `make uninstall` leaves the store (records,
+// ledgers, keys) and Claude Code's copy of the plugin — the pinned CLI
+// 2.1.332 keeps plugins/cache/<marketplace>/<plugin>/<version> after
+// `plugin uninstall`, only marked orphaned — and says so, naming each
+// path that exists with the command that removes it; those commands work.
+// Nothing else of the store is touched.
+func TestUninstallSaysWhatItLeaves(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	install := filepath.Join(root, "scripts", "install.sh")
+	w := newInstallWorld(t)
+	w.sh("/usr/bin:/bin", install+" claude "+w.market)
+	left := []string{
+		filepath.Join(w.home, ".onlooker", "tribunal", "0123456789ab", "ledger.jsonl"),
+		filepath.Join(w.home, ".onlooker", "keys", "tribunal-ledger.key"),
+		filepath.Join(w.home, ".claude", "plugins", "cache", "tribunal-local", "tribunal", "0.1.0", ".orphaned_at"),
+	}
+	shared := filepath.Join(w.home, ".onlooker", "logs", "onlooker-events.jsonl")
+	for _, p := range append(left, shared) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := w.sh("/usr/bin:/bin", install+" --uninstall claude")
+	var cmds []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "  rm -rf ") {
+			cmds = append(cmds, strings.TrimSpace(line))
+		}
+	}
+	for _, want := range []string{"Left in place", filepath.Join(w.home, ".onlooker", "tribunal"), filepath.Join(w.home, ".claude", "plugins", "cache", "tribunal-local"), "refs/tribunal/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make uninstall does not name %q:\n%s", want, out)
+		}
+	}
+	if len(cmds) != 3 {
+		t.Fatalf("want 3 rm commands (store, key, plugin cache), got %q:\n%s", cmds, out)
+	}
+	w.sh("/usr/bin:/bin", strings.Join(cmds, "\n"))
+	for _, p := range left {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there after the printed commands", p)
+		}
+	}
+	if _, err := os.Stat(shared); err != nil {
+		t.Errorf("the shared events log went: %v", err)
+	}
+	if out := w.sh("/usr/bin:/bin", install+" --uninstall claude"); !strings.Contains(out, "nothing of it is left") {
+		t.Errorf("a second uninstall does not say nothing is left:\n%s", out)
+	}
+}

@@ -28,7 +28,7 @@
 # INPUT_ALLOW_PULL_REQUEST_TARGET_HEAD=true.
 #
 # INPUT_RECEIPT decides whether a signed receipt on the head commit can
-# stand in for the review (README "Receipts in CI"):
+# stand in for the review (docs/usage.md, "Receipts in CI"):
 #   off        (default) always review
 #   require    pass only with a valid receipt; no review, no model call
 #   or-review  a valid receipt passes without a model call; else a fresh

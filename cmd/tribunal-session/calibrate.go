@@ -38,9 +38,9 @@ configuration), ranking each only when the intervals do not overlap.
 --swap judges each case again with the diff's files in reverse order and
 reports the flip rate. --mutate judges only the accepted cases and, for
 each, its mutants — deterministic breakages of its diff (drop-hunk,
-invert-condition, delete-test, off-by-one; README.md, "How good are the
-judges?") — and reports the share of mutants scored below their original
-per kind; a mutation with nothing to break is skipped with its reason.
+invert-condition, delete-test, off-by-one; docs/judges.md) — and reports
+the share of mutants scored below their original per kind; a mutation
+with nothing to break is skipped with its reason.
 With severity.verify.enabled, the report also gives the false-intervention
 and catch rates with and without the verification of blocking findings.
 --jobs N judges N cases at once (results stay in file order). Decided
@@ -184,15 +184,15 @@ func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int
 	switch {
 	case errors.As(err, &inErr) && errors.Is(err, calibrate.ErrNothingToMutate):
 		c.errorf("calibrate: %v", inErr.Err)
-		c.hint(`--mutate breaks cases labelled "accept" whose diffs change code; see README.md, "How good are the judges?"`)
+		c.hint(`--mutate breaks cases labelled "accept" whose diffs change code; see docs/judges.md`)
 		return exitUsage
 	case errors.As(err, &inErr):
 		c.errorf("calibrate: %v", inErr.Err)
-		c.hint(`each line is {"id": "...", "task": "...", "diff": "<unified diff>", "label": "accept"|"reject"}; see README.md, "How good are the judges?"`)
+		c.hint(`each line is {"id": "...", "task": "...", "diff": "<unified diff>", "label": "accept"|"reject"}; see docs/judges.md`)
 		return exitUsage
 	case errors.As(err, &cfgErr):
 		c.errorf("%v", cfgErr.Err)
-		c.hint("nothing ran; fix the setting or rubric named above (see README.md, Configuration)")
+		c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
 		return exitUsage
 	case err != nil && !errors.Is(err, calibrate.ErrInterrupted):
 		c.errorf("calibrate: %v", err)

@@ -101,7 +101,7 @@ func (c *cli) telemetry(quiet bool) (otelexport.Config, int) {
 	tc, err := otelexport.Resolve(c.getenv, cfg.OTLPEndpoint())
 	if err != nil {
 		c.errorf("export: %v", err)
-		c.hint("fix or unset the variable; see README.md, Telemetry")
+		c.hint("fix or unset the variable; see docs/telemetry.md")
 		return tc, exitUsage
 	}
 	if !tc.Enabled && !quiet {

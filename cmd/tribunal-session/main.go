@@ -176,7 +176,7 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.applyCmd(ctx, args) }},
 	{"discard", "drop a kept task's ref; the working tree is not touched", discardHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.discardCmd(ctx, args) }},
-	{"gc", "reclaim the disk of idle and abandoned task worktrees", gcHelp,
+	{"gc", "reclaim idle task worktrees; --records: prune old records", gcHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.gcCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},

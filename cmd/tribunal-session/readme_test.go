@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,20 +13,21 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
 
-// readmeMarker precedes every README block this test runs.
+// readmeMarker precedes every block of a user page this test runs.
 const readmeMarker = "<!-- readme-test:"
 
-// readmeBlocks returns the ```sh blocks of README.md that follow a
+// readmeBlocks returns the ```sh blocks of a user page that follow a
 // readme-test marker line.
-func readmeBlocks(t *testing.T, readme []byte) []string {
+func readmeBlocks(t *testing.T, page testkit.Page) []string {
 	t.Helper()
 	var blocks []string
 	var cur *strings.Builder
 	armed := false
-	sc := bufio.NewScanner(bytes.NewReader(readme))
+	sc := bufio.NewScanner(strings.NewReader(page.Text))
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -41,37 +41,52 @@ func readmeBlocks(t *testing.T, readme []byte) []string {
 		case armed && line == "```sh":
 			cur, armed = &strings.Builder{}, false
 		case armed:
-			t.Fatalf("README.md: %q must be followed directly by a ```sh block", readmeMarker)
+			t.Fatalf("%s: %q must be followed directly by a ```sh block", page.Path, readmeMarker)
 		}
 	}
 	if cur != nil {
-		t.Fatal("README.md: an unterminated ```sh block")
+		t.Fatalf("%s: an unterminated ```sh block", page.Path)
 	}
 	return blocks
 }
 
-// TestREADMEExamples runs every marked README block as written, as one sh
-// -e script in a fresh git repository with tribunal-session and a fake
-// claude that accepts every task on PATH: each line must exit 0. It also
-// checks that every rubric the README names exists as a built-in.
-func TestREADMEExamples(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	builtins := rubric.LoadSet(rubric.LoadOptions{Builtins: config.Load(config.Sources{}).BuiltinRubrics()})
-	for _, m := range regexp.MustCompile(`--rubric[= ]([a-z][a-z0-9_-]*)`).FindAllSubmatch(readme, -1) {
-		if !builtins.Has(string(m[1])) {
-			t.Errorf("README.md names rubric %q, which is not built in (built-ins: %v)", m[1], builtins.IDs())
+// userPages are the README and the docs pages it links (testkit.UserPages).
+func userPages(t *testing.T) []testkit.Page {
+	t.Helper()
+	return testkit.ReadUserPages(t, filepath.Join("..", ".."))
+}
+
+// fencedBlocks returns the body of every ```lang block of the user pages,
+// each with the page it is on.
+func fencedBlocks(t *testing.T, lang string) (blocks []testkit.Page) {
+	t.Helper()
+	re := regexp.MustCompile("(?s)```" + lang + "\n(.*?)```")
+	for _, p := range userPages(t) {
+		for _, m := range re.FindAllStringSubmatch(p.Text, -1) {
+			blocks = append(blocks, testkit.Page{Path: p.Path, Text: m[1]})
 		}
 	}
-	blocks := readmeBlocks(t, readme)
-	if len(blocks) == 0 {
-		t.Fatal("README.md has no block marked for this test")
-	}
+	return blocks
+}
+
+// TestREADMEExamples runs every marked block of the user pages (the README
+// and the docs pages its examples moved to) as written, as one sh -e
+// script in a fresh git repository with tribunal-session and a fake
+// claude that accepts every task on PATH: each line must exit 0. It also
+// checks that every rubric the pages name exists as a built-in.
+func TestREADMEExamples(t *testing.T) {
+	builtins := rubric.LoadSet(rubric.LoadOptions{Builtins: config.Load(config.Sources{}).BuiltinRubrics()})
 	dir := t.TempDir()
-	for i, block := range blocks {
-		script := fmt.Sprintf(`# README.md block %d, run as written.
+	n := 0
+	for _, page := range userPages(t) {
+		for _, m := range regexp.MustCompile(`--rubric[= ]([a-z][a-z0-9_-]*)`).FindAllStringSubmatch(page.Text, -1) {
+			if !builtins.Has(m[1]) {
+				t.Errorf("%s names rubric %q, which is not built in (built-ins: %v)", page.Path, m[1], builtins.IDs())
+			}
+		}
+		for _, block := range readmeBlocks(t, page) {
+			n++
+			script := fmt.Sprintf(`# %s, block %d, run as written.
 mkrepo repo
 cd repo
 env FAKE_CLAUDE_SCRIPT=$WORK/accept.json
@@ -83,38 +98,40 @@ exec sh -e $WORK/block.sh
  {"role":"meta","reply":{"structured":{"verdict_quality":"sound","bias_detected":false},"cost":0.01}},
  {"reply":{"structured":{"score":0.9,"passed":true},"cost":0.01}}
 ]}
-`, i+1, block)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("readme-%d.txtar", i+1)), []byte(script), 0o600); err != nil {
-			t.Fatal(err)
+`, page.Path, n, block)
+			name := fmt.Sprintf("%s-%d.txtar", strings.TrimSuffix(filepath.Base(page.Path), ".md"), n)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
+	}
+	if n == 0 {
+		t.Fatal("no user page has a block marked for this test")
 	}
 	testscript.Run(t, testcmds.Params(dir, false))
 }
 
-// TestREADMESettingsExamples: every ```json block of README.md that holds
-// settings is accepted as a user settings file without a single warning
-// (an unknown or mistyped key warns) and changes at least one setting.
+// TestREADMESettingsExamples: every ```json block of the user pages holds
+// settings that are accepted as a user settings file without a single
+// warning (an unknown or mistyped key warns) and change at least one
+// setting.
 func TestREADMESettingsExamples(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(readme, -1)
+	blocks := fencedBlocks(t, "json")
 	if len(blocks) == 0 {
-		t.Fatal("README.md has no settings example")
+		t.Fatal("no user page has a settings example")
 	}
 	for _, b := range blocks {
 		home := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), b[1], 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(b.Text), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		var warnings []string
 		cfg := config.Load(config.Sources{Home: home, Warn: func(s string) { warnings = append(warnings, s) }})
 		if len(warnings) > 0 {
-			t.Errorf("README settings example\n%s\nwarns: %q", b[1], warnings)
+			t.Errorf("%s settings example\n%s\nwarns: %q", b.Path, b.Text, warnings)
 		}
 		took := 0
 		for _, s := range cfg.Settings() {
@@ -123,36 +140,32 @@ func TestREADMESettingsExamples(t *testing.T) {
 			}
 		}
 		if took == 0 {
-			t.Errorf("README settings example\n%s\nchanges no setting", b[1])
+			t.Errorf("%s settings example\n%s\nchanges no setting", b.Path, b.Text)
 		}
 	}
 }
 
-// TestREADMERubricExamples: every ```toml block of README.md is a rubric
-// overlay that loads without a warning and whose every rubric validates,
-// evaluators included.
+// TestREADMERubricExamples: every ```toml block of the user pages is a
+// rubric overlay that loads without a warning and whose every rubric
+// validates, evaluators included.
 func TestREADMERubricExamples(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```toml\n(.*?)```").FindAllSubmatch(readme, -1)
+	blocks := fencedBlocks(t, "toml")
 	if len(blocks) == 0 {
-		t.Fatal("README.md has no rubric example")
+		t.Fatal("no user page has a rubric example")
 	}
 	for _, b := range blocks {
 		path := filepath.Join(t.TempDir(), "tribunal.toml")
-		if err := os.WriteFile(path, b[1], 0o600); err != nil {
+		if err := os.WriteFile(path, []byte(b.Text), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		var warnings []string
 		set := rubric.LoadSet(rubric.LoadOptions{RepoTOML: path, Warn: func(s string) { warnings = append(warnings, s) }})
 		if len(warnings) > 0 || len(set.IDs()) == 0 {
-			t.Errorf("README rubric example\n%s\nwarns %q, loads %v", b[1], warnings, set.IDs())
+			t.Errorf("%s rubric example\n%s\nwarns %q, loads %v", b.Path, b.Text, warnings, set.IDs())
 		}
 		for _, r := range set.All() {
 			if err := rubric.Validate(&r); err != nil {
-				t.Errorf("README rubric example: %v", err)
+				t.Errorf("%s rubric example: %v", b.Path, err)
 			}
 		}
 	}

@@ -185,6 +185,9 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 		if line := c.poolLine(ctx, l.root); line != "" {
 			fmt.Fprintln(c.stdout, "\n"+line)
 		}
+		if line := c.storeLine(ctx, l.root); line != "" {
+			fmt.Fprintln(c.stdout, line)
+		}
 	}
 	if !check {
 		return 0

@@ -198,6 +198,14 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 			l.path, "tribunal.trust.ledger_key"))
 		t.get("trust").del("ledger_key")
 	}
+	if p := t.at("retention_days"); l.repo && !p.isNull() {
+		// How long your records are kept is yours to say: a repository
+		// that could shorten it could have `gc --records` erase the
+		// records of what was done to it.
+		warn(fmt.Sprintf("%s: repository settings may not choose how long your records are kept; key %q ignored",
+			l.path, "tribunal.retention_days"))
+		t.del("retention_days")
+	}
 	guardProviders(t, l.path, l.repo, warn)
 	return t
 }

@@ -102,6 +102,12 @@ func (c *Config) Trust() TrustSettings {
 	return TrustSettings{Block: c.boolean(false, "trust", "block"), Thresholds: th}
 }
 
+// RetentionDays returns tribunal.retention_days: the age in days past
+// which `tribunal-session gc --records` prunes a record when it is given
+// no --older-than. 0, the default, is off. Nothing else prunes: no hook
+// and no run reads it, so keeping records costs no one a wait.
+func (c *Config) RetentionDays() int { return c.count(0, "retention_days") }
+
 // LedgerKey returns tribunal.trust.ledger_key, the fingerprint (or public
 // key) the ledger's entries must be signed by, or "" when no anchor is
 // set. Only the plugin defaults and the user's own settings can set it

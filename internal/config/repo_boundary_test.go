@@ -96,3 +96,36 @@ func TestOTLPEndpointIsUserLevel(t *testing.T) {
 		t.Errorf("OTLPEndpoint = %q, want the user's", got)
 	}
 }
+
+// TestRetentionDaysIsUserLevel: how long records are kept is the user's
+// to say (off by default); a repository's retention_days is dropped with a
+// warning, since a repository that could shorten it could have
+// `gc --records` erase the records of what was done to it. Not an integer
+// of at least 1 is a warning too.
+func TestRetentionDaysIsUserLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		layers map[int]string
+		want   int
+		warns  int
+	}{
+		{"unset: off", nil, 0, 0},
+		{"user", map[int]string{2: `90`}, 90, 0},
+		{"repository", map[int]string{4: `1`}, 0, 1},
+		{"repository over user", map[int]string{2: `90`, 5: `1`}, 90, 1},
+		{"not a count", map[int]string{2: `0.5`}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			for layer, v := range tc.layers {
+				e.tribunal(layer, `{"retention_days":`+v+`}`)
+			}
+			if got := e.load().RetentionDays(); got != tc.want {
+				t.Errorf("RetentionDays() = %d, want %d", got, tc.want)
+			}
+			if len(e.warnings) != tc.warns || (tc.name == "repository" && !e.hasWarning("repository settings may not choose how long your records are kept", "tribunal.retention_days")) {
+				t.Errorf("warnings %q", e.warnings)
+			}
+		})
+	}
+}

@@ -138,6 +138,7 @@ var tribunalSpec = object(map[string]*spec{
 	},
 	"command_judge_repositories": leaf(kindArray),
 	"secret_files":               leaf(kindArray),
+	"retention_days":             leaf(kindCount),
 	"meta_judge": object(providerFields(map[string]*spec{
 		"model":             leaf(kindString),
 		"max_output_tokens": leaf(kindCount),

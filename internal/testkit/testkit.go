@@ -1,8 +1,9 @@
 // Package testkit is the one home of test support: its subpackages hold the
 // fakes (fakeclaude, fakeapi, fakellm, fakegithub), the shared testscript
 // commands, the test tiers and the house-rule tests, and this package holds
-// the two helpers every package's tests need — a file written in one call
-// and a throwaway git repository — so that no package keeps its own copy.
+// the helpers many packages' tests need — a file written in one call, a
+// throwaway git repository, and the user pages whose examples tests keep
+// true — so that no package keeps its own copy.
 //
 // Only tests import testkit; a test in this package fails if product code
 // does.

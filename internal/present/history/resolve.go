@@ -10,6 +10,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
+	"github.com/tribunal-cc/tribunal/internal/store/retention"
 )
 
 // ErrNotFound is wrapped when an id names no task and no advisory verdict
@@ -121,13 +122,23 @@ func Resolve(projectDir, id string) (Ref, error) {
 	case len(id) < records.MinPrefix:
 		return Ref{}, fmt.Errorf("%w: %q", records.ErrShortID, id)
 	case len(best) == 0:
-		return Ref{}, fmt.Errorf("%w: no task or advisory verdict %q in this project", ErrNotFound, id)
+		return Ref{}, notFound(projectDir, id)
 	}
 	names := make(map[string]bool, len(best))
 	for _, b := range best {
 		names[cands[b].name] = true
 	}
 	return Ref{}, &records.AmbiguousError{Typed: id, What: "records", Candidates: describe(projectDir, names)}
+}
+
+// notFound is the error for an id that names no record here. A record gc
+// pruned is named in the ledger: the error says what became of it rather
+// than that it never was (spec §9.6).
+func notFound(projectDir, id string) error {
+	if p, ok := retention.Find(projectDir, id); ok {
+		return fmt.Errorf("%w: %s", ErrNotFound, p.Sentence())
+	}
+	return fmt.Errorf("%w: no task or advisory verdict %q in this project", ErrNotFound, id)
 }
 
 // candidate is a record Resolve may pick: its name (a task id, a

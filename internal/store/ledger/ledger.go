@@ -43,6 +43,11 @@ const (
 	// (tribunal-session dismiss, internal/dismiss); its task id is the
 	// task or advisory verdict the finding came from.
 	KindDismiss = "dismiss"
+	// KindPrune names a record `tribunal-session gc --records` removed
+	// (internal/store/retention): its task id is the record's id, its
+	// record the digest of the files that went. The entries a record had
+	// stay as they were: the ledger is never rewritten.
+	KindPrune = "prune"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:

@@ -75,7 +75,7 @@ func Setup(env *testscript.Env) error {
 //	fakellm VAR API REPLY            serve internal/testkit/fakellm (see fakellm.go); VAR is its URL
 //	                                 (REPLY fail:STATUS:MSG, or echo:STATUS:MSG to quote the credentials)
 //
-// ledger.go adds mkledger, ledgerpath and exitcode; jaeger.go adds jaeger-trace (the otel tier's); scrub.go adds scrub, which readies an
+// ledger.go adds mkledger, ledgerpath and exitcode; backdate.go adds backdate, which makes a record older; jaeger.go adds jaeger-trace (the otel tier's); scrub.go adds scrub, which readies an
 // output that holds ids, times or paths for `cmp` against a golden file.
 var Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"hookinput":       hookInput,

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/store/retention"
+)
+
+// gcOptions are gc's flags.
+type gcOptions struct {
+	records   bool
+	olderThan string
+	dryRun    bool
+}
+
+// gcAge is the age past which gc --records prunes: --older-than, else
+// tribunal.retention_days; false (after the error) when neither gives one
+// or --older-than is not an age.
+func (c *cli) gcAge(root string, opts gcOptions) (time.Duration, string, bool) {
+	if opts.olderThan != "" {
+		d, err := parseSince(opts.olderThan)
+		if err != nil {
+			c.errorf("gc: --older-than %q: %v", opts.olderThan, err)
+			c.hint("give an age: a number of days (90d) or a duration (2160h)")
+			return 0, "", false
+		}
+		return d, opts.olderThan, true
+	}
+	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warning})
+	if days := cfg.RetentionDays(); days > 0 {
+		return time.Duration(days) * 24 * time.Hour, strconv.Itoa(days) + "d", true
+	}
+	c.errorf("gc: --records needs an age: --older-than is not given and tribunal.retention_days is not set")
+	c.hint("tribunal-session gc --records --older-than 90d (add --dry-run to see what would go first)")
+	return 0, "", false
+}
+
+// gcRecords prunes (or, with --dry-run, lists) the project's records older
+// than the age, naming each in the ledger before its files go.
+func (c *cli) gcRecords(h here, root string, opts gcOptions) int {
+	age, said, ok := c.gcAge(root, opts)
+	if !ok {
+		return exitUsage
+	}
+	now := time.Now()
+	ropts := retention.Options{
+		ProjectDir: h.project.Dir, OnlookerDir: h.onlooker, Cutoff: now.Add(-age), OlderThan: said,
+		Keep: c.liveTasks(h),
+	}
+	plan, err := retention.Scan(ropts)
+	if err != nil {
+		c.errorf("gc: %v", err)
+		return exitAborted
+	}
+	if opts.dryRun {
+		c.printPlan(plan, said, ropts.Cutoff)
+		return 0
+	}
+	res, err := retention.Prune(plan, ropts, now)
+	if err != nil {
+		c.errorf("gc: %v", err)
+		c.hint("tribunal-session verify checks the ledger; records pruned before this one are named in it")
+		return exitAborted
+	}
+	fmt.Fprintf(c.stdout, "pruned %d record(s) older than %s, freed %s; the ledger names each (kind prune)\n",
+		len(res.Pruned), said, byteSize(res.Bytes))
+	c.printKept(plan)
+	return 0
+}
+
+// liveTasks are the tasks gc never prunes: those with a task record in
+// the worktrees directory — a kept change that can still be applied, a
+// running task, one an interrupted run left for Cleanup.
+func (c *cli) liveTasks(h here) func(string) bool {
+	ids := c.worktrees(h.project).RecordIDs()
+	return func(id string) bool { return slices.Contains(ids, id) }
+}
+
+// printPlan is --dry-run's list: each record that would go, oldest first,
+// and the total.
+func (c *cli) printPlan(plan retention.Plan, said string, cutoff time.Time) {
+	fmt.Fprintf(c.stdout, "would prune %d record(s) older than %s (made before %s), %s:\n",
+		len(plan.Prune), said, cutoff.UTC().Format("2006-01-02 15:04Z"), byteSize(plan.Bytes()))
+	for _, r := range plan.Prune {
+		fmt.Fprintf(c.stdout, "  %-8s  %s  %s  %d file(s)  %s\n", r.Kind, r.ID, r.Time.Format("2006-01-02 15:04Z"), r.Files, byteSize(r.Bytes))
+	}
+	c.printKept(plan)
+	fmt.Fprintln(c.stdout, "nothing was changed (--dry-run)")
+}
+
+// printKept names the old tasks gc leaves because their change is kept
+// or they are running.
+func (c *cli) printKept(plan retention.Plan) {
+	if len(plan.Kept) == 0 {
+		return
+	}
+	fmt.Fprintf(c.stdout, "kept %d old task(s) whose change is kept or that still run (apply or discard them first):\n", len(plan.Kept))
+	for _, id := range plan.Kept {
+		fmt.Fprintf(c.stdout, "  %s\n", id)
+	}
+}
+
+// byteSize is n in the largest unit that keeps it at least 1.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// storeLine describes, for `config`, what the project of the repository
+// at root keeps in the store: its records, their bytes and the ledger's;
+// "" outside a repository.
+func (c *cli) storeLine(ctx context.Context, root string) string {
+	if root == "" {
+		return ""
+	}
+	project, err := c.projectDir(ctx, root)
+	if err != nil {
+		return ""
+	}
+	u, err := retention.Measure(project.Dir, time.Now())
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
+		u.Tasks, u.Reviews, u.Advisories, byteSize(u.RecordBytes), byteSize(u.LedgerBytes))
+}
