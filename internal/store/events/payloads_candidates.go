@@ -24,9 +24,9 @@ type Pairwise struct {
 	Context string
 	// AID and BID name the sides (candidate task ids, or iteration ids);
 	// AFirst, BFirst and Result are "a", "b" or "tie" in their terms.
-	AID, BID              string
+	AID, BID               string
 	AFirst, BFirst, Result string
-	ModelID               string
+	ModelID                string
 }
 
 // PairwiseVerdict is the tribunal.verdict of a pairwise comparison: the
