@@ -196,7 +196,7 @@ Exit status: 0 the ledger verifies; 20 the hash chain is broken; 21 a
 signature does not verify; 22 the ledger is not signed by the expected key;
 2 usage error or no ledger.
 `
-	keygenHelp = `usage: tribunal-session keygen
+	keygenHelp = `usage: tribunal-session keygen [--out FILE]
 
 Creates a new ledger signing key in $ONLOOKER_DIR/keys and keeps the old
 one (entries it signed still verify by the public key they carry). Prints
@@ -204,7 +204,12 @@ the new key's fingerprint: keep it outside $ONLOOKER_DIR and pass it to
 verify --expect-key, or set it as tribunal.trust.ledger_key in
 ~/.claude/settings.json.
 
-Exit status: 0 created; 3 the key could not be written; 2 usage error.
+  --out FILE   write a new Ed25519 key to FILE instead (mode 0600, PEM
+               PKCS #8), never over an existing file, and print its public
+               key; the ledger's key is not touched
+
+Exit status: 0 created; 3 the key could not be written; 2 usage error or
+FILE exists.
 `
 	receiptHelp = `usage: tribunal-session receipt [--dry-run] <commit|range>
        tribunal-session receipt --public-key [--principal NAME]

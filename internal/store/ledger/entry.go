@@ -129,6 +129,10 @@ func decodeSig(s, name string) ([]byte, *problem) {
 	return b, nil
 }
 
+// AlgorithmEd25519 is the one signature scheme of the ledger's entries
+// (their "algorithm" field; absent on entries written before it existed).
+const AlgorithmEd25519 = "ed25519"
+
 // line is one parsed, self-consistent ledger line.
 type line struct {
 	Entry
@@ -147,6 +151,16 @@ func parseLine(b []byte) (line, *problem) {
 	// The signature first: once the line is canonical JSON, any change to
 	// what was signed is a signature failure, whichever field it hit.
 	var e Entry
+	if _, ok := raw["algorithm"]; ok {
+		// Before the key is decoded: a key of another scheme would
+		// otherwise be reported as a bad Ed25519 key.
+		if err := field(raw, "algorithm", &e.Algorithm); err != nil {
+			return line{}, sigProblem("%v", err)
+		}
+		if e.Algorithm != AlgorithmEd25519 {
+			return line{}, sigProblem("signed with algorithm %q, which this tribunal cannot verify (it knows %q only): a newer tribunal wrote it, or it was forged", e.Algorithm, AlgorithmEd25519)
+		}
+	}
 	if err := field(raw, "public_key", &e.PublicKey); err != nil {
 		return line{}, sigProblem("%v", err)
 	}
