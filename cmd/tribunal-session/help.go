@@ -57,6 +57,9 @@ inside the task text selects the rubric as --rubric ID does.
                          or tribunal.session.max_iterations)
   --budget-usd N         the task's cost cap in dollars for this run (default
                          tribunal.session.budget_usd, $5; the summary states it)
+  --quorum Q             the gate's quorum for this run: majority, any,
+                         unanimous or at_least_N (default: the rubric's or
+                         tribunal.session.gate_policy)
   --json                 print the report as JSON
   --detach               start in the background, print the task id; follow
                          it with 'tribunal-session wait'
@@ -301,6 +304,9 @@ An empty change, or one of binary files only, is "nothing to review"
   --fail-on SEVERITY     block only on a finding at or above SEVERITY
                          (info < low < minor < moderate < major < critical < blocker)
   --budget-usd N         stop before a call that would take the review past $N
+  --quorum Q             the gate's quorum: majority, any, unanimous or
+                         at_least_N (default: the rubric's or
+                         tribunal.session.gate_policy)
   --max-diff-bytes N     bound on the diff shown to the judges (default 48000);
                          what it leaves out is said
   --cache-dir DIR        where verdicts are reused from (default: the store's
