@@ -4,6 +4,9 @@
 #
 #   disabled path    stop-gate in a small repo with no tribunal settings
 #                    vs /bin/true                      target: <= 3.0x
+#   switched off     stop-gate in a small dirty repo whose Stop hook is
+#                    enabled but tribunal.enabled is false (the master
+#                    switch) vs /bin/true              target: <= 3.0x
 #   skip-clean path  stop-gate in a large clean repo with the hook enabled
 #                    vs git status --porcelain          target: <= 1.5x
 #   small clean      stop-gate in a clean 200-file repo with an origin and
@@ -183,6 +186,17 @@ git -C "$smallon" remote add origin https://example.invalid/o/small.git
 sleep 1
 git -C "$smallon" status --porcelain >/dev/null
 
+# The master switch off over an enabled Stop hook, the tree dirty: the
+# hook must leave as cheaply as with no settings at all.
+smalloff=$work/small-off
+git init -q -b main "$smalloff"
+mkdir -p "$smalloff/.claude"
+printf '{"tribunal":{"enabled":false,"stop_hook":{"enabled":true}}}\n' >"$smalloff/.claude/settings.json"
+printf 'hello\n' >"$smalloff/README"
+git -C "$smalloff" add -A
+git -C "$smalloff" "${git_id[@]}" commit -q -m init
+printf 'dirty\n' >"$smalloff/new.txt"
+
 mkdir -p "$work/home" "$work/onlooker" "$work/bin"
 transcript=$work/transcript.jsonl
 printf '{"type":"assistant","message":{"content":"done"}}\n' >"$transcript"
@@ -209,6 +223,8 @@ hook_input() { # cwd session-id
 in_disabled=$work/disabled.json
 in_skip=$work/skip-clean.json
 in_small=$work/small-clean.json
+in_off=$work/switched-off.json
+hook_input "$smalloff" bench-switched-off >"$in_off"
 hook_input "$small" bench-disabled >"$in_disabled"
 hook_input "$large" bench-skip-clean >"$in_skip"
 hook_input "$smallon" bench-small-clean >"$in_small"
@@ -232,6 +248,7 @@ check_gate() { # label input dir
 	fi
 }
 check_gate disabled "$in_disabled" "$small"
+check_gate switched-off "$in_off" "$smalloff"
 check_gate skip-clean "$in_skip" "$large"
 check_gate small-clean "$in_small" "$smallon"
 
@@ -335,6 +352,8 @@ run_pair() { # runs input keyA keyB -- cmdA... -- cmdB...
 echo "timing: method=$method, $RUNS_FAST runs (disabled pair), $RUNS_LARGE runs (large pair), warmup $WARMUP"
 cd "$small"
 run_pair "$RUNS_FAST" "$in_disabled" true disabled -- /bin/true -- "$gate"
+cd "$smalloff"
+run_pair "$RUNS_FAST" "$in_off" trueoff switchedoff -- /bin/true -- "$gate"
 cd "$large"
 run_pair "$RUNS_LARGE" "$in_skip" gitstatus skipclean -- git status --porcelain -- "$gate"
 cd "$smallon"
@@ -362,6 +381,8 @@ stats() { # key -> "runs mean_ms median_ms min_ms max_ms"
 declare -A label=(
 	[true]="/bin/true"
 	[disabled]="stop-gate, disabled path (small repo)"
+	[trueoff]="/bin/true (second pair)"
+	[switchedoff]="stop-gate, tribunal.enabled false (dirty)"
 	[gitstatus]="git status --porcelain (large repo)"
 	[skipclean]="stop-gate, skip-clean path (large repo)"
 	[gitstatussmall]="git status --porcelain (small repo)"
@@ -371,7 +392,7 @@ declare -A mean median
 echo
 echo "git $(git --version | awk '{print $3}'), $(nproc 2>/dev/null || echo '?') CPUs, method $method, large repo $gen_note"
 printf '%-42s %6s %10s %10s %10s %10s\n' case runs "mean ms" "median ms" "min ms" "max ms"
-for k in true disabled gitstatus skipclean gitstatussmall smallclean; do
+for k in true disabled trueoff switchedoff gitstatus skipclean gitstatussmall smallclean; do
 	read -r n m md mn mx < <(stats "$k")
 	mean[$k]=$m
 	median[$k]=$md
@@ -390,6 +411,7 @@ ratio() { # name num den target
 	[[ $verdict == *PASS ]] || missed=1
 }
 ratio "disabled / true" disabled true 3.0
+ratio "switched off / true" switchedoff trueoff 3.0
 ratio "skip-clean / git-status" skipclean gitstatus 1.5
 ratio "small clean / git-status" smallclean gitstatussmall 2.0
 

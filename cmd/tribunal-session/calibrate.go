@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 const calibrateHelp = `usage: tribunal-session calibrate --cases FILE [--stop] [--swap | --mutate] [--jobs N] [--rubric ID]
                                   [--holdout FRACTION] [--against REPORT.json] [--json]
+                                  [--repeat K [--min-difference D]]
        tribunal-session calibrate --from-history --write-cases FILE
 
 Judges every labelled case in FILE (JSON Lines: {"id", "task", "diff",
@@ -35,6 +37,15 @@ measures it on that fraction of them (split by a hash of each case's id),
 beside the in-sample figures. --against REPORT.json compares this run's
 figures with an earlier run's (saved with --json, e.g. under another
 configuration), ranking each only when the intervals do not overlap.
+--repeat K judges every case K times (K rollouts; each cached on its own)
+and reports the agreement's mean, 95% interval (Student's t) and
+run-to-run noise (coefficient of variation). With --against, the two
+runs' rollouts are paired (a rollout pairs only when every common case
+was decided on both sides) and the verdict is: invalid below 3 paired
+rollouts; too_noisy when the noise exceeds the difference asked for
+(--min-difference D, default 0.05 of agreement); this_run_better or
+earlier_run_better when the difference's interval excludes zero and it
+reaches D; else no_difference. Save the earlier run with --repeat too.
 --swap judges each case again with the diff's files in reverse order and
 reports the flip rate. --mutate judges only the accepted cases and, for
 each, its mutants — deterministic breakages of its diff (drop-hunk,
@@ -121,6 +132,8 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 	fs.BoolVar(&opts.FromHistory, "from-history", false, "")
 	fs.StringVar(&opts.WriteCases, "write-cases", "", "")
 	fs.StringVar(&opts.Against, "against", "", "")
+	fs.IntVar(&opts.Repeat, "repeat", 0, "")
+	fs.Float64Var(&opts.MinDifference, "min-difference", 0, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			io.WriteString(c.stderr, calibrateHelp)
@@ -147,6 +160,16 @@ func (c *cli) calibrateFlags(args []string) (opts calibrate.Options, asJSON bool
 		return opts, asJSON, exitUsage
 	case opts.Mutate && opts.Swap:
 		c.errorf("calibrate: --mutate and --swap are separate checks; run them one at a time")
+		return opts, asJSON, exitUsage
+	case opts.Repeat < 0 || opts.Repeat > calibrate.MaxRepeat:
+		c.errorf("calibrate: --repeat must be between 1 and %d (got %d)", calibrate.MaxRepeat, opts.Repeat)
+		c.hint("--repeat 5 judges every case 5 times and reports the agreement's mean, 95%% interval and run-to-run noise")
+		return opts, asJSON, exitUsage
+	case opts.MinDifference < 0 || opts.MinDifference >= 1 || math.IsNaN(opts.MinDifference):
+		c.errorf("calibrate: --min-difference must be a difference in agreement between 0 and 1 (got %v)", opts.MinDifference)
+		return opts, asJSON, exitUsage
+	case opts.MinDifference > 0 && (opts.Repeat == 0 || opts.Against == ""):
+		c.errorf("calibrate: --min-difference is the difference --against asks for with --repeat; give both")
 		return opts, asJSON, exitUsage
 	case opts.Stop && opts.RubricID != "":
 		c.errorf("calibrate: --rubric applies to the jury; the Stop hook's judge has no rubric")

@@ -75,6 +75,9 @@ func (f runFlags) childArgs() []string {
 	if f.sessionID != "" {
 		args = append(args, "--session-id", f.sessionID)
 	}
+	if f.quorum != "" {
+		args = append(args, "--quorum", string(f.quorum))
+	}
 	if f.json {
 		args = append(args, "--json")
 	}

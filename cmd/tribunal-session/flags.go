@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
@@ -80,4 +81,30 @@ func (c *cli) positional(name string, args []string) ([]string, bool) {
 		return nil, false
 	}
 	return pos, true
+}
+
+// quorumFlag registers --quorum on fs, parsed into dst: majority, any,
+// unanimous or at_least_<n>, the gate policy that counts approving judges
+// (spec §6.3), overriding the rubric's and tribunal.session.gate_policy
+// for this one command. A word it does not know is a usage error at
+// parse time; whether the panel can reach at_least_<n> is checked where
+// the panel is known (config.Params.SetPolicy). One line in each command
+// that judges: quorumFlag(fs, &f.quorum).
+func quorumFlag(fs *flag.FlagSet, dst *rules.Policy) {
+	fs.Func("quorum", "", func(v string) error {
+		p, ok := rules.ParsePolicy(v)
+		if !ok || !quorumWord(p) {
+			return fmt.Errorf("--quorum %q: want majority, any, unanimous or at_least_<n> (1 <= n <= %d)", v, rules.MaxAtLeast)
+		}
+		*dst = p
+		return nil
+	})
+}
+
+// quorumWord reports whether p counts approving judges: the policies
+// --quorum takes (strict and meta_override are rules of another kind,
+// left to the settings).
+func quorumWord(p rules.Policy) bool {
+	_, atLeast := p.AtLeastN()
+	return atLeast || p == rules.Majority || p == rules.Any || p == rules.Unanimous
 }

@@ -57,6 +57,9 @@ inside the task text selects the rubric as --rubric ID does.
                          or tribunal.session.max_iterations)
   --budget-usd N         the task's cost cap in dollars for this run (default
                          tribunal.session.budget_usd, $5; the summary states it)
+  --quorum Q             the gate's quorum for this run: majority, any,
+                         unanimous or at_least_N (default: the rubric's or
+                         tribunal.session.gate_policy)
   --json                 print the report as JSON
   --detach               start in the background, print the task id; follow
                          it with 'tribunal-session wait'
@@ -196,7 +199,7 @@ Exit status: 0 the ledger verifies; 20 the hash chain is broken; 21 a
 signature does not verify; 22 the ledger is not signed by the expected key;
 2 usage error or no ledger.
 `
-	keygenHelp = `usage: tribunal-session keygen
+	keygenHelp = `usage: tribunal-session keygen [--out FILE]
 
 Creates a new ledger signing key in $ONLOOKER_DIR/keys and keeps the old
 one (entries it signed still verify by the public key they carry). Prints
@@ -204,7 +207,12 @@ the new key's fingerprint: keep it outside $ONLOOKER_DIR and pass it to
 verify --expect-key, or set it as tribunal.trust.ledger_key in
 ~/.claude/settings.json.
 
-Exit status: 0 created; 3 the key could not be written; 2 usage error.
+  --out FILE   write a new Ed25519 key to FILE instead (mode 0600, PEM
+               PKCS #8), never over an existing file, and print its public
+               key; the ledger's key is not touched
+
+Exit status: 0 created; 3 the key could not be written; 2 usage error or
+FILE exists.
 `
 	receiptHelp = `usage: tribunal-session receipt [--dry-run] <commit|range>
        tribunal-session receipt --public-key [--principal NAME]
@@ -296,6 +304,9 @@ An empty change, or one of binary files only, is "nothing to review"
   --fail-on SEVERITY     block only on a finding at or above SEVERITY
                          (info < low < minor < moderate < major < critical < blocker)
   --budget-usd N         stop before a call that would take the review past $N
+  --quorum Q             the gate's quorum: majority, any, unanimous or
+                         at_least_N (default: the rubric's or
+                         tribunal.session.gate_policy)
   --max-diff-bytes N     bound on the diff shown to the judges (default 48000);
                          what it leaves out is said
   --cache-dir DIR        where verdicts are reused from (default: the store's

@@ -383,7 +383,10 @@ func (c *cli) replayCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	project := h.project
-	ref, ok := resolveOne(c, "replay", pos[0], h.record, hintTaskIDs)
+	// "last" is the newest task: an advisory verdict has no gates to replay.
+	ref, ok := resolveOne(c, "replay", pos[0], func(id string) (history.Ref, error) {
+		return history.ResolveTask(project.Dir, id)
+	}, hintTaskIDs)
 	if !ok {
 		return exitUsage
 	}

@@ -23,6 +23,11 @@ func (c *cli) hookRunCmd(ctx context.Context, args []string) int {
 	if code >= 0 {
 		return code
 	}
+	if c.disabledBy() != "" {
+		// A git hook, like Claude Code's, is a no-op while tribunal is
+		// turned off (spec §2.13): the commit or push goes ahead.
+		return 0
+	}
 	if len(pos) == 0 {
 		c.errorf("hook run needs the hook's name: pre-commit or pre-push")
 		return exitUsage

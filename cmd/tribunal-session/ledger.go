@@ -172,14 +172,12 @@ func (c *cli) describeKeys(keys []string) {
 
 // keygenCmd rotates the signing key.
 func (c *cli) keygenCmd(args []string) int {
-	args, ok := c.positional("keygen", args)
-	if !ok {
+	var out string
+	if !c.simpleFlags("keygen", args, func(fs *flag.FlagSet) { fs.StringVar(&out, "out", "", "") }) {
 		return exitUsage
 	}
-	if len(args) > 0 {
-		c.errorf("keygen takes no arguments")
-		c.hint("tribunal-session keygen replaces the ledger signing key in $ONLOOKER_DIR/keys and keeps the old one")
-		return exitUsage
+	if out != "" {
+		return c.keygenOut(out)
 	}
 	dir := c.keyDir()
 	key, old, err := ledger.Rotate(dir, time.Now())
@@ -198,5 +196,26 @@ func (c *cli) keygenCmd(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "previous key kept in: %s\n", old)
 	c.progress("keep the previous key file: entries it signed still verify by the public key they carry, and the next entry of each ledger is endorsed by it")
+	return 0
+}
+
+// keygenOut writes a new key to the file the user named, never over an
+// existing one, and prints its public half: the ledger's own key is not
+// touched.
+func (c *cli) keygenOut(path string) int {
+	key, err := ledger.CreateKeyFile(path)
+	if errors.Is(err, fs.ErrExist) {
+		c.errorf("keygen: %v", err)
+		c.hint("name a new file, or remove the old one yourself if it is really unused")
+		return exitUsage
+	}
+	if err != nil {
+		c.errorf("keygen: %v", err)
+		return exitAborted
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	fmt.Fprintf(c.stdout, "public key: %s\n", ledger.PublicKeyString(pub))
+	fmt.Fprintf(c.stdout, "fingerprint: %s\n", ledger.Fingerprint(pub))
+	fmt.Fprintf(c.stdout, "key file: %s\n", path)
 	return 0
 }

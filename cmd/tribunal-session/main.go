@@ -117,6 +117,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if cmd.run == nil {
 		return c.helpCmd(args[1:])
 	}
+	if callsModels[cmd.name] {
+		if code := c.refuseDisabled(cmd.name); code >= 0 {
+			return code
+		}
+	}
 	return cmd.run(ctx, c, args[1:])
 }
 

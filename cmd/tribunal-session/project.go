@@ -93,12 +93,12 @@ func (h here) record(id string) (history.Ref, error) {
 	return history.Resolve(h.project.Dir, id)
 }
 
-// task resolves id among the project's tasks only: an advisory verdict
-// (a Stop-hook turn) is refused with why, for the command that needs a
-// task's iterations.
+// task resolves id among the project's tasks only, "last" the newest
+// task: an advisory verdict (a Stop-hook turn) is refused with why, for
+// the command that needs a task's iterations.
 func (h here) task(why string) func(string) (history.Ref, error) {
 	return func(id string) (history.Ref, error) {
-		ref, err := h.record(id)
+		ref, err := history.ResolveTask(h.project.Dir, id)
 		if err == nil && ref.Kind != history.KindTask {
 			return ref, fmt.Errorf("%q is an advisory verdict%s", id, why)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
@@ -27,6 +28,7 @@ type reviewFlags struct {
 	sessionID                 string
 	json, gate, noCache       bool
 	budget                    float64
+	quorum                    rules.Policy
 	maxDiff                   int
 	outputs                   []outputSpec
 	set                       map[string]bool
@@ -70,6 +72,7 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	fs.StringVar(&f.dismissed, "dismissed", "", "")
 	fs.StringVar(&f.repo, "repo-url", "", "")
 	fs.StringVar(&f.sessionID, "session-id", "", "")
+	quorumFlag(fs, &f.quorum)
 	if err := fs.Parse(args); err != nil {
 		c.errorf("review: %v", err)
 		c.hint("tribunal-session review -h lists the flags")
@@ -242,7 +245,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 	if missing != nil {
 		runner = missingClaude(missing)
 	}
-	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Change: change, DiffBytes: f.maxDiff,
+	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Change: change, DiffBytes: f.maxDiff, GatePolicy: f.quorum,
 		Dismissed: f.dismissed, SessionID: firstNonEmpty(f.sessionID, c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))}
 	if f.set["budget-usd"] {
 		opts.BudgetUSD = &f.budget

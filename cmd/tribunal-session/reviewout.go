@@ -271,7 +271,9 @@ func toJSON(e cachedReview, code int) reviewJSON {
 	for _, j := range r.Judges {
 		out.Judges = append(out.Judges, judgeJSON(j))
 	}
-	for _, f := range r.Findings {
+	// One problem raised by two judges is one finding here as in every
+	// other format, and so in the MCP judge tool's result (spec §7.15).
+	for _, f := range reviewfmt.Ordered(r.Findings) {
 		out.Findings = append(out.Findings, findingJSON(f))
 	}
 	return out

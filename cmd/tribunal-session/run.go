@@ -33,6 +33,7 @@ type runFlags struct {
 	inPlace       bool
 	dryRun        bool
 	candidates    int
+	quorum        rules.Policy
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -51,6 +52,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.inPlace, "in-place", false, "let the actor edit the current working tree directly (no task worktree)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the panel, the calls and a cost estimate; run nothing")
 	fs.IntVar(&f.candidates, "candidates", 0, "run N candidates in parallel and apply the one the judges prefer")
+	quorumFlag(fs, &f.quorum)
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
@@ -235,7 +237,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 		opts: session.Options{
 			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
-			Candidates: f.candidates,
+			Candidates: f.candidates, GatePolicy: f.quorum,
 		},
 		deps: c.sessionDeps(runner, environ),
 	}

@@ -23,6 +23,7 @@ func TestShippedDefaults(t *testing.T) {
 	}{
 		{"plugin_name", `"tribunal"`},
 		{"storage_path", `"~/.onlooker"`},
+		{"tribunal.enabled", `true`},
 		{"tribunal.stop_hook.enabled", `false`},
 		{"tribunal.stop_hook.tools", `"none"`},
 		{"tribunal.stop_hook.skip_if_no_file_changes", `true`},

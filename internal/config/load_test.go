@@ -269,7 +269,7 @@ func TestAbsentRoots(t *testing.T) {
 func TestUnknownKeys(t *testing.T) {
 	e := newEnv(t)
 	user := e.tribunal(2, `{
-		"enabled": true,
+		"enabld": false,
 		"sesion": {"max_iterations": 1, "deeper": {"x": 1}},
 		"session": {"gate_polcy": "strict", "max_iterations": 4},
 		"judges": {"security": {"model": "S", "temperature": 1}, "my-custom": {"model": "C"}}
@@ -279,7 +279,7 @@ func TestUnknownKeys(t *testing.T) {
 	want := []string{
 		plugin + `: unknown key "foo"`,
 		plugin + `: unknown key "tribunal.stop_hook.enable" (did you mean "enabled"?)`,
-		user + `: unknown key "tribunal.enabled"`,
+		user + `: unknown key "tribunal.enabld" (did you mean "enabled"?)`,
 		user + `: unknown key "tribunal.sesion" (did you mean "session"?)`,
 		user + `: unknown key "tribunal.session.gate_polcy" (did you mean "gate_policy"?)`,
 		user + `: unknown key "tribunal.judges.security.temperature"`,

@@ -302,3 +302,16 @@ func (c *Config) duration(def, unit time.Duration, path ...string) time.Duration
 func invalid(key string, n *node, err error) string {
 	return fmt.Sprintf("%s: invalid value %s: %v", key, excerpt(n), err)
 }
+
+// Disabled reports whether tribunal.enabled, the master switch (spec
+// §2.13), is false, and the layer that set it: a user who turned tribunal
+// off in one settings file and wonders why nothing runs is told which.
+// Anything but JSON false leaves tribunal on: a mistyped value was already
+// dropped with a warning, and the switch only ever turns things off.
+func (c *Config) Disabled() (bool, string) {
+	n := c.tree.at("enabled")
+	if n.isNull() || n.isObject() || string(n.raw) != "false" {
+		return false, ""
+	}
+	return true, n.src
+}

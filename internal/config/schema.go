@@ -51,6 +51,7 @@ func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fiel
 // tribunalSpec is the complete set of keys under "tribunal". Anything else
 // is reported as unknown, so a typo cannot silently do nothing.
 var tribunalSpec = object(map[string]*spec{
+	"enabled": leaf(kindBool),
 	"stop_hook": object(providerFields(map[string]*spec{
 		"enabled":                 leaf(kindBool),
 		"tools":                   leaf(kindString),

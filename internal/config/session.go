@@ -60,10 +60,8 @@ func (c *Config) Session(r *rubric.Rubric) (Params, error) {
 		return Params{}, err
 	}
 	p.JudgeTypes = c.judgeTypes(r)
-	if k, ok := p.GatePolicy.AtLeastN(); ok && k > len(p.JudgeTypes) {
-		// A quorum the panel can never reach would block every task after
-		// its model calls were paid for.
-		return Params{}, fmt.Errorf("gate_policy %s needs %d approving judges, but the panel has %d seat(s) (judge_types); lower the quorum or add judges", p.GatePolicy, k, len(p.JudgeTypes))
+	if err := p.CheckQuorum(); err != nil {
+		return Params{}, err
 	}
 	p.MinCriterionCoverage = c.minCoverage()
 	p.ActorModel = c.model(DefaultActorModel, "actor", "model")
@@ -79,6 +77,25 @@ func (c *Config) Session(r *rubric.Rubric) (Params, error) {
 		p.BudgetUSD = &b
 	}
 	return p, nil
+}
+
+// CheckQuorum refuses a gate policy of at_least_<n> that the panel can
+// never reach: it would block every task after its model calls were paid
+// for. Session applies it to the configured policy, and a command line's
+// --quorum (SetPolicy) to its own.
+func (p Params) CheckQuorum() error {
+	if k, ok := p.GatePolicy.AtLeastN(); ok && k > len(p.JudgeTypes) {
+		return fmt.Errorf("gate_policy %s needs %d approving judges, but the panel has %d seat(s) (judge_types); lower the quorum or add judges", p.GatePolicy, k, len(p.JudgeTypes))
+	}
+	return nil
+}
+
+// SetPolicy overrides the effective gate policy (a command line's
+// --quorum, which wins over the rubric and the settings) and checks it as
+// Session checks the configured one.
+func (p *Params) SetPolicy(pol rules.Policy) error {
+	p.GatePolicy = pol
+	return p.CheckQuorum()
 }
 
 // pick resolves one policy parameter. The rubric's field, already checked

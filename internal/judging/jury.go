@@ -17,6 +17,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// BudgetUSD overrides the effective budget_usd when > 0 (run
 	// --budget-usd).
 	BudgetUSD float64
+	// GatePolicy overrides the effective gate policy when set (--quorum),
+	// over the rubric's and the settings'.
+	GatePolicy rules.Policy
 }
 
 // Jury is one loaded judge configuration — panel, reps, rubric, providers,
@@ -114,6 +118,11 @@ func (j *Jury) configure(opts Options) error {
 	}
 	if opts.BudgetUSD > 0 {
 		params.BudgetUSD = &opts.BudgetUSD
+	}
+	if opts.GatePolicy != "" {
+		if err := params.SetPolicy(opts.GatePolicy); err != nil {
+			return fmt.Errorf("--quorum: %w", err)
+		}
 	}
 	j.rub, j.params = rub, params
 	if err := opts.fetchSchemas(rub); err != nil {

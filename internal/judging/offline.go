@@ -13,18 +13,12 @@ import (
 )
 
 // SuspectError is the reason recorded for a suspect answer (spec §4.8).
-const SuspectError = "suspect: no token usage and no cost, from a client that always reports them — a stub's answer, not a verdict"
-
-// noUsage reports whether res says nothing of what it cost: no token
-// count (or zero) and no cost (or zero).
-func noUsage(res claude.Result) bool {
-	return (res.Tokens == nil || *res.Tokens == 0) && (res.CostUSD == nil || *res.CostUSD == 0)
-}
+const SuspectError = provider.SuspectError
 
 // suspect reports whether an answer that came back without error is a
-// stub's: spec has a client that always reports usage, and res has none.
+// stub's (provider.Spec.Suspect, the one rule).
 func suspect(spec provider.Spec, res claude.Result, err error) bool {
-	return err == nil && spec.ReportsUsage() && noUsage(res)
+	return spec.Suspect(res, err)
 }
 
 // suspectVerdict is the failed verdict of a suspect answer.

@@ -142,8 +142,16 @@ func (j *Jury) Compare(ctx context.Context, w PairwiseWork, rec Recorder) record
 			p.Errors = append(p.Errors, e)
 		}
 	}
-	rec.Emit(events.PairwiseCompared{TaskID: w.TaskID, Context: w.Context, AID: w.A.ID, BID: w.B.ID,
-		AFirst: p.AFirst, BFirst: p.BFirst, Result: p.Result, JudgeModelID: j.params.MetaModel})
+	// Told as the canonical verdict of the pairwise judge (spec §7.17).
+	ev := events.Pairwise{TaskID: w.TaskID, Context: w.Context, AID: w.A.ID, BID: w.B.ID,
+		AFirst: p.AFirst, BFirst: p.BFirst, Result: p.Result, ModelID: j.params.MetaModel}
+	if w.Context == records.PairwiseGuard {
+		ev.IterationID = w.B.ID
+	}
+	if id, err := rec.NewID(); err == nil {
+		ev.JudgeID = id
+	}
+	rec.Emit(events.PairwiseVerdict(ev))
 	return p
 }
 

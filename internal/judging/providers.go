@@ -1,6 +1,9 @@
 package judging
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
@@ -51,10 +54,24 @@ func (j *Jury) setupProviders(types []string) error {
 	return nil
 }
 
-// seatModel is the model id of a type-t seat: the configured claude model,
-// or the provider's qualified model.
+// seatModel is the model id of a type-t seat, as the seat's records and
+// events name it: the configured claude model, or the provider's qualified
+// model; for a seat of several reps, the models its reps actually call
+// (repModel; judges.<t>.models rotates them), each once, in rep order,
+// joined by ",". Naming only the first would credit one model with
+// another's answers (issue 32).
 func (j *Jury) seatModel(t string) string {
-	return j.prov.judges[t].QualifiedModel(j.cfg.JudgeModel(t))
+	n := j.cfg.Reps(t)
+	if n <= 1 {
+		return j.prov.judges[t].QualifiedModel(j.cfg.JudgeModel(t))
+	}
+	var models []string
+	for k := range n {
+		if m := j.repModel(t, k); !slices.Contains(models, m) {
+			models = append(models, m)
+		}
+	}
+	return strings.Join(models, ",")
 }
 
 // repModel is the model of rep k of a type-t seat; judges.<t>.models

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
-	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
@@ -314,9 +312,6 @@ func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, report
 	}
 	best.Winner, best.TieBreak = judging.Choose(standings)
 	if best.Winner == 0 {
-		for _, c := range best.Candidates {
-			r.emit(candidateEvent(r.taskID, c))
-		}
 		return Aborted
 	}
 	w := &best.Candidates[best.Winner-1]
@@ -324,11 +319,6 @@ func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, report
 	r.report.FinalScore, r.report.Iterations, r.report.Guarded = w.Score, rep.Iterations, rep.Guarded
 	if w.Outcome == Accepted {
 		best.Applied = r.applyWinner(ctx, w, rep)
-	}
-	r.emit(events.CandidateChosen{TaskID: r.taskID, CandidateTaskID: w.TaskID, CandidateIndex: w.Index,
-		Candidates: len(best.Candidates), Finalists: finalists, PairwiseWins: w.Wins, Applied: best.Applied})
-	for _, c := range best.Candidates {
-		r.emit(candidateEvent(r.taskID, c))
 	}
 	r.progress("task %s: candidate %d chosen (%d pairwise win(s)%s)%s", r.taskID, w.Index, w.Wins, tieBreakWords(best.TieBreak),
 		map[bool]string{true: "; its change is in your working tree", false: ""}[best.Applied])
@@ -343,16 +333,6 @@ func tieBreakWords(s string) string {
 		return ""
 	}
 	return ", tie broken " + s
-}
-
-// candidateEvent is one candidate's tribunal.candidate.complete.
-func candidateEvent(taskID string, c records.Candidate) events.CandidateComplete {
-	e := events.CandidateComplete{TaskID: taskID, CandidateTaskID: c.TaskID, CandidateIndex: c.Index,
-		Outcome: c.Outcome, Finalist: c.Finalist, FinalScore: c.Score, IterationsUsed: events.Ptr(c.Iterations)}
-	if c.CostUSD != nil {
-		e.TotalCostUSD = events.Ptr(math.Round(*c.CostUSD*1e10) / 1e10)
-	}
-	return e
 }
 
 // applyWinner applies the winning candidate's kept change to the user's

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/review"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -31,6 +32,8 @@ type ReviewOptions struct {
 	DiffBytes int
 	// BudgetUSD overrides tribunal.session.budget_usd when set.
 	BudgetUSD *float64
+	// GatePolicy overrides the effective gate policy when set (--quorum).
+	GatePolicy rules.Policy
 	// Dismissed overrides the dismissal file; "" reads
 	// dismiss.SharedFile in the head state.
 	Dismissed string
@@ -71,7 +74,7 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 	// needs a worktree (headState), which a CI checkout of the head does not.
 	// One iteration: the jury is loaded with it, so the meta-judge knows
 	// no retry follows.
-	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1}
+	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1, GatePolicy: opts.GatePolicy}
 	if strings.TrimSpace(r.opts.Task) == "" {
 		r.opts.Task = noTask
 	}

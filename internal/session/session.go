@@ -32,6 +32,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
@@ -51,6 +52,8 @@ type Options struct {
 	MaxIterations int
 	// BudgetUSD overrides the effective budget_usd when > 0 (run --budget-usd).
 	BudgetUSD float64
+	// GatePolicy overrides the effective gate policy when set (--quorum).
+	GatePolicy rules.Policy
 	// Dir is where the command runs; the repository is found from it.
 	Dir string
 	// SessionID is the host conversation's id for event envelopes.
@@ -378,7 +381,7 @@ func (r *runner) useRedactor() {
 // the artifacts need.
 func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
 	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
-		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD}, r.Env)
+		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD, GatePolicy: r.opts.GatePolicy}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
 	if err != nil {

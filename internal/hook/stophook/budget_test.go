@@ -62,7 +62,8 @@ func TestHookBudgetBoundsEveryWait(t *testing.T) {
 	defer unlockLedger()
 
 	runner := claude.RunnerFunc(func(ctx context.Context, c claude.Call) (claude.Result, error) {
-		return claude.Result{Envelope: true, Structured: json.RawMessage(`{"score":0.2,"passed":false,"judge_type":"standard","feedback_summary":"No test."}`)}, nil
+		tokens := 120
+		return claude.Result{Envelope: true, Tokens: &tokens, Structured: json.RawMessage(`{"score":0.2,"passed":false,"judge_type":"standard","feedback_summary":"No test."}`)}, nil
 	})
 	in, _ := json.Marshal(map[string]any{"session_id": "b", "cwd": repo, "hook_event_name": "Stop", "last_assistant_message": "done"})
 	var stderr bytes.Buffer

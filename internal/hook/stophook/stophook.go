@@ -218,12 +218,31 @@ func (h *hook) enabled() bool {
 	if err != nil {
 		return false
 	}
+	// Warnings wait for the master switch; once it is on they pass
+	// straight through (StopHook and later reads warn too).
+	var held []string
+	hold := true
 	h.cfg = config.Load(config.Sources{
 		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
 		Home:         h.Home,
 		WorktreeRoot: worktree,
-		Warn:         h.Warn,
+		Warn: func(m string) {
+			if hold {
+				held = append(held, m)
+				return
+			}
+			h.Warn(m)
+		},
 	})
+	if off, _ := h.cfg.Disabled(); off {
+		// The master switch (spec §2.13) wins over stop_hook.enabled, and
+		// silences even the warnings about the settings.
+		return false
+	}
+	hold = false
+	for _, m := range held {
+		h.Warn(m)
+	}
 	h.stop = h.cfg.StopHook()
 	return h.stop.Enabled
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
@@ -43,6 +45,10 @@ func RunPrompt(_ context.Context, d Deps) int {
 		// Too old to interrupt a prompt for (a session resumed days
 		// later): dropped unseen; session start and show still list it.
 		os.Remove(path)
+		return 0
+	}
+	if h.disabled() {
+		// Left unclaimed: turned back on, the user still sees it.
 		return 0
 	}
 	// Renaming the pending file away is the claim: of two prompts racing,
@@ -146,4 +152,19 @@ func (h *hook) emitPrompt(line, context string) {
 	if _, err := h.Stdout.Write(buf.Bytes()); err != nil {
 		h.warn("cannot write the verdict: %v", err)
 	}
+}
+
+// disabled reports whether the master switch (spec §2.13) is off for the
+// prompt's directory. Only a pending verdict pays for reading the
+// settings; a prompt with nothing to show never does.
+func (h *hook) disabled() bool {
+	if h.in.Cwd == "" {
+		return false
+	}
+	src := config.Sources{PluginRoot: h.Getenv("CLAUDE_PLUGIN_ROOT"), Home: h.Home}
+	if root, err := projectkey.FindWorktreeRoot(h.in.Cwd); err == nil {
+		src.WorktreeRoot = root
+	}
+	off, _ := config.Load(src).Disabled()
+	return off
 }

@@ -92,19 +92,11 @@ func (h *hook) run(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	var problems []string
-	src := config.Sources{
-		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
-		Home:         h.Home,
-		WorktreeRoot: worktree,
-		Warn:         func(m string) { problems = append(problems, m); h.Warn(m) },
+	settings, onlookerDir, on := h.settings(worktree)
+	if !on {
+		return
 	}
-	cfg := config.Load(src)
-	settings := cfg.SessionStart()
-	onlookerDir, _ := events.ResolvePaths(h.Getenv, h.Home)
-	if len(problems) > 0 {
-		// Before the enabled check: a typo can be what turned it off.
-		h.configNote = configNotice(onlookerDir, config.Layers(src), problems)
+	if h.configNote != "" {
 		defer h.emitConfigNote()
 	}
 	if !settings.Enabled {
@@ -147,6 +139,42 @@ func (h *hook) run(ctx context.Context) {
 	for _, p := range retain(project.Dir, stops, own, max(MinRetention, settings.MaxAge), now) {
 		h.warn("%s", p)
 	}
+}
+
+// settings reads the reader's settings and the store's directory; on is
+// false when the master switch (spec §2.13) turned tribunal off: then not
+// even the warnings or the note about broken settings are said, since the
+// user asked for silence. Otherwise a broken setting becomes the note
+// (h.configNote) for the caller to emit.
+func (h *hook) settings(worktree string) (_ config.SessionStartSettings, onlookerDir string, on bool) {
+	var problems []string
+	hold := true
+	src := config.Sources{
+		PluginRoot:   h.Getenv("CLAUDE_PLUGIN_ROOT"),
+		Home:         h.Home,
+		WorktreeRoot: worktree,
+		Warn: func(m string) {
+			problems = append(problems, m)
+			if !hold {
+				h.Warn(m)
+			}
+		},
+	}
+	cfg := config.Load(src)
+	if off, _ := cfg.Disabled(); off {
+		return config.SessionStartSettings{}, "", false
+	}
+	hold = false
+	for _, m := range problems {
+		h.Warn(m)
+	}
+	settings := cfg.SessionStart()
+	onlookerDir, _ = events.ResolvePaths(h.Getenv, h.Home)
+	if len(problems) > 0 {
+		// Before the enabled check: a typo can be what turned it off.
+		h.configNote = configNotice(onlookerDir, config.Layers(src), problems)
+	}
+	return settings, onlookerDir, true
 }
 
 // anyRecent reports whether any project under root has a stop file other

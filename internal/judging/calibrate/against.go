@@ -20,6 +20,8 @@ type Against struct {
 	// then a difference may come from the cases, not the configuration.
 	SameCases   bool         `json:"same_cases"`
 	Comparisons []Comparison `json:"comparisons"`
+	// Noise is --repeat's gate over the two runs' rollouts (spec §14.1).
+	Noise *NoiseGate `json:"noise_gate,omitempty"`
 }
 
 // readPrior reads an earlier calibrate --json report, before anything is
@@ -71,6 +73,7 @@ func (r *Report) writeAgainst(b *strings.Builder) {
 		b.WriteString("**The two runs judged different cases:** a difference may come from the cases, not the configuration.\n")
 	}
 	writeComparisons(b, a.Comparisons)
+	a.Noise.write(b)
 }
 
 func complement(p *float64) *float64 {

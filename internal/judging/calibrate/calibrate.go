@@ -48,6 +48,15 @@ type Options struct {
 	// Against is --against REPORT: an earlier calibrate --json report to
 	// compare this run's figures with.
 	Against string
+	// Repeat is --repeat K: every case judged K times (K rollouts), the
+	// run-to-run noise measured over them and, with Against, the
+	// difference called only when it exceeds the noise (spec §14.1).
+	// 0 and 1 are one rollout.
+	Repeat int
+	// MinDifference is --min-difference: the difference in agreement
+	// asked for, which the noise must not exceed (DefaultMinDifference
+	// when 0).
+	MinDifference float64
 	// Dir is where the command runs: its repository's configuration
 	// layers apply (none outside a repository).
 	Dir string
@@ -119,6 +128,9 @@ func Run(ctx context.Context, opts Options, d Deps) (*Report, error) {
 	rep := c.report(skipped, d.Now().Sub(start))
 	if prior != nil {
 		rep.Against = against(opts.Against, prior, rep)
+		if opts.Repeat > 0 {
+			rep.Against.Noise = noiseGate(rep, prior, opts.minDifference())
+		}
 	}
 	return rep, nil
 }
@@ -180,8 +192,10 @@ type calibration struct {
 	cases []Case
 	// mut is --mutate's plan; nil without it.
 	mut *mutation
-	// results[i] and swapped[i] belong to cases[i].
+	// results[i] and swapped[i] belong to cases[i]; repeats[k-1][i] is
+	// rollout k of cases[i] (--repeat).
 	results, swapped []outcome
+	repeats          [][]outcome
 	prog             *progress
 }
 
@@ -191,10 +205,12 @@ type outcome struct {
 	done   bool
 }
 
-// job is one judging: case i, original or swapped.
+// job is one judging: case i, original or swapped, in rollout rollout
+// (0: the first; --repeat adds more).
 type job struct {
-	i    int
-	swap bool
+	i       int
+	swap    bool
+	rollout int
 }
 
 func (c *calibration) judgeAll(ctx context.Context) error {
@@ -207,6 +223,7 @@ func (c *calibration) judgeAll(ctx context.Context) error {
 			jobs = append(jobs, job{i: i, swap: true})
 		}
 	}
+	jobs = append(jobs, c.rolloutJobs()...)
 	tmp, err := os.MkdirTemp(c.d.TempDir, "tribunal-calibrate-")
 	if err != nil {
 		return fmt.Errorf("create a temporary directory: %w", err)
@@ -258,6 +275,9 @@ func (c *calibration) one(ctx context.Context, tmp string, jb job) error {
 		return nil
 	}
 	key := cacheKey(c.judge.fingerprint(cs, files), cs)
+	if jb.rollout > 0 {
+		key = rolloutKey(key, jb.rollout)
+	}
 	if j, ok := c.cache.get(key); ok {
 		c.store(jb, outcome{Judgement: j, cached: true, done: true})
 		return nil
@@ -290,6 +310,11 @@ func (c *calibration) one(ctx context.Context, tmp string, jb job) error {
 }
 
 func (c *calibration) store(jb job, o outcome) {
+	if jb.rollout > 0 {
+		c.repeats[jb.rollout-1][jb.i] = o
+		c.prog.step(c.cases[jb.i].ID, false, o)
+		return
+	}
 	if jb.swap {
 		c.swapped[jb.i] = o
 	} else {

@@ -47,6 +47,9 @@ type Report struct {
 	// Verification compares the figures with and without the
 	// verification step, when the jury verifies its blocking findings.
 	Verification *VerificationReport `json:"verification,omitempty"`
+	// Repeat is --repeat: the K rollouts of every case and the
+	// agreement's run-to-run noise over them.
+	Repeat *Repeat `json:"repeat,omitempty"`
 	// Complete is false after an interruption: the figures cover the
 	// judged cases only.
 	Complete bool `json:"complete"`
@@ -126,6 +129,7 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 		rep.Mutation = c.mut.report(c)
 	}
 	rep.Verification = verificationReport(rep, c.judge)
+	rep.Repeat = c.repeatReport(rep)
 	rep.Cost.WallMS = wall.Milliseconds()
 	return rep
 }
@@ -279,6 +283,7 @@ func (r *Report) Text() string {
 	r.writeVerification(&b)
 	r.writeHoldout(&b)
 	r.writeRankings(&b)
+	r.writeRepeat(&b)
 	r.writeAgainst(&b)
 	r.writeMutation(&b)
 	ct := r.Cost

@@ -3,12 +3,14 @@ package stopjudge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
 
@@ -46,6 +48,12 @@ func Ask(ctx context.Context, run claude.Runner, s config.StopHookSettings, in p
 	adv, err := Validate(obj, s.ScoreThreshold)
 	if err != nil {
 		return Verdict{}, res, fmt.Errorf("the judge's response is invalid: %w", err)
+	}
+	if provider.NoUsage(res) {
+		// Every client the Stop judge can use reports usage (it is never
+		// the heuristic judge): an answer without any is a stub's, however
+		// well it scores (spec §4.8).
+		return Verdict{}, res, errors.New(provider.SuspectError)
 	}
 	return adv, res, nil
 }

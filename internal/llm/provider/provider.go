@@ -319,3 +319,20 @@ func (s Spec) QualifiedModel(claudeModel string) string {
 	}
 	return s.FamilyName() + "/" + m
 }
+
+// SuspectError is the reason recorded for a suspect answer (spec §4.8).
+const SuspectError = "suspect: no token usage and no cost, from a client that always reports them — a stub's answer, not a verdict"
+
+// NoUsage reports whether res says nothing of what it cost: no token
+// count (or zero) and no cost (or zero). Every model client reports both,
+// so such an answer is a stub's (spec §4.8); the one rule, used by the
+// jury, the meta-judge and the Stop judge.
+func NoUsage(res claude.Result) bool {
+	return (res.Tokens == nil || *res.Tokens == 0) && (res.CostUSD == nil || *res.CostUSD == 0)
+}
+
+// Suspect reports whether an answer that came back without error is a
+// stub's: s is a client that always reports usage, and res has none.
+func (s Spec) Suspect(res claude.Result, err error) bool {
+	return err == nil && s.ReportsUsage() && NoUsage(res)
+}

@@ -46,6 +46,31 @@ type Ref struct {
 // candidates.
 const lastWindow = 8
 
+// ResolveTask is Resolve for a command that acts on tasks only (replay):
+// "last" is the newest task the person ran (not a best-of-N candidate),
+// passing over advisory verdicts written since, which such a command could
+// only refuse. Any other id resolves as Resolve does, so an advisory
+// verdict named by its id is still found, and refused by the caller with
+// why.
+func ResolveTask(projectDir, id string) (Ref, error) {
+	if !strings.EqualFold(strings.TrimSpace(id), Last) {
+		return Resolve(projectDir, id)
+	}
+	// Widening windows: the newest records are read first, and a long
+	// run of advisory verdicts costs a few more reads, not every file.
+	for limit := lastWindow; ; limit *= 4 {
+		res := Log(projectDir, "", LogOptions{Limit: limit})
+		for _, e := range res.Entries {
+			if ref := e.Ref(projectDir); ref.Kind == KindTask && e.Parent == "" {
+				return ref, nil
+			}
+		}
+		if len(res.Entries) >= res.Total {
+			return Ref{}, fmt.Errorf("%w: %q: no task is recorded for this project yet, only advisory verdicts", ErrNotFound, id)
+		}
+	}
+}
+
 // Resolve finds the record id names in the project: "last" (the newest
 // task or advisory verdict), a task id (ULIDs are case-insensitive), a
 // Claude Code session id (its stop file, found by the same sanitising the

@@ -65,12 +65,6 @@ func fullPayloads() []Payload {
 		GatePassed{TaskID: testTaskID, IterationID: testIterID, FinalScore: 0.9, IterationNumber: Ptr(1), JudgesConsulted: Ptr(3)},
 		GateBlocked{TaskID: testTaskID, IterationID: testIterID, Reason: "criterion_floor", FinalScore: Ptr(0.7), IterationNumber: Ptr(0),
 			WillRetry: Ptr(true), RetryIterationNumber: Ptr(1), FailedCriterion: "tests"},
-		CandidateComplete{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 2, Outcome: "accepted", Finalist: true,
-			FinalScore: Ptr(0.85), IterationsUsed: Ptr(2), TotalCostUSD: Ptr(0.4)},
-		PairwiseCompared{TaskID: testTaskID, Context: "candidates", AID: testIterID, BID: testJudgeID, AFirst: "a", BFirst: "b",
-			Result: "tie", JudgeModelID: "claude-opus-4-7"},
-		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 2, Candidates: 3, Finalists: 2,
-			PairwiseWins: 1, Applied: true},
 	}
 }
 
@@ -92,9 +86,6 @@ func minimalPayloads() []Payload {
 		MetaComplete{TaskID: testTaskID, VerdictQuality: "sound"},
 		GatePassed{TaskID: testTaskID, IterationID: testIterID},
 		GateBlocked{TaskID: testTaskID, IterationID: testIterID, Reason: "low_score"},
-		CandidateComplete{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Outcome: "aborted"},
-		PairwiseCompared{TaskID: testTaskID, Context: "iteration_guard", AID: testIterID, BID: testJudgeID, AFirst: "tie", BFirst: "tie", Result: "tie"},
-		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Candidates: 1, Finalists: 1},
 	}
 }
 

@@ -1,56 +1,52 @@
 package events
 
-// The best-of-N events (spec §7.17) are tribunal's own additions to the
-// Onlooker payload schema (internal/testkit/schemacheck/testdata/README.md): the candidates
-// of a `run --candidates N` task, the pairwise comparisons that rank them
-// (and guard a retry against its previous iteration), and the winner.
+import "fmt"
 
-// CandidateComplete is the tribunal.candidate.complete payload: one
-// candidate of a best-of-N task ended. TaskID is the best-of-N task;
-// the candidate ran as its own task, CandidateTaskID.
-type CandidateComplete struct {
-	TaskID          string   `json:"task_id" check:"id"`
-	CandidateTaskID string   `json:"candidate_task_id" check:"id"`
-	CandidateIndex  int      `json:"candidate_index" check:"min=1"`
-	Outcome         string   `json:"outcome" check:"enum=outcome"`
-	Finalist        bool     `json:"finalist"`
-	FinalScore      *float64 `json:"final_score,omitempty" check:"unit"`
-	IterationsUsed  *int     `json:"iterations_used,omitempty" check:"min=0"`
-	TotalCostUSD    *float64 `json:"total_cost_usd,omitempty" check:"nonneg"`
+// Best of N (spec §7.17) is told in the canonical Onlooker types only:
+// the schema's payloads are closed and it knows no best-of-N type, so an
+// event of tribunal's own would be invalid for every onlooker consumer
+// (issue 32). Each candidate is a task of its own, whose events — its
+// tribunal.session.complete among them — say how it ended; the best-of-N
+// task's session.complete says the outcome and the winner's score; and a
+// pairwise comparison is a judge's verdict, PairwiseVerdict. Which
+// candidate belongs to which task, and which one won, are in the task's
+// candidates.json and report.
+
+// Pairwise is one pairwise comparison, as PairwiseVerdict tells it.
+type Pairwise struct {
+	TaskID string
+	// IterationID is the retry an iteration guard compared; "" for a
+	// comparison of candidates, which belongs to no iteration.
+	IterationID string
+	// JudgeID is a fresh ULID naming this comparison.
+	JudgeID string
+	// Context is "candidates" or "iteration_guard".
+	Context string
+	// AID and BID name the sides (candidate task ids, or iteration ids);
+	// AFirst, BFirst and Result are "a", "b" or "tie" in their terms.
+	AID, BID               string
+	AFirst, BFirst, Result string
+	ModelID                string
 }
 
-// EventType returns "tribunal.candidate.complete".
-func (CandidateComplete) EventType() string { return "tribunal.candidate.complete" }
-
-// PairwiseCompared is the tribunal.pairwise.compared payload: two changes
-// compared in both orders. AID and BID name them (candidate task ids, or
-// iteration ids for the iteration guard); each order's answer and the
-// result say "a", "b" or "tie" in those names, whatever order was shown.
-type PairwiseCompared struct {
-	TaskID       string `json:"task_id" check:"id"`
-	Context      string `json:"context" check:"enum=pairwise_context"`
-	AID          string `json:"a_id" check:"id"`
-	BID          string `json:"b_id" check:"id"`
-	AFirst       string `json:"a_first" check:"enum=preference"`
-	BFirst       string `json:"b_first" check:"enum=preference"`
-	Result       string `json:"result" check:"enum=preference"`
-	JudgeModelID string `json:"judge_model_id,omitempty"`
+// PairwiseVerdict is the tribunal.verdict of a pairwise comparison: the
+// pairwise judge is the meta-judge's seat (judge_type "meta"); score is
+// how strongly side A was preferred (1 both orders for A, 0 both for B,
+// 0.5 a tie, which disagreeing orders are); passed says the comparison
+// decided (not a tie); feedback_summary names both sides and each order's
+// answer, so the event alone says what was compared.
+func PairwiseVerdict(p Pairwise) Verdict {
+	score := 0.5
+	switch p.Result {
+	case "a":
+		score = 1
+	case "b":
+		score = 0
+	}
+	return Verdict{
+		TaskID: p.TaskID, IterationID: p.IterationID, JudgeID: p.JudgeID, JudgeModelID: p.ModelID,
+		JudgeType: "meta", Score: score, Passed: p.Result == "a" || p.Result == "b",
+		FeedbackSummary: fmt.Sprintf("pairwise (%s): a=%s b=%s; a shown first: %s; b shown first: %s; result: %s",
+			p.Context, p.AID, p.BID, p.AFirst, p.BFirst, p.Result),
+	}
 }
-
-// EventType returns "tribunal.pairwise.compared".
-func (PairwiseCompared) EventType() string { return "tribunal.pairwise.compared" }
-
-// CandidateChosen is the tribunal.candidate.chosen payload: the winner of
-// a best-of-N task and whether its change reached the user's tree.
-type CandidateChosen struct {
-	TaskID          string `json:"task_id" check:"id"`
-	CandidateTaskID string `json:"candidate_task_id" check:"id"`
-	CandidateIndex  int    `json:"candidate_index" check:"min=1"`
-	Candidates      int    `json:"candidates" check:"min=1"`
-	Finalists       int    `json:"finalists" check:"min=1"`
-	PairwiseWins    int    `json:"pairwise_wins" check:"min=0"`
-	Applied         bool   `json:"applied"`
-}
-
-// EventType returns "tribunal.candidate.chosen".
-func (CandidateChosen) EventType() string { return "tribunal.candidate.chosen" }

@@ -157,12 +157,6 @@ func newPayload(eventType string) (any, bool) {
 		return &GatePassed{}, true
 	case GateBlocked{}.EventType():
 		return &GateBlocked{}, true
-	case CandidateComplete{}.EventType():
-		return &CandidateComplete{}, true
-	case PairwiseCompared{}.EventType():
-		return &PairwiseCompared{}, true
-	case CandidateChosen{}.EventType():
-		return &CandidateChosen{}, true
 	}
 	return nil, false
 }

@@ -27,9 +27,6 @@ var (
 	biasTypes          = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
 	aggregationMethods = names(rules.Methods)
 	blockReasons       = names(rules.Reasons)
-	// The best-of-N additions (payloads_candidates.go).
-	pairwiseContexts = []string{"candidates", "iteration_guard"}
-	preferences      = []string{"a", "b", "tie"}
 )
 
 // names turns a list of the gate vocabulary's words into strings; the
@@ -54,8 +51,6 @@ var enums = map[string][]string{
 	"bias_type":          biasTypes,
 	"aggregation_method": aggregationMethods,
 	"reason":             blockReasons,
-	"pairwise_context":   pairwiseContexts,
-	"preference":         preferences,
 }
 
 // Validate reports the first way p would fail tribunal-payloads.json, so

@@ -77,6 +77,7 @@ func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, 
 		IterationID: fields.IterationID,
 		SessionID:   fields.SessionID,
 		Record:      rec,
+		Algorithm:   AlgorithmEd25519,
 		PublicKey:   PublicKeyString(key.Public().(ed25519.PublicKey)),
 	}
 	return appendLocked(path, keyDir, key, e)

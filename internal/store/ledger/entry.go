@@ -129,6 +129,10 @@ func decodeSig(s, name string) ([]byte, *problem) {
 	return b, nil
 }
 
+// AlgorithmEd25519 is the one signature scheme of the ledger's entries
+// (their "algorithm" field; absent on entries written before it existed).
+const AlgorithmEd25519 = "ed25519"
+
 // line is one parsed, self-consistent ledger line.
 type line struct {
 	Entry
@@ -147,6 +151,11 @@ func parseLine(b []byte) (line, *problem) {
 	// The signature first: once the line is canonical JSON, any change to
 	// what was signed is a signature failure, whichever field it hit.
 	var e Entry
+	// Before the key is decoded: a key of another scheme would otherwise
+	// be reported as a bad Ed25519 key.
+	if p := algorithm(raw, &e.Algorithm); p != nil {
+		return line{}, p
+	}
 	if err := field(raw, "public_key", &e.PublicKey); err != nil {
 		return line{}, sigProblem("%v", err)
 	}
@@ -210,6 +219,21 @@ func parseLine(b []byte) (line, *problem) {
 	sum := sha256.Sum256(b)
 	l.Hash = hex.EncodeToString(sum[:])
 	return l, nil
+}
+
+// algorithm reads an entry's optional "algorithm" into a: absent (an
+// entry older than the field) is Ed25519, any other scheme is refused.
+func algorithm(raw map[string]json.RawMessage, a *string) *problem {
+	if _, ok := raw["algorithm"]; !ok {
+		return nil
+	}
+	if err := field(raw, "algorithm", a); err != nil {
+		return sigProblem("%v", err)
+	}
+	if *a != AlgorithmEd25519 {
+		return sigProblem("signed with algorithm %q, which this tribunal cannot verify (it knows %q only): a newer tribunal wrote it, or it was forged", *a, AlgorithmEd25519)
+	}
+	return nil
 }
 
 // continues checks the key rule between l and the entry before it, signed

@@ -127,6 +127,28 @@ func LoadOrCreateKey(dir string) (ed25519.PrivateKey, error) {
 	return k, nil
 }
 
+// CreateKeyFile writes a new signing key to path, 0600, in the key files'
+// format (PEM PKCS #8 Ed25519), and returns it. It never replaces a file:
+// a path that exists, whatever it is, is an error wrapping fs.ErrExist, so
+// a typo cannot destroy a key someone relies on. The key is written whole
+// to a temporary file beside path and linked into place.
+func CreateKeyFile(path string) (ed25519.PrivateKey, error) {
+	dir := filepath.Dir(path)
+	k, tmp, err := writeNewKey(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%q already exists; a key is never overwritten: %w", path, fs.ErrExist)
+		}
+		return nil, fmt.Errorf("write key file %q: %w", path, err)
+	}
+	syncDir(dir)
+	return k, nil
+}
+
 // Rotate replaces the signing key in dir with a new one and keeps the old
 // one as tribunal-ledger.key.<UTC time>.old: entries it signed still
 // verify by the public key they carry, and the next append to each ledger

@@ -97,6 +97,11 @@ type Entry struct {
 	SessionID   string `json:"session_id,omitempty"`
 	// Record is the caller's decision data, a JSON object in canonical form.
 	Record json.RawMessage `json:"record"`
+	// Algorithm names the signature scheme of PublicKey, Sig and
+	// KeyEndorsement (spec §11): Ed25519 for every entry this tribunal
+	// writes. An entry without it, written before the field existed, is
+	// Ed25519; any other name is refused rather than guessed at.
+	Algorithm string `json:"algorithm,omitempty"`
 	// PublicKey is the standard base64 of the Ed25519 key that signed Sig.
 	PublicKey string `json:"public_key"`
 	// KeyEndorsement is present only when PublicKey differs from the

@@ -302,6 +302,7 @@ func envReply() Reply {
 		r.Structured = json.RawMessage(s)
 	}
 	r.IsError = os.Getenv("FAKE_CLAUDE_IS_ERROR") != ""
+	r.NoUsage = os.Getenv("FAKE_CLAUDE_NO_USAGE") != ""
 	r.Exit, _ = strconv.Atoi(os.Getenv("FAKE_CLAUDE_EXIT"))
 	r.DelayMS, _ = strconv.Atoi(os.Getenv("FAKE_CLAUDE_DELAY_MS"))
 	r.Cost, _ = strconv.ParseFloat(os.Getenv("FAKE_CLAUDE_COST"), 64)

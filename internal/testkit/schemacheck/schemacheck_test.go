@@ -53,8 +53,6 @@ func TestEventTypes(t *testing.T) {
 	want := []string{
 		"tribunal.actor.complete",
 		"tribunal.actor.start",
-		"tribunal.candidate.chosen",
-		"tribunal.candidate.complete",
 		"tribunal.consensus.reached",
 		"tribunal.dissent.recorded",
 		"tribunal.gate.blocked",
@@ -64,7 +62,6 @@ func TestEventTypes(t *testing.T) {
 		"tribunal.jury.empaneled",
 		"tribunal.meta.complete",
 		"tribunal.meta.start",
-		"tribunal.pairwise.compared",
 		"tribunal.session.complete",
 		"tribunal.session.start",
 		"tribunal.verdict",

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+
+	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+)
+
+// callsModels names the commands that call a model, which the master
+// switch refuses (spec §2.13); the MCP server's judge tool is `review`
+// run in process, so it is refused by the same check.
+var callsModels = map[string]bool{
+	"run": true, "review": true, "judge": true, "calibrate": true, "rejudge": true,
+}
+
+// disabledBy returns the settings file that turned tribunal off here
+// (tribunal.enabled false), or "" when it is on. Its configuration
+// warnings are left to the command, which loads the settings again.
+func (c *cli) disabledBy() string {
+	src := config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home()}
+	if dir, err := os.Getwd(); err == nil {
+		if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
+			src.WorktreeRoot = root
+		}
+	}
+	if off, from := config.Load(src).Disabled(); off {
+		return from
+	}
+	return ""
+}
+
+// refuseDisabled says why a command that calls a model will not run, in
+// one line naming the layer that turned tribunal off, and returns
+// exitUsage; it returns -1 when tribunal is on.
+func (c *cli) refuseDisabled(name string) int {
+	from := c.disabledBy()
+	if from == "" {
+		return -1
+	}
+	c.errorf("%s: tribunal is turned off (tribunal.enabled is false in %s)", name, from)
+	c.hint("set \"tribunal\": {\"enabled\": true} in that file, or remove the key, to turn it back on")
+	return exitUsage
+}
