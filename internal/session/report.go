@@ -157,9 +157,12 @@ func iterationNotes(it judging.IterationReport) []string {
 	if m.Provider == judging.HeuristicProvider {
 		parts = append(parts, "heuristic meta-judge (no model)")
 	}
-	if m.Failed {
+	switch {
+	case m.Skipped:
+		parts = append(parts, "meta-judge skipped ("+inline(m.SkipReason, 300)+"); no bias, no override")
+	case m.Failed:
 		parts = append(parts, "meta-judge failed; treated as questionable with no bias")
-	} else if m.Quality != "" {
+	case m.Quality != "":
 		parts = append(parts, "jury "+m.Quality)
 	}
 	if m.Bias {
@@ -198,7 +201,7 @@ func iterationNotes(it judging.IterationReport) []string {
 // jury with nothing else to say does not.
 func noteworthy(it judging.IterationReport) bool {
 	m := it.Meta
-	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+	return suspects(it) > 0 || m.Skipped || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
 		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || it.RefutedFindings > 0 || it.VerificationFailures > 0 || len(it.Commands) > 0 ||
 		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
 }

@@ -29,6 +29,20 @@ type MetaComplete struct {
 // EventType returns "tribunal.meta.complete".
 func (MetaComplete) EventType() string { return "tribunal.meta.complete" }
 
+// MetaSkipped is the tribunal.meta.skipped payload (spec §7.5 row 11′),
+// tribunal's own addition to the schema: a round that went without the
+// meta-judge, and why (spec §4.6 Skipping). It stands instead of
+// meta.start and meta.complete, so no consumer reads a skip as "sound".
+type MetaSkipped struct {
+	TaskID      string `json:"task_id" check:"id"`
+	IterationID string `json:"iteration_id" check:"id"`
+	Reason      string `json:"reason" check:"enum=skip_reason"`
+	Detail      string `json:"detail,omitempty"`
+}
+
+// EventType returns "tribunal.meta.skipped".
+func (MetaSkipped) EventType() string { return "tribunal.meta.skipped" }
+
 // GatePassed is the tribunal.gate.passed payload (spec §7.5 row 12a).
 type GatePassed struct {
 	TaskID          string  `json:"task_id" check:"id"`

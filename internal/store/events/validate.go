@@ -30,6 +30,8 @@ var (
 	// The best-of-N additions (payloads_candidates.go).
 	pairwiseContexts = []string{"candidates", "iteration_guard"}
 	preferences      = []string{"a", "b", "tie"}
+	// A skipped meta-judge's reasons (MetaSkipped).
+	skipReasons = []string{"unanimous_confident"}
 )
 
 // names turns a list of the gate vocabulary's words into strings; the
@@ -56,6 +58,7 @@ var enums = map[string][]string{
 	"reason":             blockReasons,
 	"pairwise_context":   pairwiseContexts,
 	"preference":         preferences,
+	"skip_reason":        skipReasons,
 }
 
 // Validate reports the first way p would fail tribunal-payloads.json, so

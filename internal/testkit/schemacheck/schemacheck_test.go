@@ -63,6 +63,7 @@ func TestEventTypes(t *testing.T) {
 		"tribunal.judge.start",
 		"tribunal.jury.empaneled",
 		"tribunal.meta.complete",
+		"tribunal.meta.skipped",
 		"tribunal.meta.start",
 		"tribunal.pairwise.compared",
 		"tribunal.session.complete",
