@@ -24,7 +24,7 @@ type reviewFlags struct {
 	diff, task, taskFile      string
 	rubric, format, failOn    string
 	cacheDir, dismissed, repo string
-	sessionID                 string
+	sessionID, profile        string
 	json, gate, noCache       bool
 	budget                    float64
 	maxDiff                   int
@@ -70,9 +70,11 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	fs.StringVar(&f.dismissed, "dismissed", "", "")
 	fs.StringVar(&f.repo, "repo-url", "", "")
 	fs.StringVar(&f.sessionID, "session-id", "", "")
+	profile := profileFlag(fs)
 	if err := fs.Parse(args); err != nil {
-		c.errorf("review: %v", err)
-		c.hint("tribunal-session review -h lists the flags")
+		return f, c.flagError("review", fs, err)
+	}
+	if f.profile = *profile; !c.checkProfile("review", f.profile) {
 		return f, exitUsage
 	}
 	if fs.NArg() > 0 {
@@ -240,7 +242,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return exitUsage
 	}
-	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Change: change, DiffBytes: f.maxDiff,
+	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Profile: f.profile, Change: change, DiffBytes: f.maxDiff,
 		Dismissed: f.dismissed, SessionID: firstNonEmpty(f.sessionID, c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))}
 	if f.set["budget-usd"] {
 		opts.BudgetUSD = &f.budget

@@ -33,6 +33,7 @@ type runFlags struct {
 	inPlace       bool
 	dryRun        bool
 	candidates    int
+	profile       string
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -51,12 +52,16 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.inPlace, "in-place", false, "let the actor edit the current working tree directly (no task worktree)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the panel, the calls and a cost estimate; run nothing")
 	fs.IntVar(&f.candidates, "candidates", 0, "run N candidates in parallel and apply the one the judges prefer")
+	profile := profileFlag(fs)
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
 	if err != nil {
 		return c.flagError("run", fs, err,
 			`a task with dashes in it goes after "--": tribunal-session run [flags] -- <task>`)
+	}
+	if f.profile = *profile; !c.checkProfile("run", f.profile) {
+		return exitUsage
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -233,7 +238,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	}
 	p := prepared{
 		opts: session.Options{
-			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
+			Task: task, RubricID: f.rubric, Profile: f.profile, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 			Candidates: f.candidates,
 		},

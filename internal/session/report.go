@@ -16,9 +16,11 @@ import (
 // It is printed as the summary, emitted with --json and kept as
 // report.json beside the artifacts.
 type Report struct {
-	TaskID        string                    `json:"task_id"`
-	Task          string                    `json:"task"`
-	RubricID      string                    `json:"rubric_id,omitempty"`
+	TaskID   string `json:"task_id"`
+	Task     string `json:"task"`
+	RubricID string `json:"rubric_id,omitempty"`
+	// Profile is the profile in effect (spec §2.12); omitted for standard.
+	Profile       string                    `json:"profile,omitempty"`
 	Outcome       string                    `json:"outcome"`
 	FinalScore    *float64                  `json:"final_score,omitempty"`
 	Iterations    []judging.IterationReport `json:"iterations"`
@@ -257,7 +259,11 @@ func filesSection(r *Report) string {
 // judge families, the Bash note and where the artifacts are.
 func footer(r *Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, costWords(r), fmtDuration(r.DurationMS))
+	profile := ""
+	if r.Profile != "" {
+		profile = "profile " + r.Profile + " · "
+	}
+	fmt.Fprintf(&b, "Iterations %d of %d · %scost %s · %s\n", len(r.Iterations), r.MaxIterations, profile, costWords(r), fmtDuration(r.DurationMS))
 	if len(r.Families) > 0 {
 		line := "Judge families: " + strings.Join(r.Families, ", ")
 		if r.FamilyNote != "" {

@@ -47,6 +47,8 @@ const (
 type Options struct {
 	Task     string
 	RubricID string // "" → tribunal.rubric.default_id
+	// Profile is --profile (spec §2.12); "" follows tribunal.profile.
+	Profile string
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
 	// BudgetUSD overrides the effective budget_usd when > 0 (run --budget-usd).
@@ -377,7 +379,7 @@ func (r *runner) useRedactor() {
 // parameters and panel — everything a jury needs, nothing the actor or
 // the artifacts need.
 func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
-	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, Profile: r.opts.Profile, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
 		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
@@ -390,6 +392,9 @@ func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
 	r.report.Families = jury.Families()
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = r.params.MaxIterations
+	if p := r.cfg.Profile(); p != config.DefaultProfile {
+		r.report.Profile = p
+	}
 	r.report.BudgetUSD = r.params.BudgetUSD
 	return nil
 }
