@@ -60,9 +60,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		return c.flagError("run", fs, err,
 			`a task with dashes in it goes after "--": tribunal-session run [flags] -- <task>`)
 	}
-	if f.profile = *profile; !c.checkProfile("run", f.profile) {
-		return exitUsage
-	}
+	f.profile = *profile
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["max-iterations"] && f.maxIterations < 1 {
@@ -99,6 +97,17 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	}
 	if f.rubric == "" {
 		f.rubric = inline
+	}
+	task, inline, err = extractToken(task, "profile")
+	if err != nil {
+		c.errorf("run: %v", err)
+		return exitUsage
+	}
+	if f.profile == "" {
+		f.profile = inline
+	}
+	if !c.checkProfile("run", f.profile) {
+		return exitUsage
 	}
 	if strings.TrimSpace(task) == "" {
 		c.errorf("run: the task is empty")
@@ -178,19 +187,19 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	return pos, nil
 }
 
-var (
-	rubricToken      = regexp.MustCompile(`(^|\s)--rubric=(\S+)(\s|$)`)
-	emptyRubricToken = regexp.MustCompile(`(^|\s)--rubric=(\s|$)`)
-)
-
 // extractRubric removes the first standalone --rubric=<id> token, in any
 // position, from the task text (spec §7.1) and returns the id. A
 // --rubric= with no id is an error rather than task text.
-func extractRubric(task string) (string, string, error) {
-	if emptyRubricToken.MatchString(task) {
-		return "", "", errors.New("--rubric= in the task names no rubric")
+func extractRubric(task string) (string, string, error) { return extractToken(task, "rubric") }
+
+// extractToken removes the first standalone --NAME=<value> token from the
+// task text and returns the value: /tribunal hands the program one string,
+// so its options (--rubric=ID, --profile=NAME) travel inside the task.
+func extractToken(task, name string) (string, string, error) {
+	if regexp.MustCompile(`(^|\s)--` + name + `=(\s|$)`).MatchString(task) {
+		return "", "", fmt.Errorf("--%s= in the task names no %s", name, name)
 	}
-	loc := rubricToken.FindStringSubmatchIndex(task)
+	loc := regexp.MustCompile(`(^|\s)--` + name + `=(\S+)(\s|$)`).FindStringSubmatchIndex(task)
 	if loc == nil {
 		return task, "", nil
 	}
