@@ -195,7 +195,7 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	}
 	root, err := projectkey.FindWorktreeRoot(dir)
 	if err != nil {
-		c.errorf("review: %q is not inside a git work tree: %v", dir, err)
+		c.errorf("review: %q is not inside a git repository%s", dir, projectkey.NotRepoDetail(err))
 		c.hint("run the review in a checkout of the repository whose change it judges")
 		return exitUsage
 	}

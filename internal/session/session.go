@@ -313,7 +313,12 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: r.Environ}
 	repo, err := projectkey.ResolveCached(ctx, r.opts.Dir, r.Git, cache)
 	if err != nil {
-		return &judging.ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
+		if !errors.Is(err, projectkey.ErrNotRepo) {
+			return &judging.ConfigError{Err: fmt.Errorf("%q: %w", r.opts.Dir, err), Hint: repoHint}
+		}
+		// Said once: the error's own words repeat "not inside a git work
+		// tree" (issue 34).
+		return &judging.ConfigError{Err: fmt.Errorf("%q is not inside a git repository%s", r.opts.Dir, projectkey.NotRepoDetail(err)), Hint: repoHint}
 	}
 	if repo.Key == "" {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
