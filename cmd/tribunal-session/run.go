@@ -84,35 +84,9 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		c.errorf("run: the task comes from --task-file; unexpected argument %q", taskArgs[0])
 		return exitUsage
 	}
-	task, err := c.readTask(f.taskFile, taskArgs)
-	if err != nil {
-		c.errorf("run: %v", err)
-		return exitUsage
-	}
-	task, inline, err := extractRubric(task)
-	if err != nil {
-		c.errorf("run: %v", err)
-		c.hint("tribunal-session rubrics lists the rubric ids")
-		return exitUsage
-	}
-	if f.rubric == "" {
-		f.rubric = inline
-	}
-	task, inline, err = extractToken(task, "profile")
-	if err != nil {
-		c.errorf("run: %v", err)
-		return exitUsage
-	}
-	if f.profile == "" {
-		f.profile = inline
-	}
-	if !c.checkProfile("run", f.profile) {
-		return exitUsage
-	}
-	if strings.TrimSpace(task) == "" {
-		c.errorf("run: the task is empty")
-		c.hint(`say what to do, e.g. tribunal-session run "add a --verbose flag to cmd/foo"`)
-		return exitUsage
+	task, code := c.runTaskText(&f, taskArgs)
+	if code != 0 {
+		return code
 	}
 	if f.sessionID == "" {
 		f.sessionID = firstNonEmpty(c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))
@@ -124,6 +98,44 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		return c.detach(ctx, f, task)
 	}
 	return c.runTask(ctx, f, task)
+}
+
+// runTaskText reads the task (--task-file, the arguments or stdin) and
+// takes the --rubric=ID and --profile=NAME tokens out of it into f, which
+// /tribunal cannot pass as flags; code is non-zero when the error was
+// printed.
+func (c *cli) runTaskText(f *runFlags, taskArgs []string) (task string, code int) {
+	task, err := c.readTask(f.taskFile, taskArgs)
+	if err != nil {
+		c.errorf("run: %v", err)
+		return "", exitUsage
+	}
+	task, inline, err := extractRubric(task)
+	if err != nil {
+		c.errorf("run: %v", err)
+		c.hint("tribunal-session rubrics lists the rubric ids")
+		return "", exitUsage
+	}
+	if f.rubric == "" {
+		f.rubric = inline
+	}
+	task, inline, err = extractToken(task, "profile")
+	if err != nil {
+		c.errorf("run: %v", err)
+		return "", exitUsage
+	}
+	if f.profile == "" {
+		f.profile = inline
+	}
+	if !c.checkProfile("run", f.profile) {
+		return "", exitUsage
+	}
+	if strings.TrimSpace(task) == "" {
+		c.errorf("run: the task is empty")
+		c.hint(`say what to do, e.g. tribunal-session run "add a --verbose flag to cmd/foo"`)
+		return "", exitUsage
+	}
+	return task, 0
 }
 
 // checkCandidates refuses a --candidates value out of range, or one that
