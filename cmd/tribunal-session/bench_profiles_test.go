@@ -133,6 +133,11 @@ func runBenchCase(ts *testscript.TestScript, profile string, c benchCase) benchR
 	work := ts.Getenv("WORK")
 	script, task := filepath.Join(work, "bench-script.json"), filepath.Join(work, "bench-task.txt")
 	ts.Check(os.WriteFile(script, []byte(benchCaseScript(c)), 0o644))
+	// The fake counts each rule's uses beside its script ("times"): each
+	// case starts from none, or its actor's first pass would not be one.
+	if err := os.Remove(script + ".counts"); err != nil && !os.IsNotExist(err) {
+		ts.Fatalf("%v", err)
+	}
 	ts.Check(os.WriteFile(task, []byte(c.Task), 0o644))
 	ts.Setenv("FAKE_CLAUDE_SCRIPT", script)
 	_ = ts.Exec("tribunal-session", "run", "--json", "--profile", profile, "--task-file", task) // 10: not accepted
