@@ -10,6 +10,11 @@
 #
 # Environment: TRIBUNAL_BENCH_CASES (all) bounds the cases taken from each
 # set.
+#
+# Measured 2026-12-07 on the shared 2-CPU build machine (122 cases, 100
+# accepted under each profile; 6 minutes): per accepted task, light 5.82
+# calls, 242,356 tokens, $0.89; standard 8.48, 287,896, $1.43; thorough
+# 16.96, 555,016, $3.02 (docs/profiles.md).
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root"
