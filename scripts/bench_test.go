@@ -44,6 +44,8 @@ func TestBenchScripts(t *testing.T) {
 			[]string{`review, judged \(fake instant model\) +[0-9.]+ ms`, `review, verdict reused from the cache +[0-9.]+ ms`, `review with a worktree: [0-9]+ ms`}},
 		{"bench-candidates.sh", []string{"TRIBUNAL_BENCH_RUNS=1"},
 			[]string{`candidates=3 +cost \$[0-9.]+ +wall median`}},
+		{"bench-profiles.sh", []string{"TRIBUNAL_BENCH_CASES=2"},
+			[]string{`profile light +tasks +4 +accepted +[0-9]+ +calls/accepted +[0-9.]+`, `profile thorough +tasks`}},
 		{"bench-bigfile.sh", []string{"BIG_MB=2", "MAX_FILE_MB=1"},
 			[]string{`review --base main \(2 MiB file added\) +[0-9.]+ s +[0-9.]+ MiB max RSS`, `not shown to the judges: big\.txt: 2\.0 MiB, over the per-file limit`,
 				`left out of the task's snapshot, unread: untracked\.txt`, `\.git growth during the task +[0-9.]+ MiB`}},

@@ -66,6 +66,9 @@ func (f runFlags) childArgs() []string {
 	if f.rubric != "" {
 		args = append(args, "--rubric", f.rubric)
 	}
+	if f.profile != "" {
+		args = append(args, "--profile", f.profile)
+	}
 	if f.maxIterations > 0 {
 		args = append(args, "--max-iterations", strconv.Itoa(f.maxIterations))
 	}

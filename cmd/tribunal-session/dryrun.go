@@ -11,31 +11,46 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/present/history"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 )
 
 // plannedCall is one kind of call a run would make per iteration, with
-// the estimate from this project's recorded calls of that role and model.
+// its estimate and where the estimate comes from.
 type plannedCall struct {
 	Role  string `json:"role"`
 	Seat  string `json:"seat,omitempty"`
 	Model string `json:"model"`
 	Count int    `json:"count"`
-	// MeanUSD is the recorded calls' mean cost, from Samples calls; nil
-	// when none of that role and model recorded a cost.
+	// MeanUSD is the estimate of one call: the recorded calls' mean cost
+	// (Source "history", from Samples calls) or the price table's
+	// (Source "price table"); nil when neither knows the model.
 	MeanUSD *float64 `json:"mean_usd,omitempty"`
 	Samples int      `json:"samples"`
+	Source  string   `json:"source,omitempty"`
+	// MaySkip: the meta-judge is not called when the jury is unanimous
+	// and confident (meta_judge.skip_when_unanimous, spec §4.6); it is
+	// counted all the same, since it may run.
+	MaySkip bool `json:"may_skip,omitempty"`
 }
+
+// Where an estimate comes from.
+const (
+	sourceHistory = "history"
+	sourceTable   = "price table"
+)
 
 // dryPlan is run --dry-run's output.
 type dryPlan struct {
 	Task          string        `json:"task"`
+	Profile       string        `json:"profile"`
 	RubricID      string        `json:"rubric_id"`
 	MaxIterations int           `json:"max_iterations"`
 	Calls         []plannedCall `json:"calls_per_iteration"`
 	PerIteration  float64       `json:"estimate_per_iteration_usd"`
 	AtMost        float64       `json:"estimate_at_most_usd"`
-	// Unknown counts the calls per iteration with no recorded cost to go by.
-	Unknown int `json:"calls_without_history"`
+	// Unknown counts the calls per iteration with no recorded cost and
+	// no price to go by.
+	Unknown int `json:"calls_without_price"`
 	// Candidates is run --candidates N: N such runs, and the pairwise
 	// judge's calls on top.
 	Candidates int `json:"candidates,omitempty"`
@@ -56,7 +71,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: %q is not inside a git repository", dir)
 		return exitUsage
 	}
-	j, err := judging.Load(judging.Options{RubricID: f.rubric, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
+	j, err := judging.Load(judging.Options{RubricID: f.rubric, Profile: f.profile, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
 	if err != nil {
 		c.configError(err)
 		return exitUsage
@@ -67,7 +82,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		return exitUsage
 	}
 	p := j.Params()
-	plan := dryPlan{Task: task, RubricID: j.RubricID(), MaxIterations: p.MaxIterations}
+	plan := dryPlan{Task: task, Profile: j.Config().Profile(), RubricID: j.RubricID(), MaxIterations: p.MaxIterations}
 	if f.maxIterations > 0 {
 		plan.MaxIterations = f.maxIterations
 	}
@@ -76,8 +91,12 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		pc := plannedCall{Role: role, Seat: seat, Model: model, Count: n}
 		if cc, ok := costs[history.CallKind{Role: role, Model: model}]; ok {
 			mean := cc.MeanUSD
-			pc.MeanUSD, pc.Samples = &mean, cc.Calls
-			plan.PerIteration += mean * float64(n)
+			pc.MeanUSD, pc.Samples, pc.Source = &mean, cc.Calls, sourceHistory
+		} else if usd, _, ok := history.TableCost(role, model); ok {
+			pc.MeanUSD, pc.Source = &usd, sourceTable
+		}
+		if pc.MeanUSD != nil {
+			plan.PerIteration += *pc.MeanUSD * float64(n)
 		} else {
 			plan.Unknown += n
 		}
@@ -91,6 +110,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		add("judge", seat, model, max(n, 1))
 	}
 	add("meta", "", p.MetaModel, 1)
+	plan.Calls[len(plan.Calls)-1].MaySkip = j.Config().MetaSkip().Enabled && p.GatePolicy != rules.MetaOverride
 	plan.AtMost = plan.PerIteration * float64(plan.MaxIterations)
 	if f.candidates > 0 {
 		plan.Candidates = f.candidates
@@ -107,7 +127,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 // printDryPlan is the dry run as text.
 func (c *cli) printDryPlan(p dryPlan) {
 	w := c.stdout
-	fmt.Fprintf(w, "dry run: no model is called and nothing is recorded\ntask: %s\nrubric: %s\n", oneLine(p.Task, 300), p.RubricID)
+	fmt.Fprintf(w, "dry run: no model is called and nothing is recorded\ntask: %s\nprofile: %s\nrubric: %s\n", oneLine(p.Task, 300), p.Profile, p.RubricID)
 	per := 0
 	for _, pc := range p.Calls {
 		per += pc.Count
@@ -115,9 +135,15 @@ func (c *cli) printDryPlan(p dryPlan) {
 		if pc.Seat != "" {
 			name += " " + pc.Seat
 		}
-		est := "no recorded call of this model to go by"
-		if pc.MeanUSD != nil {
-			est = fmt.Sprintf("$%.4f each (mean of %d recorded)", *pc.MeanUSD, pc.Samples)
+		est := "no recorded call and no price for this model"
+		switch pc.Source {
+		case sourceHistory:
+			est = fmt.Sprintf("$%.4f each (history: mean of %d recorded)", *pc.MeanUSD, pc.Samples)
+		case sourceTable:
+			est = fmt.Sprintf("$%.4f each (price table)", *pc.MeanUSD)
+		}
+		if pc.MaySkip {
+			est += "; skipped when the jury is unanimous and confident"
 		}
 		fmt.Fprintf(w, "  %-20s %-28s ×%d  %s\n", name, firstNonEmpty(pc.Model, "(CLI default)"), pc.Count, est)
 	}
@@ -128,7 +154,7 @@ func (c *cli) printDryPlan(p dryPlan) {
 	}
 	fmt.Fprintf(w, "estimate: $%.4f per iteration, at most $%.4f", p.PerIteration, p.AtMost)
 	if p.Unknown > 0 {
-		fmt.Fprintf(w, " — %d call(s) per iteration have no recorded cost and are not counted", p.Unknown)
+		fmt.Fprintf(w, " — %d call(s) per iteration have no recorded cost and no price and are not counted", p.Unknown)
 	}
 	fmt.Fprintln(w)
 }

@@ -68,9 +68,7 @@ func (c *cli) exportCmd(ctx context.Context, args []string) int {
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "")
 	fs.BoolVar(&f.quiet, "quiet", false, "")
 	if err := fs.Parse(args); err != nil {
-		c.errorf("export: %v", err)
-		c.hint("tribunal-session export -h lists the flags")
-		return exitUsage
+		return c.flagError("export", fs, err)
 	}
 	switch {
 	case fs.NArg() > 0:

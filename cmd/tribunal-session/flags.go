@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/config"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -107,4 +108,25 @@ func quorumFlag(fs *flag.FlagSet, dst *rules.Policy) {
 func quorumWord(p rules.Policy) bool {
 	_, atLeast := p.AtLeastN()
 	return atLeast || p == rules.Majority || p == rules.Any || p == rules.Unanimous
+}
+
+// profileFlag defines --profile on fs: run, review and judge take it
+// (spec §2.12), and checkProfile then refuses a name that is no profile.
+func profileFlag(fs *flag.FlagSet) *string {
+	return fs.String("profile", "", "light, standard or thorough: a bundle of settings, under your own (spec §2.12)")
+}
+
+// checkProfile answers a --profile that names no profile as a usage
+// error, with the nearest name, before anything runs; "" (not given) is
+// fine. ok false means the error was printed.
+func (c *cli) checkProfile(name, profile string) bool {
+	if profile == "" {
+		return true
+	}
+	if err := config.ProfileError(profile); err != nil {
+		c.errorf("%s: --profile: %v", name, err)
+		c.hint("tribunal-session %s -h; docs/profiles.md says what each profile sets", name)
+		return false
+	}
+	return true
 }

@@ -133,7 +133,10 @@ func (c *cli) githubPrepare(args []string) int {
 	fs := flag.NewFlagSet("github prepare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	taskFile := fs.String("task-file", "", "")
-	if err := fs.Parse(args); err != nil || *taskFile == "" || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github prepare", fs, err)
+	}
+	if *taskFile == "" || fs.NArg() > 0 {
 		c.errorf("github prepare: --task-file FILE is required and nothing else is taken")
 		c.hint("tribunal-session github prepare --task-file \"$RUNNER_TEMP/task.md\"")
 		return exitUsage

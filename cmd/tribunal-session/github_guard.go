@@ -18,7 +18,10 @@ func (c *cli) githubGuard(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("github guard", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	accept := fs.Bool("accept-head-checkout", false, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github guard", fs, err)
+	}
+	if fs.NArg() > 0 {
 		c.errorf("github guard: only --accept-head-checkout is taken")
 		c.hint("tribunal-session github guard [--accept-head-checkout]")
 		return exitUsage

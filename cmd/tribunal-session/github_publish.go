@@ -30,7 +30,10 @@ func (c *cli) githubPublish(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.comment, "comment", true, "")
 	fs.BoolVar(&f.inline, "inline", false, "")
 	fs.StringVar(&f.diff, "diff", "", "")
-	if err := fs.Parse(args); err != nil || f.markdown == "" || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github publish", fs, err)
+	}
+	if f.markdown == "" || fs.NArg() > 0 {
 		c.errorf("github publish: --markdown FILE is required (the review's --output md=FILE)")
 		c.hint("tribunal-session github publish --markdown review.md --sarif review.sarif")
 		return exitUsage

@@ -24,7 +24,10 @@ func (c *cli) githubReceipt(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	markdown := fs.String("markdown", "", "")
 	reviewFollows := fs.Bool("review-follows", false, "")
-	if err := fs.Parse(args); err != nil || *markdown == "" || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github receipt", fs, err)
+	}
+	if *markdown == "" || fs.NArg() > 0 {
 		c.errorf("github receipt: --markdown FILE is required and nothing else is taken but --review-follows")
 		c.hint("tribunal-session github receipt --markdown \"$RUNNER_TEMP/receipt.md\"")
 		return exitUsage

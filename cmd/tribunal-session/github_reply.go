@@ -20,7 +20,10 @@ func (c *cli) githubReply(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("github reply", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	author := fs.String("author", ghaction.DefaultAuthor, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github reply", fs, err)
+	}
+	if fs.NArg() > 0 {
 		c.errorf("github reply: takes only --author LOGIN")
 		c.hint("tribunal-session github reply")
 		return exitUsage
@@ -70,7 +73,10 @@ func (c *cli) githubDismissals(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	out := fs.String("output", "", "")
 	author := fs.String("author", ghaction.DefaultAuthor, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("github dismissals", fs, err)
+	}
+	if fs.NArg() > 0 {
 		c.errorf("github dismissals: takes --output FILE and --author LOGIN")
 		c.hint("tribunal-session github dismissals --output \"$RUNNER_TEMP/github-dismissed\"")
 		return exitUsage

@@ -55,7 +55,10 @@ func (c *cli) gitlabPublish(ctx context.Context, args []string) int {
 	fs.StringVar(&md, "markdown", "", "")
 	fs.StringVar(&js, "json", "", "")
 	fs.BoolVar(&inline, "inline", true, "")
-	if err := fs.Parse(args); err != nil || md == "" || js == "" || fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("gitlab publish", fs, err)
+	}
+	if md == "" || js == "" || fs.NArg() > 0 {
 		c.errorf("gitlab publish: --markdown FILE and --json FILE are required (the review's --output md=FILE and json=FILE)")
 		c.hint("tribunal-session gitlab publish --markdown tribunal-review.md --json tribunal-review.json")
 		return exitUsage

@@ -53,6 +53,9 @@ Flags may come before or after the task; "--" ends them, so
 inside the task text selects the rubric as --rubric ID does.
 
   --rubric ID            the rubric to judge by (see 'tribunal-session rubrics')
+  --profile NAME         light, standard or thorough: a bundle of settings
+                         under your own (default tribunal.profile, standard;
+                         see docs/profiles.md)
   --max-iterations N     at most N actor passes (N >= 1; default from the rubric
                          or tribunal.session.max_iterations)
   --budget-usd N         the task's cost cap in dollars for this run (default
@@ -68,10 +71,11 @@ inside the task text selects the rubric as --rubric ID does.
   --in-place             let the actor edit your working tree directly (no
                          task worktree; the judges then see the whole tree's
                          diff stat, your own edits included)
-  --dry-run              run nothing: print the panel, the calls an iteration
-                         makes (and at most), and a cost estimate from the
-                         mean recorded cost of calls of the same role and
-                         model in this project's newest 50 tasks (--json too)
+  --dry-run              run nothing: print the profile, the panel, the calls
+                         an iteration makes (and at most), and a cost estimate
+                         from the mean recorded cost of calls of the same role
+                         and model in this project's newest 50 tasks, else
+                         from a price table per model (--json too)
   --candidates N         best of N (1-5): N candidates run the task in
                          parallel, each in its own worktree with the usual
                          jury; the finalists are compared pairwise in both
@@ -295,6 +299,7 @@ An empty change, or one of binary files only, is "nothing to review"
   --task TEXT            what the change is meant to do (a PR's title and body)
   --task-file FILE       the same, read from FILE ("-": stdin)
   --rubric ID            the rubric to judge by
+  --profile NAME         light, standard or thorough (see docs/profiles.md)
   --json                 print the review as JSON (same as --format json)
   --format FORMAT        stdout's format: text (default), json, md, sarif,
                          codequality

@@ -12,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/git/worktree"
+	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -106,26 +107,31 @@ func (c *cli) applyCmd(ctx context.Context, args []string) int {
 	if err := m.Discard(context.WithoutCancel(ctx), t); err != nil {
 		c.warnf("%s not removed: %v", t.Branch, err)
 	}
-	c.recordFate(ctx, t.ID, "applied")
-	if !res.NoChange {
+	accepted := c.recordFate(ctx, t.ID, "applied")
+	if !res.NoChange && accepted {
+		// A receipt is only ever signed for a change the gate accepted:
+		// after applying a rejected one the hint would lead nowhere.
 		c.progressf("task %s: once you commit the change, 'tribunal-session receipt HEAD' attaches its verdict to the commit, if the gate accepted it, as a signed git note", t.ID)
 	}
 	return 0
 }
 
-// recordFate notes in the task's report what became of its kept change.
-func (c *cli) recordFate(ctx context.Context, id, state string) {
+// recordFate notes in the task's report what became of its kept change,
+// and reports whether the task's gate accepted it.
+func (c *cli) recordFate(ctx context.Context, id, state string) (accepted bool) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return
+		return false
 	}
 	h, err := c.locateDir(ctx, dir)
 	if err != nil {
-		return
+		return false
 	}
-	if err := session.UpdateIsolation(h.project.TaskDir(id), state); err != nil {
+	outcome, err := session.UpdateIsolation(h.project.TaskDir(id), state)
+	if err != nil {
 		c.warnf("the task's report does not say it was %s: %v", state, err)
 	}
+	return outcome == rules.OutcomeAccepted
 }
 
 // discardCmd drops a kept task's ref and record; the working tree is

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/redact"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 // terminationSignals end a run: each kills every child process group and
@@ -106,7 +108,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	cmd, ok := lookup(args[0])
 	if !ok {
-		c.errorf("unknown command %q", args[0])
+		c.errorf("unknown command %q%s", args[0], suggestCommand(args[0]))
 		c.hint("run 'tribunal-session help' for the list of commands")
 		return exitUsage
 	}
@@ -215,6 +217,19 @@ var commands = []command{
 	// help reads this table, so run dispatches it (a reference from here
 	// would be an initialisation cycle).
 	{"help", "print this help, or a command's: help COMMAND", helpHelp, nil},
+}
+
+// suggestCommand is safetext's " (did you mean "review"?)" for a
+// misspelled command, the same nearest-word rule as for settings keys and
+// flags; "" when no command is near. The internal delegate is not offered.
+func suggestCommand(typed string) string {
+	var names []string
+	for _, cmd := range commands {
+		if cmd.name != provider.DelegateCommand {
+			names = append(names, cmd.name)
+		}
+	}
+	return safetext.DidYouMean(typed, names, strconv.Quote)
 }
 
 func lookup(name string) (command, bool) {

@@ -36,6 +36,10 @@ Exit status: 0 when the client closes the connection; 2 usage error.
 `
 
 func (c *cli) mcpCmd(ctx context.Context, args []string) int {
+	args, ok := c.positional("mcp", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) > 0 {
 		c.errorf("mcp takes no arguments, got %q", args[0])
 		c.hint("an MCP client starts it as: tribunal-session mcp")

@@ -71,6 +71,10 @@ func (c *cli) home() string {
 }
 
 func (c *cli) versionCmd(args []string) int {
+	args, ok := c.positional("version", args)
+	if !ok {
+		return exitUsage
+	}
 	if len(args) > 0 {
 		c.errorf("version takes no arguments")
 		return exitUsage
@@ -90,7 +94,7 @@ func (c *cli) helpCmd(args []string) int {
 			fmt.Fprint(c.stdout, cmd.help)
 			return 0
 		}
-		c.errorf("help: unknown command %q", args[0])
+		c.errorf("help: unknown command %q%s", args[0], suggestCommand(args[0]))
 	default:
 		c.errorf("help takes at most one command name")
 	}

@@ -72,7 +72,10 @@ func (c *cli) receiptCmd(ctx context.Context, args []string) int {
 	pub := fs.Bool("public-key", false, "print your allowed-signers line")
 	principal := fs.String("principal", "", "the name --public-key prints")
 	dry := fs.Bool("dry-run", false, "say what would be written")
-	if err := fs.Parse(args); err != nil || (*pub && fs.NArg() != 0) || (!*pub && fs.NArg() != 1) {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("receipt", fs, err)
+	}
+	if (*pub && fs.NArg() != 0) || (!*pub && fs.NArg() != 1) {
 		c.errorf("usage: tribunal-session receipt [--dry-run] <commit|range>, or receipt --public-key [--principal NAME]")
 		return exitUsage
 	}
@@ -205,7 +208,10 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("verify-receipt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	signersPath := fs.String("allowed-signers", "", "the allowed-signers file")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("verify-receipt", fs, err)
+	}
+	if fs.NArg() != 1 {
 		c.errorf("usage: tribunal-session verify-receipt [--allowed-signers FILE] <commit|range>")
 		return exitUsage
 	}

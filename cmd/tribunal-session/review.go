@@ -25,7 +25,7 @@ type reviewFlags struct {
 	diff, task, taskFile      string
 	rubric, format, failOn    string
 	cacheDir, dismissed, repo string
-	sessionID                 string
+	sessionID, profile        string
 	json, gate, noCache       bool
 	budget                    float64
 	quorum                    rules.Policy
@@ -73,9 +73,11 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	fs.StringVar(&f.repo, "repo-url", "", "")
 	fs.StringVar(&f.sessionID, "session-id", "", "")
 	quorumFlag(fs, &f.quorum)
+	profile := profileFlag(fs)
 	if err := fs.Parse(args); err != nil {
-		c.errorf("review: %v", err)
-		c.hint("tribunal-session review -h lists the flags")
+		return f, c.flagError("review", fs, err)
+	}
+	if f.profile = *profile; !c.checkProfile("review", f.profile) {
 		return f, exitUsage
 	}
 	if fs.NArg() > 0 {
@@ -196,7 +198,7 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	}
 	root, err := projectkey.FindWorktreeRoot(dir)
 	if err != nil {
-		c.errorf("review: %q is not inside a git work tree: %v", dir, err)
+		c.errorf("review: %q is not inside a git repository%s", dir, projectkey.NotRepoDetail(err))
 		c.hint("run the review in a checkout of the repository whose change it judges")
 		return exitUsage
 	}
@@ -245,7 +247,7 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 	if missing != nil {
 		runner = missingClaude(missing)
 	}
-	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Change: change, DiffBytes: f.maxDiff, GatePolicy: f.quorum,
+	opts := session.ReviewOptions{Dir: dir, Task: f.task, RubricID: f.rubric, Profile: f.profile, Change: change, DiffBytes: f.maxDiff, GatePolicy: f.quorum,
 		Dismissed: f.dismissed, SessionID: firstNonEmpty(f.sessionID, c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))}
 	if f.set["budget-usd"] {
 		opts.BudgetUSD = &f.budget

@@ -34,6 +34,7 @@ type runFlags struct {
 	dryRun        bool
 	candidates    int
 	quorum        rules.Policy
+	profile       string
 	taskID        string // set by --detach for its child
 	runDir        string // likewise
 }
@@ -53,6 +54,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the panel, the calls and a cost estimate; run nothing")
 	fs.IntVar(&f.candidates, "candidates", 0, "run N candidates in parallel and apply the one the judges prefer")
 	quorumFlag(fs, &f.quorum)
+	profile := profileFlag(fs)
 	fs.StringVar(&f.taskID, "task-id", "", "")
 	fs.StringVar(&f.runDir, "run-dir", "", "")
 	taskArgs, err := parseRunArgs(fs, args)
@@ -60,6 +62,7 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		return c.flagError("run", fs, err,
 			`a task with dashes in it goes after "--": tribunal-session run [flags] -- <task>`)
 	}
+	f.profile = *profile
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["max-iterations"] && f.maxIterations < 1 {
@@ -83,24 +86,9 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		c.errorf("run: the task comes from --task-file; unexpected argument %q", taskArgs[0])
 		return exitUsage
 	}
-	task, err := c.readTask(f.taskFile, taskArgs)
-	if err != nil {
-		c.errorf("run: %v", err)
-		return exitUsage
-	}
-	task, inline, err := extractRubric(task)
-	if err != nil {
-		c.errorf("run: %v", err)
-		c.hint("tribunal-session rubrics lists the rubric ids")
-		return exitUsage
-	}
-	if f.rubric == "" {
-		f.rubric = inline
-	}
-	if strings.TrimSpace(task) == "" {
-		c.errorf("run: the task is empty")
-		c.hint(`say what to do, e.g. tribunal-session run "add a --verbose flag to cmd/foo"`)
-		return exitUsage
+	task, code := c.runTaskText(&f, taskArgs)
+	if code != 0 {
+		return code
 	}
 	if f.sessionID == "" {
 		f.sessionID = firstNonEmpty(c.getenv("CLAUDE_SESSION_ID"), c.getenv("CLAUDE_CODE_SESSION_ID"))
@@ -112,6 +100,44 @@ func (c *cli) runCmd(ctx context.Context, args []string) int {
 		return c.detach(ctx, f, task)
 	}
 	return c.runTask(ctx, f, task)
+}
+
+// runTaskText reads the task (--task-file, the arguments or stdin) and
+// takes the --rubric=ID and --profile=NAME tokens out of it into f, which
+// /tribunal cannot pass as flags; code is non-zero when the error was
+// printed.
+func (c *cli) runTaskText(f *runFlags, taskArgs []string) (task string, code int) {
+	task, err := c.readTask(f.taskFile, taskArgs)
+	if err != nil {
+		c.errorf("run: %v", err)
+		return "", exitUsage
+	}
+	task, inline, err := extractRubric(task)
+	if err != nil {
+		c.errorf("run: %v", err)
+		c.hint("tribunal-session rubrics lists the rubric ids")
+		return "", exitUsage
+	}
+	if f.rubric == "" {
+		f.rubric = inline
+	}
+	task, inline, err = extractToken(task, "profile")
+	if err != nil {
+		c.errorf("run: %v", err)
+		return "", exitUsage
+	}
+	if f.profile == "" {
+		f.profile = inline
+	}
+	if !c.checkProfile("run", f.profile) {
+		return "", exitUsage
+	}
+	if strings.TrimSpace(task) == "" {
+		c.errorf("run: the task is empty")
+		c.hint(`say what to do, e.g. tribunal-session run "add a --verbose flag to cmd/foo"`)
+		return "", exitUsage
+	}
+	return task, 0
 }
 
 // checkCandidates refuses a --candidates value out of range, or one that
@@ -175,19 +201,19 @@ func parseRunArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	return pos, nil
 }
 
-var (
-	rubricToken      = regexp.MustCompile(`(^|\s)--rubric=(\S+)(\s|$)`)
-	emptyRubricToken = regexp.MustCompile(`(^|\s)--rubric=(\s|$)`)
-)
-
 // extractRubric removes the first standalone --rubric=<id> token, in any
 // position, from the task text (spec §7.1) and returns the id. A
 // --rubric= with no id is an error rather than task text.
-func extractRubric(task string) (string, string, error) {
-	if emptyRubricToken.MatchString(task) {
-		return "", "", errors.New("--rubric= in the task names no rubric")
+func extractRubric(task string) (string, string, error) { return extractToken(task, "rubric") }
+
+// extractToken removes the first standalone --NAME=<value> token from the
+// task text and returns the value: /tribunal hands the program one string,
+// so its options (--rubric=ID, --profile=NAME) travel inside the task.
+func extractToken(task, name string) (string, string, error) {
+	if regexp.MustCompile(`(^|\s)--` + name + `=(\s|$)`).MatchString(task) {
+		return "", "", fmt.Errorf("--%s= in the task names no %s", name, name)
 	}
-	loc := rubricToken.FindStringSubmatchIndex(task)
+	loc := regexp.MustCompile(`(^|\s)--` + name + `=(\S+)(\s|$)`).FindStringSubmatchIndex(task)
 	if loc == nil {
 		return task, "", nil
 	}
@@ -235,7 +261,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 	}
 	p := prepared{
 		opts: session.Options{
-			Task: task, RubricID: f.rubric, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
+			Task: task, RubricID: f.rubric, Profile: f.profile, MaxIterations: f.maxIterations, BudgetUSD: f.budget,
 			Dir: dir, SessionID: f.sessionID, TaskID: f.taskID, InPlace: f.inPlace,
 			Candidates: f.candidates, GatePolicy: f.quorum,
 		},

@@ -11,6 +11,7 @@ import (
 	_ "embed"
 	"fmt"
 	"path/filepath"
+	"strconv"
 )
 
 // defaultsJSON is the plugin's config.json, compiled in so that the
@@ -49,6 +50,10 @@ type Sources struct {
 	// PolicyTree), never from the change. WorktreeRoot stays the
 	// repository's identity (the command-judge allowlist names it).
 	PolicyRoot string
+	// Profile, when set, is the --profile flag's profile (spec §2.12),
+	// which wins over tribunal.profile in the files. The caller checks the
+	// name (ProfileError); Load ignores a name that is not a profile.
+	Profile string
 	// Warn receives each diagnostic as one complete stderr line; nil drops
 	// them.
 	Warn func(string)
@@ -64,6 +69,8 @@ type Config struct {
 	// secretFiles gathers tribunal.secret_files from every layer: it only
 	// adds (SecretFiles).
 	secretFiles []string
+	// profile is the profile in effect (spec §2.12).
+	profile string
 }
 
 // layer is one settings file.
@@ -90,6 +97,10 @@ func Load(src Sources) *Config {
 	}
 	var pluginFile string
 	secrets := collectSecretFiles(nil, tree, warn)
+	// The profile's layer goes under the files', but which profile is in
+	// effect is known only once every file is read: the layers are
+	// gathered first and merged after.
+	var base, files []*node
 	if src.PluginRoot != "" {
 		path := pluginConfigPath(src)
 		pluginFile = path
@@ -97,7 +108,7 @@ func Load(src Sources) *Config {
 		if data, ok := readCapped(path, w.Warn); ok {
 			t := pluginLayer(data, path, w.Warn)
 			secrets = collectSecretFiles(secrets, t, w.Warn)
-			tree = merge(tree, t)
+			base = append(base, t)
 		}
 		w.Flush()
 	}
@@ -111,14 +122,31 @@ func Load(src Sources) *Config {
 				// The allowlist is final once the user's own layers are
 				// merged: a repository can neither extend it nor use it
 				// for another repository.
-				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(tree, src.Home), w.Warn)
+				guardCommandJudges(t, l.path, src.WorktreeRoot, allowedRepos(mergeAll(tree.clone(), cloneAll(base), cloneAll(files)), src.Home), w.Warn)
 			}
 			secrets = collectSecretFiles(secrets, t, w.Warn)
-			tree = merge(tree, t)
+			files = append(files, t)
 		}
 		w.Flush()
 	}
-	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets}
+	profile, profileSrc := chooseProfile(src.Profile, append(append([]*node{tree}, base...), files...), warn)
+	if p := profileLayer(profile); p != nil {
+		base = append(base, p)
+	}
+	tree = mergeAll(tree, base, files)
+	if src.Profile != "" {
+		tree.set("profile", &node{raw: []byte(strconv.Quote(profile)), src: profileSrc})
+	}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets, profile: profile}
+}
+
+// mergeAll lays each of base, then each of files, over tree, in order;
+// like merge, it may modify tree and the layers.
+func mergeAll(tree *node, base, files []*node) *node {
+	for _, l := range append(append([]*node(nil), base...), files...) {
+		tree = merge(tree, l)
+	}
+	return tree
 }
 
 // pluginConfigPath is the plugin's config.json (layer 1); src.PluginRoot

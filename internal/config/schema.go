@@ -52,6 +52,7 @@ func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fiel
 // is reported as unknown, so a typo cannot silently do nothing.
 var tribunalSpec = object(map[string]*spec{
 	"enabled": leaf(kindBool),
+	"profile": leaf(kindString),
 	"stop_hook": object(providerFields(map[string]*spec{
 		"enabled":                 leaf(kindBool),
 		"tools":                   leaf(kindString),
@@ -141,9 +142,11 @@ var tribunalSpec = object(map[string]*spec{
 	"secret_files":               leaf(kindArray),
 	"retention_days":             leaf(kindCount),
 	"meta_judge": object(providerFields(map[string]*spec{
-		"model":             leaf(kindString),
-		"max_output_tokens": leaf(kindCount),
-		"timeout_seconds":   leaf(kindPositive),
+		"model":               leaf(kindString),
+		"max_output_tokens":   leaf(kindCount),
+		"timeout_seconds":     leaf(kindPositive),
+		"skip_when_unanimous": leaf(kindBool),
+		"skip_min_confidence": leaf(kindNumber),
 	})),
 	"rubric": object(map[string]*spec{
 		"default_id":             leaf(kindString),

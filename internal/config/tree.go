@@ -142,6 +142,30 @@ func merge(a, b *node) *node {
 	return a
 }
 
+// clone is a deep copy of n, so that a merge to look at cannot change
+// the layers the real merge uses.
+func (n *node) clone() *node {
+	if n == nil {
+		return nil
+	}
+	c := &node{keys: append([]string(nil), n.keys...), raw: n.raw, src: n.src}
+	if n.kids != nil {
+		c.kids = make(map[string]*node, len(n.kids))
+		for k, v := range n.kids {
+			c.kids[k] = v.clone()
+		}
+	}
+	return c
+}
+
+func cloneAll(ns []*node) []*node {
+	out := make([]*node, len(ns))
+	for i, n := range ns {
+		out[i] = n.clone()
+	}
+	return out
+}
+
 // appendJSON renders n as compact JSON, objects in key order.
 func (n *node) appendJSON(buf *bytes.Buffer) {
 	if !n.isObject() {

@@ -35,6 +35,8 @@ type Options struct {
 	// PolicyFile, with PolicyRoot, puts a further repository file (an
 	// evaluator's schema_file) in PolicyRoot before it is read.
 	PolicyFile func(rel string) error
+	// Profile is --profile (spec §2.12); "" follows tribunal.profile.
+	Profile string
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
 	// BudgetUSD overrides the effective budget_usd when > 0 (run
@@ -89,6 +91,7 @@ func (j *Jury) configure(opts Options) error {
 		Home:         j.env.Home,
 		WorktreeRoot: opts.WorktreeRoot,
 		PolicyRoot:   opts.PolicyRoot,
+		Profile:      opts.Profile,
 		Warn:         j.env.Warn,
 	})
 	j.useRedactor()
@@ -270,6 +273,11 @@ func (j *Jury) Fingerprint(w Work) string {
 	put(j.Seats())
 	put(j.cfg.Trust())
 	put(j.failAt.String())
+	if s := j.cfg.MetaSkip(); s.Enabled {
+		// Only when on (the light profile), as above: a jury that may go
+		// without its meta-judge does not judge as one that may not.
+		put(s)
+	}
 	if j.verify.Enabled {
 		// Only when on, so that the keys of configurations without it stay.
 		put(j.verify)

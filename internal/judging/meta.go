@@ -218,6 +218,8 @@ type LedgerMeta struct {
 	Quality  string `json:"verdict_quality"`
 	Bias     bool   `json:"bias_detected"`
 	Override string `json:"override_recommendation,omitempty"`
+	// Skipped: no meta-judge was called (spec §4.6 Skipping).
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 func (r *round) ledgerRecord() LedgerRecord {
@@ -227,7 +229,7 @@ func (r *round) ledgerRecord() LedgerRecord {
 		FailedCriterion: it.Gate.FailedCriterion, BlockedBy: it.Gate.BlockedBy,
 		Aggregate: it.Aggregate, Disagreement: it.Dissent, Policy: r.params.GatePolicy,
 		Threshold: r.params.ScoreThreshold, RubricID: r.rubricID, Verdicts: it.Verdicts,
-		Meta:          LedgerMeta{Quality: it.Meta.VerdictQuality, Bias: it.Meta.BiasDetected, Override: it.Meta.Override},
+		Meta:          LedgerMeta{Quality: it.Meta.VerdictQuality, Bias: it.Meta.BiasDetected, Override: it.Meta.Override, Skipped: it.Meta.Skipped},
 		WorstSeverity: it.Report.WorstSeverity, Commands: it.Commands,
 	}
 	if it.Trust != nil {

@@ -94,6 +94,10 @@ type MetaReport struct {
 	Provider  string   `json:"provider,omitempty"`
 	Family    string   `json:"family,omitempty"`
 	Suspect   bool     `json:"suspect,omitempty"`
+	// Skipped: the meta-judge was not called (spec §4.6 Skipping), for
+	// the reason SkipReason gives.
+	Skipped    bool   `json:"skipped,omitempty"`
+	SkipReason string `json:"skip_reason,omitempty"`
 }
 
 // GateReport is the gate's decision with the facts a person needs to read

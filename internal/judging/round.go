@@ -160,7 +160,9 @@ func (j *Jury) Judge(ctx context.Context, in Input, it *Round, rec Recorder) err
 		return err
 	}
 	r.consensus(verdicts)
-	if err := r.runMeta(ctx); err != nil {
+	if detail := MetaSkipDetail(r.cfg.MetaSkip(), r.params.GatePolicy, verdicts, it.Dissent, r.params.DissentThreshold); detail != "" {
+		r.skipMeta(detail)
+	} else if err := r.runMeta(ctx); err != nil {
 		return err
 	}
 	gin := gate.Input{

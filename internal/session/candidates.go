@@ -362,6 +362,7 @@ func (r *runner) applyWinner(ctx context.Context, w *records.Candidate, rep *Rep
 		r.Warn(fmt.Sprintf("cleaning up candidate %d's ref: %v", w.Index, err))
 	}
 	w.State = "applied"
-	r.storeErr(UpdateIsolation(rep.ArtifactDir, "applied"))
+	_, err = UpdateIsolation(rep.ArtifactDir, "applied")
+	r.storeErr(err)
 	return true
 }

@@ -15,6 +15,8 @@ type ChangeOptions struct {
 	// it as about a /tribunal task.
 	Task     string
 	RubricID string // "" → tribunal.rubric.default_id
+	// Profile is --profile (spec §2.12); "" follows tribunal.profile.
+	Profile string
 	// Dir is the directory holding the change: its repository gives the
 	// settings, the project and the store, and every judge and command
 	// judge runs in it.
@@ -43,7 +45,7 @@ type ChangeOptions struct {
 // Nothing in the user's working tree changes.
 func JudgeChange(ctx context.Context, opts ChangeOptions, d Deps) (*Report, error) {
 	r, err := begin(ctx, Options{
-		Task: opts.Task, RubricID: opts.RubricID, MaxIterations: 1, Dir: opts.Dir,
+		Task: opts.Task, RubricID: opts.RubricID, Profile: opts.Profile, MaxIterations: 1, Dir: opts.Dir,
 		SessionID: opts.SessionID, TaskID: opts.TaskID, InPlace: true,
 	}, d)
 	if err != nil {

@@ -299,25 +299,27 @@ func fileLine(f records.FileChange) string {
 
 // UpdateIsolation records what became of a kept task's change after the
 // run ("applied" or "discarded" by `tribunal-session apply`/`discard`) in
-// its report.json and summary.md, so that show tells the current story.
-func UpdateIsolation(taskDir, state string) error {
+// its report.json and summary.md, so that show tells the current story,
+// and returns the task's outcome (apply hints at a receipt only for an
+// accepted one).
+func UpdateIsolation(taskDir, state string) (outcome string, err error) {
 	path := filepath.Join(taskDir, records.ReportFile)
 	data, ok := store.ReadOptional(path, 64<<20, func(string) {})
 	if !ok {
-		return fmt.Errorf("no report.json in %q", taskDir)
+		return "", fmt.Errorf("no report.json in %q", taskDir)
 	}
 	var rep Report
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return fmt.Errorf("read %q: %w", path, err)
+		return "", fmt.Errorf("read %q: %w", path, err)
 	}
 	if rep.Isolation == nil {
-		return fmt.Errorf("%q records no task worktree", path)
+		return rep.Outcome, fmt.Errorf("%q records no task worktree", path)
 	}
 	rep.Isolation.State, rep.Isolation.Conflicts, rep.Isolation.Error = state, nil, ""
 	if err := store.WriteJSON(path, &rep); err != nil {
-		return err
+		return rep.Outcome, err
 	}
-	return storeWriteText(taskDir, records.SummaryFile, Summary(&rep), nil)
+	return rep.Outcome, storeWriteText(taskDir, records.SummaryFile, Summary(&rep), nil)
 }
 
 // storedDiffBytes bounds one stored diff file in total. Each file's

@@ -16,9 +16,11 @@ import (
 // It is printed as the summary, emitted with --json and kept as
 // report.json beside the artifacts.
 type Report struct {
-	TaskID        string                    `json:"task_id"`
-	Task          string                    `json:"task"`
-	RubricID      string                    `json:"rubric_id,omitempty"`
+	TaskID   string `json:"task_id"`
+	Task     string `json:"task"`
+	RubricID string `json:"rubric_id,omitempty"`
+	// Profile is the profile in effect (spec §2.12); omitted for standard.
+	Profile       string                    `json:"profile,omitempty"`
 	Outcome       string                    `json:"outcome"`
 	FinalScore    *float64                  `json:"final_score,omitempty"`
 	Iterations    []judging.IterationReport `json:"iterations"`
@@ -157,9 +159,12 @@ func iterationNotes(it judging.IterationReport) []string {
 	if m.Provider == judging.HeuristicProvider {
 		parts = append(parts, "heuristic meta-judge (no model)")
 	}
-	if m.Failed {
+	switch {
+	case m.Skipped:
+		parts = append(parts, "meta-judge skipped ("+inline(m.SkipReason, 300)+"); no bias, no override")
+	case m.Failed:
 		parts = append(parts, "meta-judge failed; treated as questionable with no bias")
-	} else if m.Quality != "" {
+	case m.Quality != "":
 		parts = append(parts, "jury "+m.Quality)
 	}
 	if m.Bias {
@@ -198,7 +203,7 @@ func iterationNotes(it judging.IterationReport) []string {
 // jury with nothing else to say does not.
 func noteworthy(it judging.IterationReport) bool {
 	m := it.Meta
-	return suspects(it) > 0 || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
+	return suspects(it) > 0 || m.Skipped || m.Provider == judging.HeuristicProvider || m.Bias || m.Override != "" || m.Failed || len(m.Probes) > 0 || m.Quality != "sound" ||
 		it.WorstSeverity != "" || it.UnverifiedFindings > 0 || it.RefutedFindings > 0 || it.VerificationFailures > 0 || len(it.Commands) > 0 ||
 		(it.Gate.Trust != nil && !it.Gate.Trust.Trustworthy)
 }
@@ -254,7 +259,11 @@ func filesSection(r *Report) string {
 // judge families, the Bash note and where the artifacts are.
 func footer(r *Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Iterations %d of %d · cost %s · %s\n", len(r.Iterations), r.MaxIterations, costWords(r), fmtDuration(r.DurationMS))
+	profile := ""
+	if r.Profile != "" {
+		profile = "profile " + r.Profile + " · "
+	}
+	fmt.Fprintf(&b, "Iterations %d of %d · %scost %s · %s\n", len(r.Iterations), r.MaxIterations, profile, costWords(r), fmtDuration(r.DurationMS))
 	if len(r.Families) > 0 {
 		line := "Judge families: " + strings.Join(r.Families, ", ")
 		if r.FamilyNote != "" {

@@ -25,6 +25,8 @@ type ReviewOptions struct {
 	Task      string
 	RubricID  string
 	SessionID string
+	// Profile is --profile (spec §2.12); "" follows tribunal.profile.
+	Profile string
 	// Change is the resolved change (internal/review).
 	Change *review.Change
 	// DiffBytes bounds the diff the judges are shown (0: the bound a
@@ -74,7 +76,7 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 	// needs a worktree (headState), which a CI checkout of the head does not.
 	// One iteration: the jury is loaded with it, so the meta-judge knows
 	// no retry follows.
-	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1, GatePolicy: opts.GatePolicy}
+	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Profile: opts.Profile, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1, GatePolicy: opts.GatePolicy}
 	if strings.TrimSpace(r.opts.Task) == "" {
 		r.opts.Task = noTask
 	}

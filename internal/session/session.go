@@ -48,6 +48,8 @@ const (
 type Options struct {
 	Task     string
 	RubricID string // "" → tribunal.rubric.default_id
+	// Profile is --profile (spec §2.12); "" follows tribunal.profile.
+	Profile string
 	// MaxIterations overrides the effective max_iterations when > 0.
 	MaxIterations int
 	// BudgetUSD overrides the effective budget_usd when > 0 (run --budget-usd).
@@ -314,7 +316,12 @@ func (r *runner) setup(ctx context.Context, onlookerDir string) error {
 	cache := projectkey.OriginCache{Dir: store.OriginCacheDir(onlookerDir), Env: r.Environ}
 	repo, err := projectkey.ResolveCached(ctx, r.opts.Dir, r.Git, cache)
 	if err != nil {
-		return &judging.ConfigError{Err: fmt.Errorf("%q is not inside a git repository: %w", r.opts.Dir, err), Hint: repoHint}
+		if !errors.Is(err, projectkey.ErrNotRepo) {
+			return &judging.ConfigError{Err: fmt.Errorf("%q: %w", r.opts.Dir, err), Hint: repoHint}
+		}
+		// Said once: the error's own words repeat "not inside a git work
+		// tree" (issue 34).
+		return &judging.ConfigError{Err: fmt.Errorf("%q is not inside a git repository%s", r.opts.Dir, projectkey.NotRepoDetail(err)), Hint: repoHint}
 	}
 	if repo.Key == "" {
 		return fmt.Errorf("cannot derive a project key for %q", r.opts.Dir)
@@ -380,7 +387,7 @@ func (r *runner) useRedactor() {
 // parameters and panel — everything a jury needs, nothing the actor or
 // the artifacts need.
 func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
-	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
+	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, Profile: r.opts.Profile, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
 		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD, GatePolicy: r.opts.GatePolicy}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
@@ -393,6 +400,9 @@ func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
 	r.report.Families = jury.Families()
 	r.report.FamilyNote = provider.OneFamilyNote(r.report.Families)
 	r.report.MaxIterations = r.params.MaxIterations
+	if p := r.cfg.Profile(); p != config.DefaultProfile {
+		r.report.Profile = p
+	}
 	r.report.BudgetUSD = r.params.BudgetUSD
 	return nil
 }

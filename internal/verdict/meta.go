@@ -43,6 +43,21 @@ type Meta struct {
 	// Failed marks the meta failure default (spec §4.6 step 1), with the reason.
 	Failed bool
 	Error  string
+
+	// Skipped marks a round that went without the meta-judge (spec §4.6
+	// Skipping), SkipDetail saying why. A skipped Meta has no quality —
+	// never "sound" — and, like the zero value, no bias and no override.
+	Skipped    bool
+	SkipDetail string
+}
+
+// SkipUnanimous is the reason a meta-judge is skipped: the jury agreed
+// and every judge was confident (spec §4.6 Skipping).
+const SkipUnanimous = "unanimous_confident"
+
+// SkippedMeta is the Meta of a round whose meta-judge was not called.
+func SkippedMeta(detail string) Meta {
+	return Meta{Skipped: true, SkipDetail: detail}
 }
 
 // FailedMeta returns the meta failure default {questionable, no bias, no
@@ -111,6 +126,12 @@ func MetaFromJSON(obj json.RawMessage) (Meta, []string, error) {
 	}
 	if len(m) == 0 {
 		return Meta{}, nil, nil
+	}
+	if isTrue(m["skipped"]) {
+		// A round that went without the meta-judge (spec §4.6
+		// Skipping): no quality to check, no bias, no override.
+		reason, _ := asString(m["skip_reason"])
+		return SkippedMeta(reason), nil, nil
 	}
 	meta, warnings := normaliseMeta(m, "meta", false)
 	if meta.Failed {

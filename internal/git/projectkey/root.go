@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -231,4 +232,19 @@ func readSmall(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%q: %w", p, err)
 	}
 	return b, nil
+}
+
+// NotRepoDetail is what an ErrNotRepo error says beyond "not inside a git
+// work tree", as ": <detail>" ("" when nothing more: no repository above
+// the directory), so that a message that already says the directory is not
+// in a repository does not say it twice (issue 34).
+func NotRepoDetail(err error) string {
+	if err == nil {
+		return ""
+	}
+	msg := strings.Replace(err.Error(), ": "+ErrNotRepo.Error(), "", 1)
+	if msg == ErrNotRepo.Error() || strings.HasPrefix(msg, "no repository above ") {
+		return ""
+	}
+	return ": " + msg
 }

@@ -344,6 +344,10 @@ func renderJudge(b *strings.Builder, j JudgeView, see string) {
 }
 
 func metaWords(m *records.Meta) string {
+	if m.Skipped {
+		// Never "sound": nobody reviewed the jury (spec §4.6 Skipping).
+		return "skipped (" + safetext.Inline(m.SkipReason, 200) + "); no bias, no override"
+	}
 	if m.Failed {
 		return "failed (" + safetext.Inline(m.Error, 200) + "); treated as questionable with no bias"
 	}

@@ -97,9 +97,9 @@ type judgePage struct {
 type findingRow struct{ Severity, Class, Message, Where string }
 
 type metaPage struct {
-	Quality, Bias, Override, Confidence, Model, Error string
-	BiasDetected, Failed                              bool
-	Probes                                            []string
+	Quality, Bias, Override, Confidence, Model, Error, SkipReason string
+	BiasDetected, Failed, Skipped                                 bool
+	Probes                                                        []string
 }
 
 type trustPage struct {
@@ -488,7 +488,7 @@ func distanceClass(s float64, floor *float64) (string, string) {
 
 func buildMeta(m *records.Meta) *metaPage {
 	p := &metaPage{Quality: m.VerdictQuality, BiasDetected: m.BiasDetected, Override: m.OverrideRecommendation,
-		Model: m.MetaModelID, Failed: m.Failed, Error: m.Error, Probes: m.Probes}
+		Model: m.MetaModelID, Failed: m.Failed, Error: m.Error, Probes: m.Probes, Skipped: m.Skipped, SkipReason: m.SkipReason}
 	if m.BiasDetected {
 		p.Bias = strings.Join(m.BiasTypes, ", ")
 	}

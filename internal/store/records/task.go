@@ -165,9 +165,13 @@ type Seat struct {
 // reads.
 type Meta struct {
 	events.MetaComplete
-	Failed bool     `json:"failed,omitempty"`
-	Error  string   `json:"error,omitempty"`
-	Probes []string `json:"bias_probes,omitempty"`
+	Failed bool   `json:"failed,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// Skipped: the meta-judge was not called (spec §4.6 Skipping);
+	// SkipReason says why, in words. verdict_quality is then empty.
+	Skipped    bool     `json:"skipped,omitempty"`
+	SkipReason string   `json:"skip_reason,omitempty"`
+	Probes     []string `json:"bias_probes,omitempty"`
 	// Judge says which client and model family reviewed the jury.
 	Judge JudgeInfo `json:"judge"`
 }

@@ -12,6 +12,7 @@
 package fakeclaude
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,6 +45,10 @@ type Reply struct {
 	// (spec §4.8). Every other reply reports 100 input and 20 output
 	// tokens, as the real CLI always reports usage.
 	NoUsage bool `json:"no_usage,omitempty"`
+	// InputTokens and OutputTokens, when set, are the usage reported
+	// instead of 100 and 20: a bench's calls of the size real ones are.
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
 	// Hang sleeps for an hour after starting a grandchild that sleeps too,
 	// writing both pids to $FAKE_CLAUDE_PIDS, so tests can prove the whole
 	// process group was killed.
@@ -190,7 +195,7 @@ func respond(r Reply) int {
 			"type": "result", "subtype": "success", "is_error": r.IsError,
 			"num_turns": 2, "session_id": "00000000-0000-4000-8000-000000000000",
 			"total_cost_usd": r.Cost,
-			"usage":          map[string]int{"input_tokens": 100, "output_tokens": 20},
+			"usage":          map[string]int{"input_tokens": cmp.Or(r.InputTokens, 100), "output_tokens": cmp.Or(r.OutputTokens, 20)},
 		}
 		if r.NoUsage {
 			delete(env, "usage")
