@@ -39,8 +39,8 @@ type TaskView struct {
 	// (review.json), nil for a task: the page lists them once each.
 	ReviewFindings []records.ReviewFinding `json:"-"`
 	// Answer is a judged answer's answer.json (spec §7.20).
-	Answer *records.Answer `json:"answer,omitempty"`
-	Problems       []records.Problem       `json:"-"`
+	Answer   *records.Answer   `json:"answer,omitempty"`
+	Problems []records.Problem `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
