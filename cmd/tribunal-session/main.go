@@ -150,6 +150,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.runCmd(ctx, args) }},
 	{"review", "judge an existing change (a branch, the staged changes, a diff) with no actor", reviewHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
+	{"judge", "judge an answer (or a JSONL batch of them) against a question, an expected answer and the rubric", judgeHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.judgeCmd(ctx, args) }},
 	{"mcp", "serve judge, list, show and dismiss as Model Context Protocol tools on stdio", mcpHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.mcpCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
@@ -200,6 +202,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.receiptCmd(ctx, args) }},
 	{"verify-receipt", "check commits' receipts against the allowed signers", verifyReceiptHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.verifyReceiptCmd(ctx, args) }},
+	{"verdict", "verdict verify FILE: check a signed verdict file offline against the allowed signers", verdictHelp,
+		func(_ context.Context, c *cli, args []string) int { return c.verdictCmd(args) }},
 	{"export", "send recorded tasks and judgements to an OpenTelemetry collector", exportHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.exportCmd(ctx, args) }},
 	// The Stop hook's openai calls (internal/llm/provider.Delegate).
