@@ -22,7 +22,7 @@ type judgeFlags struct {
 	answer, question, expected, match  string
 	format, schema, rubric, signedOut  string
 	cases, sessionID                   string
-	context                            []string
+	context, criteria                  []string
 	json                               bool
 	jobs                               int
 	latency, cost, maxLatency, maxCost float64
@@ -43,6 +43,13 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	fs.StringVar(&f.expected, "expected", "", "")
 	fs.StringVar(&f.match, "match", "", "")
 	fs.Func("context", "", func(v string) error { f.context = append(f.context, v); return nil })
+	fs.Func("criterion", "", func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("--criterion is empty")
+		}
+		f.criteria = append(f.criteria, v)
+		return nil
+	})
 	fs.StringVar(&f.format, "format", answer.FormatText, "")
 	fs.StringVar(&f.schema, "schema", "", "")
 	fs.StringVar(&f.rubric, "rubric", "answer", "")
@@ -216,7 +223,7 @@ func (c *cli) readText(path, what string, max int64) (string, error) {
 
 // readCase reads one answer and what it is held to.
 func (c *cli) readCase(f judgeFlags, in judgeInputs) (answer.Case, error) {
-	k := answer.Case{Format: f.format, Schema: in.schema, Match: f.match}
+	k := answer.Case{Format: f.format, Schema: in.schema, Match: f.match, Criteria: f.criteria}
 	var err error
 	if k.Answer, err = c.readText(f.answer, "the answer", in.max); err != nil {
 		return k, err
@@ -286,8 +293,8 @@ func (c *cli) readCases(f judgeFlags, in judgeInputs) ([]answer.Case, error) {
 	out := make([]answer.Case, 0, len(lines))
 	for _, l := range lines {
 		ctx, _ := l.Sources()
-		k := answer.Case{ID: l.ID, Question: strings.TrimSpace(l.Question), Answer: l.Answer, Context: ctx, Format: f.format, Schema: in.schema,
-			Match: f.match, LatencyMS: l.LatencyMS, CostUSD: l.CostUSD}
+		k := answer.Case{ID: l.ID, Question: firstNonEmpty(strings.TrimSpace(l.Question), noQuestion), Answer: l.Answer, Context: ctx, Format: f.format, Schema: in.schema,
+			Match: f.match, LatencyMS: l.LatencyMS, CostUSD: l.CostUSD, Criteria: f.criteria}
 		if l.Expected != nil {
 			k.Expected, k.HasExpected = *l.Expected, true
 		}

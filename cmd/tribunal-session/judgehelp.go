@@ -23,6 +23,8 @@ answer: log, show, view). The rubric is the built-in "answer" rubric
                          space runs are one space, case folded)
   --context FILE         what the answer may rely on (repeatable): the
                          judges score groundedness against it
+  --criterion TEXT       a requirement of your own the judges hold the
+                         answer to, beside the rubric (repeatable)
   --format text|json     the answer's format (default text)
   --schema FILE          a JSON Schema the JSON answer must satisfy
                          (implies --format json)

@@ -41,7 +41,7 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		c.hint("an MCP client starts it as: tribunal-session mcp")
 		return exitUsage
 	}
-	c.progress("mcp: serving judge, list_verdicts, show_verdict and dismiss_finding on stdio")
+	c.progress("mcp: serving judge, verify, list_verdicts, show_verdict and dismiss_finding on stdio")
 	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(claude.GuardEnv) != "", Run: c.mcpRunner()}
 	if err := mcpserver.Serve(ctx, o, c.stdin, c.stdout); err != nil {
 		c.errorf("mcp: %v", err)

@@ -119,7 +119,7 @@ func (a *Answerer) Judge(ctx context.Context, c answer.Case) (*AnswerResult, err
 		return nil, err
 	}
 	rec := records.Answer{AnswerID: r.taskID, CaseID: c.ID, Question: c.Question, Answer: c.Answer, Format: c.Format,
-		LatencyMS: c.LatencyMS, CostUSD: c.CostUSD, Findings: []records.ReviewFinding{}, Checks: []records.Command{},
+		LatencyMS: c.LatencyMS, CostUSD: c.CostUSD, Criteria: c.Criteria, Findings: []records.ReviewFinding{}, Checks: []records.Command{},
 		Digests: records.Digests{Question: digest(c.Question), Answer: digest(c.Answer), Rubric: a.RubricDigest()}}
 	if c.HasExpected {
 		rec.Expected, rec.Match, rec.Digests.Expected = &c.Expected, c.Match, digest(c.Expected)

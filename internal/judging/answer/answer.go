@@ -45,7 +45,10 @@ type Case struct {
 	HasExpected bool
 	Match       string
 	Context     []prompts.Source
-	Format      string
+	// Criteria are the caller's requirements beside the rubric: the
+	// judges weigh them (no deterministic check reads them).
+	Criteria []string
+	Format   string
 	// Schema, with FormatJSON, is what the answer must satisfy.
 	Schema *evaluator.Schema
 	// LatencyMS and CostUSD are what the caller reports of the model that
@@ -57,7 +60,7 @@ type Case struct {
 // Prompt is the case as the judges' prompt carries it.
 func (c Case) Prompt() *prompts.AnswerCase {
 	return &prompts.AnswerCase{Question: c.Question, Expected: c.Expected, Semantic: c.HasExpected && c.mode() == MatchSemantic,
-		Context: c.Context, Format: c.Format}
+		Context: c.Context, Format: c.Format, Criteria: c.Criteria}
 }
 
 func (c Case) mode() string {

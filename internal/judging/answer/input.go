@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
@@ -97,7 +98,7 @@ func ReadCases(r io.Reader, max int64) ([]Line, error) {
 	return out, nil
 }
 
-const caseHint = `each line is one JSON object: {"id":"1","question":"…","answer":"…","expected":"…","context":["…"]} (id, expected and context optional)`
+const caseHint = `each line is one JSON object: {"id":"1","question":"…","answer":"…","expected":"…","context":["…"]} (only answer is required; expected needs a question)`
 
 func readLine(raw []byte, max int64) (Line, error) {
 	var l Line
@@ -106,8 +107,13 @@ func readLine(raw []byte, max int64) (Line, error) {
 	if err := dec.Decode(&l); err != nil {
 		return l, fmt.Errorf("not a case: %v", err)
 	}
-	if _, err := CheckText([]byte(l.Question), "the question", max); err != nil {
-		return l, err
+	switch {
+	case strings.TrimSpace(l.Question) == "" && l.Expected != nil:
+		return l, &InputError{Err: errors.New("an expected answer needs the question it answers"), Hint: caseHint}
+	case l.Question != "":
+		if _, err := CheckText([]byte(l.Question), "the question", max); err != nil {
+			return l, err
+		}
 	}
 	if _, err := CheckText([]byte(l.Answer), "the answer", max); err != nil {
 		return l, err

@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -19,6 +20,9 @@ type AnswerCase struct {
 	Context []Source
 	// Format is "text" or "json".
 	Format string
+	// Criteria are the caller's own requirements of this answer, beside
+	// the rubric (judge --criterion, the MCP verify tool's criteria).
+	Criteria []string
 }
 
 // Source is one named piece of context.
@@ -29,7 +33,7 @@ type Source struct{ Name, Text string }
 func answerPrompt(in JudgeInput) string {
 	a := in.Answer
 	names := criterionNames(in.Criteria)
-	texts := []string{a.Question, in.ActorOutput, a.Expected, in.JudgeType}
+	texts := append([]string{a.Question, in.ActorOutput, a.Expected, in.JudgeType}, a.Criteria...)
 	for _, s := range a.Context {
 		texts = append(texts, s.Name, s.Text)
 	}
@@ -53,6 +57,13 @@ func answerPrompt(in JudgeInput) string {
 	b.WriteString("\n## Score threshold\n\n")
 	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
 		". Set `passed` to your own call: true when the answer clears this threshold and no criterion you scored is below its min_pass.\n")
+	if len(a.Criteria) > 0 {
+		b.WriteString("\n## The caller's criteria\n\n")
+		b.WriteString("The answer must also meet each of these. One it does not meet is a finding (severity major unless it is minor), and bears on correctness.\n\n")
+		for i, c := range a.Criteria {
+			f.wrap(&b, "CRITERION "+strconv.Itoa(i+1), c)
+		}
+	}
 	if strings.TrimSpace(a.Expected) != "" {
 		b.WriteString("\n## Expected answer\n\n")
 		if a.Semantic {

@@ -21,6 +21,8 @@ type Answer struct {
 	Expected *string `json:"expected,omitempty"`
 	Match    string  `json:"match,omitempty"`
 	Format   string  `json:"format"`
+	// Criteria are the caller's own requirements the judges were given.
+	Criteria []string `json:"criteria,omitempty"`
 	// Context names the material the answer was judged as grounded in.
 	Context []string `json:"context,omitempty"`
 	Digests Digests  `json:"digests"`
