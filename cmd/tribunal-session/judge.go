@@ -64,9 +64,7 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	fs.Float64Var(&f.budget, "budget-usd", 0, "")
 	fs.StringVar(&f.sessionID, "session-id", "", "")
 	if err := fs.Parse(args); err != nil {
-		c.errorf("judge: %v", err)
-		c.hint("%s", judgeUsage)
-		return f, exitUsage
+		return f, c.flagError("judge", fs, err)
 	}
 	if fs.NArg() > 0 {
 		c.errorf("judge: unexpected argument %q", fs.Arg(0))

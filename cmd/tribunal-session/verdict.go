@@ -29,7 +29,10 @@ func (c *cli) verdictCmd(args []string) int {
 	fs.SetOutput(io.Discard)
 	signersPath := fs.String("allowed-signers", "", "")
 	pos, err := parseRunArgs(fs, args[1:])
-	if err != nil || len(pos) != 1 || *signersPath == "" {
+	if err != nil {
+		return c.flagError("verdict", fs, err)
+	}
+	if len(pos) != 1 || *signersPath == "" {
 		return usage()
 	}
 	data, err := readLimited(pos[0], maxVerdictFile+1)
