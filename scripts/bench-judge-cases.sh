@@ -94,7 +94,10 @@ calls=$((COUNT * per_answer))
 fake=$(
 	args=(-p --output-format json --system-prompt '# Tribunal Standard Judge' --json-schema '{"type":"object"}')
 	for ((i = 0; i < calls; i++)); do TRIBUNAL_NESTED=1 "$work/bin/claude" "${args[@]}" <"$work/replay.stdin" >/dev/null || die "the scripted model alone failed"; done
-	times | sed -n 2p
+	# times as a builtin of this shell: in a pipeline it would run in a
+	# fork, whose children are none.
+	times >"$work/times"
+	sed -n 2p "$work/times"
 )
 awk -v wall="$wall" -v user="$user" -v sys="$sys" -v fake="$fake" -v n="$COUNT" -v calls="$calls" -v jobs="$JOBS" '
 	function secs(s,  m) { m = s; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", s); sub(/s$/, "", s); return m * 60 + s }

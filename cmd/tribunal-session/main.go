@@ -152,7 +152,7 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.reviewCmd(ctx, args) }},
 	{"judge", "judge an answer (or a JSONL batch of them) against a question, an expected answer and the rubric", judgeHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.judgeCmd(ctx, args) }},
-	{"mcp", "serve judge, list, show and dismiss as Model Context Protocol tools on stdio", mcpHelp,
+	{"mcp", "serve judge, verify, list, show and dismiss as Model Context Protocol tools on stdio", mcpHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.mcpCmd(ctx, args) }},
 	{"wait", "wait for a detached run, streaming its progress", waitHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.waitCmd(ctx, args) }},
