@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -170,10 +171,25 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		one, err = c.readCase(f, in)
 		cases = []answer.Case{one}
 	}
+	if err == nil && f.signedOut != "" {
+		err = signedOutDir(f.signedOut)
+	}
 	if err != nil {
 		return c.inputFailed(err)
 	}
 	return c.judgeAll(ctx, f, dir, cases)
+}
+
+// signedOutDir refuses a --signed-out FILE whose directory is not there
+// before anything is judged: a verdict recorded but not written out would
+// cost a model spend for nothing.
+func signedOutDir(path string) error {
+	st, err := os.Stat(filepath.Dir(path))
+	if err != nil || !st.IsDir() {
+		return &answer.InputError{Err: fmt.Errorf("--signed-out %s: its directory %s does not exist", path, filepath.Dir(path)),
+			Hint: "name a file in an existing directory"}
+	}
+	return nil
 }
 
 // inputFailed prints a refused input: exit 2, nothing recorded.
