@@ -65,8 +65,6 @@ const noTask = records.ReviewNoTask
 // NewReview sets a review up as Run sets up a task (repository, settings,
 // rubric, panel, command judges); its error is a *ConfigError.
 func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, error) {
-	// InPlace: the worktree manager is set up only when the head state
-	// needs a worktree (headState), which a CI checkout of the head does not.
 	task := opts.Task
 	if strings.TrimSpace(task) == "" {
 		task = noTask
@@ -92,8 +90,10 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 // *judging.ConfigError.
 func newOneRound(ctx context.Context, opts Options, d Deps, mark func(*runner)) (*runner, error) {
 	d = d.withDefaults()
-	// One iteration: the jury is loaded with it, so the meta-judge knows
-	// no retry follows.
+	// In place: a review sets the worktree manager up only when its head
+	// state needs a worktree (headState), which a CI checkout of the head
+	// does not; an answer needs none. One iteration: the jury is loaded
+	// with it, so the meta-judge knows no retry follows.
 	opts.InPlace, opts.MaxIterations = true, 1
 	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
 	mark(r)
