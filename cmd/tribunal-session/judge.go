@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/session"
+	"github.com/tribunal-cc/tribunal/internal/store"
 )
 
 // judgeFlags are judge's command line (spec §7.20).
@@ -207,7 +208,12 @@ func (c *cli) inputFailed(err error) int {
 
 // readSchema compiles --schema FILE with the evaluators' rules.
 func (c *cli) readSchema(path string, max int64) (*evaluator.Schema, error) {
-	data, err := readLimited(path, max+1)
+	fh, err := store.OpenRegular(path)
+	var data []byte
+	if err == nil {
+		data, err = io.ReadAll(io.LimitReader(fh, max+1))
+		fh.Close()
+	}
 	if err != nil {
 		return nil, &answer.InputError{Err: fmt.Errorf("cannot read the schema: %w", err), Hint: "name a JSON Schema file with --schema FILE"}
 	}
@@ -224,14 +230,12 @@ func (c *cli) readText(path, what string, max int64) (string, error) {
 	if path == "-" {
 		return answer.ReadText(c.stdin, what+" (standard input)", max)
 	}
-	fh, err := os.Open(path)
+	// A FIFO or a device is refused, not waited on (store.OpenRegular).
+	fh, err := store.OpenRegular(path)
 	if err != nil {
-		return "", &answer.InputError{Err: fmt.Errorf("cannot read %s: %w", what, err), Hint: "name an existing file, or - for standard input"}
+		return "", &answer.InputError{Err: fmt.Errorf("cannot read %s: %w", what, err), Hint: "name an existing regular file, or - for standard input"}
 	}
 	defer fh.Close()
-	if st, err := fh.Stat(); err == nil && !st.Mode().IsRegular() && path != "/dev/stdin" {
-		return "", &answer.InputError{Err: fmt.Errorf("%s %s is not a regular file", what, path), Hint: "name a regular file, or - for standard input"}
-	}
 	return answer.ReadText(fh, what+" "+path, max)
 }
 
@@ -293,7 +297,7 @@ func (f judgeFlags) budgets(k *answer.Case) {
 func (c *cli) readCases(f judgeFlags, in judgeInputs) ([]answer.Case, error) {
 	var r io.Reader = c.stdin
 	if f.cases != "-" {
-		fh, err := os.Open(f.cases)
+		fh, err := store.OpenRegular(f.cases)
 		if err != nil {
 			return nil, &answer.InputError{Err: fmt.Errorf("cannot read the cases: %w", err), Hint: "name a JSONL file with --cases FILE, or - for standard input"}
 		}
