@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 	"github.com/tribunal-cc/tribunal/internal/store/signedverdict"
 )
@@ -35,13 +36,12 @@ func (c *cli) verdictCmd(args []string) int {
 	if len(pos) != 1 || *signersPath == "" {
 		return usage()
 	}
-	data, err := readLimited(pos[0], maxVerdictFile+1)
+	// store.ReadRegular: a FIFO is refused, not waited on; a file over the
+	// bound is an error, not read whole.
+	data, err := store.ReadRegular(pos[0], maxVerdictFile)
 	if err != nil {
 		c.errorf("verdict verify: cannot read %s: %v", pos[0], err)
-		return exitUsage
-	}
-	if len(data) > maxVerdictFile {
-		c.errorf("verdict verify: %s is over %d bytes: not a verdict file", pos[0], maxVerdictFile)
+		c.hint("name the file judge --signed-out wrote")
 		return exitUsage
 	}
 	signers, ok := c.readSigners(*signersPath, 0)
