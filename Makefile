@@ -91,6 +91,7 @@ bench: build
 	./scripts/bench-stop-judge.sh
 	./scripts/bench-task-start.sh
 	./scripts/bench-review.sh
+	./scripts/bench-judge-cases.sh
 	./scripts/bench-start.sh
 	TRIBUNAL_TIMING=1 $(GO) test -count=1 -run TestIterationCriticalPath -v ./internal/session
 

@@ -198,7 +198,7 @@ func TestMCPClaudeCode(t *testing.T) {
 
 // TestMCPPluginRegisters: the plugin's manifest (mcpServers) starts the
 // server in a session that loads the plugin, and the session's model is
-// offered its four tools, named as Claude Code names a plugin's server.
+// offered its five tools, named as Claude Code names a plugin's server.
 func TestMCPPluginRegisters(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "")
@@ -217,7 +217,7 @@ func TestMCPPluginRegisters(t *testing.T) {
 	}
 	slices.Sort(offered)
 	want := []string{"mcp__plugin_tribunal_tribunal__dismiss_finding", "mcp__plugin_tribunal_tribunal__judge",
-		"mcp__plugin_tribunal_tribunal__list_verdicts", "mcp__plugin_tribunal_tribunal__show_verdict"}
+		"mcp__plugin_tribunal_tribunal__list_verdicts", "mcp__plugin_tribunal_tribunal__show_verdict", "mcp__plugin_tribunal_tribunal__verify"}
 	if !slices.Equal(offered, want) {
 		t.Fatalf("tools offered %q, want %q\n%s", offered, want, w.api.Summary())
 	}

@@ -42,6 +42,8 @@ func TestBenchScripts(t *testing.T) {
 			[]string{`warm / git status +[0-9.]+`, `fresh / worktree add\+remove +[0-9.]+`, `disk per idle pool worktree +[0-9.]+ MiB`}},
 		{"bench-review.sh", []string{"FILES=300", "CHANGED=3", "RUNS=2"},
 			[]string{`review, judged \(fake instant model\) +[0-9.]+ ms`, `review, verdict reused from the cache +[0-9.]+ ms`, `review with a worktree: [0-9]+ ms`}},
+		{"bench-judge-cases.sh", []string{"COUNT=6", "JOBS=2"},
+			[]string{`judge --cases: 6 answers, --jobs 2, 18 model calls`, `[0-9.]+ answers/s`, `tribunal [0-9.-]+ s: [0-9.-]+ ms CPU per answer`}},
 		{"bench-candidates.sh", []string{"TRIBUNAL_BENCH_RUNS=1"},
 			[]string{`candidates=3 +cost \$[0-9.]+ +wall median`}},
 		{"bench-profiles.sh", []string{"TRIBUNAL_BENCH_CASES=2"},

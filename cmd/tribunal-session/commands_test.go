@@ -47,9 +47,10 @@ func TestEveryCommandHasHelp(t *testing.T) {
 // through each of them.
 func TestEveryCommandWordsAnUnknownFlagAlike(t *testing.T) {
 	subs := map[string][]string{
-		"github": {"prepare", "guard", "receipt", "publish", "dismissals", "reply"},
-		"gitlab": {"publish"},
-		"hook":   {"install", "uninstall", "run"},
+		"github":  {"prepare", "guard", "receipt", "publish", "dismissals", "reply"},
+		"gitlab":  {"publish"},
+		"hook":    {"install", "uninstall", "run"},
+		"verdict": {"verify"},
 	}
 	home := t.TempDir()
 	getenv := func(k string) string {

@@ -7,24 +7,25 @@ package main
 const exitText = `Exit status:
   0   accepted (run, wait); success (other commands)
   10  not accepted: the gate never passed (exhausted_iterations);
-      review: rejected (with --fail-on: a finding at or above it)
+      review: rejected (with --fail-on: a finding at or above it);
+      judge: the answer (a batch: one or more) was rejected
   1   replay: a recorded decision would differ under the current rules;
       rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)
   2   usage or configuration error (nothing ran); unknown id;
       config --check: a layer or rubric has an error
   3   aborted: the actor failed twice, no judge produced a usable verdict
-      (review: not a judgement of the code), a signal, the budget, or another error;
+      (review: not a judgement of the code; judge: of the answer), a signal, the budget, or another error;
       show/replay/view: a record was damaged (what could be read was printed);
       calibrate/rejudge: interrupted, or nothing could be judged
   20  verify: the ledger's hash chain is broken
   21  verify: a signature does not verify
   22  verify: the ledger is not signed by the expected key
   30  verify-receipt: a commit has no receipt (receipt: no commit got one)
-  31  verify-receipt: the receipt's verdict did not pass
+  31  verify-receipt, verdict verify: the verdict did not pass
   32  verify-receipt: tree mismatch (the commit's tree is not the one judged)
-  33  verify-receipt: the signer is not in the allowed-signers file
-  34  verify-receipt: a receipt's signature is bad (edited or truncated)
+  33  verify-receipt, verdict verify: the signer is not in the allowed-signers file
+  34  verify-receipt, verdict verify: a signature is bad (edited or truncated)
   40  export: the collector did not take every span (nothing is lost)
   75  wait: the run is still going; call wait again
 `

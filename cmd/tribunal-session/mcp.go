@@ -20,7 +20,10 @@ Claude Code as the server "tribunal"; any MCP client can start it):
   judge            judge the working tree's uncommitted change (or a given
                    diff, a base..head range, the staged changes) with the
                    configured jury and rubric, as 'review --json' does;
-                   returns the verdict, the findings and the record id
+                   returns the verdict, the findings and the record id;
+                   with candidate, judges that text as an answer to task
+  verify           judge an answer against its question (and optionally an
+                   expected answer, criteria, context), as 'judge' does
   list_verdicts    this repository's recorded verdicts, as 'log --json'
   show_verdict     one record, as 'show ID --json'
   dismiss_finding  dismiss a finding, as 'dismiss ID FINDING --reason …'
@@ -29,7 +32,7 @@ Each tool runs in the directory the server was started in, with the same
 settings, trust boundary and records as the command it names. A call with
 an argument the tool does not take is refused before anything runs.
 Inside a child tribunal started (TRIBUNAL_NESTED set: an actor's or a
-judge's session) judge and dismiss_finding are refused. stdout carries
+judge's session) judge, verify and dismiss_finding are refused. stdout carries
 only the protocol; progress goes to stderr.
 
 Exit status: 0 when the client closes the connection; 2 usage error.
@@ -45,7 +48,7 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		c.hint("an MCP client starts it as: tribunal-session mcp")
 		return exitUsage
 	}
-	c.progress("mcp: serving judge, list_verdicts, show_verdict and dismiss_finding on stdio")
+	c.progress("mcp: serving judge, verify, list_verdicts, show_verdict and dismiss_finding on stdio")
 	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(claude.GuardEnv) != "", Run: c.mcpRunner()}
 	if err := mcpserver.Serve(ctx, o, c.stdin, c.stdout); err != nil {
 		c.errorf("mcp: %v", err)

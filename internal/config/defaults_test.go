@@ -60,7 +60,11 @@ func TestShippedDefaults(t *testing.T) {
 			`{"name":"input_validation","weight":0.2,"min_pass":0.7},` +
 			`{"name":"secrets_and_access","weight":0.2,"min_pass":0.8},` +
 			`{"name":"correctness","weight":0.2,"min_pass":0.7}],` +
-			`"judge_types":["standard","adversarial","security"],"score_threshold":0.8}]`},
+			`"judge_types":["standard","adversarial","security"],"score_threshold":0.8},` +
+			`{"id":"answer","criteria":[` +
+			`{"name":"correctness","weight":0.5,"min_pass":0.7},` +
+			`{"name":"groundedness","weight":0.3,"min_pass":0.7},` +
+			`{"name":"clarity","weight":0.2,"min_pass":0.5}]}]`},
 		{"tribunal.claude.path", `null`},
 	}
 	seen := 0
@@ -123,7 +127,7 @@ func TestShippedRubricsValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := rubric.LoadSet(rubric.LoadOptions{Builtins: Load(Sources{}).BuiltinRubrics()})
-	if !slices.Equal(set.IDs(), []string{"default", "security-review"}) {
+	if !slices.Equal(set.IDs(), []string{"default", "security-review", "answer"}) {
 		t.Fatalf("built-in rubrics = %v", set.IDs())
 	}
 	for _, r := range set.All() {

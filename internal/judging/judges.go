@@ -113,8 +113,13 @@ func (r *round) planCalls(p *panel) {
 			Task: r.in.Task, Criteria: r.Criteria(), ActorOutput: r.in.ActorOutput,
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
 			Iteration: r.it.Report.Number, DiffStat: r.in.DiffStat, Diff: r.in.Diff, Isolated: r.in.Isolated,
-			Dismissed: r.in.Dismissals.PromptFor(r.in.Diff, r.in.DiffStat),
+			Dismissed: r.in.Dismissals.PromptFor(r.in.Diff, r.in.DiffStat), Answer: r.in.Answer,
 		})
+		tools := agent.Tools
+		if r.in.Answer != nil {
+			// The whole case is in the prompt: nothing on disk to read.
+			tools = []string{}
+		}
 		for k := 0; k < p.reps[i]; k++ {
 			model := s.Model
 			if p.reps[i] > 1 || k > 0 {
@@ -122,7 +127,7 @@ func (r *round) planCalls(p *panel) {
 			}
 			call, bash := r.confineBash(s.JudgeType, claude.Call{
 				Role: "judge", Prompt: prompt, SystemPrompt: agent.Body, Model: model,
-				JSONSchema: schema, Tools: agent.Tools, AllowedTools: claude.NeedApproval(agent.Tools), StrictMCP: true,
+				JSONSchema: schema, Tools: tools, AllowedTools: claude.NeedApproval(tools), StrictMCP: true,
 				MaxTurns: judgeMaxTurns, MaxOutputTokens: r.params.JudgeMaxTokens,
 				Dir: r.in.Dir, Timeout: r.params.JudgeTimeout,
 			})
@@ -288,7 +293,8 @@ func (r *round) recordCommands(commands []commandRun) []string {
 // join the judges' before dismissals and the severity check weigh them.
 func (r *round) runEvaluators() []string {
 	var notes []string
-	for _, e := range r.evals.Run(evaluator.Change{Files: r.in.Files, Dir: r.in.Dir, ActorOutput: r.in.ActorOutput}) {
+	results := append(append([]evaluator.Result{}, r.in.Checks...), r.evals.Run(evaluator.Change{Files: r.in.Files, Dir: r.in.Dir, ActorOutput: r.in.ActorOutput})...)
+	for _, e := range results {
 		cr := records.Command{Name: e.Name, Kind: records.KindEvaluator, Severity: e.Severity.String(),
 			Required: e.Required, Passed: e.Passed, Feedback: e.Summary}
 		r.it.Report.Commands = append(r.it.Report.Commands, cr)

@@ -11,9 +11,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging/aggregate"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
+	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/judging/gate"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -68,6 +70,14 @@ type Input struct {
 	// Dismissals, when set, are the dismissed findings the judges are
 	// told of (those on the files their material names, with reasons).
 	Dismissals *dismiss.Set
+	// Answer, when set, makes the round the judging of an answer
+	// (ActorOutput) to a question instead of a change (spec §7.20): the
+	// judges' prompt is the answer's, and they get no tools.
+	Answer *prompts.AnswerCase
+	// Checks are deterministic results decided before the round (an
+	// answer's expected-answer, must_include and budget checks), recorded
+	// and weighed by the gate as the rubric's evaluators are.
+	Checks []evaluator.Result
 }
 
 // Recorder receives everything a round would keep or say. The loop's

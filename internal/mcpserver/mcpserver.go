@@ -40,6 +40,7 @@ type Options struct {
 // Tool names, as a client calls them (Claude Code: mcp__tribunal__NAME).
 const (
 	ToolJudge   = "judge"
+	ToolVerify  = "verify"
 	ToolList    = "list_verdicts"
 	ToolShow    = "show_verdict"
 	ToolDismiss = "dismiss_finding"
@@ -52,13 +53,15 @@ const (
 	exitIncomplete  = 3
 )
 
-// New is the server with its four tools.
+// New is the server with its five tools.
 func New(o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "tribunal", Title: "tribunal", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := tools{o}
 	mcp.AddTool(s, &mcp.Tool{Name: ToolJudge, Description: judgeDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, OpenWorldHint: ptr(true)}}, t.judge)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolVerify, Description: verifyDescription,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, OpenWorldHint: ptr(true)}}, t.verify)
 	mcp.AddTool(s, &mcp.Tool{Name: ToolList, Description: listDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.list)
 	mcp.AddTool(s, &mcp.Tool{Name: ToolShow, Description: showDescription,

@@ -72,6 +72,10 @@ func TestToolCommands(t *testing.T) {
 		{ToolJudge, `{"diff":"diff --git a/x b/x\n","base":"main"}`, "review --json --diff=- --base=main", "diff --git a/x b/x\n"},
 		{ToolJudge, `{"base":"main","head":"topic"}`, "review --json --base=main --head=topic", ""},
 		{ToolJudge, `{"staged":true}`, "review --json --staged", ""},
+		{ToolJudge, `{"candidate":"42","task":"6×7?"}`, "judge --cases=-", `{"answer":"42","id":"judge","question":"6×7?"}` + "\n"},
+		{ToolVerify, `{"answer":"Paris","question":"capital?","expected":"paris","match":"icase","criteria":["name a city"],"context":["Paris is the capital."],"rubric":"strict"}`,
+			"judge --cases=- --rubric=strict --match=icase --criterion=name a city",
+			`{"answer":"Paris","context":["Paris is the capital."],"expected":"paris","id":"verify","question":"capital?"}` + "\n"},
 		{ToolList, `{}`, "log --json", ""},
 		{ToolList, `{"limit":3,"since":"7d","outcome":"rejected"}`, "log --json --limit=3 --since=7d --outcome=rejected", ""},
 		{ToolShow, `{"id":"last"}`, "show --json last", ""},
@@ -111,6 +115,11 @@ func TestToolRefusals(t *testing.T) {
 		{"fractional finding", ToolDismiss, `{"id":"last","finding":1.5,"reason":"r"}`, false, `validating "arguments"`},
 		{"empty finding", ToolDismiss, `{"id":"last","finding":"","reason":"r"}`, false, `neither a number nor a fingerprint`},
 		{"nested judge", ToolJudge, `{}`, true, `TRIBUNAL_NESTED is set`},
+		{"nested verify", ToolVerify, `{"answer":"a","question":"q"}`, true, `TRIBUNAL_NESTED is set`},
+		{"candidate and diff", ToolJudge, `{"candidate":"a","diff":"x"}`, false, `does not go with diff`},
+		{"verify without question", ToolVerify, `{"answer":"a","question":" "}`, false, `question is empty`},
+		{"verify without answer", ToolVerify, `{"question":"q"}`, false, `missing properties`},
+		{"verify unknown argument", ToolVerify, `{"answer":"a","question":"q","candidate":"b"}`, false, `unknown argument "candidate"`},
 		{"nested dismiss", ToolDismiss, `{"id":"last","finding":1,"reason":"r"}`, true, `TRIBUNAL_NESTED is set`},
 	}
 	for _, tc := range cases {

@@ -20,6 +20,21 @@ type JudgeInput struct {
 	Staged bool   `json:"staged,omitempty" jsonschema:"judge the staged changes (the index against HEAD)"`
 	Task   string `json:"task,omitempty" jsonschema:"what the change is meant to do; without it the judges judge the change on its own terms"`
 	Rubric string `json:"rubric,omitempty" jsonschema:"the rubric id to judge with (default: the configured one; tribunal-session rubrics lists them)"`
+	// Candidate is the founding adapter's judge({candidate, rubric}): a
+	// text judged as an answer to task, not a change.
+	Candidate string `json:"candidate,omitempty" jsonschema:"a candidate text (any model output) to judge as an answer to task instead of a code change; not with diff, base, head or staged"`
+}
+
+// VerifyInput is the verify tool's arguments: an answer, its question,
+// and what it is held to.
+type VerifyInput struct {
+	Answer   string   `json:"answer" jsonschema:"the answer to judge: any model output, free text or JSON"`
+	Question string   `json:"question" jsonschema:"the question or task the answer responds to"`
+	Expected string   `json:"expected,omitempty" jsonschema:"the expected (reference) answer"`
+	Match    string   `json:"match,omitempty" jsonschema:"how to compare with expected: semantic (default; the judges decide), exact, icase or normalised (white space and case ignored)"`
+	Criteria []string `json:"criteria,omitempty" jsonschema:"requirements of your own the judges hold the answer to, beside the rubric"`
+	Context  []string `json:"context,omitempty" jsonschema:"texts the answer may rely on: the judges score groundedness against them"`
+	Rubric   string   `json:"rubric,omitempty" jsonschema:"the rubric id to judge with (default: answer)"`
 }
 
 // ListInput is list_verdicts' filters.
@@ -44,16 +59,18 @@ type DismissInput struct {
 
 // knownArgs are each tool's argument names, for unknownArguments.
 var knownArgs = map[string][]string{
-	ToolJudge:   {"diff", "base", "head", "staged", "task", "rubric"},
+	ToolJudge:   {"diff", "base", "head", "staged", "task", "rubric", "candidate"},
+	ToolVerify:  {"answer", "question", "expected", "match", "criteria", "context", "rubric"},
 	ToolList:    {"limit", "since", "outcome"},
 	ToolShow:    {"id"},
 	ToolDismiss: {"id", "finding", "reason", "shared"},
 }
 
 const (
-	judgeDescription = `Judge a code change with tribunal's configured jury and rubric — the same judges, meta-judge and gate as 'tribunal-session review' — and record the verdict. With no change named it judges the working tree's uncommitted change against HEAD. Returns the review JSON: review_id (the record id), outcome (accepted, rejected or no-verdict), reason, judges with scores, findings (severity, file, line, message, fingerprint), cost_usd. Calls models: it takes a minute or more and costs money.`
-	listDescription  = `List this repository's recorded tribunal verdicts (tasks, reviews, advisory Stop-hook verdicts), newest first: id, kind, outcome, score, cost, summary.`
-	showDescription  = `Everything recorded about one tribunal task, review or advisory verdict: each iteration's judges, scores, feedback, findings (numbered as dismiss_finding takes them) and the gate's reason.`
+	judgeDescription  = `Judge a code change with tribunal's configured jury and rubric — the same judges, meta-judge and gate as 'tribunal-session review' — and record the verdict. With no change named it judges the working tree's uncommitted change against HEAD. Returns the review JSON: review_id (the record id), outcome (accepted, rejected or no-verdict), reason, judges with scores, findings (severity, file, line, message, fingerprint), cost_usd. Calls models: it takes a minute or more and costs money.`
+	verifyDescription = `Judge an answer — any model output, free text or JSON — against its question with tribunal's jury, meta-judge and gate (the same as 'tribunal-session judge'), optionally against an expected answer, your own criteria and the context it may rely on, and record the verdict. Returns the verdict JSON: id (the record id), outcome (accepted, rejected or no-verdict), passed, score, threshold, reason, judges, checks (expected answer, must_include/must_avoid), findings, digests of what was judged. Calls models: it costs money.`
+	listDescription   = `List this repository's recorded tribunal verdicts (tasks, reviews, advisory Stop-hook verdicts), newest first: id, kind, outcome, score, cost, summary.`
+	showDescription   = `Everything recorded about one tribunal task, review or advisory verdict: each iteration's judges, scores, feedback, findings (numbered as dismiss_finding takes them) and the gate's reason.`
 	// The reason is kept with the dismissal and shown to later judges.
 	dismissDescription = `Dismiss one finding of a recorded verdict so that no judge raises it again until the code it points at changes. Give the reason it does not apply: judges are told it. Returns the dismissal's fingerprint.`
 )
@@ -64,6 +81,12 @@ type tools struct{ o Options }
 func (t tools) judge(ctx context.Context, _ *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, any, error) {
 	if t.o.Nested {
 		return nil, nil, nestedError(ToolJudge, "call the jury")
+	}
+	if in.Candidate != "" {
+		if in.Diff != "" || in.Base != "" || in.Head != "" || in.Staged {
+			return nil, nil, toolError(ToolJudge, "candidate is a text to judge, not a change: it does not go with diff, base, head or staged", "pass candidate (and task) alone, or the change alone")
+		}
+		return t.answer(ctx, ToolJudge, VerifyInput{Answer: in.Candidate, Question: in.Task, Rubric: in.Rubric})
 	}
 	args := []string{"review", "--json"}
 	stdin := ""

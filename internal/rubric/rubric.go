@@ -22,6 +22,12 @@ type Criterion struct {
 	Name    string   // "" when absent or not a string
 	Weight  *float64 // nil when absent or not a number
 	MinPass *float64 // nil when absent or not a number
+	// MustInclude and MustAvoid are what an answer judged against this
+	// criterion must and must not contain (spec §2.6), checked
+	// deterministically beside the jury; mustProblem says why they could
+	// not be read.
+	MustInclude, MustAvoid []Pattern
+	mustProblem            string
 
 	// rawWeight and rawMinPass keep the values as written, so that
 	// Validate can tell "missing" from "a string" from "out of range".
@@ -63,7 +69,7 @@ type Rubric struct {
 var (
 	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
 		"judge_types", "gate_policy", "aggregation_method", "evaluators"}
-	criterionKeys = []string{"name", "weight", "min_pass"}
+	criterionKeys = []string{"name", "weight", "min_pass", "must_include", "must_avoid"}
 )
 
 // errNotObject is returned by Parse for any JSON value other than an object;
@@ -109,6 +115,10 @@ func Parse(raw json.RawMessage) (Rubric, error) {
 func (r Rubric) clone() Rubric {
 	c := r
 	c.Criteria = slices.Clone(r.Criteria)
+	for i := range c.Criteria {
+		c.Criteria[i].MustInclude = slices.Clone(c.Criteria[i].MustInclude)
+		c.Criteria[i].MustAvoid = slices.Clone(c.Criteria[i].MustAvoid)
+	}
 	c.ScoreThreshold = slices.Clone(r.ScoreThreshold)
 	c.MaxIterations = slices.Clone(r.MaxIterations)
 	c.JudgeTypes = slices.Clone(r.JudgeTypes)
@@ -133,7 +143,10 @@ func parseCriteria(raw json.RawMessage) ([]Criterion, []string) {
 			_ = json.Unmarshal(item, &fields) // item is valid JSON: the array decoded
 			unknown = append(unknown, unknownKeys(item, criterionKeys, fmt.Sprintf("criteria[%d].", i))...)
 		}
+		include, why := parsePatterns(fields["must_include"], "must_include")
+		avoid, why2 := parsePatterns(fields["must_avoid"], "must_avoid")
 		out = append(out, Criterion{
+			MustInclude: include, MustAvoid: avoid, mustProblem: strings.Trim(why+"; "+why2, "; "),
 			Name:    stringValue(fields["name"]),
 			Weight:  numberPtr(fields["weight"]),
 			MinPass: numberPtr(fields["min_pass"]),

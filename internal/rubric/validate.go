@@ -108,6 +108,9 @@ func criterionProblem(c Criterion) string {
 			why = append(why, f.key+" "+p)
 		}
 	}
+	if c.mustProblem != "" {
+		why = append(why, c.mustProblem)
+	}
 	return strings.Join(why, "; ")
 }
 

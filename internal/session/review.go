@@ -70,32 +70,14 @@ const noTask = records.ReviewNoTask
 // NewReview sets a review up as Run sets up a task (repository, settings,
 // rubric, panel, command judges); its error is a *ConfigError.
 func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, error) {
-	d = d.withDefaults()
-	r := &runner{Deps: d, start: d.Now(), maxCost: map[string]float64{}, review: true}
-	// InPlace: the worktree manager is set up only when the head state
-	// needs a worktree (headState), which a CI checkout of the head does not.
-	// One iteration: the jury is loaded with it, so the meta-judge knows
-	// no retry follows.
-	r.opts = Options{Task: opts.Task, RubricID: opts.RubricID, Profile: opts.Profile, Dir: opts.Dir, SessionID: opts.SessionID, InPlace: true, MaxIterations: 1, GatePolicy: opts.GatePolicy}
-	if strings.TrimSpace(r.opts.Task) == "" {
-		r.opts.Task = noTask
+	task := opts.Task
+	if strings.TrimSpace(task) == "" {
+		task = noTask
 	}
-	r.report = &Report{Task: r.opts.Task}
-	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
-	r.emitter = &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: opts.SessionID, Now: d.Now, Rand: d.Rand}
-	id, err := r.newID()
+	r, err := newOneRound(ctx, Options{Task: task, RubricID: opts.RubricID, Profile: opts.Profile, Dir: opts.Dir, SessionID: opts.SessionID, GatePolicy: opts.GatePolicy}, d,
+		func(r *runner) { r.review, r.untrusted = true, opts.Change })
 	if err != nil {
 		return nil, err
-	}
-	r.taskID, r.report.TaskID = id, id
-	r.untrusted = opts.Change
-	if err := r.setup(ctx, onlookerDir); err != nil {
-		r.closePolicy()
-		var ce *judging.ConfigError
-		if errors.As(err, &ce) {
-			return nil, ce
-		}
-		return nil, &judging.ConfigError{Err: err}
 	}
 	if opts.BudgetUSD != nil {
 		r.params.BudgetUSD = opts.BudgetUSD
@@ -104,6 +86,39 @@ func NewReview(ctx context.Context, opts ReviewOptions, d Deps) (*Reviewer, erro
 		opts.DiffBytes = judging.JudgeDiffBytes
 	}
 	return &Reviewer{r: r, opts: opts}, nil
+}
+
+// newOneRound sets up a runner for one round of judging that no actor
+// preceded — a review, an answer — as Run sets up a task (repository,
+// settings, rubric, panel, command judges), in place; mark sets what
+// kind of record it is before the setup reads it. Its error is a
+// *judging.ConfigError.
+func newOneRound(ctx context.Context, opts Options, d Deps, mark func(*runner)) (*runner, error) {
+	d = d.withDefaults()
+	// In place: a review sets the worktree manager up only when its head
+	// state needs a worktree (headState), which a CI checkout of the head
+	// does not; an answer needs none. One iteration: the jury is loaded
+	// with it, so the meta-judge knows no retry follows.
+	opts.InPlace, opts.MaxIterations = true, 1
+	r := &runner{Deps: d, opts: opts, start: d.Now(), maxCost: map[string]float64{}}
+	mark(r)
+	r.report = &Report{Task: r.opts.Task}
+	onlookerDir, logPath := events.ResolvePaths(d.Getenv, d.Home)
+	r.emitter = &events.Emitter{Dir: onlookerDir, LogPath: logPath, SessionID: opts.SessionID, Now: d.Now, Rand: d.Rand}
+	id, err := r.newID()
+	if err != nil {
+		return nil, err
+	}
+	r.taskID, r.report.TaskID = id, id
+	if err := r.setup(ctx, onlookerDir); err != nil {
+		r.closePolicy()
+		var ce *judging.ConfigError
+		if errors.As(err, &ce) {
+			return nil, ce
+		}
+		return nil, &judging.ConfigError{Err: err}
+	}
+	return r, nil
 }
 
 // Close removes what the review set up outside its store (the base's

@@ -20,6 +20,8 @@ func (r *runner) kind() string {
 	switch {
 	case r.review:
 		return records.KindReview
+	case r.answer != nil:
+		return records.KindAnswer
 	case r.opts.Candidates > 0:
 		return records.KindBestOfN
 	case r.opts.candidate != nil:
@@ -78,16 +80,7 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 		r.Warn(reviewfmt.PolicySentence(rec.PolicyFromBase))
 	}
 	it, runErr := v.round(ctx)
-	outcome, sessionOutcome := review.Rejected, "rejected"
-	switch {
-	case errors.Is(runErr, ErrNoVerdict):
-		outcome, sessionOutcome = review.NoVerdict, Aborted
-	case runErr != nil:
-		// Stopped (a signal, the budget) before the gate: no judgement.
-		outcome, sessionOutcome = review.NoVerdict, Aborted
-	case it.Report.Gate.Passed:
-		outcome, sessionOutcome = review.Accepted, Accepted
-	}
+	outcome, sessionOutcome := roundOutcome(it, runErr)
 	r.finish(ctx, sessionOutcome, runErr)
 	rec.Outcome = outcome
 	rec.Reason = reviewReason(outcome, it, runErr)
@@ -109,21 +102,44 @@ func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 // judges are shown the change as the review rendered it; the run's
 // dismissals drop the dismissed findings before the gate weighs them.
 func (v *Reviewer) round(ctx context.Context) (*iterationState, error) {
-	r := v.r
+	return v.r.judgeOnce(ctx, v.actorLine(), "[review]", func(in *judging.Input) {
+		in.Isolated, in.Diff, in.Files = true, v.diff, v.opts.Change.Files
+	})
+}
+
+// judgeOnce is the one iteration of a round no actor preceded (a review,
+// an answer): its start event, then one round of the engine (jury,
+// command judges, meta-judge, gate, ledger entry) recorded in the task's
+// store (judgeRound); set fills in what the judges are shown.
+func (r *runner) judgeOnce(ctx context.Context, actorOutput, label string, set func(*judging.Input)) (*iterationState, error) {
 	it, err := r.newIteration(0)
 	if err != nil {
 		return &iterationState{}, err
 	}
-	it.ActorOutput = v.actorLine()
+	it.ActorOutput = actorOutput
 	start := r.Now()
 	r.emit(events.IterationStart{TaskID: r.taskID, IterationID: it.Report.IterationID, IterationNumber: 0, Trigger: "initial"})
-	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), "[review]")
-	in.Isolated, in.Diff, in.Files = true, v.diff, v.opts.Change.Files
+	in := r.roundInput(it, records.IterationDir(it.Report.IterationID), label)
+	set(&in)
 	err = r.judgeRound(ctx, it, in)
 	it.Report.DurationMS = r.msSince(start)
 	r.report.Iterations = append(r.report.Iterations, it.Report)
 	r.history = append(r.history, *it)
 	return it, err
+}
+
+// roundOutcome is what one round's result makes of the record (accepted,
+// rejected or no verdict, internal/review's words) and of the task.
+func roundOutcome(it *iterationState, runErr error) (outcome, sessionOutcome string) {
+	switch {
+	case runErr != nil:
+		// Every judge failed, or stopped (a signal, the budget) before the
+		// gate: no judgement.
+		return review.NoVerdict, Aborted
+	case it.Report.Gate.Passed:
+		return review.Accepted, Accepted
+	}
+	return review.Rejected, "rejected"
 }
 
 // reviewReason is the review's one-line reason.

@@ -132,6 +132,9 @@ type runner struct {
 	// review marks a review's runner (review.go): recorded as a task of
 	// kind review.
 	review bool
+	// answer is the answer judged (`judge`, spec §7.20); nil for a task
+	// or a review.
+	answer *answerState
 	// title names a review by its change (review.Change.Title), for its
 	// manifest.
 	title string

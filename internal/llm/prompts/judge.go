@@ -29,6 +29,9 @@ type JudgeInput struct {
 	// Dismissed are the findings people dismissed on the files under
 	// review, with their reasons (internal/dismiss); none, no section.
 	Dismissed []Dismissed
+	// Answer, when set, makes this the judging of an answer (ActorOutput)
+	// to a question rather than of a change: no diff, no working tree.
+	Answer *AnswerCase
 }
 
 // JudgePrompt builds the user-turn prompt for one judge seat. The agent
@@ -36,6 +39,9 @@ type JudgeInput struct {
 // case: task, rubric, threshold and the Actor's output, with every
 // untrusted text fenced by unforgeable markers.
 func JudgePrompt(in JudgeInput) string {
+	if in.Answer != nil {
+		return answerPrompt(in)
+	}
 	names := criterionNames(in.Criteria)
 	// Every variable text goes into the token derivation, not only the
 	// fenced ones, so the token occurs nowhere in the prompt but its markers.

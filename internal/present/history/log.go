@@ -17,6 +17,9 @@ const (
 	// review`): a task directory whose manifest says so; show, view and
 	// replay read it as a task.
 	KindReview = records.KindReview
+	// KindAnswer is a judged answer (`tribunal-session judge`): a task
+	// directory whose manifest says so, read as a task too.
+	KindAnswer = records.KindAnswer
 )
 
 // OutcomeIncomplete is the outcome of a task with no completion record, in
@@ -219,8 +222,11 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 			// A best-of-N candidate says whose it is (spec §7.17).
 			e.Summary = "(candidate of " + m.Parent + ") " + e.Summary
 		}
-		if m.Kind == records.KindReview {
+		switch m.Kind {
+		case records.KindReview:
 			e.Kind = KindReview
+		case records.KindAnswer:
+			e.Kind = KindAnswer
 		}
 	}
 	if c != nil {

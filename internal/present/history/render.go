@@ -99,6 +99,17 @@ func RenderTask(v *TaskView) string {
 	fmt.Fprintf(&b, "## tribunal %s %s — %s %s, score %s\n\n", v.Kind(), v.TaskID, rules.Glyph(outcome), rules.OutcomeWords(outcome), score(final))
 	if m := v.Manifest; m != nil && v.Kind() == KindReview {
 		fmt.Fprintf(&b, "**Review of:** %s\n\n", safetext.Inline(Title(v.Dir, m), 500))
+	} else if m != nil && v.Kind() == KindAnswer {
+		fmt.Fprintf(&b, "**Question:** %s\n\n", safetext.Inline(m.TaskSummary, 500))
+		if a := v.Answer; a != nil {
+			fmt.Fprintf(&b, "**Answer:** %s\n\n", safetext.Inline(a.Answer, 1000))
+			for _, c := range a.Checks {
+				fmt.Fprintf(&b, "- check %s: %s — %s\n", c.Name, map[bool]string{true: "passed", false: "FAILED"}[c.Passed], safetext.Inline(c.Feedback, 300))
+			}
+			if len(a.Checks) > 0 {
+				b.WriteString("\n")
+			}
+		}
 	} else if m != nil {
 		fmt.Fprintf(&b, "**Task:** %s\n\n", strings.TrimSpace(m.TaskSummary))
 	}
@@ -110,8 +121,8 @@ func RenderTask(v *TaskView) string {
 	}
 	if m := v.Manifest; m != nil && (m.Effective.ActorModel != "" || m.Effective.MetaModel != "") {
 		actor := "actor " + dash(m.Effective.ActorModel) + " · "
-		if v.Kind() == KindReview {
-			actor = "" // a review has no actor
+		if v.Kind() != KindTask {
+			actor = "" // a review or an answer has no actor
 		}
 		fmt.Fprintf(&b, "models: %sjudges %s · meta-judge %s\n\n", actor,
 			dash(strings.Join(m.Effective.JudgeModels, ", ")), dash(m.Effective.MetaModel))

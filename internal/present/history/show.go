@@ -38,7 +38,9 @@ type TaskView struct {
 	// ReviewFindings are a review's findings with their fingerprints
 	// (review.json), nil for a task: the page lists them once each.
 	ReviewFindings []records.ReviewFinding `json:"-"`
-	Problems       []records.Problem       `json:"-"`
+	// Answer is a judged answer's answer.json (spec §7.20).
+	Answer   *records.Answer   `json:"answer,omitempty"`
+	Problems []records.Problem `json:"-"`
 }
 
 // IterationView is one iteration's artifacts.
@@ -108,10 +110,11 @@ type rawVerdict struct {
 	raw  json.RawMessage
 }
 
-// Kind is KindReview for a review's record, else KindTask.
+// Kind is KindReview for a review's record, KindAnswer for a judged
+// answer's, else KindTask.
 func (v *TaskView) Kind() string {
-	if v.Manifest != nil && v.Manifest.Kind == records.KindReview {
-		return KindReview
+	if v.Manifest != nil && (v.Manifest.Kind == records.KindReview || v.Manifest.Kind == records.KindAnswer) {
+		return v.Manifest.Kind
 	}
 	return KindTask
 }
@@ -148,6 +151,10 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	var rev records.Review
 	if v.Kind() == KindReview && records.ReadJSON(filepath.Join(dir, records.ReviewFile), &rev) == nil {
 		v.ReviewFindings = rev.Findings
+	}
+	var ans records.Answer
+	if v.Kind() == KindAnswer && records.ReadJSON(filepath.Join(dir, records.AnswerFile), &ans) == nil {
+		v.Answer = &ans
 	}
 	var rub *rubric.Rubric
 	if m != nil && len(m.Rubric) > 0 && string(m.Rubric) != "null" {
