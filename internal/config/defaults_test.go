@@ -60,6 +60,7 @@ func TestShippedDefaults(t *testing.T) {
 			`{"name":"secrets_and_access","weight":0.2,"min_pass":0.8},` +
 			`{"name":"correctness","weight":0.2,"min_pass":0.7}],` +
 			`"judge_types":["standard","adversarial","security"],"score_threshold":0.8}]`},
+		{"tribunal.tune.min_cases", `30`},
 		{"tribunal.claude.path", `null`},
 	}
 	seen := 0

@@ -143,6 +143,10 @@ var tribunalSpec = object(map[string]*spec{
 		"max_output_tokens": leaf(kindCount),
 		"timeout_seconds":   leaf(kindPositive),
 	})),
+	"tune": object(map[string]*spec{
+		"min_cases": leaf(kindCount),
+		"model":     leaf(kindString),
+	}),
 	"rubric": object(map[string]*spec{
 		"default_id":             leaf(kindString),
 		"min_criterion_coverage": leaf(kindNumber),

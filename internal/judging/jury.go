@@ -39,6 +39,10 @@ type Options struct {
 	// BudgetUSD overrides the effective budget_usd when > 0 (run
 	// --budget-usd).
 	BudgetUSD float64
+	// Rubric, when set, is the rubric object judged by instead of the
+	// one RubricID names: a candidate surface of `tune` (spec §14.7),
+	// checked as any rubric is.
+	Rubric json.RawMessage
 }
 
 // Jury is one loaded judge configuration — panel, reps, rubric, providers,
@@ -101,6 +105,14 @@ func (j *Jury) configure(opts Options) error {
 	rub, ok := set.Lookup(id)
 	if !ok {
 		rub = nil
+	}
+	if opts.Rubric != nil {
+		r, err := rubric.Parse(opts.Rubric)
+		if err != nil {
+			return err
+		}
+		r.Origin = "candidate rubric"
+		rub, j.rubricID = &r, r.ID
 	}
 	params, err := j.cfg.Session(rub)
 	if err != nil {

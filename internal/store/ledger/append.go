@@ -39,8 +39,8 @@ func Append(path, keyDir, kind string, fields Fields, record any, now time.Time)
 // AppendWithin is Append with the wait for another appender's lock bounded
 // by wait instead of the default: a hook draws it from its time budget.
 func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, record any, now time.Time) (Entry, error) {
-	if kind != KindGate && kind != KindAdvisory && kind != KindRewake && kind != KindRejudge && kind != KindDismiss {
-		return Entry{}, fmt.Errorf("ledger entry kind %q is none of %q, %q, %q, %q and %q", kind, KindGate, KindAdvisory, KindRewake, KindRejudge, KindDismiss)
+	if kind != KindGate && kind != KindAdvisory && kind != KindRewake && kind != KindRejudge && kind != KindDismiss && kind != KindTune {
+		return Entry{}, fmt.Errorf("ledger entry kind %q is none of %q, %q, %q, %q, %q and %q", kind, KindGate, KindAdvisory, KindRewake, KindRejudge, KindDismiss, KindTune)
 	}
 	if wait <= 0 {
 		return Entry{}, errors.New("out of time: no time left to wait for the ledger")

@@ -43,6 +43,9 @@ const (
 	// (tribunal-session dismiss, internal/dismiss); its task id is the
 	// task or advisory verdict the finding came from.
 	KindDismiss = "dismiss"
+	// KindTune is a person putting a rubric that `tune` shipped in place
+	// (`tune apply`, spec §14.7).
+	KindTune = "tune"
 )
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/store"
+)
+
+// tuneRecord stores the run in the project's store; a run outside a
+// repository has no project and is not recorded (a warning says so).
+func (c *cli) tuneRecord(project store.Project, perr error, rec tune.Record) {
+	if perr != nil {
+		c.warnf("tune run not recorded: %v", perr)
+		return
+	}
+	dir, err := rec.Save(project.Dir)
+	if err != nil {
+		c.warnf("%v", err)
+		return
+	}
+	c.progressf("tune: recorded as %s (%s); 'tribunal-session view %s' shows its page", rec.ID, dir, rec.ID)
+}
+
+// tuneFinish prints the result, writes --write's files for a shipped
+// run and returns the outcome's exit status.
+func (c *cli) tuneFinish(a tuneArgs, rec tune.Record, runErr error) int {
+	if a.asJSON {
+		c.printJSON(rec)
+	} else {
+		io.WriteString(c.stdout, rec.Result.Text())
+	}
+	if runErr != nil {
+		c.errorf("tune: %v", runErr)
+		if errors.Is(runErr, tune.ErrBudget) {
+			c.hint("raise --budget-usd, or lower --population, --generations or --repeats (--dry-run prints what a run would judge)")
+		}
+		return exitAborted
+	}
+	if rec.Outcome == tune.Ship {
+		if a.write != "" {
+			if err := tune.WriteRubric(a.write, tune.Surface{Raw: rec.Shipped}, rec.Diff); err != nil {
+				c.errorf("tune: %v", err)
+				return exitAborted
+			}
+			c.progressf("tune: wrote the shipped rubric to %s and its diff to %s.diff", a.write, a.write)
+		}
+		if !a.asJSON {
+			io.WriteString(c.stdout, "\n"+rec.Diff)
+			io.WriteString(c.stdout, "Apply it with: tribunal-session tune apply "+rec.ID+"\n")
+		}
+		return 0
+	}
+	switch rec.Outcome {
+	case tune.Hold:
+		return exitTuneHold
+	case tune.NeedMoreData:
+		return exitTuneNeedMoreData
+	}
+	return exitTuneInvalid
+}
