@@ -50,12 +50,13 @@ func Diff(from, to Surface) string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			out.WriteString(" " + a[i] + "\n")
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			out.WriteString("+" + b[j] + "\n")
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			// Removals before additions, as diff(1) prints a change.
 			out.WriteString("-" + a[i] + "\n")
 			i++
+		default:
+			out.WriteString("+" + b[j] + "\n")
+			j++
 		}
 	}
 	return out.String()
