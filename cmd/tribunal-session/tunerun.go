@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
@@ -69,10 +70,11 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 	}
 	defer os.RemoveAll(tmp)
 	c.progressf("tune: rubric %q, judged by %v; proposer %s", jury.RubricID(), jury.Seats(), jury.Config().TuneModel())
+	a.opts.ID = c.tuneID()
 	res, err := tune.Run(ctx, a.opts, tune.Deps{
 		Scorer:   &tune.JuryScorer{Env: e, WorktreeRoot: root, TempDir: tmp},
 		Proposer: tune.ModelProposer{Runner: runner, Model: jury.Config().TuneModel(), Dir: tmp, Timeout: jury.Params().JudgeTimeout},
-		Progress: c.progress, Warn: c.warning,
+		Progress: c.progress, Warn: c.warning, Emit: c.tuneEmitter(jury.Redactor()),
 	})
 	var inErr *tune.InputError
 	if errors.As(err, &inErr) {
@@ -84,7 +86,7 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 		c.errorf("tune: %v", err)
 		return exitAborted
 	}
-	rec := tune.NewRecord(c.tuneID(), time.Now().UTC().Format(time.RFC3339), jury.RubricID(), source, res)
+	rec := tune.NewRecord(a.opts.ID, time.Now().UTC().Format(time.RFC3339), jury.RubricID(), source, res)
 	c.tuneRecord(project, perr, rec)
 	return c.tuneFinish(a, rec, err)
 }
@@ -130,6 +132,18 @@ func (c *cli) tuneSeeds(path string) ([]tune.Proposal, int) {
 	c.errorf("tune: --try %s: %v", path, err)
 	c.hint(`the file is {"proposals": [{"edits": [{"op": "add_criterion", "name": "...", "value": 0.2}], "cites": ["case id"], "reason": "..."}]}`)
 	return nil, exitUsage
+}
+
+// tuneEmitter records tune's events in the Onlooker log; an event that
+// cannot be written is a warning, never the end of the run.
+func (c *cli) tuneEmitter(red *redact.Redactor) func(events.Payload) {
+	dir, logPath := events.ResolvePaths(c.getenv, c.home())
+	em := &events.Emitter{Dir: dir, LogPath: logPath, Redact: red}
+	return func(p events.Payload) {
+		if err := em.Emit(p); err != nil {
+			c.warnf("tune: event %s not recorded: %v", p.EventType(), err)
+		}
+	}
 }
 
 func (c *cli) tuneID() string {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // evolve runs the generations: the seeds first, then each generation the
@@ -20,22 +22,40 @@ func (t *tuner) evolve(ctx context.Context, seeds []Surface) error {
 			g.Candidates = append(g.Candidates, c)
 			if err != nil {
 				t.r.Generations = append(t.r.Generations, g)
+				t.emitGeneration(g)
 				return err
 			}
 		}
 		t.r.Generations = append(t.r.Generations, g)
+		t.emitGeneration(g)
 		parent = t.best(parent, g)
 	}
 	for n := 1; n <= t.o.Generations; n++ {
 		g := Generation{N: n, Parent: parent.ID}
 		err := t.generation(ctx, parent, &g)
 		t.r.Generations = append(t.r.Generations, g)
+		t.emitGeneration(g)
 		if err != nil {
 			return err
 		}
 		parent = t.best(parent, g)
 	}
 	return nil
+}
+
+// emitGeneration records a generation as an event.
+func (t *tuner) emitGeneration(g Generation) {
+	e := events.TuneGeneration{TaskID: t.o.ID, Generation: g.N, Candidates: len(g.Candidates), SpentUSD: t.r.SpentUSD}
+	for _, c := range g.Candidates {
+		if c.Error != "" {
+			e.Dropped++
+			continue
+		}
+		if a := c.Train.Agreement; a != nil && (e.BestTrainAgreement == nil || *a > *e.BestTrainAgreement) {
+			e.BestTrainAgreement = a
+		}
+	}
+	t.d.Emit(e)
 }
 
 // Parent is the surface a generation starts from.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 // Defaults of the options (spec §14.7).
@@ -28,6 +29,8 @@ const (
 
 // Options are one run's settings; zero values take the defaults.
 type Options struct {
+	// ID names the run in its events and records.
+	ID          string
 	Cases       []calibrate.Case
 	Base        Surface
 	MinCases    int
@@ -105,6 +108,8 @@ type Deps struct {
 	Progress func(string)
 	// Warn receives a dropped proposal's reason.
 	Warn func(string)
+	// Emit records an event (a generation, the decision); nil drops them.
+	Emit func(events.Payload)
 }
 
 // ErrBudget marks a run stopped by its budget; the result says what was
@@ -128,6 +133,9 @@ func Run(ctx context.Context, o Options, d Deps) (*Result, error) {
 	if d.Warn == nil {
 		d.Warn = func(string) {}
 	}
+	if d.Emit == nil {
+		d.Emit = func(events.Payload) {}
+	}
 	if err := d.Scorer.Check(o.Base); err != nil {
 		return nil, &InputError{fmt.Errorf("the current surface: %w", err)}
 	}
@@ -140,6 +148,7 @@ func Run(ctx context.Context, o Options, d Deps) (*Result, error) {
 	if n := len(o.Cases); n < o.MinCases {
 		r.refuse(NeedMoreData, fmt.Sprintf("%d labelled case(s); tune.min_cases is %d: %d more real outcome(s) needed (calibrate --from-history collects them)", n, o.MinCases, o.MinCases-n))
 		r.MoreCases = o.MinCases - n
+		d.Emit(decided(o.ID, r, nil))
 		return r, nil
 	}
 	if len(r.TrainIDs) == 0 || len(r.HeldOutIDs) < MinPairs {
@@ -150,7 +159,24 @@ func Run(ctx context.Context, o Options, d Deps) (*Result, error) {
 		t.byID[c.ID] = c
 	}
 	err = t.run(ctx, seeds)
+	d.Emit(decided(o.ID, r, err))
 	return r, err
+}
+
+// decided is the run's closing event; a run stopped by an error (the
+// budget, a signal) is "aborted".
+func decided(id string, r *Result, err error) events.TuneDecided {
+	e := events.TuneDecided{TaskID: id, Outcome: r.Outcome, Gate: r.Gate, MoreCases: r.MoreCases, SpentUSD: r.SpentUSD}
+	if err != nil || e.Outcome == "" {
+		e.Outcome = "aborted"
+	}
+	if d := r.Decision; d != nil {
+		e.ValidPairs = d.Valid
+		if l := d.Lift; l != nil {
+			e.Lift, e.LiftLow, e.LiftHigh = &l.Mean, &l.Low, &l.High
+		}
+	}
+	return e
 }
 
 // checkSeeds applies each seed proposal to the base: a seed that breaks

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
 const baseRubric = `{"id":"default","criteria":[{"name":"correctness","weight":0.6,"min_pass":0},{"name":"tests","weight":0.4,"min_pass":0}]}`
@@ -210,5 +211,42 @@ func TestSeedThatBreaksTheRubricIsRefused(t *testing.T) {
 	var in *InputError
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), "score_threshold") || s.calls != 0 {
 		t.Fatalf("err %v, %d calls", err, s.calls)
+	}
+}
+
+func TestEventsOfARun(t *testing.T) {
+	var got []events.Payload
+	o := Options{ID: "01M97QTFA8QTYJDXTJ1D1APMVM", Cases: cases(20), Base: Surface{Raw: []byte(baseRubric)}, Generations: 2}
+	r, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: &proposer{edits: fixOffByOne},
+		Emit: func(p events.Payload) { got = append(got, p) }})
+	if err != nil || r.Outcome != Ship {
+		t.Fatalf("run: %v, %s", err, r.Outcome)
+	}
+	// Generation 1 proposes; generation 2 has no train failure left.
+	if len(got) != 3 {
+		t.Fatalf("events %+v", got)
+	}
+	g, ok := got[0].(events.TuneGeneration)
+	if !ok || g.Generation != 1 || g.Candidates != 1 || g.BestTrainAgreement == nil || *g.BestTrainAgreement != 1 || g.TaskID != o.ID {
+		t.Errorf("generation event %+v", got[0])
+	}
+	d, ok := got[2].(events.TuneDecided)
+	if !ok || d.Outcome != Ship || d.Lift == nil || d.ValidPairs != len(r.HeldOutIDs) || d.SpentUSD != r.SpentUSD {
+		t.Errorf("decided event %+v", got[2])
+	}
+	for _, p := range got {
+		if err := events.Validate(p); err != nil {
+			t.Error(err)
+		}
+	}
+	// A budget stop is an aborted decision.
+	got = nil
+	o.BudgetUSD = 0.1
+	if _, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: &proposer{edits: fixOffByOne},
+		Emit: func(p events.Payload) { got = append(got, p) }}); !errors.Is(err, ErrBudget) {
+		t.Fatalf("budget: %v", err)
+	}
+	if d, ok := got[len(got)-1].(events.TuneDecided); !ok || d.Outcome != "aborted" {
+		t.Errorf("budget stop: %+v", got)
 	}
 }

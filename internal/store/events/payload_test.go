@@ -71,6 +71,8 @@ func fullPayloads() []Payload {
 			Result: "tie", JudgeModelID: "claude-opus-4-7"},
 		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 2, Candidates: 3, Finalists: 2,
 			PairwiseWins: 1, Applied: true},
+		TuneGeneration{TaskID: testTaskID, Generation: 1, Candidates: 4, Dropped: 1, BestTrainAgreement: Ptr(0.9), SpentUSD: 1.25},
+		TuneDecided{TaskID: testTaskID, Outcome: "ship", Gate: "pareto", ValidPairs: 13, Lift: Ptr(0.46), LiftLow: Ptr(0.15), LiftHigh: Ptr(0.78), MoreCases: 2, SpentUSD: 2.19},
 	}
 }
 
@@ -95,6 +97,8 @@ func minimalPayloads() []Payload {
 		CandidateComplete{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Outcome: "aborted"},
 		PairwiseCompared{TaskID: testTaskID, Context: "iteration_guard", AID: testIterID, BID: testJudgeID, AFirst: "tie", BFirst: "tie", Result: "tie"},
 		CandidateChosen{TaskID: testTaskID, CandidateTaskID: testIterID, CandidateIndex: 1, Candidates: 1, Finalists: 1},
+		TuneGeneration{TaskID: testTaskID},
+		TuneDecided{TaskID: testTaskID, Outcome: "hold", Gate: "delta"},
 	}
 }
 

@@ -163,6 +163,10 @@ func newPayload(eventType string) (any, bool) {
 		return &PairwiseCompared{}, true
 	case CandidateChosen{}.EventType():
 		return &CandidateChosen{}, true
+	case TuneGeneration{}.EventType():
+		return &TuneGeneration{}, true
+	case TuneDecided{}.EventType():
+		return &TuneDecided{}, true
 	}
 	return nil, false
 }

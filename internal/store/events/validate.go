@@ -30,6 +30,9 @@ var (
 	// The best-of-N additions (payloads_candidates.go).
 	pairwiseContexts = []string{"candidates", "iteration_guard"}
 	preferences      = []string{"a", "b", "tie"}
+	// The tune additions (payloads_tune.go).
+	tuneOutcomes = []string{"ship", "hold", "need-more-data", "invalid", "aborted"}
+	tuneGates    = []string{"delta", "pareto"}
 )
 
 // names turns a list of the gate vocabulary's words into strings; the
@@ -56,6 +59,8 @@ var enums = map[string][]string{
 	"reason":             blockReasons,
 	"pairwise_context":   pairwiseContexts,
 	"preference":         preferences,
+	"tune_outcome":       tuneOutcomes,
+	"tune_gate":          tuneGates,
 }
 
 // Validate reports the first way p would fail tribunal-payloads.json, so

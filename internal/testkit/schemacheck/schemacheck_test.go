@@ -67,6 +67,8 @@ func TestEventTypes(t *testing.T) {
 		"tribunal.pairwise.compared",
 		"tribunal.session.complete",
 		"tribunal.session.start",
+		"tribunal.tune.decided",
+		"tribunal.tune.generation",
 		"tribunal.verdict",
 	}
 	if got := EventTypes(); !slices.Equal(got, want) {
