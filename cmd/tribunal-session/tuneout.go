@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/present/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // tuneRecord stores the run in the project's store; a run outside a
@@ -59,4 +66,33 @@ func (c *cli) tuneFinish(a tuneArgs, rec tune.Record, runErr error) int {
 		return exitTuneNeedMoreData
 	}
 	return exitTuneInvalid
+}
+
+// tuneRunID is the tune run an id typed to 'view' names, when it names
+// one (never "last", which stays the newest task or verdict).
+func tuneRunID(projectDir, typed string) (string, bool) {
+	ids := records.ListTunes(projectDir)
+	if len(ids) == 0 || strings.EqualFold(strings.TrimSpace(typed), records.Last) {
+		return "", false
+	}
+	slices.Reverse(ids)
+	id, err := records.ResolveID(ids, typed, "tune run")
+	return id, err == nil
+}
+
+// writeTunePage writes a tune run's page (report.Tune).
+func (c *cli) writeTunePage(project store.Project, id, out string, now time.Time) (string, error) {
+	rec, err := tune.ReadRecord(project.Dir, id)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := report.Tune(&buf, rec, now); err != nil {
+		return "", err
+	}
+	path := out
+	if path == "" {
+		path = filepath.Join(viewDir(project), "tune-"+id+".html")
+	}
+	return path, writePage(path, buf.Bytes())
 }

@@ -124,7 +124,7 @@ func (t *tuner) admit(parent Parent, p Proposal, fails []Failure) (Surface, stri
 
 func (t *tuner) candidate(ctx context.Context, parent Parent, p Proposal, s Surface, what string) (Candidate, error) {
 	c := Candidate{ID: t.nextID(), Parent: parent.ID, Proposal: p, Surface: s}
-	cells, err := t.scoreAll(ctx, s, t.r.TrainIDs, fmt.Sprintf("%s, candidate %s (%s)", what, c.ID, summary(p)))
+	cells, err := t.scoreAll(ctx, s, t.r.TrainIDs, fmt.Sprintf("%s, candidate %s (%s)", what, c.ID, Summary(p)))
 	c.cells = cells
 	c.Train = t.figures(cells, t.r.TrainIDs)
 	if err != nil {
@@ -191,8 +191,8 @@ func (t *tuner) gate(ctx context.Context, best *Candidate) error {
 	return err
 }
 
-// summary is a proposal's edits in one line.
-func summary(p Proposal) string {
+// Summary is a proposal's edits in one line.
+func Summary(p Proposal) string {
 	var parts []string
 	for _, e := range p.Edits {
 		s := e.Op

@@ -48,7 +48,7 @@ func writeGeneration(b *strings.Builder, g Generation) {
 		fmt.Fprintf(b, "  the proposer failed: %s\n", g.ProposerError)
 	}
 	for _, c := range g.Candidates {
-		fmt.Fprintf(b, "  %s: %s\n", c.ID, summary(c.Proposal))
+		fmt.Fprintf(b, "  %s: %s\n", c.ID, Summary(c.Proposal))
 		if len(c.Proposal.Cites) > 0 || c.Proposal.Reason != "" {
 			fmt.Fprintf(b, "    cites %s: %s\n", strings.Join(c.Proposal.Cites, ", "), oneLine(c.Proposal.Reason))
 		}
