@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/env"
+	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
 	"github.com/tribunal-cc/tribunal/internal/present/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -95,4 +100,32 @@ func (c *cli) writeTunePage(project store.Project, id, out string, now time.Time
 		path = filepath.Join(viewDir(project), "tune-"+id+".html")
 	}
 	return path, writePage(path, buf.Bytes())
+}
+
+// sinceTune flags, after a calibrate run of the jury, a rubric that tune
+// shipped and that the new cases say has regressed ("tuned on …;
+// agreement since …", spec §14.7): a warning when it has, a note when
+// it holds, nothing when tune did not put the rubric in place.
+func (c *cli) sinceTune(ctx context.Context, dir string, opts calibrate.Options, rep *calibrate.Report) {
+	if rep == nil || opts.Stop || rep.Mutation != nil {
+		return
+	}
+	project, err := c.projectDir(ctx, dir)
+	if err != nil {
+		return
+	}
+	root, _ := projectkey.FindWorktreeRoot(dir)
+	quiet := func(string) {}
+	j, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
+	if err != nil || j.Rubric() == nil {
+		return
+	}
+	s, ok := tune.SinceApplied(project.Dir, j.Rubric().Raw, rep)
+	switch {
+	case !ok:
+	case s.Regressed:
+		c.warning(s.Text())
+	default:
+		c.progress(s.Text())
+	}
 }
