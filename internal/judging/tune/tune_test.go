@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
+	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 )
 
@@ -124,7 +125,8 @@ func TestHoldsWhenNoEditHelps(t *testing.T) {
 	if r.Outcome != Hold || r.Decision != nil {
 		t.Fatalf("outcome %s (%s)", r.Outcome, r.Reason)
 	}
-	// An edit that helps on train and harms on held-out is held at the gate.
+	// An edit that catches the bugs but also blocks every good change is
+	// no better on train: hold (the gate's own holds are TestJudge's).
 	r = run(t, Options{Cases: cases(20)}, &scripted{}, &proposer{edits: append(fixOffByOne, Edit{Op: "add_criterion", Name: "paranoid", Value: num(0.1)})})
 	if r.Outcome != Hold {
 		t.Fatalf("paranoid: outcome %s (%s)", r.Outcome, r.Reason)
@@ -168,11 +170,28 @@ func TestRefusesWhenNoiseExceedsTheLift(t *testing.T) {
 }
 
 func TestNoHeldOutCaseReachesTheProposer(t *testing.T) {
-	cs := cases(20)
+	// Few enough cases that every failure fits in the prompt (at most
+	// prompts.TuneMaxFailure): the prompt's cap must not be what hides a
+	// held-out case.
+	cs := cases(8)
 	p := &proposer{edits: fixOffByOne}
-	r := run(t, Options{Cases: cs, Generations: 3}, &scripted{}, p)
+	r := run(t, Options{Cases: cs, Generations: 3, MinCases: 10}, &scripted{}, p)
 	if len(p.requests) == 0 {
 		t.Fatal("the proposer was never asked")
+	}
+	held := map[string]bool{}
+	for _, id := range r.HeldOutIDs {
+		held[id] = true
+	}
+	for _, req := range p.requests {
+		if len(req.Failures) > prompts.TuneMaxFailure {
+			t.Fatalf("%d failures: the test needs fewer", len(req.Failures))
+		}
+		for _, f := range req.Failures {
+			if held[f.ID] {
+				t.Fatalf("held-out case %s was shown to the proposer", f.ID)
+			}
+		}
 	}
 	for _, id := range r.HeldOutIDs {
 		var held calibrate.Case
@@ -189,7 +208,7 @@ func TestNoHeldOutCaseReachesTheProposer(t *testing.T) {
 	}
 	// A proposal citing a held-out case is dropped, never scored.
 	p = &proposer{edits: fixOffByOne, cite: func(Request) []string { return r.HeldOutIDs[:1] }}
-	r2 := run(t, Options{Cases: cs}, &scripted{}, p)
+	r2 := run(t, Options{Cases: cs, MinCases: 10}, &scripted{}, p)
 	if r2.Outcome != Hold || !strings.Contains(r2.Generations[0].Candidates[0].Error, "not a failed train case") {
 		t.Fatalf("outcome %s, generations %+v", r2.Outcome, r2.Generations)
 	}
