@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/present/report"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -128,4 +129,14 @@ func (c *cli) sinceTune(ctx context.Context, dir string, opts calibrate.Options,
 	default:
 		c.progress(s.Text())
 	}
+}
+
+// liveLine is tune's progress on a terminal: the live state (the spend
+// case by case) redrawn on one line, which a step's line or a warning
+// first clears.
+func (c *cli) liveLine() (bar, progress, warn func(string)) {
+	b := &output.Bar{W: c.stderr}
+	progress = func(s string) { b.Clear(); c.progress(s) }
+	warn = func(s string) { b.Clear(); c.warning(s) }
+	return b.Draw, progress, warn
 }

@@ -71,11 +71,15 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 	defer os.RemoveAll(tmp)
 	c.progressf("tune: rubric %q, judged by %v; proposer %s", jury.RubricID(), jury.Seats(), jury.Config().TuneModel())
 	a.opts.ID = c.tuneID()
-	res, err := tune.Run(ctx, a.opts, tune.Deps{
+	deps := tune.Deps{
 		Scorer:   &tune.JuryScorer{Env: e, WorktreeRoot: root, TempDir: tmp},
 		Proposer: tune.ModelProposer{Runner: runner, Model: jury.Config().TuneModel(), Dir: tmp, Timeout: jury.Params().JudgeTimeout},
 		Progress: c.progress, Warn: c.warning, Emit: c.tuneEmitter(jury.Redactor()),
-	})
+	}
+	if tty, _ := c.term(c.stderr); tty {
+		deps.Bar, deps.Progress, deps.Warn = c.liveLine()
+	}
+	res, err := tune.Run(ctx, a.opts, deps)
 	var inErr *tune.InputError
 	if errors.As(err, &inErr) {
 		c.errorf("tune: %v", inErr.Err)

@@ -110,6 +110,10 @@ type Deps struct {
 	Warn func(string)
 	// Emit records an event (a generation, the decision); nil drops them.
 	Emit func(events.Payload)
+	// Bar, when set (a terminal), receives the live state after every
+	// judged case — the step, how far it is and the spend — each to be
+	// drawn in place of the last.
+	Bar func(string)
 }
 
 // ErrBudget marks a run stopped by its budget; the result says what was
@@ -267,6 +271,9 @@ func (t *tuner) scoreAll(ctx context.Context, s Surface, ids []string, what stri
 		c := t.d.Scorer.Score(ctx, s, t.byID[id])
 		t.r.SpentUSD += c.CostUSD
 		cells[id] = c
+		if t.d.Bar != nil {
+			t.d.Bar(fmt.Sprintf("%s: %d/%d judged, $%.4f of $%.2f spent", what, len(cells), len(ids), t.r.SpentUSD, t.o.BudgetUSD))
+		}
 	}
 	t.d.Progress(fmt.Sprintf("%s: %d case(s) judged, $%.4f of $%.2f spent", what, len(ids), t.r.SpentUSD, t.o.BudgetUSD))
 	return cells, nil

@@ -216,9 +216,15 @@ func TestNoHeldOutCaseReachesTheProposer(t *testing.T) {
 
 func TestBudgetStopsTheRun(t *testing.T) {
 	o := Options{Cases: cases(20), BudgetUSD: 0.25, Base: Surface{Raw: []byte(baseRubric)}}
-	r, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: &proposer{edits: fixOffByOne}})
+	var bar []string
+	r, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: &proposer{edits: fixOffByOne},
+		Bar: func(s string) { bar = append(bar, s) }})
 	if !errors.Is(err, ErrBudget) || r.SpentUSD < 0.25 || r.SpentUSD > 0.27 {
 		t.Fatalf("err %v, spent %v", err, r.SpentUSD)
+	}
+	// The spend is shown as it goes, case by case.
+	if len(bar) != 25 || bar[0] != "current surface, rollout 1/3: 1/"+fmt.Sprint(len(r.TrainIDs))+" judged, $0.0100 of $0.25 spent" {
+		t.Fatalf("bar: %d states, first %q", len(bar), bar[0])
 	}
 }
 
