@@ -2,7 +2,6 @@ package tune
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -164,31 +163,28 @@ func (t *tuner) failures(cells map[string]Cell) []Failure {
 }
 
 // gate scores the current surface and the finalist on the held-out part
-// and decides.
+// and decides. A budget spent on the way stops the run like any other
+// step: no decision is made on part of the pairs.
 func (t *tuner) gate(ctx context.Context, best *Candidate) error {
 	before, err := t.scoreAll(ctx, t.o.Base, t.r.HeldOutIDs, "held-out: current surface")
-	if err == nil {
-		var after map[string]Cell
-		after, err = t.scoreAll(ctx, best.Surface, t.r.HeldOutIDs, "held-out: candidate "+best.ID)
-		if err == nil {
-			labels := map[string]string{}
-			for _, id := range t.r.HeldOutIDs {
-				labels[id] = t.byID[id].Label
-			}
-			dec := Judge(t.o.Gate, t.o.Delta, labels, t.r.HeldOutIDs, before, after)
-			t.r.Decision, t.r.Finalist = &dec, best.ID
-			t.r.Outcome, t.r.Reason, t.r.MoreCases = dec.Outcome, dec.Reason, dec.MoreCases
-			if dec.Outcome == Ship {
-				t.r.Winner = best
-			}
-			return nil
-		}
+	if err != nil {
+		return err
 	}
-	if errors.Is(err, ErrBudget) {
-		t.r.refuse(Invalid, "the budget ran out before the held-out part was judged: "+err.Error())
-		return nil
+	after, err := t.scoreAll(ctx, best.Surface, t.r.HeldOutIDs, "held-out: candidate "+best.ID)
+	if err != nil {
+		return err
 	}
-	return err
+	labels := map[string]string{}
+	for _, id := range t.r.HeldOutIDs {
+		labels[id] = t.byID[id].Label
+	}
+	dec := Judge(t.o.Gate, t.o.Delta, labels, t.r.HeldOutIDs, before, after)
+	t.r.Decision, t.r.Finalist = &dec, best.ID
+	t.r.Outcome, t.r.Reason, t.r.MoreCases = dec.Outcome, dec.Reason, dec.MoreCases
+	if dec.Outcome == Ship {
+		t.r.Winner = best
+	}
+	return nil
 }
 
 // Summary is a proposal's edits in one line.

@@ -13,6 +13,9 @@ const (
 	Hold         = "hold"
 	NeedMoreData = "need-more-data"
 	Invalid      = "invalid"
+	// Aborted is a run its budget or a signal stopped before a decision;
+	// its partial evidence is kept.
+	Aborted = "aborted"
 )
 
 // The gates.

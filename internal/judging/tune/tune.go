@@ -163,6 +163,9 @@ func Run(ctx context.Context, o Options, d Deps) (*Result, error) {
 		t.byID[c.ID] = c
 	}
 	err = t.run(ctx, seeds)
+	if err != nil {
+		r.refuse(Aborted, "stopped before a decision: "+err.Error())
+	}
 	d.Emit(decided(o.ID, r, err))
 	return r, err
 }

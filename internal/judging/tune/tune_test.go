@@ -275,3 +275,13 @@ func TestEventsOfARun(t *testing.T) {
 		t.Errorf("budget stop: %+v", got)
 	}
 }
+
+func TestBudgetSpentDuringTheGateDecidesNothing(t *testing.T) {
+	// 3 rollouts and one candidate on 27 train cases, one proposer call:
+	// $1.13 before the gate; the held-out part needs $0.26 more.
+	o := Options{Cases: cases(20), BudgetUSD: 1.2, Generations: 1, Base: Surface{Raw: []byte(baseRubric)}}
+	r, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: &proposer{edits: fixOffByOne}})
+	if !errors.Is(err, ErrBudget) || r.Decision != nil || r.Outcome != Aborted {
+		t.Fatalf("err %v, outcome %q, decision %+v", err, r.Outcome, r.Decision)
+	}
+}

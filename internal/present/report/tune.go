@@ -34,7 +34,7 @@ func Tune(w io.Writer, rec tune.Record, now time.Time) error {
 	}
 	r := rec.Result
 	p := tunePage{Page: newHead("tune run "+rec.ID, now), ID: rec.ID, Outcome: r.Outcome, Reason: r.Reason, Diff: rec.Diff,
-		OutcomeClass: map[string]string{tune.Ship: "o-accepted", tune.Hold: "o-rejected"}[r.Outcome]}
+		OutcomeClass: map[string]string{tune.Ship: "o-accepted", tune.Hold: "o-rejected", tune.Aborted: "o-aborted"}[r.Outcome]}
 	if p.OutcomeClass == "" {
 		p.OutcomeClass = "o-incomplete"
 	}
