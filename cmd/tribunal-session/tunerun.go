@@ -69,11 +69,12 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 		return exitAborted
 	}
 	defer os.RemoveAll(tmp)
-	c.progressf("tune: rubric %q, judged by %v; proposer %s", jury.RubricID(), jury.Seats(), jury.Config().TuneModel())
+	propose, model := jury.SeatCall(jury.Config().TuneModel())
+	c.progressf("tune: rubric %q, judged by %v; proposer %s", jury.RubricID(), jury.Seats(), model)
 	a.opts.ID = c.tuneID()
 	deps := tune.Deps{
 		Scorer:   &tune.JuryScorer{Env: e, WorktreeRoot: root, TempDir: tmp},
-		Proposer: tune.ModelProposer{Runner: runner, Model: jury.Config().TuneModel(), Dir: tmp, Timeout: jury.Params().JudgeTimeout},
+		Proposer: tune.ModelProposer{Runner: propose, Model: model, Dir: tmp, Timeout: jury.Params().JudgeTimeout},
 		Progress: c.progress, Warn: c.warning, Emit: c.tuneEmitter(jury.Redactor()),
 	}
 	if tty, _ := c.term(c.stderr); tty {
