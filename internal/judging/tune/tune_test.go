@@ -285,3 +285,17 @@ func TestBudgetSpentDuringTheGateDecidesNothing(t *testing.T) {
 		t.Fatalf("err %v, outcome %q, decision %+v", err, r.Outcome, r.Decision)
 	}
 }
+
+// silent proposes nothing.
+type silent struct{}
+
+func (silent) Propose(context.Context, Request) ([]Proposal, float64, error) { return nil, 0, nil }
+
+func TestTryGivesTheUsersOwnEditTheSameProof(t *testing.T) {
+	o := Options{Cases: cases(20), Base: Surface{Raw: []byte(baseRubric)}, Generations: 1,
+		Seeds: []Proposal{{Edits: fixOffByOne, Reason: "mine"}}}
+	r, err := Run(context.Background(), o, Deps{Scorer: &scripted{}, Proposer: silent{}})
+	if err != nil || r.Outcome != Ship || r.Finalist != "c1" || r.Generations[0].N != 0 || r.Generations[0].Candidates[0].Proposal.Reason != "mine" {
+		t.Fatalf("err %v, outcome %s (%s), generations %+v", err, r.Outcome, r.Reason, r.Generations)
+	}
+}
