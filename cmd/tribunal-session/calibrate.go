@@ -112,6 +112,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	}
 	rep, err := calibrate.Run(ctx, opts, deps)
 	bar.End()
+	c.sinceTune(ctx, dir, opts, rep)
 	return c.calibrateReport(rep, err, asJSON)
 }
 

@@ -9,6 +9,9 @@ const exitText = `Exit status:
   10  not accepted: the gate never passed (exhausted_iterations);
       review: rejected (with --fail-on: a finding at or above it);
       judge: the answer (a batch: one or more) was rejected
+      tune: hold (no candidate passed the held-out gate)
+  11  tune: need-more-data (too few cases, too much noise, or too wide an interval)
+  12  tune: invalid (too few valid held-out pairs, or unpaired evidence)
   1   replay: a recorded decision would differ under the current rules;
       rejudge: a gate decision flipped under the current configuration;
       apply: the change conflicts with your edits (nothing was changed)

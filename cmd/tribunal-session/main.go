@@ -189,6 +189,8 @@ var commands = []command{
 		func(ctx context.Context, c *cli, args []string) int { return c.gcCmd(ctx, args) }},
 	{"calibrate", "measure the judges against labelled cases (agreement, κ, catch rate, …)", calibrateHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.calibrateCmd(ctx, args) }},
+	{"tune", "improve the rubric against labelled cases, shipped only on held-out evidence", tuneHelp,
+		func(ctx context.Context, c *cli, args []string) int { return c.tuneCmd(ctx, args) }},
 	{"rejudge", "shadow mode: judge past tasks' iterations with the current configuration", rejudgeHelp,
 		func(ctx context.Context, c *cli, args []string) int { return c.rejudgeCmd(ctx, args) }},
 	{"dismiss", "dismiss a finding so no judge raises it again until its code changes; --undo", dismissHelp,

@@ -30,7 +30,9 @@ criteria × judges grid, dissent, trust, meta-judge, findings, what the
 actor changed and the recorded model output, and the task's ledger
 entries with whether verify holds for them. Without an id: an index of
 every task and advisory verdict of this project on a timeline,
-filterable by outcome, with a page for each task beside it.
+filterable by outcome, with a page for each task beside it. A tune run's
+id (tribunal-session tune) gives its page: the outcome and its reason,
+every candidate with its train figures, every held-out pair, the diff.
 
   -o FILE   where to write the page (without an id: the index; the task
             pages go beside it). Default: the project's view/ directory
@@ -67,6 +69,8 @@ func (c *cli) viewCmd(ctx context.Context, args []string) int {
 	var err error
 	if len(pos) == 0 {
 		path, damaged, err = c.writeIndex(h.project, h.logPath, out, now)
+	} else if id, ok := tuneRunID(h.project.Dir, pos[0]); ok {
+		path, err = c.writeTunePage(h.project, id, out, now)
 	} else {
 		ref, ok := resolveOne(c, "view", pos[0], h.record, hintIDs)
 		if !ok {

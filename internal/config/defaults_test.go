@@ -65,6 +65,7 @@ func TestShippedDefaults(t *testing.T) {
 			`{"name":"correctness","weight":0.5,"min_pass":0.7},` +
 			`{"name":"groundedness","weight":0.3,"min_pass":0.7},` +
 			`{"name":"clarity","weight":0.2,"min_pass":0.5}]}]`},
+		{"tribunal.tune.min_cases", `30`},
 		{"tribunal.claude.path", `null`},
 	}
 	seen := 0

@@ -148,6 +148,10 @@ var tribunalSpec = object(map[string]*spec{
 		"skip_when_unanimous": leaf(kindBool),
 		"skip_min_confidence": leaf(kindNumber),
 	})),
+	"tune": object(map[string]*spec{
+		"min_cases": leaf(kindCount),
+		"model":     leaf(kindString),
+	}),
 	"rubric": object(map[string]*spec{
 		"default_id":             leaf(kindString),
 		"min_criterion_coverage": leaf(kindNumber),

@@ -45,6 +45,10 @@ type Options struct {
 	// GatePolicy overrides the effective gate policy when set (--quorum),
 	// over the rubric's and the settings'.
 	GatePolicy rules.Policy
+	// Rubric, when set, is the rubric object judged by instead of the
+	// one RubricID names: a candidate surface of `tune` (spec §14.7),
+	// checked as any rubric is.
+	Rubric json.RawMessage
 }
 
 // Jury is one loaded judge configuration — panel, reps, rubric, providers,
@@ -108,6 +112,14 @@ func (j *Jury) configure(opts Options) error {
 	rub, ok := set.Lookup(id)
 	if !ok {
 		rub = nil
+	}
+	if opts.Rubric != nil {
+		r, err := rubric.Parse(opts.Rubric)
+		if err != nil {
+			return err
+		}
+		r.Origin = "candidate rubric"
+		rub, j.rubricID = &r, r.ID
 	}
 	params, err := j.cfg.Session(rub)
 	if err != nil {

@@ -115,3 +115,23 @@ func seatTypes(seats []jury.Seat) []string {
 	}
 	return out
 }
+
+// SeatCall is the runner and model of the panel's first seat: where a
+// call that reasons like a judge but is not one (tune's proposer, spec
+// §14.7) sits — the same provider, credentials, redaction and isolation.
+// model replaces a claude seat's model when set; another family's seat
+// keeps its own, since a Claude model name means nothing to it.
+func (j *Jury) SeatCall(model string) (claude.Runner, string) {
+	panel := j.Panel()
+	if len(panel) == 0 {
+		return j.env.Claude, model
+	}
+	t := panel[0].JudgeType
+	if j.prov.judges[t].IsHeuristic() {
+		return j.env.Claude, model
+	}
+	if j.prov.judges[t].IsClaude() && model != "" {
+		return j.judgeRunner(t), model
+	}
+	return j.judgeRunner(t), j.seatModel(t)
+}

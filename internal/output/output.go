@@ -100,6 +100,15 @@ func (b *Bar) Draw(s string) {
 	fmt.Fprintf(b.W, "\rtribunal: %s", safetext.OneLine(s, 0))
 }
 
+// Clear erases the bar's line, if it is drawn, so that a whole line can
+// be printed in its place (the next Draw starts it again).
+func (b *Bar) Clear() {
+	if b.drawn {
+		fmt.Fprint(b.W, "\r\033[K")
+		b.drawn = false
+	}
+}
+
 // End ends the bar's line, if it was drawn.
 func (b *Bar) End() {
 	if b.drawn {

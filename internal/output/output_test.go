@@ -64,3 +64,16 @@ func TestBarRedrawsInPlace(t *testing.T) {
 		t.Errorf("bar = %q, want %q", b.String(), want)
 	}
 }
+
+func TestBarClear(t *testing.T) {
+	var b bytes.Buffer
+	bar := &Bar{W: &b}
+	bar.Clear() // nothing drawn: nothing to erase
+	bar.Draw("1/2")
+	bar.Clear()
+	bar.Clear()
+	bar.End() // cleared: no newline owed
+	if got := b.String(); got != "\rtribunal: 1/2\r\033[K" {
+		t.Fatalf("%q", got)
+	}
+}

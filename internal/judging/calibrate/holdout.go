@@ -111,3 +111,7 @@ func splitSweep(outs []judgestats.Outcome, ids []string, fraction, configured fl
 	}
 	return h
 }
+
+// HeldOut is heldOut for tune's split (internal/judging/tune): one rule
+// for which part a case is in, wherever cases are split.
+func HeldOut(id string, fraction float64) bool { return heldOut(id, fraction) }

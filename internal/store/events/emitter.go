@@ -1,6 +1,6 @@
 // Package events writes tribunal.* events to the shared Onlooker JSONL log:
 // the spec §10 envelope, ULID/UUIDv4 ids, the machine id, the locked sequence
-// counter and the 14 typed payloads.
+// counter and the typed payloads.
 package events
 
 import (

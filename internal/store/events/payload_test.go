@@ -346,3 +346,27 @@ func envelopeFor(t *testing.T, eventType string, payload []byte) []byte {
 	}
 	return b
 }
+
+// TestTunePayloadsAreTribunalsOwn: tune's events pass tribunal's own
+// payload rules but are no canonical onlooker type, which is why a tune
+// run writes them to its own record directory and never to the shared
+// log (spec §14.7, §10.4); a shared log that took them would fail every
+// onlooker consumer.
+func TestTunePayloadsAreTribunalsOwn(t *testing.T) {
+	for _, p := range []Payload{
+		TuneGeneration{TaskID: testTaskID, Generation: 1, Candidates: 4, Dropped: 1, BestTrainAgreement: Ptr(0.9), SpentUSD: 1.25},
+		TuneDecided{TaskID: testTaskID, Outcome: "ship", Gate: "pareto", ValidPairs: 13, Lift: Ptr(0.46), LiftLow: Ptr(0.15), LiftHigh: Ptr(0.78), MoreCases: 2, SpentUSD: 2.19},
+		TuneDecided{TaskID: testTaskID, Outcome: "hold", Gate: "delta"},
+	} {
+		if err := Validate(p); err != nil {
+			t.Errorf("%s: Validate: %v", p.EventType(), err)
+		}
+		line := emitOne(t, newTestEmitter(t), p)
+		if err := schemacheck.ValidateLine([]byte(line)); err == nil {
+			t.Errorf("%s validates against the canonical schema; it may go to the shared log then", p.EventType())
+		}
+	}
+	if err := Validate(TuneDecided{TaskID: testTaskID, Outcome: "shipped", Gate: "delta"}); err == nil {
+		t.Error("Validate accepted an outcome that is none of tune's")
+	}
+}

@@ -157,6 +157,10 @@ func newPayload(eventType string) (any, bool) {
 		return &GatePassed{}, true
 	case GateBlocked{}.EventType():
 		return &GateBlocked{}, true
+	case TuneGeneration{}.EventType():
+		return &TuneGeneration{}, true
+	case TuneDecided{}.EventType():
+		return &TuneDecided{}, true
 	}
 	return nil, false
 }

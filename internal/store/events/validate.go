@@ -27,6 +27,9 @@ var (
 	biasTypes          = []string{"position", "verbosity", "self_enhancement", "sycophancy", "refusal", "length"}
 	aggregationMethods = names(rules.Methods)
 	blockReasons       = names(rules.Reasons)
+	// The tune additions (payloads_tune.go).
+	tuneOutcomes = []string{"ship", "hold", "need-more-data", "invalid", "aborted"}
+	tuneGates    = []string{"delta", "pareto"}
 )
 
 // names turns a list of the gate vocabulary's words into strings; the
@@ -51,6 +54,8 @@ var enums = map[string][]string{
 	"bias_type":          biasTypes,
 	"aggregation_method": aggregationMethods,
 	"reason":             blockReasons,
+	"tune_outcome":       tuneOutcomes,
+	"tune_gate":          tuneGates,
 }
 
 // Validate reports the first way p would fail tribunal-payloads.json, so

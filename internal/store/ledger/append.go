@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/jcs"
@@ -39,8 +40,8 @@ func Append(path, keyDir, kind string, fields Fields, record any, now time.Time)
 // AppendWithin is Append with the wait for another appender's lock bounded
 // by wait instead of the default: a hook draws it from its time budget.
 func AppendWithin(wait time.Duration, path, keyDir, kind string, fields Fields, record any, now time.Time) (Entry, error) {
-	if kind != KindGate && kind != KindAdvisory && kind != KindRewake && kind != KindRejudge && kind != KindDismiss && kind != KindPrune {
-		return Entry{}, fmt.Errorf("ledger entry kind %q is none of %q, %q, %q, %q, %q and %q", kind, KindGate, KindAdvisory, KindRewake, KindRejudge, KindDismiss, KindPrune)
+	if !slices.Contains(kinds, kind) {
+		return Entry{}, fmt.Errorf("ledger entry kind %q is none of %q", kind, kinds)
 	}
 	if wait <= 0 {
 		return Entry{}, errors.New("out of time: no time left to wait for the ledger")

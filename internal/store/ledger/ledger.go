@@ -48,7 +48,13 @@ const (
 	// record the digest of the files that went. The entries a record had
 	// stay as they were: the ledger is never rewritten.
 	KindPrune = "prune"
+	// KindTune is a person putting a rubric that `tune` shipped in place
+	// (`tune apply`, spec §14.7).
+	KindTune = "tune"
 )
+
+// kinds are every entry kind Append writes.
+var kinds = []string{KindGate, KindAdvisory, KindRewake, KindRejudge, KindDismiss, KindPrune, KindTune}
 
 // zeroHash is the prev of entry 0 and the hash of an empty ledger's head:
 // a fixed-width value keeps "prev" one shape (64 lower-case hex digits) in
