@@ -9,6 +9,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +28,15 @@ func WriteFile(t testing.TB, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// WriteFiles writes each slash-separated path → content of files under
+// dir, as WriteFile does.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
 	}
 }
 
@@ -49,10 +59,66 @@ func GitEnv(t testing.TB) []string {
 		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
 }
 
+// Git runs the real git with GitEnv's environment in any directory, for
+// tests that hold several repositories at once (clones, linked worktrees,
+// bare remotes) or use git as the oracle their code must agree with.
+type Git struct {
+	t   testing.TB
+	Bin string   // the git executable found on PATH
+	Env []string // GitEnv's environment, for runners built on it
+}
+
+// NewGit finds git and makes GitEnv's environment; it skips the test where
+// git is not installed.
+func NewGit(t testing.TB) *Git {
+	t.Helper()
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	return &Git{t: t, Bin: bin, Env: GitEnv(t)}
+}
+
+// Try runs git with args in dir and returns its standard output as git
+// wrote it; a failure's error carries git's standard error.
+func (g *Git) Try(dir string, args ...string) (string, error) {
+	cmd := exec.Command(g.Bin, args...)
+	cmd.Dir, cmd.Env = dir, g.Env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("git %v in %s: %w\n%s", args, dir, err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// Run is Try that fails the test when git fails.
+func (g *Git) Run(dir string, args ...string) string {
+	g.t.Helper()
+	out, err := g.Try(dir, args...)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	return out
+}
+
+// Init makes a repository on branch main at dir (created if missing), with
+// extra flags for git init such as --bare, and returns it.
+func (g *Git) Init(dir string, flags ...string) *Repo {
+	g.t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		g.t.Fatal(err)
+	}
+	g.Run(dir, append(append([]string{"init", "-q", "-b", "main"}, flags...), dir)...)
+	return &Repo{t: g.t, g: g, Dir: dir, Env: g.Env}
+}
+
 // Repo is a test's git repository: its work tree and the environment its
 // git commands run in.
 type Repo struct {
 	t   testing.TB
+	g   *Git
 	Dir string
 	Env []string
 }
@@ -62,27 +128,14 @@ type Repo struct {
 // not installed.
 func GitRepo(t testing.TB) *Repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	r := &Repo{t: t, Dir: t.TempDir(), Env: GitEnv(t)}
-	r.Git("init", "-q", "-b", "main")
-	return r
+	return NewGit(t).Init(t.TempDir())
 }
 
 // Git runs git with args in the repository and returns its trimmed
 // standard output; a failure fails the test with git's output.
 func (r *Repo) Git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.Dir, r.Env
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s%s", args, err, out, stderr.String())
-	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(r.g.Run(r.Dir, args...))
 }
 
 // WriteFile writes content to the slash-separated path rel inside the

@@ -70,3 +70,27 @@ func TestGitRepo(t *testing.T) {
 		t.Fatalf("branch = %q, want main", got)
 	}
 }
+
+// TestGitInitBareAndClone holds the shapes the multi-repository tests
+// build: a bare remote, a clone pushing to it, and Try's error carrying
+// git's own message.
+func TestGitInitBareAndClone(t *testing.T) {
+	g := testkit.NewGit(t)
+	top := t.TempDir()
+	origin := g.Init(filepath.Join(top, "origin.git"), "--bare")
+	if got := origin.Git("rev-parse", "--is-bare-repository"); got != "true" {
+		t.Fatalf("bare = %q", got)
+	}
+	g.Run(top, "clone", "-q", origin.Dir, "clone")
+	clone := filepath.Join(top, "clone")
+	testkit.WriteFiles(t, clone, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
+	g.Run(clone, "add", "-A")
+	g.Run(clone, "commit", "-q", "-m", "one")
+	g.Run(clone, "push", "-q", "origin", "HEAD:main")
+	if got := origin.Git("ls-tree", "-r", "--name-only", "main"); got != "a.txt\nd/b.txt" {
+		t.Fatalf("origin's tree = %q", got)
+	}
+	if _, err := g.Try(top, "rev-parse", "--verify", "nosuch"); err == nil || !strings.Contains(err.Error(), "fatal") {
+		t.Fatalf("Try's error = %v, want git's message", err)
+	}
+}
