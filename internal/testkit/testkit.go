@@ -64,8 +64,9 @@ func GitEnv(t testing.TB) []string {
 // bare remotes) or use git as the oracle their code must agree with.
 type Git struct {
 	t   testing.TB
-	Bin string   // the git executable found on PATH
-	Env []string // GitEnv's environment, for runners built on it
+	Bin  string   // the git executable found on PATH
+	Env  []string // GitEnv's environment, for runners built on it
+	Home string   // the HOME in Env, for tests of the user's git configuration
 }
 
 // NewGit finds git and makes GitEnv's environment; it skips the test where
@@ -76,7 +77,13 @@ func NewGit(t testing.TB) *Git {
 	if err != nil {
 		t.Skip("git not installed")
 	}
-	return &Git{t: t, Bin: bin, Env: GitEnv(t)}
+	g := &Git{t: t, Bin: bin, Env: GitEnv(t)}
+	for _, kv := range g.Env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			g.Home = v
+		}
+	}
+	return g
 }
 
 // Try runs git with args in dir and returns its standard output as git
