@@ -89,8 +89,14 @@ func NewGit(t testing.TB) *Git {
 // Try runs git with args in dir and returns its standard output as git
 // wrote it; a failure's error carries git's standard error.
 func (g *Git) Try(dir string, args ...string) (string, error) {
+	return g.TryInput(dir, "", args...)
+}
+
+// TryInput is Try with stdin as git's standard input (fast-import, apply).
+func (g *Git) TryInput(dir, stdin string, args ...string) (string, error) {
 	cmd := exec.Command(g.Bin, args...)
 	cmd.Dir, cmd.Env = dir, g.Env
+	cmd.Stdin = strings.NewReader(stdin)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -118,6 +124,12 @@ func (g *Git) Init(dir string, flags ...string) *Repo {
 		g.t.Fatal(err)
 	}
 	g.Run(dir, append(append([]string{"init", "-q", "-b", "main"}, flags...), dir)...)
+	return g.Repo(dir)
+}
+
+// Repo is the repository git already holds at dir: a clone, a linked
+// worktree.
+func (g *Git) Repo(dir string) *Repo {
 	return &Repo{t: g.t, g: g, Dir: dir, Env: g.Env}
 }
 
@@ -152,9 +164,11 @@ func (r *Repo) WriteFile(rel, content string) {
 	WriteFile(r.t, filepath.Join(r.Dir, filepath.FromSlash(rel)), content)
 }
 
-// Commit stages every change in the work tree and commits it with msg.
-func (r *Repo) Commit(msg string) {
+// Commit stages every change in the work tree, commits it with msg and
+// returns the new commit's hash.
+func (r *Repo) Commit(msg string) string {
 	r.t.Helper()
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--allow-empty", "-m", msg)
+	return r.Git("rev-parse", "HEAD")
 }
