@@ -23,12 +23,32 @@ import (
 // world-accessible files accept what a test wrote.
 func WriteFile(t testing.TB, path, content string) {
 	t.Helper()
+	WriteFileMode(t, path, content, 0o600)
+}
+
+// WriteFileMode is WriteFile with the file's mode given, for scripts and
+// for tests of what a mode means (an executable, a file others may read).
+// The mode is set after writing, so the umask does not narrow it.
+func WriteFileMode(t testing.TB, path, content string, mode os.FileMode) {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TempFile writes content to a file called name in a fresh temporary
+// directory and returns its path.
+func TempFile(t testing.TB, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	WriteFile(t, path, content)
+	return path
 }
 
 // WriteFiles writes each slash-separated path → content of files under

@@ -94,3 +94,17 @@ func TestGitInitBareAndClone(t *testing.T) {
 		t.Fatalf("Try's error = %v, want git's message", err)
 	}
 }
+
+// TestWriteFileModeAndTempFile: the mode asked for is the mode written,
+// whatever the umask, and TempFile's path holds the content.
+func TestWriteFileModeAndTempFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bin", "tool")
+	testkit.WriteFileMode(t, p, "#!/bin/sh\n", 0o775)
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o775 {
+		t.Fatalf("mode = %v, %v; want 0775", fi.Mode(), err)
+	}
+	q := testkit.TempFile(t, "a.json", "{}")
+	if b, err := os.ReadFile(q); err != nil || string(b) != "{}" || filepath.Base(q) != "a.json" {
+		t.Fatalf("TempFile: %q %q %v", q, b, err)
+	}
+}
