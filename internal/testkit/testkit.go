@@ -83,7 +83,7 @@ func GitEnv(t testing.TB) []string {
 // tests that hold several repositories at once (clones, linked worktrees,
 // bare remotes) or use git as the oracle their code must agree with.
 type Git struct {
-	t   testing.TB
+	t    testing.TB
 	Bin  string   // the git executable found on PATH
 	Env  []string // GitEnv's environment, for runners built on it
 	Home string   // the HOME in Env, for tests of the user's git configuration
