@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 )
 
 // maxStderrInError bounds how much of git's stderr is quoted in an error; the
@@ -53,7 +53,7 @@ func GitArgs(args ...string) []string {
 // a credential helper, say) cannot run tribunal's hooks again. Earlier
 // values of the added variables are replaced.
 func GitEnv(env []string) []string {
-	added := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", hookio.GuardEnv + "=1"}
+	added := []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", childenv.GuardEnv + "=1"}
 	out := make([]string, 0, len(env)+len(added))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
