@@ -154,7 +154,7 @@ func TestFingerprintExtraBlobs(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 	fp := func(extra ...[]byte) string { return fingerprint(t, g, dir, extra...) }
 
-	if fp([]byte("msg 1")) != fp([]byte("msg 1")) {
+	if a, b := fp([]byte("msg 1")), fp([]byte("msg 1")); a != b {
 		t.Error("same extra blob, different fingerprints")
 	}
 	distinct := map[string][][]byte{
