@@ -1,8 +1,9 @@
 // Package testkit is the one home of test support: its subpackages hold the
 // fakes (fakeclaude, fakeapi, fakellm, fakegithub), the shared testscript
 // commands, the test tiers and the house-rule tests, and this package holds
-// the two helpers every package's tests need — a file written in one call
-// and a throwaway git repository — so that no package keeps its own copy.
+// the helpers every package's tests need — files written in one call, and
+// the real git in an isolated environment with throwaway repositories — so
+// that no package keeps its own copy.
 //
 // Only tests import testkit; a test in this package fails if product code
 // does.
