@@ -2,11 +2,12 @@ package scripts
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestCheckCommits runs scripts/check-commits.sh on a repository whose
@@ -30,23 +31,13 @@ func TestCheckCommits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			git := func(args ...string) {
-				t.Helper()
-				cmd := exec.Command("git", args...)
-				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-					"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
-			git("init", "-q")
+			r := testkit.GitRepo(t)
+			dir := r.Dir
 			// The base's own message breaks both rules: it is not judged.
-			git("commit", "-q", "--allow-empty", "-m", long)
-			git("tag", "base")
+			r.Git("commit", "-q", "--allow-empty", "-m", long)
+			r.Git("tag", "base")
 			for _, m := range tt.messages {
-				git("commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", m)
+				r.Git("commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", m)
 			}
 			script, err := filepath.Abs("check-commits.sh")
 			if err != nil {

@@ -13,7 +13,7 @@
 #                              one slow tier (internal/testkit/testtier), under -race
 #   scripts/test.sh fmt        gofmt -w every directory that go vet ./... checks
 #   scripts/test.sh staticcheck
-#                              staticcheck (pinned below) over the non-test code
+#                              staticcheck (pinned below) over the code and its tests
 #   scripts/test.sh check      everything CI runs: gofmt, vet, staticcheck, every
 #                              tier under -race, every tier but calibration once
 #                              more under load
@@ -83,15 +83,14 @@ lint() {
 
 # staticcheck, at the version pinned here: go run fetches it through the Go
 # module proxy on first use (into the module cache, never into go.mod) and
-# reuses the cached build after. Test files are left out (-tests=false):
-# the checks are held for the code that ships; the test files' few findings
-# (deliberate self-comparisons in stability tests among them) are not
-# worth a rule to carry.
+# reuses the cached build after. It checks the test files too: a test that
+# compares a value with itself or calls a deprecated API is as wrong as
+# product code that does.
 STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 staticcheck() {
 	echo "== staticcheck ${STATICCHECK#*@}"
-	go run "$STATICCHECK" -tests=false ./...
+	go run "$STATICCHECK" ./...
 }
 
 quick() {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hook/hookio"
 	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/schemacheck"
 )
 
@@ -84,23 +84,13 @@ func newStopFixture(f *testing.F) *stopFixture {
 			f.Fatal(err)
 		}
 	}
-	write := func(path, content string) {
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			f.Fatal(err)
-		}
-	}
-	write(filepath.Join(fx.repo, ".claude", "settings.json"), `{"tribunal":{"stop_hook":{"enabled":true}}}`)
-	write(filepath.Join(fx.repo, "README.md"), "# demo\n")
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
-		cmd := exec.Command("git", append([]string{"-C", fx.repo}, args...)...)
-		cmd.Env = fx.environ
-		if out, err := cmd.CombinedOutput(); err != nil {
-			f.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	r := testkit.NewGit(f).Init(fx.repo)
+	r.WriteFile(".claude/settings.json", `{"tribunal":{"stop_hook":{"enabled":true}}}`)
+	r.WriteFile("README.md", "# demo\n")
+	r.Commit("initial")
 	// Dirty the tree with a tracked change and an untracked file.
-	write(filepath.Join(fx.repo, "README.md"), "# demo\nmore\n")
-	write(filepath.Join(fx.repo, "new.txt"), "hello\n")
+	r.WriteFile("README.md", "# demo\nmore\n")
+	r.WriteFile("new.txt", "hello\n")
 
 	out, err := os.CreateTemp(root, "stdout-*")
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegithub"
 )
 
@@ -21,6 +21,7 @@ import (
 // copy of the file (which must not count).
 type prRepo struct {
 	t               *testing.T
+	repo            *testkit.Repo
 	dir, base, head string
 	alice, mallory  ed25519.PrivateKey
 	env             []string
@@ -31,42 +32,22 @@ type prRepo struct {
 
 func (r *prRepo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return r.repo.Git(args...)
 }
 
 func (r *prRepo) commit(file, content string) string {
 	r.t.Helper()
-	p := filepath.Join(r.dir, file)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", file)
-	return r.git("rev-parse", "HEAD")
+	r.repo.WriteFile(file, content)
+	return r.repo.Commit(file)
 }
 
 // newPRRepo builds the repository; signers makes the base's
 // allowed-signers file from the keys ("" for none).
 func newPRRepo(t *testing.T, signers func(r *prRepo) string) *prRepo {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	home := t.TempDir()
-	r := &prRepo{t: t, dir: t.TempDir(), env: append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")}
+	repo := testkit.GitRepo(t)
+	r := &prRepo{t: t, repo: repo, dir: repo.Dir, env: repo.Env}
 	_, r.alice, _ = ed25519.GenerateKey(rand.Reader)
 	_, r.mallory, _ = ed25519.GenerateKey(rand.Reader)
-	r.git("init", "-q", "-b", "main")
 	r.commit("README", "hello\n")
 	atBase := signers(r)
 	if atBase != "" {

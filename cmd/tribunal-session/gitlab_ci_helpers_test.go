@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegitlab"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
@@ -54,52 +55,21 @@ func glSourceSnapshot(t *testing.T, root, dst string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, f), data, fi.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFileMode(t, filepath.Join(dst, f), string(data), fi.Mode().Perm())
 	}
-	glGit(t, "", "init", "-q", "-b", "e2e", dst)
-	glCommit(t, dst, "snapshot")
+	r := testkit.NewGit(t).Init(dst)
+	r.Git("symbolic-ref", "HEAD", "refs/heads/e2e")
+	r.Commit("snapshot")
 	return dst
-}
-
-func glGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func glCommit(t *testing.T, dir, msg string) string {
-	t.Helper()
-	glGit(t, dir, "add", "-A")
-	glGit(t, dir, "commit", "-q", "--no-verify", "-m", msg)
-	return glGit(t, dir, "rev-parse", "HEAD")
-}
-
-func glWrite(t *testing.T, dir, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // glDiffs is GET …/diffs of base..head: per file, the hunks without the
 // git header, as GitLab answers.
-func glDiffs(t *testing.T, dir, base, head string) []fakegitlab.Diff {
+func glDiffs(t *testing.T, r *testkit.Repo, base, head string) []fakegitlab.Diff {
 	t.Helper()
 	var out []fakegitlab.Diff
-	for _, f := range strings.Fields(glGit(t, dir, "diff", "--name-only", base, head)) {
-		d := glGit(t, dir, "diff", "--no-color", base, head, "--", f) + "\n"
+	for _, f := range strings.Fields(r.Git("diff", "--name-only", base, head)) {
+		d := r.Git("diff", "--no-color", base, head, "--", f) + "\n"
 		if i := strings.Index(d, "\n@@"); i >= 0 {
 			d = d[i+1:]
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/review/gitlabmr"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakegitlab"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
@@ -59,27 +60,27 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src := glSourceSnapshot(t, root, filepath.Join(dir, "src"))
-	mr := filepath.Join(dir, "mr")
-	glGit(t, "", "init", "-q", "-b", "main", mr)
-	glGit(t, mr, "remote", "add", "origin", "https://gitlab.example/acme/widgets.git")
+	mrRepo := testkit.NewGit(t).Init(filepath.Join(dir, "mr"))
+	mr := mrRepo.Dir
+	mrRepo.Git("remote", "add", "origin", "https://gitlab.example/acme/widgets.git")
 	tmpl, err := os.ReadFile(filepath.Join(root, "ci", "gitlab", "tribunal-review.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	glWrite(t, mr, "tribunal-review.yml", string(tmpl))
-	glWrite(t, mr, ".gitlab-ci.yml", "include:\n  - local: tribunal-review.yml\n")
-	glWrite(t, mr, "retry.go", glRetryBase)
-	base := glCommit(t, mr, "base")
-	glGit(t, mr, "checkout", "-q", "-b", "retry")
-	glWrite(t, mr, "retry.go", glRetryHead1)
-	head1 := glCommit(t, mr, "retry")
+	mrRepo.WriteFile("tribunal-review.yml", string(tmpl))
+	mrRepo.WriteFile(".gitlab-ci.yml", "include:\n  - local: tribunal-review.yml\n")
+	mrRepo.WriteFile("retry.go", glRetryBase)
+	base := mrRepo.Commit("base")
+	mrRepo.Git("checkout", "-q", "-b", "retry")
+	mrRepo.WriteFile("retry.go", glRetryHead1)
+	head1 := mrRepo.Commit("retry")
 
 	if err := os.MkdirAll(filepath.Join(dir, "home"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	api := fakegitlab.Start(glToken)
 	defer api.Close()
-	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head1}, glDiffs(t, mr, base, head1))
+	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head1}, glDiffs(t, mrRepo, base, head1))
 	fake, err := exec.LookPath("claude") // testscript.Main's fake claude
 	if err != nil {
 		t.Fatal(err)
@@ -90,14 +91,11 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(claudeBin), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	glWrite(t, filepath.Dir(claudeBin), "claude", "#!/bin/sh\nif [ \"$1\" = --version ]; then TRIBUNAL_NESTED=${TRIBUNAL_NESTED:-1} exec "+fake+" \"$@\"; fi\nexec "+fake+" \"$@\"\n")
-	if err := os.Chmod(claudeBin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFileMode(t, claudeBin, "#!/bin/sh\nif [ \"$1\" = --version ]; then TRIBUNAL_NESTED=${TRIBUNAL_NESTED:-1} exec "+fake+" \"$@\"; fi\nexec "+fake+" \"$@\"\n", 0o755)
 	run := func(name, judges string, vars ...string) (bool, string, time.Duration) {
 		t.Helper()
 		script := filepath.Join(dir, name+".json")
-		glWrite(t, dir, name+".json", judges)
+		testkit.WriteFile(t, filepath.Join(dir, name+".json"), judges)
 		args := []string{"--force-shell-executor", "--shell-isolation", "--no-color",
 			"--variable", "CI_PIPELINE_SOURCE=merge_request_event", "--variable", "CI_MERGE_REQUEST_IID=7",
 			"--variable", "CI_PROJECT_ID=42", "--variable", "CI_API_V4_URL=" + api.URL,
@@ -131,9 +129,9 @@ func TestGitLabTemplateUnderGitLabCILocal(t *testing.T) {
 		t.Fatalf("first pipeline's discussions: %+v", ds)
 	}
 
-	glWrite(t, mr, "retry.go", glRetryHead2)
-	head2 := glCommit(t, mr, "fix send")
-	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head2}, glDiffs(t, mr, base, head2))
+	mrRepo.WriteFile("retry.go", glRetryHead2)
+	head2 := mrRepo.Commit("fix send")
+	api.SetMergeRequest("42", 7, fakegitlab.Refs{BaseSHA: base, StartSHA: base, HeadSHA: head2}, glDiffs(t, mrRepo, base, head2))
 	ok, out, warm := run("second", glJudges(glLoop+","+glPkg, ""))
 	if !ok || !strings.Contains(out, "tribunal: installed from the job cache") {
 		t.Fatalf("second pipeline: ok=%v, want the install from the cache\n%s", ok, out)

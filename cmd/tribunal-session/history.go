@@ -299,7 +299,7 @@ func (c *cli) showCmd(ctx context.Context, args []string) int {
 		return c.showAdvisory(project.Dir, logPath, ref.StopPath, asJSON)
 	}
 	if diff {
-		patch, err := history.IterationDiff(project.Dir, ref.TaskID, iteration, previous)
+		patch, err := records.IterationDiff(project.Dir, ref.TaskID, iteration, previous)
 		if err != nil {
 			c.errorf("show: %v", err)
 			return exitUsage

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/mcpserver"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
@@ -49,7 +49,7 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	c.progress("mcp: serving judge, verify, list_verdicts, show_verdict and dismiss_finding on stdio")
-	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(claude.GuardEnv) != "", Run: c.mcpRunner()}
+	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(childenv.GuardEnv) != "", Run: c.mcpRunner()}
 	if err := mcpserver.Serve(ctx, o, c.stdin, c.stdout); err != nil {
 		c.errorf("mcp: %v", err)
 		return exitAborted

@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/calibrate"
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
@@ -60,7 +61,7 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 	if a.dryRun {
 		plan := tune.PlanOf(a.opts)
 		if perr == nil {
-			plan.PerJudging, plan.History = tune.RecordedCost(project.Dir)
+			plan.PerJudging, plan.History = history.CostPerRound(project.Dir)
 		}
 		io.WriteString(c.stdout, plan.Text())
 		return 0

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/verdict"
 )
@@ -80,7 +81,7 @@ func CallRecord(spec provider.Spec, meta records.CallMeta, call claude.Call, res
 	rec := records.Call{
 		CallMeta: meta, Model: call.Model,
 		Argv:     redactArgv(callArgv(spec, call)),
-		EnvAdded: []string{claude.GuardEnv + "=1"},
+		EnvAdded: []string{childenv.GuardEnv + "=1"},
 		Dir:      call.Dir, Prompt: call.Prompt, RawOutput: res.Raw, Text: res.Text,
 		Structured: res.Structured, CostUSD: res.CostUSD, Stderr: res.Stderr,
 		Usage: records.CallUsage{Tokens: res.Tokens, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, NumTurns: res.NumTurns, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode},

@@ -5,17 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-func writeExe(t *testing.T, path string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), mode); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/tribunal-cc/tribunal/internal/testkit"
+)
 
 // The one PATH rule: absolute entries only, first executable wins. The
 // working directory is the repository under review, which ships a "tool"
@@ -23,15 +15,15 @@ func writeExe(t *testing.T, path string, mode os.FileMode) {
 func TestLookPath(t *testing.T) {
 	root := t.TempDir()
 	good := filepath.Join(root, "good")
-	writeExe(t, filepath.Join(good, "tool"), 0o755)
+	testkit.WriteFileMode(t, filepath.Join(good, "tool"), "#!/bin/sh\nexit 0\n", 0o755)
 	plain := filepath.Join(root, "plain")
-	writeExe(t, filepath.Join(plain, "tool"), 0o644)
+	testkit.WriteFileMode(t, filepath.Join(plain, "tool"), "#!/bin/sh\nexit 0\n", 0o644)
 	if err := os.MkdirAll(filepath.Join(root, "dir", "tool"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	repo := filepath.Join(root, "repo")
-	writeExe(t, filepath.Join(repo, "tool"), 0o755)
-	writeExe(t, filepath.Join(repo, "bin", "tool"), 0o755)
+	testkit.WriteFileMode(t, filepath.Join(repo, "tool"), "#!/bin/sh\nexit 0\n", 0o755)
+	testkit.WriteFileMode(t, filepath.Join(repo, "bin", "tool"), "#!/bin/sh\nexit 0\n", 0o755)
 	t.Chdir(repo)
 	sep := string(os.PathListSeparator)
 	tests := []struct{ name, path, want string }{
@@ -57,8 +49,8 @@ func TestLookPath(t *testing.T) {
 func TestResolve(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "check")
-	writeExe(t, script, 0o755)
-	writeExe(t, filepath.Join(dir, "notes.txt"), 0o644)
+	testkit.WriteFileMode(t, script, "#!/bin/sh\nexit 0\n", 0o755)
+	testkit.WriteFileMode(t, filepath.Join(dir, "notes.txt"), "#!/bin/sh\nexit 0\n", 0o644)
 	cases := []struct {
 		name, argv0 string
 		env         []string

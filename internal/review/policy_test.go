@@ -17,39 +17,24 @@ import (
 // are refused with a warning; Fetch adds a schema file, and refuses a
 // path out of the repository.
 func TestPolicyTreeReadsTheBaseOnly(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	ctx := context.Background()
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := git(ctx, dir, args...)
-		if err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run("checkout", "-q", "main")
-	write(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.9}}}`)
-	write("schemas/a.json", `{"type":"object"}`)
-	write(".claude/tribunal.toml", strings.Repeat("#", maxPolicyBytes+1))
+	r.Git("checkout", "-q", "main")
+	r.WriteFile(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.9}}}`)
+	r.WriteFile("schemas/a.json", `{"type":"object"}`)
+	r.WriteFile(".claude/tribunal.toml", strings.Repeat("#", maxPolicyBytes+1))
 	for link, target := range map[string]string{".tribunal": "/etc", ".claude/settings.local.json": "/etc/passwd"} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	run("add", "-A")
-	run("commit", "-q", "-m", "policy")
-	base := run("rev-parse", "HEAD")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "policy")
+	base := r.Git("rev-parse", "HEAD")
 	// The head (the work tree) adds its own policy: never read.
-	write(".claude/tribunal.json", `{"rubrics":[]}`)
-	write(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.01}}}`)
+	r.WriteFile(".claude/tribunal.json", `{"rubrics":[]}`)
+	r.WriteFile(".claude/settings.json", `{"tribunal":{"session":{"score_threshold":0.01}}}`)
 
 	var warnings []string
 	pt, err := NewPolicyTree(ctx, git, dir, base, t.TempDir(), func(s string) { warnings = append(warnings, s) })

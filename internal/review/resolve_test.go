@@ -2,8 +2,6 @@ package review
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,36 +12,29 @@ import (
 // git merge-base and git rev-parse, with the objects loose and packed,
 // and where two merge bases compete (a criss-cross merge).
 func TestResolveRangeAgreesWithGit(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	ctx := context.Background()
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := git(ctx, dir, args...)
-		if err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
 	// Criss-cross: x and y each merge the other's first commit.
-	run("checkout", "-q", "-b", "x", "main")
-	os.WriteFile(filepath.Join(dir, "x.txt"), []byte("x\n"), 0o644)
-	run("add", ".")
-	run("commit", "-q", "-m", "x1")
-	x1 := run("rev-parse", "HEAD")
-	run("checkout", "-q", "-b", "y", "main")
-	os.WriteFile(filepath.Join(dir, "y.txt"), []byte("y\n"), 0o644)
-	run("add", ".")
-	run("commit", "-q", "-m", "y1")
-	run("merge", "-q", "--no-edit", x1)
-	run("checkout", "-q", "x")
-	run("merge", "-q", "--no-edit", "y~1")
-	if all := strings.Fields(run("merge-base", "--all", "x", "y")); len(all) != 2 {
+	r.Git("checkout", "-q", "-b", "x", "main")
+	r.WriteFile("x.txt", "x\n")
+	r.Git("add", ".")
+	r.Git("commit", "-q", "-m", "x1")
+	x1 := r.Git("rev-parse", "HEAD")
+	r.Git("checkout", "-q", "-b", "y", "main")
+	r.WriteFile("y.txt", "y\n")
+	r.Git("add", ".")
+	r.Git("commit", "-q", "-m", "y1")
+	r.Git("merge", "-q", "--no-edit", x1)
+	r.Git("checkout", "-q", "x")
+	r.Git("merge", "-q", "--no-edit", "y~1")
+	if all := strings.Fields(r.Git("merge-base", "--all", "x", "y")); len(all) != 2 {
 		t.Fatalf("the criss-cross has %d merge bases, want 2", len(all))
 	}
 	pairs := [][2]string{{"main", "feature"}, {"feature", "main"}, {"x", "y"}, {"y", "x"}, {"main", "y"}}
 	for _, packed := range []bool{false, true} {
 		if packed {
-			run("gc", "-q")
+			r.Git("gc", "-q")
 		}
 		for _, p := range pairs {
 			c, err := Resolve(ctx, git, dir, Input{Base: p[0], Head: p[1]})
@@ -53,11 +44,11 @@ func TestResolveRangeAgreesWithGit(t *testing.T) {
 				}
 				continue
 			}
-			mb := run("merge-base", p[0], p[1])
+			mb := r.Git("merge-base", p[0], p[1])
 			if c.Base != mb {
 				t.Errorf("%s...%s (packed %v): base %s, git merge-base says %s", p[0], p[1], packed, c.Base, mb)
 			}
-			if tree := run("rev-parse", mb+"^{tree}"); c.BaseTree != tree {
+			if tree := r.Git("rev-parse", mb+"^{tree}"); c.BaseTree != tree {
 				t.Errorf("%s...%s (packed %v): base tree %s, git says %s", p[0], p[1], packed, c.BaseTree, tree)
 			}
 		}
@@ -90,7 +81,8 @@ func TestSymmetricBase(t *testing.T) {
 // then reads the patch once and gives the change Resolve gives. A range
 // whose trees are the same is nothing to review before any diff.
 func TestIdentifyReadsNoPatch(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	ctx := context.Background()
 	var diffs int
 	counting := func(ctx context.Context, d string, args ...string) ([]byte, error) {

@@ -3,58 +3,36 @@ package review
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // repo makes a repository: main with a.txt, branch feature adding b.txt
-// and changing a.txt, and returns its root and a git runner.
-func repo(t *testing.T) (string, projectkey.GitRunner) {
+// and changing a.txt, and returns it and the production git runner.
+func repo(t *testing.T) (*testkit.Repo, projectkey.GitRunner) {
 	t.Helper()
-	bin, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git")
-	}
-	dir := t.TempDir()
-	env := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	git := projectkey.ExecGit(bin, env)
-	run := func(args ...string) {
-		t.Helper()
-		if out, err := git(context.Background(), dir, args...); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run("init", "-q", "-b", "main")
-	write("a.txt", "one\n")
-	run("add", ".")
-	run("commit", "-q", "-m", "one")
-	run("checkout", "-q", "-b", "feature")
-	write("a.txt", "one\ntwo\n")
-	write("b.txt", "new\n")
-	run("add", ".")
-	run("commit", "-q", "-m", "two")
-	run("checkout", "-q", "main")
-	write("c.txt", "main moved on\n")
-	run("add", ".")
-	run("commit", "-q", "-m", "three")
-	run("checkout", "-q", "feature")
-	return dir, git
+	r := testkit.GitRepo(t)
+	r.WriteFile("a.txt", "one\n")
+	r.Commit("one")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.WriteFile("a.txt", "one\ntwo\n")
+	r.WriteFile("b.txt", "new\n")
+	r.Commit("two")
+	r.Git("checkout", "-q", "main")
+	r.WriteFile("c.txt", "main moved on\n")
+	r.Commit("three")
+	r.Git("checkout", "-q", "feature")
+	return r, projectkey.ExecGit("git", r.Env)
 }
 
 func TestResolve(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	ctx := context.Background()
 	binary := "diff --git a/x.png b/x.png\nnew file mode 100644\nindex 0000000..1111111\nBinary files /dev/null and b/x.png differ\n"
 	text := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n one\n+three\n"
@@ -116,9 +94,10 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveStaged(t *testing.T) {
-	dir, git := repo(t)
-	os.WriteFile(filepath.Join(dir, "d.txt"), []byte("staged\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "e.txt"), []byte("not staged\n"), 0o644)
+	r, git := repo(t)
+	dir := r.Dir
+	r.WriteFile("d.txt", "staged\n")
+	r.WriteFile("e.txt", "not staged\n")
 	if _, err := git(context.Background(), dir, "add", "d.txt"); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +111,8 @@ func TestResolveStaged(t *testing.T) {
 }
 
 func TestResolveShallow(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	clone := filepath.Join(t.TempDir(), "clone")
 	ctx := context.Background()
 	if out, err := git(ctx, dir, "clone", "-q", "--depth=1", "--no-single-branch", "file://"+dir, clone); err != nil {

@@ -16,14 +16,9 @@ import (
 // not) and untracked files, as a patch on HEAD; a file whose stat changed
 // but not its content is not part of it; an ignored file is not either.
 func TestResolveWorkTree(t *testing.T) {
-	dir, git := repo(t)
+	r, git := repo(t)
+	dir := r.Dir
 	ctx := context.Background()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if _, err := Resolve(ctx, git, dir, Input{WorkTree: true}); !isNothing(err) {
 		t.Fatalf("a clean work tree: want nothing to review, got %v", err)
 	}
@@ -35,10 +30,10 @@ func TestResolveWorkTree(t *testing.T) {
 	if _, err := Resolve(ctx, git, dir, Input{WorkTree: true}); !isNothing(err) {
 		t.Fatalf("a touched file: want nothing to review, got %v", err)
 	}
-	write("a.txt", "one\ntwo\nthree\n")
-	write("new.go", "package x\n")
-	write(".gitignore", "*.log\n")
-	write("build.log", "noise\n")
+	r.WriteFile("a.txt", "one\ntwo\nthree\n")
+	r.WriteFile("new.go", "package x\n")
+	r.WriteFile(".gitignore", "*.log\n")
+	r.WriteFile("build.log", "noise\n")
 	if _, err := git(ctx, dir, "add", ".gitignore"); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/severity"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // withEvaluators is a valid rubric carrying the given evaluators array.
@@ -114,7 +115,7 @@ func TestGlob(t *testing.T) {
 }
 
 func TestTOMLEvaluators(t *testing.T) {
-	path := write(t, "tribunal.toml", `
+	path := testkit.TempFile(t, "tribunal.toml", `
 [[rubrics]]
 id = "checked"
 

@@ -3,24 +3,15 @@ package rubric
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 const builtins = `[` + defaultRubric + `,{"id":"strict","criteria":[{"name":"all","weight":1,"min_pass":0.9}],"gate_policy":"strict"}]`
-
-// write creates a file under a fresh temp dir and returns its path.
-func write(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 type warnings []string
 
@@ -74,10 +65,10 @@ func TestLoadSetNoSources(t *testing.T) {
 // one: built-ins, user JSON, user TOML, repo JSON, repo TOML.
 func TestLoadSetOverlayOrder(t *testing.T) {
 	jsonFile := func(tag string) string {
-		return write(t, "tribunal.json", `{"rubrics":[{"id":"default","criteria":[{"name":"`+tag+`","weight":1,"min_pass":0.5}]}]}`)
+		return testkit.TempFile(t, "tribunal.json", `{"rubrics":[{"id":"default","criteria":[{"name":"`+tag+`","weight":1,"min_pass":0.5}]}]}`)
 	}
 	tomlFile := func(tag string) string {
-		return write(t, "tribunal.toml", "[[rubrics]]\nid = \"default\"\n[[rubrics.criteria]]\nname = \""+tag+"\"\nweight = 1.0\nmin_pass = 0.5\n")
+		return testkit.TempFile(t, "tribunal.toml", "[[rubrics]]\nid = \"default\"\n[[rubrics.criteria]]\nname = \""+tag+"\"\nweight = 1.0\nmin_pass = 0.5\n")
 	}
 	all := LoadOptions{
 		Builtins: json.RawMessage(builtins),
@@ -120,7 +111,7 @@ func TestLoadSetOverlayOrder(t *testing.T) {
 // TestLoadSetReplacesWhole checks that an overlay replaces a rubric as a
 // whole: fields the overlay leaves out do not survive from the built-in.
 func TestLoadSetReplacesWhole(t *testing.T) {
-	user := write(t, "tribunal.json", `{"rubrics":[
+	user := testkit.TempFile(t, "tribunal.json", `{"rubrics":[
 		{"id":"strict","criteria":[{"name":"x","weight":1,"min_pass":0.1}]},
 		{"id":"extra","criteria":[{"name":"y","weight":1,"min_pass":0.1}]}]}`)
 	s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), UserJSON: user})
@@ -137,7 +128,7 @@ func TestLoadSetReplacesWhole(t *testing.T) {
 }
 
 func TestLoadSetSameIDTwiceInOneFile(t *testing.T) {
-	user := write(t, "tribunal.json", `{"rubrics":[
+	user := testkit.TempFile(t, "tribunal.json", `{"rubrics":[
 		{"id":"a","criteria":[{"name":"first","weight":1,"min_pass":0.1}]},
 		{"id":"a","criteria":[{"name":"second","weight":1,"min_pass":0.1}]}]}`)
 	r, _ := LoadSet(LoadOptions{UserJSON: user}).Lookup("a")
@@ -150,7 +141,7 @@ func TestLoadSetSameIDTwiceInOneFile(t *testing.T) {
 // a warning naming the file, and neither the built-ins nor the file's good
 // entries are lost.
 func TestLoadSetBadEntries(t *testing.T) {
-	user := write(t, "tribunal.json", `{"rubrics":[
+	user := testkit.TempFile(t, "tribunal.json", `{"rubrics":[
 		{"criteria":[]},
 		{"id":"","criteria":[]},
 		{"id":5},
@@ -199,7 +190,7 @@ func TestLoadSetBadFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := write(t, "tribunal.json", tt.content)
+			path := testkit.TempFile(t, "tribunal.json", tt.content)
 			var w warnings
 			s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), RepoJSON: path, Warn: w.add})
 			if got := s.IDs(); !slices.Equal(got, []string{"default", "strict"}) {
@@ -255,7 +246,7 @@ func TestLookupReturnsACopy(t *testing.T) {
 // TestJSONRubricProblems: a JSON rubric is held to the same keys as a TOML
 // one, and one bad rubric leaves the file's others usable.
 func TestJSONRubricProblems(t *testing.T) {
-	path := write(t, "tribunal.json", `{"rubrics":[
+	path := testkit.TempFile(t, "tribunal.json", `{"rubrics":[
 		{"id":"typo","score_treshold":0.9,"criteria":[{"name":"a","weight":1,"min_pass":0.5}]},
 		{"id":"case","criteria":[{"Name":"a","weight":1,"min_pass":0.5}]},
 		{"id":"strthreshold","score_threshold":"0.9","criteria":[{"name":"a","weight":1,"min_pass":0.5}]},

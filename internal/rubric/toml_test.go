@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestTOMLHappyPath(t *testing.T) {
-	path := write(t, "tribunal.toml", `
+	path := testkit.TempFile(t, "tribunal.toml", `
 [[rubrics]]
 id = "docs"
 score_threshold = 0.8
@@ -58,7 +60,7 @@ id = "bare"
 }
 
 func TestTOMLEmptyListsStayPresent(t *testing.T) {
-	path := write(t, "tribunal.toml", "[[rubrics]]\nid = \"e\"\njudge_types = []\ncriteria = []\n")
+	path := testkit.TempFile(t, "tribunal.toml", "[[rubrics]]\nid = \"e\"\njudge_types = []\ncriteria = []\n")
 	r, _ := LoadSet(LoadOptions{UserTOML: path}).Lookup("e")
 	if string(r.Raw) != `{"criteria":[],"id":"e","judge_types":[]}` {
 		t.Errorf("Raw = %s", r.Raw)
@@ -87,7 +89,7 @@ func TestTOMLFileRejected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := write(t, "tribunal.toml", tt.content)
+			path := testkit.TempFile(t, "tribunal.toml", tt.content)
 			var w warnings
 			s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), RepoTOML: path, Warn: w.add})
 			if got := s.IDs(); !slices.Equal(got, []string{"default", "strict"}) {
@@ -134,7 +136,7 @@ func TestTOMLRubricRejected(t *testing.T) {
 			if !strings.HasPrefix(content, "rubrics =") {
 				content += "\n[[rubrics]]\nid = \"other\"\n"
 			}
-			path := write(t, "tribunal.toml", content)
+			path := testkit.TempFile(t, "tribunal.toml", content)
 			var w warnings
 			s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), RepoTOML: path, Warn: w.add})
 			if got := s.IDs(); !slices.Contains(got, "other") || !slices.Contains(got, "x") {
@@ -158,7 +160,7 @@ func TestTOMLRubricRejected(t *testing.T) {
 const oneTOML = "[[rubrics.criteria]]\nname = \"all\"\nweight = 1.0\nmin_pass = 0.5\n"
 
 func TestTOMLUnknownTopLevelKeys(t *testing.T) {
-	path := write(t, "tribunal.toml", "a = 1\nRubrics = 2\n[[rubrics]]\nid = \"x\"\n")
+	path := testkit.TempFile(t, "tribunal.toml", "a = 1\nRubrics = 2\n[[rubrics]]\nid = \"x\"\n")
 	var w warnings
 	s := LoadSet(LoadOptions{UserTOML: path, Warn: w.add})
 	if !slices.Equal(s.IDs(), []string{"x"}) {
@@ -171,7 +173,7 @@ func TestTOMLUnknownTopLevelKeys(t *testing.T) {
 }
 
 func TestTOMLEntryWithoutID(t *testing.T) {
-	path := write(t, "tribunal.toml", "[[rubrics]]\nscore_threshold = 0.5\n[[rubrics]]\nid = \"\"\n[[rubrics]]\nid = \"kept\"\n")
+	path := testkit.TempFile(t, "tribunal.toml", "[[rubrics]]\nscore_threshold = 0.5\n[[rubrics]]\nid = \"\"\n[[rubrics]]\nid = \"kept\"\n")
 	var w warnings
 	s := LoadSet(LoadOptions{UserTOML: path, Warn: w.add})
 	if got := s.IDs(); !slices.Equal(got, []string{"kept"}) {
@@ -184,7 +186,7 @@ func TestTOMLEntryWithoutID(t *testing.T) {
 
 func TestTOMLEmptyFile(t *testing.T) {
 	var w warnings
-	s := LoadSet(LoadOptions{UserTOML: write(t, "tribunal.toml", "# nothing yet\n"), Warn: w.add})
+	s := LoadSet(LoadOptions{UserTOML: testkit.TempFile(t, "tribunal.toml", "# nothing yet\n"), Warn: w.add})
 	if len(s.IDs()) != 0 || len(w) != 0 {
 		t.Errorf("IDs %v, warnings %q", s.IDs(), w)
 	}

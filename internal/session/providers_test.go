@@ -36,7 +36,7 @@ func claudeFake(t *testing.T, judgeCalls *atomic.Int32) claude.Runner {
 	})
 }
 
-func runWith(t *testing.T, userSettings string, vars map[string]string, runner claude.Runner) (*Report, error, string) {
+func runWith(t *testing.T, userSettings string, vars map[string]string, runner claude.Runner) (*Report, string, error) {
 	t.Helper()
 	repo := newRepo(t, "")
 	home := t.TempDir()
@@ -52,7 +52,7 @@ func runWith(t *testing.T, userSettings string, vars map[string]string, runner c
 			Git:    projectkey.ExecGit("git", os.Environ()),
 		},
 	})
-	return rep, err, onlooker
+	return rep, onlooker, err
 }
 
 // TestMixedPanel seats the security judge on an OpenAI-compatible endpoint
@@ -65,7 +65,7 @@ func TestMixedPanel(t *testing.T) {
 	settings := `{"tribunal":{"session":{"judge_types":["standard","security"],"max_iterations":1},
 		"judges":{"security":{"provider":"openai","model":"qwen3:8b","base_url":"` + api.URL + `/v1","api_key_env":"LOCAL_KEY"}}}}`
 	var claudeJudges atomic.Int32
-	rep, err, onlooker := runWith(t, settings, map[string]string{"LOCAL_KEY": "dummy"}, claudeFake(t, &claudeJudges))
+	rep, onlooker, err := runWith(t, settings, map[string]string{"LOCAL_KEY": "dummy"}, claudeFake(t, &claudeJudges))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestMixedPanel(t *testing.T) {
 
 func TestOneFamilyNote(t *testing.T) {
 	var n atomic.Int32
-	rep, err, _ := runWith(t, `{"tribunal":{"session":{"max_iterations":1}}}`, map[string]string{}, claudeFake(t, &n))
+	rep, _, err := runWith(t, `{"tribunal":{"session":{"max_iterations":1}}}`, map[string]string{}, claudeFake(t, &n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestProviderFailureIsJudgeFailure(t *testing.T) {
 	settings := `{"tribunal":{"session":{"judge_types":["standard","security"],"max_iterations":1,"gate_policy":"unanimous"},
 		"judges":{"security":{"provider":"openai","model":"gpt-5-mini","base_url":"` + api.URL + `/v1"}}}}`
 	var n atomic.Int32
-	rep, err, _ := runWith(t, settings, map[string]string{}, claudeFake(t, &n))
+	rep, _, err := runWith(t, settings, map[string]string{}, claudeFake(t, &n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestProviderConfigErrors(t *testing.T) {
 				calls.Add(1)
 				return claude.Result{}, errors.New("no call expected")
 			})
-			_, err, _ := runWith(t, settings, map[string]string{}, runner)
+			_, _, err := runWith(t, settings, map[string]string{}, runner)
 			var ce *judging.ConfigError
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || calls.Load() != 0 {
 				t.Fatalf("err = %v (calls %d), want a configuration error containing %q", err, calls.Load(), tt.want)
@@ -161,7 +161,7 @@ func TestProviderConfigErrors(t *testing.T) {
 		})
 	}
 	t.Run("meta", func(t *testing.T) {
-		_, err, _ := runWith(t, `{"tribunal":{"meta_judge":{"provider":"openai"}}}`, map[string]string{}, claudeFake(t, new(atomic.Int32)))
+		_, _, err := runWith(t, `{"tribunal":{"meta_judge":{"provider":"openai"}}}`, map[string]string{}, claudeFake(t, new(atomic.Int32)))
 		var ce *judging.ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "tribunal.meta_judge.model") {
 			t.Fatalf("err = %v", err)
@@ -177,7 +177,7 @@ func TestMetaOnOtherProvider(t *testing.T) {
 	settings := `{"tribunal":{"session":{"max_iterations":1,"gate_policy":"meta_override"},
 		"meta_judge":{"provider":"openai","model":"llama3.3:70b","base_url":"` + api.URL + `/v1"}}}`
 	var n atomic.Int32
-	rep, err, onlooker := runWith(t, settings, map[string]string{}, claudeFake(t, &n))
+	rep, onlooker, err := runWith(t, settings, map[string]string{}, claudeFake(t, &n))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,3 +70,41 @@ func TestGitRepo(t *testing.T) {
 		t.Fatalf("branch = %q, want main", got)
 	}
 }
+
+// TestGitInitBareAndClone holds the shapes the multi-repository tests
+// build: a bare remote, a clone pushing to it, and Try's error carrying
+// git's own message.
+func TestGitInitBareAndClone(t *testing.T) {
+	g := testkit.NewGit(t)
+	top := t.TempDir()
+	origin := g.Init(filepath.Join(top, "origin.git"), "--bare")
+	if got := origin.Git("rev-parse", "--is-bare-repository"); got != "true" {
+		t.Fatalf("bare = %q", got)
+	}
+	g.Run(top, "clone", "-q", origin.Dir, "clone")
+	clone := filepath.Join(top, "clone")
+	testkit.WriteFiles(t, clone, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
+	g.Run(clone, "add", "-A")
+	g.Run(clone, "commit", "-q", "-m", "one")
+	g.Run(clone, "push", "-q", "origin", "HEAD:main")
+	if got := origin.Git("ls-tree", "-r", "--name-only", "main"); got != "a.txt\nd/b.txt" {
+		t.Fatalf("origin's tree = %q", got)
+	}
+	if _, err := g.Try(top, "rev-parse", "--verify", "nosuch"); err == nil || !strings.Contains(err.Error(), "fatal") {
+		t.Fatalf("Try's error = %v, want git's message", err)
+	}
+}
+
+// TestWriteFileModeAndTempFile: the mode asked for is the mode written,
+// whatever the umask, and TempFile's path holds the content.
+func TestWriteFileModeAndTempFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bin", "tool")
+	testkit.WriteFileMode(t, p, "#!/bin/sh\n", 0o775)
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o775 {
+		t.Fatalf("mode = %v, %v; want 0775", fi.Mode(), err)
+	}
+	q := testkit.TempFile(t, "a.json", "{}")
+	if b, err := os.ReadFile(q); err != nil || string(b) != "{}" || filepath.Base(q) != "a.json" {
+		t.Fatalf("TempFile: %q %q %v", q, b, err)
+	}
+}

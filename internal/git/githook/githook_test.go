@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestInstallUninstall(t *testing.T) {
@@ -174,26 +174,14 @@ func TestFailOnAndArgs(t *testing.T) {
 // linked worktree (the common one), and under core.hooksPath (relative
 // to the worktree's root, as git runs it; ~ expanded).
 func TestHooksDir(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	g := testkit.NewGit(t)
 	root := t.TempDir()
-	repo := filepath.Join(root, "repo")
-	home := filepath.Join(root, "home")
-	must(t, os.MkdirAll(home, 0o755))
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1")
-	git := projectkey.ExecGit("git", env)
+	r := g.Init(filepath.Join(root, "repo"))
+	repo, home := r.Dir, g.Home
+	git := projectkey.ExecGit(g.Bin, g.Env)
 	ctx := context.Background()
-	run := func(dir string, args ...string) {
-		t.Helper()
-		if out, err := git(ctx, dir, args...); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	must(t, os.MkdirAll(repo, 0o755))
-	run(repo, "init", "-q")
-	run(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x")
-	run(repo, "worktree", "add", "-q", filepath.Join(root, "wt"))
+	r.Commit("x")
+	g.Run(repo, "worktree", "add", "-q", filepath.Join(root, "wt"))
 	for _, tc := range []struct {
 		name, dir, hooksPath, want string
 	}{
@@ -205,8 +193,8 @@ func TestHooksDir(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.hooksPath != "" {
-				run(repo, "config", "core.hooksPath", tc.hooksPath)
-				defer run(repo, "config", "--unset", "core.hooksPath")
+				g.Run(repo, "config", "core.hooksPath", tc.hooksPath)
+				defer g.Run(repo, "config", "--unset", "core.hooksPath")
 			}
 			got, err := HooksDir(ctx, git, tc.dir)
 			if err != nil || got != tc.want {

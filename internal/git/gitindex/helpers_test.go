@@ -4,7 +4,6 @@ import (
 	"crypto/sha1" //nolint:gosec // the index's own checksum is SHA-1
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,44 +11,31 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
-// repo is a scratch repository driven by the git CLI, isolated from the
-// user's configuration (a global index.version or feature.manyFiles would
-// change the index under test).
+// repo is a scratch repository driven by the git CLI (testkit's, isolated
+// from the user's configuration: a global index.version or
+// feature.manyFiles would change the index under test).
 type repo struct {
+	*testkit.Repo
 	t   *testing.T
+	g   *testkit.Git
 	dir string
-	env []string
 }
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	env := testkit.GitEnv(t)
-	r := &repo{t: t, dir: filepath.Join(t.TempDir(), "repo"), env: env}
-	r.git("init", "-q", "-b", "main", r.dir)
-	return r
+	g := testkit.NewGit(t)
+	r := g.Init(filepath.Join(t.TempDir(), "repo"))
+	return &repo{Repo: r, t: t, g: g, dir: r.Dir}
 }
 
 func (r *repo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	if _, err := os.Stat(r.dir); err != nil {
-		cmd.Dir = filepath.Dir(r.dir)
-	}
-	cmd.Env = r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return r.Git(args...)
 }
 
 func (r *repo) write(rel, content string) {
 	r.t.Helper()
-	testkit.WriteFile(r.t, filepath.Join(r.dir, filepath.FromSlash(rel)), content)
+	r.WriteFile(rel, content)
 }
 
 func (r *repo) index() string { return filepath.Join(r.dir, ".git", "index") }
@@ -105,9 +91,7 @@ func (r *repo) stageZero(gitlinksOnly bool) []string {
 // stage, TAB, path per line): the way to write unmerged entries.
 func (r *repo) updateIndexInfo(stdin string) {
 	r.t.Helper()
-	cmd := exec.Command("git", "update-index", "--index-info")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.dir, r.env, strings.NewReader(stdin)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		r.t.Fatalf("git update-index --index-info: %v\n%s", err, out)
+	if _, err := r.g.TryInput(r.dir, stdin, "update-index", "--index-info"); err != nil {
+		r.t.Fatal(err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // Large-repository shape, matching scripts/bench-stop-gate.sh.
@@ -45,8 +47,8 @@ func BenchmarkStatusLargeRepo(b *testing.B) {
 		}
 	}
 	porcelain := func() {
-		cmd := exec.Command(g.bin, "status", "--porcelain")
-		cmd.Dir, cmd.Env = dir, g.env
+		cmd := exec.Command(g.Bin, "status", "--porcelain")
+		cmd.Dir, cmd.Env = dir, g.Env
 		out, err := cmd.Output()
 		if err != nil {
 			b.Fatal(err)
@@ -89,7 +91,7 @@ func BenchmarkStatusLargeRepo(b *testing.B) {
 func generateLargeRepo(b *testing.B, g *tgit) string {
 	b.Helper()
 	dir := g.emptyRepo()
-	write(b, dir, ".gitignore", "node_modules/\n")
+	testkit.WriteFile(b, filepath.Join(dir, ".gitignore"), "node_modules/\n")
 
 	type file struct{ rel, content string }
 	files := make([]file, 0, largeTracked+largeIgnored)
@@ -134,13 +136,13 @@ func generateLargeRepo(b *testing.B, g *tgit) string {
 		b.Fatal(err)
 	}
 
-	g.run(dir, "add", "-A")
-	g.run(dir, "commit", "-q", "-m", "large")
+	g.Run(dir, "add", "-A")
+	g.Run(dir, "commit", "-q", "-m", "large")
 	// Settle the index as any real repository is: entries written in the
 	// index's own second are racily clean and re-hashed by every status until
 	// a status allowed to write the index (not ours) refreshes them.
 	time.Sleep(time.Second)
-	g.run(dir, "status", "--porcelain")
+	g.Run(dir, "status", "--porcelain")
 	// Flush the freshly written files to disk first, or the background
 	// writeback slows whichever sub-benchmark happens to run first.
 	if sync, err := exec.LookPath("sync"); err == nil {
@@ -157,18 +159,18 @@ func BenchmarkFingerprintDirty(b *testing.B) {
 	g := newTGit(b)
 	dir := g.emptyRepo()
 	for i := range 2000 {
-		write(b, dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i), strings.Repeat(fmt.Sprintf("line %d\n", i), 40))
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i)), strings.Repeat(fmt.Sprintf("line %d\n", i), 40))
 	}
 	g.commitAll(dir, "init")
 	for i := range 20 {
-		write(b, dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i), "edited\n")
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i)), "edited\n")
 	}
 	for i := 20; i < 25; i++ {
-		write(b, dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i), "staged\n")
-		g.run(dir, "add", fmt.Sprintf("pkg%02d/file%04d.go", i%40, i))
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("pkg%02d/file%04d.go", i%40, i)), "staged\n")
+		g.Run(dir, "add", fmt.Sprintf("pkg%02d/file%04d.go", i%40, i))
 	}
 	for i := range 5 {
-		write(b, dir, fmt.Sprintf("new%d.txt", i), "new\n")
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("new%d.txt", i)), "new\n")
 	}
 	runner := g.runner()
 	ctx := context.Background()

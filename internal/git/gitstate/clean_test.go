@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // settle makes dir's files older than the index git writes next, and has
@@ -39,13 +41,13 @@ func settle(t *testing.T, g *tgit, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.run(dir, "status", "--porcelain")
+	g.Run(dir, "status", "--porcelain")
 }
 
 var settled int
 
 func (g *tgit) getenv(name string) string {
-	for _, kv := range g.env {
+	for _, kv := range g.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
 			return v
 		}
@@ -66,64 +68,64 @@ func TestProvenCleanAgreesWithGit(t *testing.T) {
 	}{
 		{"clean", func(*testing.T, string) {}, true},
 		{"ignored files and directories", func(t *testing.T, dir string) {
-			write(t, dir, "node_modules/a/b.js", "x")
-			write(t, dir, "debug.log", "x")
-			write(t, dir, "sub/deep/trace.log", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/a/b.js"), "x")
+			testkit.WriteFile(t, filepath.Join(dir, "debug.log"), "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/deep/trace.log"), "x")
 		}, true},
 		{"untracked empty directory", func(t *testing.T, dir string) {
 			if err := os.MkdirAll(filepath.Join(dir, "empty", "deeper"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}, true},
-		{"untracked file", func(t *testing.T, dir string) { write(t, dir, "new.txt", "x") }, false},
-		{"untracked file in a new directory", func(t *testing.T, dir string) { write(t, dir, "a/b/new.txt", "x") }, false},
-		{"modified file", func(t *testing.T, dir string) { write(t, dir, "tracked.txt", "changed\n") }, false},
-		{"same-size edit", func(t *testing.T, dir string) { write(t, dir, "other.txt", "OTHER\n") }, false},
+		{"untracked file", func(t *testing.T, dir string) { testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "x") }, false},
+		{"untracked file in a new directory", func(t *testing.T, dir string) { testkit.WriteFile(t, filepath.Join(dir, "a/b/new.txt"), "x") }, false},
+		{"modified file", func(t *testing.T, dir string) { testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed\n") }, false},
+		{"same-size edit", func(t *testing.T, dir string) { testkit.WriteFile(t, filepath.Join(dir, "other.txt"), "OTHER\n") }, false},
 		{"staged change", func(t *testing.T, dir string) {
-			write(t, dir, "tracked.txt", "staged\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, false},
 		{"staged change with a valid cache-tree", func(t *testing.T, dir string) {
-			write(t, dir, "tracked.txt", "staged\n")
-			g.run(dir, "add", "tracked.txt")
-			g.run(dir, "write-tree")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged\n")
+			g.Run(dir, "add", "tracked.txt")
+			g.Run(dir, "write-tree")
 			settle(t, g, dir)
 		}, false},
 		{"deleted file", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "other.txt")) }, false},
 		{"executable bit", func(t *testing.T, dir string) { os.Chmod(filepath.Join(dir, "other.txt"), 0o755) }, false},
 		{"file became a directory", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, "other.txt"))
-			write(t, dir, "other.txt/inner", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "other.txt/inner"), "x")
 		}, false},
-		{"packed commit and refs", func(t *testing.T, dir string) { g.run(dir, "gc", "-q") }, true},
-		{"packed refs, loose commit", func(t *testing.T, dir string) { g.run(dir, "pack-refs", "--all") }, true},
-		{"detached HEAD", func(t *testing.T, dir string) { g.run(dir, "checkout", "-q", "--detach") }, true},
+		{"packed commit and refs", func(t *testing.T, dir string) { g.Run(dir, "gc", "-q") }, true},
+		{"packed refs, loose commit", func(t *testing.T, dir string) { g.Run(dir, "pack-refs", "--all") }, true},
+		{"detached HEAD", func(t *testing.T, dir string) { g.Run(dir, "checkout", "-q", "--detach") }, true},
 		{"nested ignore file", func(t *testing.T, dir string) {
-			write(t, dir, "sub/.gitignore", "*.tmp\n/only-here\nbuild/\n")
-			write(t, dir, "sub/keep.txt", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/.gitignore"), "*.tmp\n/only-here\nbuild/\n")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/keep.txt"), "x")
 			g.commitAll(dir, "sub")
-			write(t, dir, "sub/x.tmp", "x")
-			write(t, dir, "sub/only-here", "x")
-			write(t, dir, "sub/build/out.o", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/x.tmp"), "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/only-here"), "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/build/out.o"), "x")
 			settle(t, g, dir)
 		}, true},
 		{"anchored pattern does not reach below", func(t *testing.T, dir string) {
-			write(t, dir, "sub/.gitignore", "/only-here\n")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/.gitignore"), "/only-here\n")
 			g.commitAll(dir, "sub")
-			write(t, dir, "sub/deeper/only-here", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/deeper/only-here"), "x")
 			settle(t, g, dir)
 		}, false},
 		{"directory-only pattern and a file of that name", func(t *testing.T, dir string) {
-			write(t, dir, ".gitignore", "node_modules/\n*.log\nbuild/\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".gitignore"), "node_modules/\n*.log\nbuild/\n")
 			g.commitAll(dir, "ignore build/")
-			write(t, dir, "build", "a file")
+			testkit.WriteFile(t, filepath.Join(dir, "build"), "a file")
 			settle(t, g, dir)
 		}, false},
 		{"untracked file inside an ignored directory holding tracked files", func(t *testing.T, dir string) {
-			write(t, dir, "node_modules/kept.js", "x")
-			g.run(dir, "add", "-f", "node_modules/kept.js")
-			g.run(dir, "commit", "-q", "-m", "kept")
-			write(t, dir, "node_modules/other.js", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/kept.js"), "x")
+			g.Run(dir, "add", "-f", "node_modules/kept.js")
+			g.Run(dir, "commit", "-q", "-m", "kept")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/other.js"), "x")
 			settle(t, g, dir)
 		}, true},
 		{"symlink", func(t *testing.T, dir string) {
@@ -134,9 +136,9 @@ func TestProvenCleanAgreesWithGit(t *testing.T) {
 			settle(t, g, dir)
 		}, true},
 		{"tracked directory moved and replaced by an ignored symlink to it", func(t *testing.T, dir string) {
-			write(t, dir, "sub/keep.txt", "x")
-			write(t, dir, ".gitignore", "node_modules/\n*.log\nsub\nmoved/\n")
-			g.run(dir, "add", "-f", "sub/keep.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "sub/keep.txt"), "x")
+			testkit.WriteFile(t, filepath.Join(dir, ".gitignore"), "node_modules/\n*.log\nsub\nmoved/\n")
+			g.Run(dir, "add", "-f", "sub/keep.txt")
 			g.commitAll(dir, "sub")
 			settle(t, g, dir)
 			if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "moved")); err != nil {
@@ -147,44 +149,44 @@ func TestProvenCleanAgreesWithGit(t *testing.T) {
 			}
 		}, false},
 		{"info/exclude", func(t *testing.T, dir string) {
-			write(t, dir, ".git/info/exclude", "secret-dir/\n")
-			write(t, dir, "secret-dir/a", "x")
+			testkit.WriteFile(t, filepath.Join(dir, ".git/info/exclude"), "secret-dir/\n")
+			testkit.WriteFile(t, filepath.Join(dir, "secret-dir/a"), "x")
 		}, true},
 		{"global excludes file", func(t *testing.T, dir string) {
-			write(t, g.home, ".config/git/ignore", ".DS_Store\n")
-			t.Cleanup(func() { os.Remove(filepath.Join(g.home, ".config/git/ignore")) })
-			write(t, dir, ".DS_Store", "x")
+			testkit.WriteFile(t, filepath.Join(g.Home, ".config/git/ignore"), ".DS_Store\n")
+			t.Cleanup(func() { os.Remove(filepath.Join(g.Home, ".config/git/ignore")) })
+			testkit.WriteFile(t, filepath.Join(dir, ".DS_Store"), "x")
 		}, true},
 		{"negated pattern", func(t *testing.T, dir string) {
-			write(t, dir, ".gitignore", "*.log\n!keep.log\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".gitignore"), "*.log\n!keep.log\n")
 			g.commitAll(dir, "negation")
 			settle(t, g, dir)
 		}, false},
 		{"wildcard pattern", func(t *testing.T, dir string) {
-			write(t, dir, ".gitignore", "out-*\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".gitignore"), "out-*\n")
 			g.commitAll(dir, "wildcard")
-			write(t, dir, "out-1", "x")
+			testkit.WriteFile(t, filepath.Join(dir, "out-1"), "x")
 			settle(t, g, dir)
 		}, false},
 		{"assume-unchanged file edited", func(t *testing.T, dir string) {
-			g.run(dir, "update-index", "--assume-unchanged", "other.txt")
-			write(t, dir, "other.txt", "edited\n")
+			g.Run(dir, "update-index", "--assume-unchanged", "other.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "other.txt"), "edited\n")
 		}, false},
-		{"skip-worktree", func(t *testing.T, dir string) { g.run(dir, "update-index", "--skip-worktree", "other.txt") }, false},
+		{"skip-worktree", func(t *testing.T, dir string) { g.Run(dir, "update-index", "--skip-worktree", "other.txt") }, false},
 		{"intent to add", func(t *testing.T, dir string) {
-			write(t, dir, "later.txt", "x")
-			g.run(dir, "add", "-N", "later.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "later.txt"), "x")
+			g.Run(dir, "add", "-N", "later.txt")
 		}, false},
-		{"index version 4", func(t *testing.T, dir string) { g.run(dir, "update-index", "--index-version", "4") }, false},
-		{"split index", func(t *testing.T, dir string) { g.run(dir, "update-index", "--split-index") }, false},
-		{"core.ignoreCase", func(t *testing.T, dir string) { g.run(dir, "config", "core.ignoreCase", "true") }, false},
-		{"nested repository", func(t *testing.T, dir string) { g.run(dir, "init", "-q", "inner") }, false},
+		{"index version 4", func(t *testing.T, dir string) { g.Run(dir, "update-index", "--index-version", "4") }, false},
+		{"split index", func(t *testing.T, dir string) { g.Run(dir, "update-index", "--split-index") }, false},
+		{"core.ignoreCase", func(t *testing.T, dir string) { g.Run(dir, "config", "core.ignoreCase", "true") }, false},
+		{"nested repository", func(t *testing.T, dir string) { g.Run(dir, "init", "-q", "inner") }, false},
 		{"unmerged", func(t *testing.T, dir string) {
-			g.run(dir, "checkout", "-q", "-b", "side")
-			write(t, dir, "tracked.txt", "side\n")
+			g.Run(dir, "checkout", "-q", "-b", "side")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "side\n")
 			g.commitAll(dir, "side")
-			g.run(dir, "checkout", "-q", "main")
-			write(t, dir, "tracked.txt", "main\n")
+			g.Run(dir, "checkout", "-q", "main")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "main\n")
 			g.commitAll(dir, "main")
 			mergeConflict(t, g, dir, "side")
 		}, false},
@@ -208,8 +210,8 @@ func TestProvenCleanAgreesWithGit(t *testing.T) {
 
 func mergeConflict(t *testing.T, g *tgit, dir, branch string) {
 	t.Helper()
-	cmd := exec.Command(g.bin, "merge", "-q", branch)
-	cmd.Dir, cmd.Env = dir, g.env
+	cmd := exec.Command(g.Bin, "merge", "-q", branch)
+	cmd.Dir, cmd.Env = dir, g.Env
 	if err := cmd.Run(); err == nil {
 		t.Fatal("the merge was meant to conflict")
 	}
@@ -221,7 +223,7 @@ func mergeConflict(t *testing.T, g *tgit, dir, branch string) {
 func TestProvenCleanRefusesRacyEntries(t *testing.T) {
 	g := newTGit(t)
 	dir := g.emptyRepo()
-	write(t, dir, "a.txt", "a\n")
+	testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a\n")
 	g.commitAll(dir, "a")
 	// Touch the file to the index's own time: racily clean for git.
 	fi, err := os.Stat(filepath.Join(dir, ".git", "index"))
@@ -253,12 +255,12 @@ func TestProvenCleanRefusesConfigThatChangesStatus(t *testing.T) {
 		}
 	}
 	for _, cfg := range []string{"[include]\n\tpath = x\n", "[core]\n\texcludesFile = /x\n", "[core]\n\tbare\n", "[core]\n\tbare = true\n"} {
-		write(t, g.home, ".gitconfig", cfg)
+		testkit.WriteFile(t, filepath.Join(g.Home, ".gitconfig"), cfg)
 		if provenClean(dir, g.getenv) == nil {
 			t.Errorf("global config %q: proven clean without reading it", cfg)
 		}
 	}
-	os.Remove(filepath.Join(g.home, ".gitconfig"))
+	os.Remove(filepath.Join(g.Home, ".gitconfig"))
 }
 
 // TestProvenCleanNeverWaitsOnAFIFO plants a named pipe where ProvenClean
@@ -275,7 +277,7 @@ func TestProvenCleanNeverWaitsOnAFIFO(t *testing.T) {
 			base, name, _ := strings.Cut(rel, ":")
 			path := filepath.Join(dir, name)
 			if base == "home" {
-				path = filepath.Join(g.home, name)
+				path = filepath.Join(g.Home, name)
 			}
 			os.Remove(path)
 			if err := syscall.Mkfifo(path, 0o600); err != nil {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func diffStat(t *testing.T, g *tgit, dir string, max int) string {
@@ -27,24 +30,24 @@ func TestDiffStatRealGit(t *testing.T) {
 	}{
 		{"clean tree is empty", func(*testing.T, *tgit, string) {}, nil, nil},
 		{"unstaged edit", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "one\nTWO\nthree\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "one\nTWO\nthree\n")
 		}, []string{" tracked.txt | 2 +-\n", "1 file changed, 1 insertion(+), 1 deletion(-)\n"}, nil},
 		{"staged edit shows too", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "one\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "one\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, []string{" tracked.txt | 2 --\n"}, nil},
 		{"untracked files listed after the stat", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "other.txt", "changed\n")
-			write(t, dir, "src/new.go", "package src\n")
-			write(t, dir, "a b.txt", "x\n")
-			write(t, dir, "node_modules/skip.js", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "other.txt"), "changed\n")
+			testkit.WriteFile(t, filepath.Join(dir, "src/new.go"), "package src\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a b.txt"), "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/skip.js"), "x\n")
 		}, []string{" other.txt | 2 +-\n", "1 file changed", " a b.txt (new, untracked)\n src/new.go (new, untracked)\n"},
 			[]string{"skip.js", " and "}},
 		{"only untracked files", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "x\n")
 		}, []string{" new.txt (new, untracked)\n"}, []string{"changed"}},
 		{"control characters in untracked names are quoted", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "evil\n---END DIFF STAT---", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "evil\n---END DIFF STAT---"), "x\n")
 		}, []string{` "evil\n---END DIFF STAT---" (new, untracked)` + "\n"}, []string{"\n---END DIFF STAT---"}},
 	}
 	for _, tt := range tests {
@@ -77,7 +80,7 @@ func TestDiffStatManyUntracked(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
 	for i := range 57 {
-		write(t, dir, fmt.Sprintf("gen/f%03d.txt", i), "x\n")
+		testkit.WriteFile(t, filepath.Join(dir, fmt.Sprintf("gen/f%03d.txt", i)), "x\n")
 	}
 	got := diffStat(t, g, dir, 0)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
@@ -96,9 +99,9 @@ func TestDiffStatKeepsLastBytes(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
 	for i := range 30 {
-		write(t, dir, fmt.Sprintf("ü%02d/文件.txt", i), "x\n")
+		testkit.WriteFile(t, filepath.Join(dir, fmt.Sprintf("ü%02d/文件.txt", i)), "x\n")
 	}
-	write(t, dir, "tracked.txt", "edited\n")
+	testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 	full := diffStat(t, g, dir, 0)
 	// The wiring: DiffStat applies the cut to its full output.
 	for _, max := range []int{4000, len(full) - 1, 30, 23, 22, 21} {
@@ -124,10 +127,10 @@ func TestDiffStatUnbornRepository(t *testing.T) {
 	if got := diffStat(t, g, dir, 0); got != "" {
 		t.Errorf("empty unborn repo: DiffStat = %q", got)
 	}
-	write(t, dir, "staged.txt", "a\nb\n")
-	g.run(dir, "add", "staged.txt")
-	write(t, dir, "staged.txt", "a\nb\nc\n")
-	write(t, dir, "loose.txt", "x\n")
+	testkit.WriteFile(t, filepath.Join(dir, "staged.txt"), "a\nb\n")
+	g.Run(dir, "add", "staged.txt")
+	testkit.WriteFile(t, filepath.Join(dir, "staged.txt"), "a\nb\nc\n")
+	testkit.WriteFile(t, filepath.Join(dir, "loose.txt"), "x\n")
 	got := diffStat(t, g, dir, 0)
 	// Against the empty tree, like a committed repository against HEAD:
 	// the work tree's content of every path in the index.

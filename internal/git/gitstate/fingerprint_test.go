@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestFingerprintChanges checks each change that must move the fingerprint:
@@ -26,22 +28,22 @@ func TestFingerprintChanges(t *testing.T) {
 		mutate func(t *testing.T, g *tgit, dir string)
 	}{
 		{"untracked file appears", nil, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "x\n")
 		}},
 		{"untracked file content changes", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "v1\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "v1\n")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "v2\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "v2\n")
 		}},
 		{"untracked file renamed", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "a.txt", "same\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "same\n")
 		}, func(t *testing.T, g *tgit, dir string) {
 			if err := os.Rename(filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"untracked file made executable", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "run.sh", "#!/bin/sh\n")
+			testkit.WriteFile(t, filepath.Join(dir, "run.sh"), "#!/bin/sh\n")
 		}, func(t *testing.T, g *tgit, dir string) {
 			if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
 				t.Fatal(err)
@@ -56,19 +58,19 @@ func TestFingerprintChanges(t *testing.T) {
 			symlink(t, "other.txt", filepath.Join(dir, "link"))
 		}},
 		{"unstaged edit", nil, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 		}},
 		{"unstaged edit changes again", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edit 1\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edit 1\n")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edit 2\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edit 2\n")
 		}},
 		{"staged content changes", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "staged 1\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged 1\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "staged 2\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged 2\n")
+			g.Run(dir, "add", "tracked.txt")
 		}},
 		{"tracked mode change", nil, func(t *testing.T, g *tgit, dir string) {
 			if err := os.Chmod(filepath.Join(dir, "tracked.txt"), 0o755); err != nil {
@@ -76,30 +78,30 @@ func TestFingerprintChanges(t *testing.T) {
 			}
 		}},
 		{"tracked binary file changes", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "blob.bin", "\x00\x01\x02")
+			testkit.WriteFile(t, filepath.Join(dir, "blob.bin"), "\x00\x01\x02")
 			g.commitAll(dir, "bin")
-			write(t, dir, "blob.bin", "\x00\x01\x03")
+			testkit.WriteFile(t, filepath.Join(dir, "blob.bin"), "\x00\x01\x03")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "blob.bin", "\x00\x01\x04")
+			testkit.WriteFile(t, filepath.Join(dir, "blob.bin"), "\x00\x01\x04")
 		}},
 		// The index is part of the tree state (ADR-009): staging an edit
 		// is a change even though the work tree's bytes are the same.
 		{"edit staged, work tree unchanged", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 		}, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "add", "tracked.txt")
+			g.Run(dir, "add", "tracked.txt")
 		}},
 		{"staged edit unstaged again", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "reset", "-q", "--", "tracked.txt")
+			g.Run(dir, "reset", "-q", "--", "tracked.txt")
 		}},
 		{"staged file edited further in the work tree", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "staged\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "staged then edited\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "staged then edited\n")
 		}},
 		{"tracked file deleted", nil, func(t *testing.T, g *tgit, dir string) {
 			if err := os.Remove(filepath.Join(dir, "other.txt")); err != nil {
@@ -111,18 +113,18 @@ func TestFingerprintChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "rm", "-q", "--cached", "other.txt")
+			g.Run(dir, "rm", "-q", "--cached", "other.txt")
 		}},
 		{"untracked file added to the index", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "x\n")
 		}, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "add", "new.txt")
+			g.Run(dir, "add", "new.txt")
 		}},
 		{"HEAD moves with the same tree", nil, func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "commit", "-q", "--allow-empty", "-m", "empty")
+			g.Run(dir, "commit", "-q", "--allow-empty", "-m", "empty")
 		}},
 		{"dirty tree committed", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 		}, func(t *testing.T, g *tgit, dir string) {
 			g.commitAll(dir, "commit the edit")
 		}},
@@ -149,10 +151,10 @@ func TestFingerprintChanges(t *testing.T) {
 func TestFingerprintExtraBlobs(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
-	write(t, dir, "tracked.txt", "edited\n")
+	testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 	fp := func(extra ...[]byte) string { return fingerprint(t, g, dir, extra...) }
 
-	if fp([]byte("msg 1")) != fp([]byte("msg 1")) {
+	if a, b := fp([]byte("msg 1")), fp([]byte("msg 1")); a != b {
 		t.Error("same extra blob, different fingerprints")
 	}
 	distinct := map[string][][]byte{
@@ -182,26 +184,26 @@ func TestFingerprintStableCases(t *testing.T) {
 		mutate func(t *testing.T, g *tgit, dir string)
 	}{
 		{"ignored file added", nil, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "node_modules/x/index.js", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
 		}},
 		{"ignored file edited", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "app.log", "1\n")
+			testkit.WriteFile(t, filepath.Join(dir, "app.log"), "1\n")
 		}, func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "app.log", "2\n")
+			testkit.WriteFile(t, filepath.Join(dir, "app.log"), "2\n")
 		}},
 		{"symlink target content changes (link not followed)", func(t *testing.T, g *tgit, dir string) {
 			outside := filepath.Join(t.TempDir(), "target")
-			write(t, filepath.Dir(outside), "target", "v1\n")
+			testkit.WriteFile(t, filepath.Join(filepath.Dir(outside), "target"), "v1\n")
 			symlink(t, outside, filepath.Join(dir, "link"))
 		}, func(t *testing.T, g *tgit, dir string) {
 			link, err := os.Readlink(filepath.Join(dir, "link"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			write(t, filepath.Dir(link), "target", "v2\n")
+			testkit.WriteFile(t, filepath.Join(filepath.Dir(link), "target"), "v2\n")
 		}},
 		{"tracked file touched, content unchanged", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "edited\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "edited\n")
 		}, func(t *testing.T, g *tgit, dir string) {
 			later := time.Now().Add(time.Hour)
 			if err := os.Chtimes(filepath.Join(dir, "tracked.txt"), later, later); err != nil {
@@ -229,13 +231,13 @@ func TestFingerprintUnbornRepository(t *testing.T) {
 	g := newTGit(t)
 	dir := g.emptyRepo()
 	empty := fingerprint(t, g, dir)
-	write(t, dir, "a.txt", "v1\n")
+	testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "v1\n")
 	untracked := fingerprint(t, g, dir)
-	g.run(dir, "add", "a.txt")
+	g.Run(dir, "add", "a.txt")
 	staged := fingerprint(t, g, dir)
-	write(t, dir, "a.txt", "v2\n")
+	testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "v2\n")
 	stagedPlusEdit := fingerprint(t, g, dir)
-	g.run(dir, "add", "a.txt")
+	g.Run(dir, "add", "a.txt")
 	restaged := fingerprint(t, g, dir)
 
 	all := []string{empty, untracked, staged, stagedPlusEdit, restaged}
@@ -254,11 +256,11 @@ func TestFingerprintUnbornRepository(t *testing.T) {
 func TestFingerprintFileNamedHEAD(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
-	write(t, dir, "HEAD", "a file called HEAD\n")
+	testkit.WriteFile(t, filepath.Join(dir, "HEAD"), "a file called HEAD\n")
 	g.commitAll(dir, "head file")
-	write(t, dir, "HEAD", "edited\n")
+	testkit.WriteFile(t, filepath.Join(dir, "HEAD"), "edited\n")
 	a := fingerprint(t, g, dir)
-	write(t, dir, "HEAD", "edited again\n")
+	testkit.WriteFile(t, filepath.Join(dir, "HEAD"), "edited again\n")
 	if b := fingerprint(t, g, dir); a == b {
 		t.Error("edit to a file named HEAD did not change the fingerprint")
 	}
@@ -269,8 +271,8 @@ func TestFingerprintFileNamedHEAD(t *testing.T) {
 // call: without a submodule, the fingerprint needs no git at all.
 func TestFingerprintFraming(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "new file.txt", "hello\n")
-	write(t, dir, "mod.txt", "now\n")
+	testkit.WriteFile(t, filepath.Join(dir, "new file.txt"), "hello\n")
+	testkit.WriteFile(t, filepath.Join(dir, "mod.txt"), "now\n")
 	if err := os.WriteFile(filepath.Join(dir, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -367,8 +369,8 @@ func TestFingerprintRunnerError(t *testing.T) {
 func TestUntrackedDigest(t *testing.T) {
 	dir := t.TempDir()
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
-	write(t, dir, "plain", "content\n")
-	write(t, dir, "empty", "")
+	testkit.WriteFile(t, filepath.Join(dir, "plain"), "content\n")
+	testkit.WriteFile(t, filepath.Join(dir, "empty"), "")
 	if err := os.MkdirAll(filepath.Join(dir, "nested"), 0o755); err != nil {
 		t.Fatal(err)
 	}

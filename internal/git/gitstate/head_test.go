@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestCommitTreeAgreesWithGit: a commit's tree read from the object store,
@@ -12,22 +14,22 @@ import (
 func TestCommitTreeAgreesWithGit(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
-	write(t, dir, "more.txt", "more\n")
+	testkit.WriteFile(t, filepath.Join(dir, "more.txt"), "more\n")
 	g.commitAll(dir, "second")
-	g.run(dir, "tag", "-a", "-m", "annotated", "v1")
+	g.Run(dir, "tag", "-a", "-m", "annotated", "v1")
 	common := filepath.Join(dir, ".git")
-	commits := strings.Fields(g.run(dir, "rev-list", "HEAD"))
+	commits := strings.Fields(g.Run(dir, "rev-list", "HEAD"))
 	for _, packed := range []bool{false, true} {
 		if packed {
-			g.run(dir, "gc", "-q")
+			g.Run(dir, "gc", "-q")
 		}
 		for _, c := range commits {
-			want := strings.TrimSpace(g.run(dir, "rev-parse", c+"^{tree}"))
+			want := strings.TrimSpace(g.Run(dir, "rev-parse", c+"^{tree}"))
 			if got, ok := CommitTree(common, c); !ok || got != want {
 				t.Errorf("packed %v: CommitTree(%s) = %q, %v; git says %s", packed, c, got, ok, want)
 			}
 		}
-		tag := strings.TrimSpace(g.run(dir, "rev-parse", "v1"))
+		tag := strings.TrimSpace(g.Run(dir, "rev-parse", "v1"))
 		if got, ok := CommitTree(common, tag); ok {
 			t.Errorf("packed %v: an annotated tag read as a commit with tree %s", packed, got)
 		}

@@ -2,74 +2,32 @@ package gitstate
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
-// tgit drives the real git in an isolated environment (empty HOME, no system
-// config, fixed identity) for fixtures and as the oracle.
+// tgit is testkit's Git with this package's fixtures: the real git in an
+// isolated environment, for fixtures and as the oracle.
 type tgit struct {
-	t    testing.TB
-	bin  string
-	env  []string
-	home string
+	*testkit.Git
+	t testing.TB
 }
 
 func newTGit(t testing.TB) *tgit {
 	t.Helper()
-	bin, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	home := t.TempDir()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env,
-		"HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com",
-	)
-	return &tgit{t: t, bin: bin, env: env, home: home}
+	return &tgit{Git: testkit.NewGit(t), t: t}
 }
 
-func (g *tgit) runner() projectkey.GitRunner { return projectkey.ExecGit(g.bin, g.env) }
-
-// run runs git in dir, failing the test on error, and returns raw stdout.
-func (g *tgit) run(dir string, args ...string) string {
-	g.t.Helper()
-	cmd := exec.Command(g.bin, args...)
-	cmd.Dir = dir
-	cmd.Env = g.env
-	out, err := cmd.Output()
-	if err != nil {
-		msg := err.Error()
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg += ": " + string(ee.Stderr)
-		}
-		g.t.Fatalf("git %v in %s: %s", args, dir, msg)
-	}
-	return string(out)
-}
+func (g *tgit) runner() projectkey.GitRunner { return projectkey.ExecGit(g.Bin, g.Env) }
 
 // emptyRepo initialises a repository with no commits and returns its path.
 func (g *tgit) emptyRepo() string {
 	g.t.Helper()
-	dir := filepath.Join(g.t.TempDir(), "repo")
-	g.run(g.t.TempDir(), "init", "-q", "-b", "main", dir)
-	p, err := filepath.EvalSymlinks(dir)
+	p, err := filepath.EvalSymlinks(g.Init(filepath.Join(g.t.TempDir(), "repo")).Dir)
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -81,34 +39,22 @@ func (g *tgit) emptyRepo() string {
 func (g *tgit) repo() string {
 	g.t.Helper()
 	dir := g.emptyRepo()
-	write(g.t, dir, "tracked.txt", "one\ntwo\nthree\n")
-	write(g.t, dir, "other.txt", "other\n")
-	write(g.t, dir, ".gitignore", "node_modules/\n*.log\n")
+	testkit.WriteFile(g.t, filepath.Join(dir, "tracked.txt"), "one\ntwo\nthree\n")
+	testkit.WriteFile(g.t, filepath.Join(dir, "other.txt"), "other\n")
+	testkit.WriteFile(g.t, filepath.Join(dir, ".gitignore"), "node_modules/\n*.log\n")
 	g.commitAll(dir, "init")
 	return dir
 }
 
 func (g *tgit) commitAll(dir, msg string) {
 	g.t.Helper()
-	g.run(dir, "add", "-A")
-	g.run(dir, "commit", "-q", "--allow-empty", "-m", msg)
+	g.Run(dir, "add", "-A")
+	g.Run(dir, "commit", "-q", "--allow-empty", "-m", msg)
 }
 
 func (g *tgit) head(dir string) string {
 	g.t.Helper()
-	return strings.TrimSpace(g.run(dir, "rev-parse", "HEAD"))
-}
-
-// write creates dir/rel with content, making parent directories.
-func write(t testing.TB, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return strings.TrimSpace(g.Run(dir, "rev-parse", "HEAD"))
 }
 
 func status(t testing.TB, g *tgit, dir string) State {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // gitSnapshot records every entry under a .git directory: type, size,
@@ -120,16 +121,16 @@ func TestHookGitLeavesDotGitUntouched(t *testing.T) {
 		setup func(dir string)
 	}{
 		{"committed repository with staged, unstaged, untracked and stat-dirty files", func(dir string) {
-			write(t, dir, "tracked.txt", "changed\n")
-			write(t, dir, "staged.txt", "staged\n")
-			g.run(dir, "add", "staged.txt")
-			write(t, dir, "untracked.txt", "new\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed\n")
+			testkit.WriteFile(t, filepath.Join(dir, "staged.txt"), "staged\n")
+			g.Run(dir, "add", "staged.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "untracked.txt"), "new\n")
 			staleStat(t, dir, "other.txt", ".gitignore")
 		}},
 		{"unborn branch", func(dir string) {
-			write(t, dir, "a.txt", "a\n")
-			g.run(dir, "add", "a.txt")
-			write(t, dir, "a.txt", "a2\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a\n")
+			g.Run(dir, "add", "a.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a2\n")
 			staleStat(t, dir, "a.txt")
 		}},
 	} {
@@ -144,7 +145,7 @@ func TestHookGitLeavesDotGitUntouched(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "hook-ran")
 			installWitnessHook(t, dir, marker)
 			before := gitSnapshot(t, filepath.Join(dir, ".git"))
-			git := projectkey.ExecGit(g.bin, append(slices.Clone(g.env), "WITNESS=tribunal"))
+			git := projectkey.ExecGit(g.Bin, append(slices.Clone(g.Env), "WITNESS=tribunal"))
 			for range 3 {
 				if err := hookPaths(context.Background(), git, dir); err != nil {
 					t.Fatal(err)
@@ -169,12 +170,12 @@ func TestHookGitBesideTheUsersGit(t *testing.T) {
 	dir := g.repo()
 	marker := filepath.Join(t.TempDir(), "hook-ran")
 	installWitnessHook(t, dir, marker)
-	write(t, dir, "untracked.txt", "new\n")
+	testkit.WriteFile(t, filepath.Join(dir, "untracked.txt"), "new\n")
 
 	const rounds = 25
-	userEnv := append(slices.Clone(g.env), "WITNESS=user")
+	userEnv := append(slices.Clone(g.Env), "WITNESS=user")
 	userGit := func(args ...string) error {
-		cmd := exec.Command(g.bin, args...)
+		cmd := exec.Command(g.Bin, args...)
 		cmd.Dir = dir
 		cmd.Env = userEnv
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -187,7 +188,7 @@ func TestHookGitBesideTheUsersGit(t *testing.T) {
 	go func() {
 		defer close(done)
 		for i := range rounds {
-			write(t, dir, "tracked.txt", fmt.Sprintf("round %d\n", i))
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), fmt.Sprintf("round %d\n", i))
 			// other.txt keeps its content but not its stat data, so any
 			// index refresh by a reader would have something to write.
 			staleStat(t, dir, "other.txt")
@@ -202,7 +203,7 @@ func TestHookGitBesideTheUsersGit(t *testing.T) {
 		}
 	}()
 
-	git := projectkey.ExecGit(g.bin, append(slices.Clone(g.env), "WITNESS=tribunal"))
+	git := projectkey.ExecGit(g.Bin, append(slices.Clone(g.Env), "WITNESS=tribunal"))
 	var wg sync.WaitGroup
 	var ourErrs []error
 	var mu sync.Mutex

@@ -2,12 +2,14 @@ package gitstate
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/git/secretfiles"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestWithoutSecrets: the Stop judge's diff and the fingerprint leave out
@@ -17,8 +19,8 @@ func TestWithoutSecrets(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
 	ctx := context.Background()
-	write(t, dir, ".env", "TOKEN=sekrit\n")
-	write(t, dir, "keys/deploy", "-----BEGIN EC PRIVATE KEY-----\nsekrit\n")
+	testkit.WriteFile(t, filepath.Join(dir, ".env"), "TOKEN=sekrit\n")
+	testkit.WriteFile(t, filepath.Join(dir, "keys/deploy"), "-----BEGIN EC PRIVATE KEY-----\nsekrit\n")
 	st, err := Status(ctx, g.runner(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +33,7 @@ func TestWithoutSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, dir, ".env", "TOKEN=rotated\n")
+	testkit.WriteFile(t, filepath.Join(dir, ".env"), "TOKEN=rotated\n")
 	st, err = Status(ctx, g.runner(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +42,7 @@ func TestWithoutSecrets(t *testing.T) {
 	if fp2, err := Fingerprint(ctx, g.runner(), dir, st); err != nil || fp2 != fp {
 		t.Errorf("the fingerprint changed with a secret's content: %v", err)
 	}
-	write(t, dir, "new.txt", "hello\n")
+	testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "hello\n")
 	st, err = Status(ctx, g.runner(), dir)
 	if err != nil {
 		t.Fatal(err)

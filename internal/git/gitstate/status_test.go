@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestStatusRealGit(t *testing.T) {
@@ -21,27 +23,27 @@ func TestStatusRealGit(t *testing.T) {
 	}{
 		{"clean", func(*testing.T, *tgit, string) {}, nil, nil},
 		{"unstaged edit", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "changed\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed\n")
 		}, []Change{{XY: ".M", Path: "tracked.txt"}}, nil},
 		{"staged edit", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "changed\n")
-			g.run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed\n")
+			g.Run(dir, "add", "tracked.txt")
 		}, []Change{{XY: "M.", Path: "tracked.txt"}}, nil},
 		{"staged and unstaged edit", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "tracked.txt", "changed\n")
-			g.run(dir, "add", "tracked.txt")
-			write(t, dir, "tracked.txt", "changed again\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed\n")
+			g.Run(dir, "add", "tracked.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "changed again\n")
 		}, []Change{{XY: "MM", Path: "tracked.txt"}}, nil},
 		{"new untracked file", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "new.txt", "new\n")
+			testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "new\n")
 		}, nil, []string{"new.txt"}},
 		{"untracked directory listed file by file", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "a/b/c.txt", "c\n")
-			write(t, dir, "a/d.txt", "d\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a/b/c.txt"), "c\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a/d.txt"), "d\n")
 		}, nil, []string{"a/b/c.txt", "a/d.txt"}},
 		{"new file staged", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "added.txt", "added\n")
-			g.run(dir, "add", "added.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "added.txt"), "added\n")
+			g.Run(dir, "add", "added.txt")
 		}, []Change{{XY: "A.", Path: "added.txt"}}, nil},
 		{"deleted file", func(t *testing.T, g *tgit, dir string) {
 			if err := os.Remove(filepath.Join(dir, "other.txt")); err != nil {
@@ -49,13 +51,13 @@ func TestStatusRealGit(t *testing.T) {
 			}
 		}, []Change{{XY: ".D", Path: "other.txt"}}, nil},
 		{"deletion staged", func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "rm", "-q", "other.txt")
+			g.Run(dir, "rm", "-q", "other.txt")
 		}, []Change{{XY: "D.", Path: "other.txt"}}, nil},
 		{"rename staged", func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "mv", "tracked.txt", "renamed.txt")
+			g.Run(dir, "mv", "tracked.txt", "renamed.txt")
 		}, []Change{{XY: "R.", Path: "renamed.txt", OrigPath: "tracked.txt"}}, nil},
 		{"rename to a path with spaces", func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "mv", "tracked.txt", "has some spaces.txt")
+			g.Run(dir, "mv", "tracked.txt", "has some spaces.txt")
 		}, []Change{{XY: "R.", Path: "has some spaces.txt", OrigPath: "tracked.txt"}}, nil},
 		{"executable bit", func(t *testing.T, g *tgit, dir string) {
 			if err := os.Chmod(filepath.Join(dir, "tracked.txt"), 0o755); err != nil {
@@ -72,46 +74,46 @@ func TestStatusRealGit(t *testing.T) {
 			}
 		}, []Change{{XY: ".T", Path: "other.txt"}}, nil},
 		{"file in ignored node_modules", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "node_modules/pkg/index.js", "module.exports = 1\n")
+			testkit.WriteFile(t, filepath.Join(dir, "node_modules/pkg/index.js"), "module.exports = 1\n")
 		}, nil, nil},
 		{"file ignored by pattern", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "build/debug.log", "log\n")
+			testkit.WriteFile(t, filepath.Join(dir, "build/debug.log"), "log\n")
 		}, nil, nil},
 		{"file ignored via .git/info/exclude", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, ".git/info/exclude", "secret.txt\n")
-			write(t, dir, "secret.txt", "s\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".git/info/exclude"), "secret.txt\n")
+			testkit.WriteFile(t, filepath.Join(dir, "secret.txt"), "s\n")
 		}, nil, nil},
 		{"file ignored via global excludes", func(t *testing.T, g *tgit, dir string) {
-			write(t, g.home, ".config/git/ignore", "*.tmp\n")
-			write(t, dir, "scratch.tmp", "s\n")
+			testkit.WriteFile(t, filepath.Join(g.Home, ".config/git/ignore"), "*.tmp\n")
+			testkit.WriteFile(t, filepath.Join(dir, "scratch.tmp"), "s\n")
 		}, nil, nil},
 		{"untracked path with spaces", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "dir with space/file name.txt", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "dir with space/file name.txt"), "x\n")
 		}, nil, []string{"dir with space/file name.txt"}},
 		{"untracked path with newline", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "line\nbreak.txt", "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "line\nbreak.txt"), "x\n")
 		}, nil, []string{"line\nbreak.txt"}},
 		{"unicode paths", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "ünïcødé/文件.txt", "x\n")
-			write(t, dir, "tracked.txt", "ändern\n")
+			testkit.WriteFile(t, filepath.Join(dir, "ünïcødé/文件.txt"), "x\n")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "ändern\n")
 		}, []Change{{XY: ".M", Path: "tracked.txt"}}, []string{"ünïcødé/文件.txt"}},
 		{"unicode tracked path edited", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "日本/é.txt", "v1\n")
+			testkit.WriteFile(t, filepath.Join(dir, "日本/é.txt"), "v1\n")
 			g.commitAll(dir, "unicode")
-			write(t, dir, "日本/é.txt", "v2\n")
+			testkit.WriteFile(t, filepath.Join(dir, "日本/é.txt"), "v2\n")
 		}, []Change{{XY: ".M", Path: "日本/é.txt"}}, nil},
 		{"nested repository", func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "init", "-q", "nested")
+			g.Run(dir, "init", "-q", "nested")
 		}, nil, []string{"nested/"}},
 		{"merge conflict", func(t *testing.T, g *tgit, dir string) {
-			g.run(dir, "checkout", "-q", "-b", "side")
-			write(t, dir, "tracked.txt", "side\n")
+			g.Run(dir, "checkout", "-q", "-b", "side")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "side\n")
 			g.commitAll(dir, "side")
-			g.run(dir, "checkout", "-q", "main")
-			write(t, dir, "tracked.txt", "main\n")
+			g.Run(dir, "checkout", "-q", "main")
+			testkit.WriteFile(t, filepath.Join(dir, "tracked.txt"), "main\n")
 			g.commitAll(dir, "main")
-			cmd := exec.Command(g.bin, "merge", "-q", "side")
-			cmd.Dir, cmd.Env = dir, g.env
+			cmd := exec.Command(g.Bin, "merge", "-q", "side")
+			cmd.Dir, cmd.Env = dir, g.Env
 			if err := cmd.Run(); err == nil {
 				t.Fatal("merge unexpectedly succeeded")
 			}
@@ -133,7 +135,7 @@ func TestStatusRealGit(t *testing.T) {
 			if st.Dirty() != wantDirty {
 				t.Errorf("Dirty() = %v, want %v", st.Dirty(), wantDirty)
 			}
-			if want := strings.TrimSpace(g.run(dir, "rev-parse", "HEAD")); st.Head != want {
+			if want := strings.TrimSpace(g.Run(dir, "rev-parse", "HEAD")); st.Head != want {
 				t.Errorf("Head = %q, want %q", st.Head, want)
 			}
 			if st.Branch != "main" {
@@ -152,15 +154,15 @@ func TestStatusUnbornRepository(t *testing.T) {
 	}{
 		{"no files", func(*testing.T, *tgit, string) {}, nil, nil},
 		{"untracked file", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "a.txt", "a\n")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a\n")
 		}, nil, []string{"a.txt"}},
 		{"staged file", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, "a.txt", "a\n")
-			g.run(dir, "add", "a.txt")
+			testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "a\n")
+			g.Run(dir, "add", "a.txt")
 		}, []Change{{XY: "A.", Path: "a.txt"}}, nil},
 		{"only ignored files", func(t *testing.T, g *tgit, dir string) {
-			write(t, dir, ".git/info/exclude", "*.o\n")
-			write(t, dir, "main.o", "obj\n")
+			testkit.WriteFile(t, filepath.Join(dir, ".git/info/exclude"), "*.o\n")
+			testkit.WriteFile(t, filepath.Join(dir, "main.o"), "obj\n")
 		}, nil, nil},
 	}
 	for _, tt := range tests {
@@ -181,7 +183,7 @@ func TestStatusUnbornRepository(t *testing.T) {
 func TestStatusDetachedHead(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
-	g.run(dir, "checkout", "-q", "--detach")
+	g.Run(dir, "checkout", "-q", "--detach")
 	st := status(t, g, dir)
 	if st.Branch != "(detached)" || st.Head != g.head(dir) || st.Dirty() {
 		t.Errorf("Status = %+v, want detached at %s and clean", st, g.head(dir))
@@ -192,9 +194,9 @@ func TestStatusLinkedWorktreeIsSeparate(t *testing.T) {
 	g := newTGit(t)
 	main := g.repo()
 	linked := filepath.Join(filepath.Dir(main), "linked")
-	g.run(main, "worktree", "add", "-q", "-b", "feature", linked)
-	write(t, main, "tracked.txt", "edited in main\n")
-	write(t, linked, "only-in-linked.txt", "x\n")
+	g.Run(main, "worktree", "add", "-q", "-b", "feature", linked)
+	testkit.WriteFile(t, filepath.Join(main, "tracked.txt"), "edited in main\n")
+	testkit.WriteFile(t, filepath.Join(linked, "only-in-linked.txt"), "x\n")
 
 	if st := status(t, g, linked); !reflect.DeepEqual(st.Untracked, []string{"only-in-linked.txt"}) || len(st.Changed) != 0 {
 		t.Errorf("linked worktree status = %+v; want only its own untracked file", st)
@@ -210,16 +212,16 @@ func TestStatusDoesNotListIgnoredTrees(t *testing.T) {
 	g := newTGit(t)
 	dir := g.repo()
 	for i := range 3000 {
-		write(t, dir, fmt.Sprintf("node_modules/pkg%02d/lib/file%04d.js", i%40, i), "x\n")
+		testkit.WriteFile(t, filepath.Join(dir, fmt.Sprintf("node_modules/pkg%02d/lib/file%04d.js", i%40, i)), "x\n")
 	}
-	write(t, dir, "dist/bundle.log", "x\n")
+	testkit.WriteFile(t, filepath.Join(dir, "dist/bundle.log"), "x\n")
 
 	st := status(t, g, dir)
 	if st.Dirty() || len(st.Changed) != 0 || len(st.Untracked) != 0 {
 		t.Fatalf("ignored files leaked into Status: %d changed, %d untracked (first: %q)",
 			len(st.Changed), len(st.Untracked), firstN(st.Untracked, 3))
 	}
-	write(t, dir, "src/real.go", "package src\n")
+	testkit.WriteFile(t, filepath.Join(dir, "src/real.go"), "package src\n")
 	if st := status(t, g, dir); !reflect.DeepEqual(st.Untracked, []string{"src/real.go"}) {
 		t.Errorf("Untracked = %q, want only src/real.go", firstN(st.Untracked, 3))
 	}

@@ -3,7 +3,6 @@ package projectkey
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,89 +10,43 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
-// gitEnv is an environment that isolates git from the developer's own
-// configuration: an empty HOME, no system config, fixed identity.
-func gitEnv(t *testing.T) []string {
-	t.Helper()
-	home := t.TempDir()
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") || name == "HOME" || name == "XDG_CONFIG_HOME" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com",
-	)
-}
-
-// gitBin returns the real git, skipping the test when there is none.
-func gitBin(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	return p
-}
-
-// tgit runs the real git for fixture setup and as the reference oracle.
+// tgit is testkit's Git with this package's fixtures; run and try trim
+// git's final newline, so that answers compare with paths directly.
 type tgit struct {
-	t   *testing.T
-	bin string
-	env []string
+	*testkit.Git
+	t *testing.T
 }
 
 func newTGit(t *testing.T) *tgit {
 	t.Helper()
-	return &tgit{t: t, bin: gitBin(t), env: gitEnv(t)}
+	return &tgit{Git: testkit.NewGit(t), t: t}
 }
 
 // try runs git in dir and returns trimmed stdout and any error.
 func (g *tgit) try(dir string, args ...string) (string, error) {
-	g.t.Helper()
-	cmd := exec.Command(g.bin, args...)
-	cmd.Dir = dir
-	cmd.Env = g.env
-	out, err := cmd.Output()
-	return strings.TrimRight(string(out), "\n"), err
+	out, err := g.Try(dir, args...)
+	return strings.TrimRight(out, "\n"), err
 }
 
 // run runs git in dir and fails the test on error.
 func (g *tgit) run(dir string, args ...string) string {
 	g.t.Helper()
-	out, err := g.try(dir, args...)
-	if err != nil {
-		msg := err.Error()
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg += ": " + string(ee.Stderr)
-		}
-		g.t.Fatalf("git %v in %s: %s", args, dir, msg)
-	}
-	return out
+	return strings.TrimRight(g.Run(dir, args...), "\n")
 }
 
 // runner is the production runner wired to the isolated environment.
 func (g *tgit) runner() GitRunner {
-	return ExecGit(g.bin, g.env)
+	return ExecGit(g.Bin, g.Env)
 }
 
 // initRepo creates a repository with one commit under parent/name and
 // returns its physical path.
 func (g *tgit) initRepo(parent, name string) string {
 	g.t.Helper()
-	dir := filepath.Join(parent, name)
-	g.run(parent, "init", "-q", "-b", "main", dir)
-	testkit.WriteFile(g.t, filepath.Join(dir, "README"), "hello\n")
-	g.run(dir, "add", "README")
-	g.run(dir, "commit", "-q", "-m", "init")
-	return physical(g.t, dir)
+	r := g.Init(filepath.Join(parent, name))
+	r.WriteFile("README", "hello\n")
+	r.Commit("init")
+	return physical(g.t, r.Dir)
 }
 
 // toplevel is git's answer for dir, or "" when git says it is no work tree.
@@ -158,7 +111,7 @@ func newFixture(t *testing.T, g *tgit) fixture {
 	g.run(f.sub, "remote", "remove", "origin")
 
 	f.bare = filepath.Join(base, "bare.git")
-	g.run(base, "init", "-q", "--bare", f.bare)
+	g.Init(f.bare, "--bare")
 
 	f.plain = filepath.Join(base, "plain", "dir")
 	if err := os.MkdirAll(f.plain, 0o755); err != nil {

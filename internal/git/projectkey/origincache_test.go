@@ -21,7 +21,7 @@ import (
 func TestOriginCacheAgreesWithGit(t *testing.T) {
 	g := newTGit(t)
 	f := newFixture(t, g)
-	home := envValue(g.env, "HOME")
+	home := envValue(g.Env, "HOME")
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 	calls := 0
 	counting := func(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -31,7 +31,7 @@ func TestOriginCacheAgreesWithGit(t *testing.T) {
 	check := func(step, dir, wantURL string, wantCached bool) {
 		t.Helper()
 		calls = 0
-		cache := OriginCache{Dir: cacheDir, Env: g.env}
+		cache := OriginCache{Dir: cacheDir, Env: g.Env}
 		repo, err := ResolveCached(context.Background(), dir, counting, cache)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
@@ -92,9 +92,9 @@ func TestOriginCacheAgreesWithGit(t *testing.T) {
 
 	// Another environment is another answer: GIT_CONFIG_* adds config.
 	calls = 0
-	env := append(append([]string{}, g.env...), "GIT_CONFIG_COUNT=1",
+	env := append(append([]string{}, g.Env...), "GIT_CONFIG_COUNT=1",
 		"GIT_CONFIG_KEY_0=url.https://env.example/.insteadOf", "GIT_CONFIG_VALUE_0=gh:o/main")
-	run := ExecGit(g.bin, env)
+	run := ExecGit(g.Bin, env)
 	repo, err := ResolveCached(context.Background(), f.main, func(ctx context.Context, d string, a ...string) ([]byte, error) {
 		calls++
 		return run(ctx, d, a...)
@@ -111,7 +111,7 @@ func TestOriginCacheRefusesWhatItCannotTrust(t *testing.T) {
 	f := newFixture(t, g)
 	g.run(f.main, "remote", "add", "origin", "https://example.com/real.git")
 	dir := filepath.Join(t.TempDir(), "cache")
-	c := OriginCache{Dir: dir, Env: g.env}
+	c := OriginCache{Dir: dir, Env: g.Env}
 	if _, err := ResolveCached(context.Background(), f.main, g.runner(), c); err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,12 @@
 package secretfiles
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestBuiltinPatterns pins the documented built-in list (docs/security.md
@@ -167,19 +168,10 @@ func TestLooksLikePrivateKey(t *testing.T) {
 // the order of both lists.
 func TestSplit(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, content string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("a.go", "package a\n")
-	write("deploy/key-material", "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n")
-	write("big.txt", strings.Repeat("x", SniffBytes)+"-----BEGIN PRIVATE KEY-----\n")
-	write(".env", "TOKEN=1\n")
+	testkit.WriteFile(t, filepath.Join(root, "a.go"), "package a\n")
+	testkit.WriteFile(t, filepath.Join(root, "deploy/key-material"), "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n")
+	testkit.WriteFile(t, filepath.Join(root, "big.txt"), strings.Repeat("x", SniffBytes)+"-----BEGIN PRIVATE KEY-----\n")
+	testkit.WriteFile(t, filepath.Join(root, ".env"), "TOKEN=1\n")
 	paths := []string{".env", "a.go", "big.txt", "deploy/key-material", "nested/"}
 	keep, out := Rule{}.Split(paths, func(rel string) []byte { return Head(filepath.Join(root, rel)) })
 	if want := []string{"a.go", "big.txt", "nested/"}; !slices.Equal(keep, want) {

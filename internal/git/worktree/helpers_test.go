@@ -2,7 +2,6 @@ package worktree
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,33 +13,27 @@ import (
 
 type fixture struct {
 	t   testing.TB
+	g   *testkit.Git
 	env []string
 	m   *Manager
 }
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	env := testkit.GitEnv(t)
-	f := &fixture{t: t, env: env}
+	g := testkit.NewGit(t)
+	env := g.Env
+	f := &fixture{t: t, g: g, env: env}
 	// The pool is off here: these tests pin what a fresh worktree does;
 	// pool_test.go turns it on.
 	f.m = &Manager{Git: projectkey.ExecGit("git", env), Dir: filepath.Join(t.TempDir(), "worktrees"), PID: os.Getpid(), Pool: Pool{Off: true}}
 	return f
 }
 
+// git runs git in dir (testkit's, in the fixture's environment) and
+// returns its trimmed standard output.
 func (f *fixture) git(dir string, args ...string) string {
 	f.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = f.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		f.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(f.g.Run(dir, args...))
 }
 
 func read(t testing.TB, path string) string {
@@ -55,8 +48,7 @@ func read(t testing.TB, path string) string {
 // repo makes a repository with a commit, then a dirty state: a staged
 // edit, an unstaged edit, an untracked file and an ignored file.
 func (f *fixture) repo() string {
-	dir := filepath.Join(f.t.TempDir(), "repo")
-	f.git(f.t.TempDir(), "init", "-q", "-b", "main", dir)
+	dir := f.g.Init(filepath.Join(f.t.TempDir(), "repo")).Dir
 	testkit.WriteFile(f.t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\nfour\nfive\nsix\nseven\n")
 	testkit.WriteFile(f.t, filepath.Join(dir, "b.txt"), "b\n")
 	testkit.WriteFile(f.t, filepath.Join(dir, ".gitignore"), "ignored/\n")

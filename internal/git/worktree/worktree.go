@@ -47,7 +47,7 @@ const (
 	Kept = "kept"
 )
 
-// gitBase adds to projectkey.GitArgs (hooks off, no fsmonitor, no
+// gitBase adds to childenv.GitArgs (hooks off, no fsmonitor, no
 // optional locks) what only task worktrees need: submodules are never
 // recursed into (we do not check them out), our commits need no identity
 // or signing setup from the user, and checking a snapshot out writes files

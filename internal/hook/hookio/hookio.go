@@ -10,14 +10,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tribunal-cc/tribunal/internal/nesting"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
-
-// GuardEnv is the recursion-guard variable (kept in step with claude.GuardEnv;
-// duplicated as a constant so hooks need not link the runner on their
-// cheapest path).
-const GuardEnv = "TRIBUNAL_NESTED"
 
 // MaxInput caps how much hook stdin is read. A Stop input carries the last
 // assistant message, which can be long, but never this long; a larger input
@@ -42,7 +38,7 @@ type Input struct {
 // Nested reports whether the process runs inside a child that tribunal
 // started; every hook must check it before reading stdin.
 func Nested(getenv func(string) string) bool {
-	return getenv(GuardEnv) != ""
+	return getenv(childenv.GuardEnv) != ""
 }
 
 // Read parses hook stdin. It never fails: the spec treats bad input as

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 )
 
 func TestRead(t *testing.T) {
@@ -96,13 +98,13 @@ func TestNested(t *testing.T) {
 	}{{"", false}, {"1", true}, {"0", true}, {"yes", true}}
 	for _, tt := range tests {
 		getenv := func(k string) string {
-			if k == GuardEnv {
+			if k == childenv.GuardEnv {
 				return tt.value
 			}
 			return ""
 		}
 		if got := Nested(getenv); got != tt.want {
-			t.Errorf("Nested with %s=%q = %v, want %v", GuardEnv, tt.value, got, tt.want)
+			t.Errorf("Nested with %s=%q = %v, want %v", childenv.GuardEnv, tt.value, got, tt.want)
 		}
 	}
 }

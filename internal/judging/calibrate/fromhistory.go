@@ -15,7 +15,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
-	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
@@ -71,23 +70,23 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 	if err != nil {
 		return nil, nil, err
 	}
-	log := history.Log(in.ProjectDir, "", history.LogOptions{})
+	recs, _ := records.ProjectRecs(in.ProjectDir)
 	var cases []Case
 	var skipped []Skipped
-	for i := len(log.Entries) - 1; i >= 0; i-- { // oldest first
-		e := log.Entries[i]
+	for i := len(recs) - 1; i >= 0; i-- { // oldest first
+		id := recs[i].TaskID
+		if recs[i].Advisory != nil {
+			continue // advisoryCases labels these
+		}
 		var c Case
 		var why string
-		switch e.Kind {
-		case history.KindTask:
-			c, why = in.taskCase(ctx, e.TaskID, dismissed[e.TaskID])
-		case history.KindReview:
-			c, why = in.reviewCase(ctx, e.TaskID, dismissed[e.TaskID])
-		default:
-			continue
+		if isReview(in.ProjectDir, id) {
+			c, why = in.reviewCase(ctx, id, dismissed[id])
+		} else {
+			c, why = in.taskCase(ctx, id, dismissed[id])
 		}
 		if why != "" {
-			skipped = append(skipped, Skipped{ID: e.TaskID, Why: why})
+			skipped = append(skipped, Skipped{ID: id, Why: why})
 			continue
 		}
 		cases = append(cases, c)
@@ -96,9 +95,17 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 	cases, skipped = append(cases, ac...), append(skipped, as...)
 	if len(cases) == 0 {
 		return nil, skipped, fmt.Errorf("%w: the project's history (%d record(s)) has no change you applied, discarded, kept or undid, and no finding you dismissed",
-			ErrNoDecisions, len(log.Entries))
+			ErrNoDecisions, len(recs))
 	}
 	return cases, skipped, nil
+}
+
+// isReview says whether task directory id holds a review (its manifest
+// says so); a task whose manifest cannot be read is taken for a task, as
+// the log lists it.
+func isReview(projectDir, id string) bool {
+	var m records.Manifest
+	return records.ReadJSON(filepath.Join(projectDir, id, records.ManifestFile), &m) == nil && m.Kind == records.KindReview
 }
 
 // dismissedSources maps each task or verdict id to the reasons the user
@@ -127,7 +134,7 @@ func (in HistoryInput) taskCase(ctx context.Context, id string, dismissals []str
 	if iso == nil || iso.Mode != "worktree" {
 		return Case{}, "run --in-place: no kept change to label"
 	}
-	diff, err := history.IterationDiff(in.ProjectDir, id, 0, false)
+	diff, err := records.IterationDiff(in.ProjectDir, id, 0, false)
 	if err != nil || strings.TrimSpace(diff) == "" {
 		return Case{}, "no stored diff"
 	}

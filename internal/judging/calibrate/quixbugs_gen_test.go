@@ -3,11 +3,12 @@ package calibrate
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // generateQuixBugs derives the cases from upstream at quixbugsCommit and
@@ -25,7 +26,11 @@ func generateQuixBugs(t *testing.T) []Case {
 	if _, err := os.Stat(filepath.Join(src, ".git")); err == nil {
 		gitDir = filepath.Join(src, ".git")
 	}
-	show := func(p string) string { return upstreamGit(t, gitDir, "show", quixbugsCommit+":"+p) }
+	// Standard output alone: a warning on standard error must not end up
+	// in a file.
+	g := testkit.NewGit(t)
+	upstreamGit := func(args ...string) string { return g.Run(src, append([]string{"--git-dir=" + gitDir}, args...)...) }
+	show := func(p string) string { return upstreamGit("show", quixbugsCommit+":"+p) }
 	if err := os.RemoveAll(filepath.Join(quixbugsDir, "tests")); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +39,7 @@ func generateQuixBugs(t *testing.T) []Case {
 		upstream["tests/"+p] = show(p)
 	}
 	var cases []Case
-	for _, p := range strings.Fields(upstreamGit(t, gitDir, "ls-tree", "--name-only", quixbugsCommit, "python_programs/")) {
+	for _, p := range strings.Fields(upstreamGit("ls-tree", "--name-only", quixbugsCommit, "python_programs/")) {
 		name := strings.TrimSuffix(path.Base(p), ".py")
 		if !strings.HasSuffix(p, ".py") || strings.HasSuffix(name, "_test") || name == "node" {
 			continue // upstream's old graph test drivers and their Node class
@@ -61,21 +66,8 @@ func generateQuixBugs(t *testing.T) []Case {
 			quixbugsCase(t, name+"-break", task, name+".py", fixed, buggy, extra,
 				"QuixBugs "+name+": upstream's one-line defect (python_programs/"+name+".py) put into the fixed program"))
 	}
-	writeTree(t, quixbugsDir, upstream)
+	testkit.WriteFiles(t, quixbugsDir, upstream)
 	return cases
-}
-
-// upstreamGit runs git on upstream's repository and returns its standard
-// output alone: a warning on standard error must not end up in a file.
-func upstreamGit(t *testing.T, gitDir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"--git-dir=" + gitDir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %v in %s: %v", args, gitDir, err)
-	}
-	return string(out)
 }
 
 // fixQuixBugs splits upstream's buggy file into its code and its trailing
@@ -131,14 +123,7 @@ func quixbugsCase(t *testing.T, id, task, file, from, to string, extra map[strin
 	for p, c := range extra {
 		files[p] = c
 	}
-	repo := t.TempDir()
-	writeTree(t, repo, files)
-	git(t, repo, "init", "-q")
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "base")
-	writeTree(t, repo, map[string]string{file: to})
-	git(t, repo, "add", "-A")
-	diff := git(t, repo, "diff", "--cached", "--no-color", "--no-ext-diff")
+	diff := caseDiff(t, testkit.NewGit(t), files, map[string]string{file: to})
 	changed := 0
 	for _, l := range strings.Split(diff, "\n") {
 		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {

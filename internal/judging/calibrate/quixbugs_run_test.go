@@ -3,7 +3,6 @@ package calibrate
 import (
 	"context"
 	"encoding/json"
-	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
+	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
 // TestRunQuixBugsSetWiring judges the shipped QuixBugs set with scripted

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
@@ -157,15 +158,16 @@ func runQuixBugs(t *testing.T, python string, cases []Case) map[string]quixbugsR
 	}
 	tests, _ := filepath.Abs(filepath.Join(quixbugsDir, "tests"))
 	dirs := make([]string, len(cases))
+	g := testkit.NewGit(t)
 	for i, c := range cases {
 		dirs[i] = t.TempDir()
-		writeTree(t, dirs[i], c.Files)
-		git(t, dirs[i], "init", "-q")
+		testkit.WriteFiles(t, dirs[i], c.Files)
+		g.Init(dirs[i])
 		patch := filepath.Join(t.TempDir(), "change.diff")
 		if err := os.WriteFile(patch, []byte(c.Diff), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		git(t, dirs[i], "apply", patch)
+		g.Run(dirs[i], "apply", patch)
 	}
 	var (
 		mu   sync.Mutex

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testtier"
 )
 
@@ -124,16 +125,16 @@ func writeStarter(t *testing.T, cases []Case) {
 	}
 }
 
-func git(t *testing.T, dir string, args ...string) string {
+// caseDiff is git's diff from the files base to base with changed written
+// over it, as a case holds it.
+func caseDiff(t *testing.T, g *testkit.Git, base, changed map[string]string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
-	}
-	return string(out)
+	r := g.Init(t.TempDir())
+	testkit.WriteFiles(t, r.Dir, base)
+	r.Commit("base")
+	testkit.WriteFiles(t, r.Dir, changed)
+	g.Run(r.Dir, "add", "-A")
+	return g.Run(r.Dir, "diff", "--cached", "--no-color", "--no-ext-diff")
 }
 
 // readTree returns the regular files under dir as slash path → content.
@@ -157,18 +158,6 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return files
 }
 
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // programs lists the starter programs in order: the directories with a
 // task.md (quixbugs/ is another set).
 func programs(t *testing.T) []string {
@@ -189,6 +178,7 @@ func programs(t *testing.T) []string {
 // generateStarter builds the cases from the programs: label unset (the
 // tests decide it).
 func generateStarter(t *testing.T) []Case {
+	g := testkit.NewGit(t)
 	var cases []Case
 	for _, prog := range programs(t) {
 		dir := filepath.Join(starterDir, prog)
@@ -205,14 +195,7 @@ func generateStarter(t *testing.T) []Case {
 			changed := readTree(t, filepath.Join(dir, "variants", v.Name()))
 			note := strings.TrimSpace(changed["NOTE"])
 			delete(changed, "NOTE")
-			repo := t.TempDir()
-			writeTree(t, repo, base)
-			git(t, repo, "init", "-q")
-			git(t, repo, "add", "-A")
-			git(t, repo, "commit", "-q", "-m", "base")
-			writeTree(t, repo, changed)
-			git(t, repo, "add", "-A")
-			diff := git(t, repo, "diff", "--cached", "--no-color", "--no-ext-diff")
+			diff := caseDiff(t, g, base, changed)
 			if diff == "" {
 				t.Fatalf("%s/%s changes nothing", prog, v.Name())
 			}
@@ -230,19 +213,18 @@ func generateStarter(t *testing.T) []Case {
 // returns accept for each case whose package passed, reject otherwise.
 func deriveLabels(t *testing.T, goBin string, cases []Case) map[string]string {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"go.mod": "module calib\n\ngo 1.26\n"})
+	testkit.WriteFiles(t, root, map[string]string{"go.mod": "module calib\n\ngo 1.26\n"})
 	for _, c := range cases {
-		writeTree(t, filepath.Join(root, c.ID), c.Files)
+		testkit.WriteFiles(t, filepath.Join(root, c.ID), c.Files)
 	}
-	git(t, root, "init", "-q")
-	git(t, root, "add", "-A")
-	git(t, root, "commit", "-q", "-m", "base")
+	g := testkit.NewGit(t)
+	g.Init(root).Commit("base")
 	for _, c := range cases {
 		patch := filepath.Join(t.TempDir(), "change.diff")
 		if err := os.WriteFile(patch, []byte(c.Diff), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		git(t, root, "apply", "--directory="+c.ID, patch)
+		g.Run(root, "apply", "--directory="+c.ID, patch)
 		prog := programOf(t, c.ID)
 		tests, err := os.ReadFile(filepath.Join(starterDir, prog, "task_test.go"))
 		if err != nil {
@@ -252,7 +234,7 @@ func deriveLabels(t *testing.T, goBin string, cases []Case) map[string]string {
 			// The same change without the task's tests: it must pass.
 			copyTree(t, filepath.Join(root, c.ID), filepath.Join(root, c.ID+oldOnly))
 		}
-		writeTree(t, filepath.Join(root, c.ID), map[string]string{"task_test.go": string(tests)})
+		testkit.WriteFiles(t, filepath.Join(root, c.ID), map[string]string{"task_test.go": string(tests)})
 	}
 	cmd := exec.Command(goBin, "test", "-count=1", "-json", "./...")
 	cmd.Dir = root
@@ -290,7 +272,7 @@ func deriveLabels(t *testing.T, goBin string, cases []Case) map[string]string {
 const oldOnly = "-without-task-tests"
 
 func copyTree(t *testing.T, from, to string) {
-	writeTree(t, to, readTree(t, from))
+	testkit.WriteFiles(t, to, readTree(t, from))
 }
 
 // programOf maps a case id back to its program directory.

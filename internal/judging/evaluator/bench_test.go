@@ -2,12 +2,12 @@ package evaluator
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // tenEvaluators are the ten of the overhead target (issue 25: under 50 ms
@@ -31,15 +31,6 @@ const tenEvaluators = `[
 func bigChange(b *testing.B) (string, []unidiff.File) {
 	dir := b.TempDir()
 	var diff strings.Builder
-	write := func(name, body string) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
 	for i := range 8 {
 		name := fmt.Sprintf("src/file%d.go", i)
 		if i%2 == 1 {
@@ -52,15 +43,15 @@ func bigChange(b *testing.B) (string, []unidiff.File) {
 			body.WriteString(line + "\n")
 			diff.WriteString("+" + line + "\n")
 		}
-		write(name, body.String())
+		testkit.WriteFile(b, filepath.Join(dir, filepath.FromSlash(name)), body.String())
 	}
 	for i := range 2 {
 		name := fmt.Sprintf("config/c%d.json", i)
 		json := fmt.Sprintf(`{"name":"svc%d","port":%d}`, i, 8080+i)
 		fmt.Fprintf(&diff, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,4 @@\n+%s\n+\n+\n+\n", name, name, name, json)
-		write(name, json+"\n\n\n\n")
+		testkit.WriteFile(b, filepath.Join(dir, filepath.FromSlash(name)), json+"\n\n\n\n")
 	}
-	write("VERSION", "1.0.0\n")
+	testkit.WriteFile(b, filepath.Join(dir, "VERSION"), "1.0.0\n")
 	files := unidiff.Parse([]byte(diff.String()))
 	added := 0
 	for _, f := range files {

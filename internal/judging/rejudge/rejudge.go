@@ -15,7 +15,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/judging"
-	"github.com/tribunal-cc/tribunal/internal/present/history"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -184,13 +183,15 @@ func (d Deps) progress(format string, args ...any) {
 // rejudgeTask re-judges one task's iterations, then stores the result
 // beside the task and appends it to the ledger.
 func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func(string) (*judging.Jury, error)) (Task, error) {
-	view := history.ShowTask(opts.ProjectDir, "", id)
+	taskDir := filepath.Join(opts.ProjectDir, id)
 	t := Task{TaskID: id}
-	if view.Manifest != nil {
-		t.Summary = view.Manifest.TaskSummary
-		t.RubricID = view.Manifest.RubricID
+	var m records.Manifest
+	if records.ReadJSON(filepath.Join(taskDir, records.ManifestFile), &m) == nil {
+		t.Summary = m.TaskSummary
+		t.RubricID = m.RubricID
 	}
-	taskText := readText(filepath.Join(view.Dir, records.TaskTextFile))
+	iterations := readIterations(taskDir)
+	taskText := readText(filepath.Join(taskDir, records.TaskTextFile))
 	if taskText == "" {
 		taskText = t.Summary
 	}
@@ -200,7 +201,7 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 		return t, nil
 	}
 	withDiff := 0
-	for _, it := range view.Iterations {
+	for _, it := range iterations {
 		if _, err := os.Stat(filepath.Join(it.Dir, records.DiffSnapshotFile)); err == nil {
 			withDiff++
 		}
@@ -227,8 +228,8 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	}
 	t.RubricID = j.RubricID()
 	t.Judge = fmt.Sprintf("jury %s, threshold %s, gate policy %s", strings.Join(j.Seats(), ", "), rules.Num(j.Params().ScoreThreshold), j.Params().GatePolicy)
-	commits := recordedCommits(view.Dir)
-	for _, it := range view.Iterations {
+	commits := recordedCommits(taskDir)
+	for _, it := range iterations {
 		if ctx.Err() != nil {
 			return t, nil
 		}
@@ -247,7 +248,38 @@ func rejudgeTask(ctx context.Context, opts Options, d Deps, id string, jury func
 	return t, nil
 }
 
-func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *judging.Jury, taskID, taskText string, it history.IterationView, commit string) Iteration {
+// recorded is what rejudge reads of one recorded iteration: where it is,
+// what the actor said, and what its gate decided.
+type recorded struct {
+	Number    int // 0-based
+	ID        string
+	Dir       string
+	ActorText string
+	Gate      *records.Gate
+	Consensus *events.ConsensusReached
+}
+
+// readIterations reads a task's iterations in order; a file that cannot
+// be read leaves its field empty (the iteration is then skipped, with the
+// reason, by rejudgeIteration).
+func readIterations(taskDir string) []recorded {
+	dirs, _ := records.IterationDirs(taskDir)
+	out := make([]recorded, len(dirs))
+	for n, d := range dirs {
+		out[n] = recorded{Number: n, ID: records.IterationIDOf(d), Dir: d, ActorText: records.ActorText(d)}
+		var g records.Gate
+		if records.ReadJSON(filepath.Join(d, records.GateFile), &g) == nil {
+			out[n].Gate = &g
+		}
+		var c events.ConsensusReached
+		if records.ReadJSON(filepath.Join(d, records.ConsensusFile), &c) == nil {
+			out[n].Consensus = &c
+		}
+	}
+	return out
+}
+
+func rejudgeIteration(ctx context.Context, opts Options, d Deps, j *judging.Jury, taskID, taskText string, it recorded, commit string) Iteration {
 	out := Iteration{Number: it.Number, ID: it.ID}
 	if it.Gate != nil {
 		out.Recorded = &Decision{Passed: it.Gate.Passed && it.Gate.BlockedBy == "", Reason: string(it.Gate.Reason)}

@@ -5,37 +5,23 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestTreeExtractsTheIterationsCommit(t *testing.T) {
-	repo := t.TempDir()
-	vars := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	run := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = repo, vars
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	run("init", "-q")
-	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
-	os.WriteFile(filepath.Join(repo, "sub", "a.go"), []byte("package sub\n"), 0o644)
-	run("add", "-A")
-	run("commit", "-q", "-m", "one")
-	commit := run("rev-parse", "HEAD")
-	os.WriteFile(filepath.Join(repo, "sub", "a.go"), []byte("package changed\n"), 0o644)
+	r := testkit.GitRepo(t)
+	repo := r.Dir
+	r.WriteFile("sub/a.go", "package sub\n")
+	commit := r.Commit("one")
+	r.WriteFile("sub/a.go", "package changed\n")
 
-	d := Deps{Env: env.Env{Git: projectkey.ExecGit("git", vars), TempDir: t.TempDir()}}
+	d := Deps{Env: env.Env{Git: projectkey.ExecGit("git", r.Env), TempDir: t.TempDir()}}
 	dir, note, cleanup := tree(context.Background(), d, repo, commit)
 	if note != "" {
 		t.Fatalf("note = %q", note)

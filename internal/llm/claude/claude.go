@@ -14,12 +14,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
-// GuardEnv is the recursion-guard marker set in the environment of every
-// child process tribunal starts. Every tribunal hook exits at once when it is
-// set, because a nested `claude -p` fires the user's hooks again (a Stop hook
-// that starts a judge would otherwise start a judge of the judge, and so on).
-const GuardEnv = "TRIBUNAL_NESTED"
-
 // DisableHooksSettings is passed with --settings to every child so that the
 // child runs none of the user's, project's or plugins' hooks: the second,
 // independent recursion guard.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/llm/secretenv"
 	"github.com/tribunal-cc/tribunal/internal/proc"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 )
 
 // Exec runs calls as real child processes.
@@ -73,7 +74,7 @@ func Args(c Call) []string {
 func ChildEnv(base []string, maxTokens int) []string {
 	out := make([]string, 0, len(base)+2)
 	for _, kv := range base {
-		if strings.HasPrefix(kv, GuardEnv+"=") {
+		if strings.HasPrefix(kv, childenv.GuardEnv+"=") {
 			continue
 		}
 		if maxTokens > 0 && strings.HasPrefix(kv, "CLAUDE_CODE_MAX_OUTPUT_TOKENS=") {
@@ -81,7 +82,7 @@ func ChildEnv(base []string, maxTokens int) []string {
 		}
 		out = append(out, kv)
 	}
-	out = append(out, GuardEnv+"=1")
+	out = append(out, childenv.GuardEnv+"=1")
 	if maxTokens > 0 {
 		out = append(out, "CLAUDE_CODE_MAX_OUTPUT_TOKENS="+strconv.Itoa(maxTokens))
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 )
 
 // TestJudgingCallsReadNoTreeConfiguration holds the isolation rule: every
@@ -61,7 +63,7 @@ func TestExecDropsSecretsClaudeDoesNotNeed(t *testing.T) {
 			t.Errorf("the child's environment holds %q:\n%s", gone, env)
 		}
 	}
-	for _, kept := range []string{"ANTHROPIC_API_KEY=sk-ant-own", GuardEnv + "=1", DisableClaudeMDsEnv + "=1"} {
+	for _, kept := range []string{"ANTHROPIC_API_KEY=sk-ant-own", childenv.GuardEnv + "=1", DisableClaudeMDsEnv + "=1"} {
 		if !strings.Contains(env, kept) {
 			t.Errorf("the child's environment lacks %q:\n%s", kept, env)
 		}

@@ -6,29 +6,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeExe(t *testing.T, path string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), mode); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/tribunal-cc/tribunal/internal/testkit"
+)
 
 func TestLocate(t *testing.T) {
 	root := t.TempDir()
 	good := filepath.Join(root, "good")
-	writeExe(t, filepath.Join(good, "claude"), 0o755)
+	testkit.WriteFileMode(t, filepath.Join(good, "claude"), "#!/bin/sh\nexit 0\n", 0o755)
 	plain := filepath.Join(root, "plain")
-	writeExe(t, filepath.Join(plain, "claude"), 0o644)
+	testkit.WriteFileMode(t, filepath.Join(plain, "claude"), "#!/bin/sh\nexit 0\n", 0o644)
 	// The working directory is the repository under review, which ships a
 	// claude of its own in its top level and in bin/.
 	repo := filepath.Join(root, "repo")
-	writeExe(t, filepath.Join(repo, "claude"), 0o755)
-	writeExe(t, filepath.Join(repo, "bin", "claude"), 0o755)
+	testkit.WriteFileMode(t, filepath.Join(repo, "claude"), "#!/bin/sh\nexit 0\n", 0o755)
+	testkit.WriteFileMode(t, filepath.Join(repo, "bin", "claude"), "#!/bin/sh\nexit 0\n", 0o755)
 	t.Chdir(repo)
 
 	sep := string(os.PathListSeparator)
@@ -78,9 +70,9 @@ func TestLocatePrecedence(t *testing.T) {
 	env := filepath.Join(root, "env", "claude")
 	conf := filepath.Join(root, "conf", "claude")
 	onPath := filepath.Join(root, "path")
-	writeExe(t, env, 0o755)
-	writeExe(t, conf, 0o755)
-	writeExe(t, filepath.Join(onPath, "claude"), 0o755)
+	testkit.WriteFileMode(t, env, "#!/bin/sh\nexit 0\n", 0o755)
+	testkit.WriteFileMode(t, conf, "#!/bin/sh\nexit 0\n", 0o755)
+	testkit.WriteFileMode(t, filepath.Join(onPath, "claude"), "#!/bin/sh\nexit 0\n", 0o755)
 	missing := filepath.Join(root, "missing")
 	tests := []struct {
 		name, bin, configured, want string

@@ -30,7 +30,7 @@ const MaxCostTasks = 50
 // of the calls that recorded one: the history `run --dry-run` estimates
 // a task from. Unreadable records are skipped.
 func CallCosts(projectDir string, maxTasks int) map[CallKind]CallCost {
-	ids, _ := taskIDs(projectDir)
+	ids, _ := records.TaskIDs(projectDir)
 	if len(ids) > maxTasks {
 		ids = ids[:maxTasks]
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/judgestats"
+	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // Jurors is how many independent jurors a task's panel is worth, estimated
@@ -57,10 +58,10 @@ func ProjectJurors(projectDir string, v *TaskView) *Jurors {
 		index[k] = i
 	}
 	scores := make([][]float64, len(panel))
-	ids, _ := taskIDs(projectDir)
+	ids, _ := records.TaskIDs(projectDir)
 	iterations := 0
 	for _, id := range ids {
-		dirs, err := iterationDirs(filepath.Join(projectDir, id))
+		dirs, err := records.IterationDirs(filepath.Join(projectDir, id))
 		if err != nil {
 			continue
 		}

@@ -5,13 +5,8 @@ package history
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
-
-	"github.com/oklog/ulid/v2"
 
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
@@ -29,54 +24,6 @@ func asProblem(err error) records.Problem {
 		return *p
 	}
 	return records.Problem{Err: err}
-}
-
-// taskIDs lists the task directories of a project, newest first: the
-// subdirectories whose name is a ULID. Other entries (stop files, runs/,
-// surfaced/, the project manifest) are not tasks.
-func taskIDs(projectDir string) ([]string, error) {
-	entries, err := os.ReadDir(projectDir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, records.FileProblem(projectDir, err)
-	}
-	var ids []string
-	for _, e := range entries {
-		if e.IsDir() && records.ValidID(e.Name()) {
-			ids = append(ids, e.Name())
-		}
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(ids)))
-	return ids, nil
-}
-
-// ulidTime is the creation time encoded in a task id.
-func ulidTime(id string) time.Time {
-	u, err := ulid.ParseStrict(id)
-	if err != nil {
-		return time.Time{}
-	}
-	return ulid.Time(u.Time()).UTC()
-}
-
-// iterationDirs lists a task's iteration directories in order. Their names
-// carry ULIDs, so name order is creation order (spec §7.6).
-func iterationDirs(taskDir string) ([]string, error) {
-	entries, err := os.ReadDir(taskDir)
-	if err != nil {
-		return nil, records.FileProblem(taskDir, err)
-	}
-	var dirs []string
-	for _, e := range entries {
-		id, ok := strings.CutPrefix(e.Name(), records.IterationPrefix)
-		if ok && e.IsDir() && records.ValidID(id) {
-			dirs = append(dirs, filepath.Join(taskDir, e.Name()))
-		}
-	}
-	sort.Strings(dirs)
-	return dirs, nil
 }
 
 // loadTask reads a task's manifest and completion record. Problems are
@@ -109,13 +56,13 @@ func loadTask(projectDir, id string) (*records.Manifest, *records.Complete, []re
 // TasksSince lists the project's task ids created at or after t, newest
 // first (a task id is a ULID: it carries its creation time).
 func TasksSince(projectDir string, t time.Time) ([]string, error) {
-	ids, err := taskIDs(projectDir)
+	ids, err := records.TaskIDs(projectDir)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, id := range ids {
-		if !ulidTime(id).Before(t) {
+		if !records.TaskTime(id).Before(t) {
 			out = append(out, id)
 		}
 	}

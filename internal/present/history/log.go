@@ -3,7 +3,6 @@ package history
 import (
 	"path/filepath"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -90,18 +89,19 @@ type LogOptions struct {
 // filters, before the limit.
 func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	var res LogResult
-	recs := res.findRecords(projectDir)
+	recs, problems := records.ProjectRecs(projectDir)
+	res.Problems = append(res.Problems, problems...)
 	// Short ids are computed over every record, before the filters, so
 	// that a short id names one record in the whole project.
 	var all []string
 	for _, r := range recs {
-		all = append(all, recName(r.taskID, r.adv))
+		all = append(all, recName(r.TaskID, r.Advisory))
 	}
 	shorts := ShortIDs(all)
 	if !opts.Since.IsZero() {
 		kept := recs[:0:0]
 		for _, r := range recs {
-			if !r.t.Before(opts.Since) {
+			if !r.Time.Before(opts.Since) {
 				kept = append(kept, r)
 			}
 		}
@@ -125,83 +125,17 @@ func Log(projectDir, logPath string, opts LogOptions) LogResult {
 	return res
 }
 
-// logRec is a record Log may list, with its date: a task (taskID) or an
-// advisory verdict (adv).
-type logRec struct {
-	t      time.Time
-	taskID string // a task
-	adv    *records.Advisory
-}
-
-// findRecords finds the project's tasks and advisory verdicts, newest
-// first (ties broken by id, for a stable order); what cannot be read is
-// added to res.Problems.
-func (res *LogResult) findRecords(projectDir string) []logRec {
-	ids, err := taskIDs(projectDir)
-	if err != nil {
-		res.Problems = append(res.Problems, asProblem(err))
-	}
-	var recs []logRec
-	for _, id := range ids {
-		recs = append(recs, logRec{t: ulidTime(id), taskID: id})
-	}
-	recs = append(recs, res.advisoryRecords(projectDir)...)
-	sort.SliceStable(recs, func(i, j int) bool {
-		if !recs[i].t.Equal(recs[j].t) {
-			return recs[i].t.After(recs[j].t)
-		}
-		return recID(recs[i].taskID, recs[i].adv) > recID(recs[j].taskID, recs[j].adv)
-	})
-	return recs
-}
-
-// advisoryRecords finds the project's advisory verdicts. Every judgement
-// of a session is a record of its own; a stop file (the session's latest
-// verdict) is listed only when no record holds its verdict, as for
-// sessions judged before records were kept.
-func (res *LogResult) advisoryRecords(projectDir string) []logRec {
-	var recs []logRec
-	judgements, _ := records.ListRecords(projectDir)
-	listed := map[string]bool{}
-	for _, p := range judgements {
-		a, err := records.ReadRecord(p)
-		if err != nil {
-			res.Problems = append(res.Problems, *records.FileProblem(p, err))
-			continue
-		}
-		listed[a.TaskID] = true
-		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
-	}
-	stops, err := records.ListStopFiles(projectDir)
-	if err != nil && len(res.Problems) == 0 {
-		// An unreadable project directory is reported once, above.
-		res.Problems = append(res.Problems, *records.FileProblem(projectDir, err))
-	}
-	for _, p := range stops {
-		a, err := records.ReadStopFile(p)
-		if err != nil {
-			res.Problems = append(res.Problems, *records.FileProblem(p, err))
-			continue
-		}
-		if listed[a.TaskID] {
-			continue
-		}
-		recs = append(recs, logRec{t: a.WrittenAt, adv: &a})
-	}
-	return recs
-}
-
 // addEntries reads recs into res.Entries, in order, and returns the tasks
 // that have no completion record.
-func (res *LogResult) addEntries(projectDir string, recs []logRec) (missing []string) {
+func (res *LogResult) addEntries(projectDir string, recs []records.Rec) (missing []string) {
 	for _, r := range recs {
-		if r.adv != nil {
-			res.Entries = append(res.Entries, advisoryEntry(*r.adv))
+		if r.Advisory != nil {
+			res.Entries = append(res.Entries, advisoryEntry(*r.Advisory))
 			continue
 		}
-		e, complete := res.taskEntry(projectDir, r.taskID, r.t)
+		e, complete := res.taskEntry(projectDir, r.TaskID, r.Time)
 		if !complete {
-			missing = append(missing, r.taskID)
+			missing = append(missing, r.TaskID)
 		}
 		res.Entries = append(res.Entries, e)
 	}
@@ -233,7 +167,7 @@ func (res *LogResult) taskEntry(projectDir, id string, t time.Time) (e Entry, co
 		fillComplete(&e, c)
 	}
 	if e.Iterations == nil {
-		if dirs, err := iterationDirs(filepath.Join(projectDir, id)); err == nil {
+		if dirs, err := records.IterationDirs(filepath.Join(projectDir, id)); err == nil {
 			n := len(dirs)
 			e.Iterations = &n
 		}
@@ -300,13 +234,6 @@ func recName(taskID string, a *records.Advisory) string {
 		return a.TaskID
 	case a != nil:
 		return a.Name
-	}
-	return taskID
-}
-
-func recID(taskID string, a *records.Advisory) string {
-	if a != nil {
-		return a.TaskID
 	}
 	return taskID
 }

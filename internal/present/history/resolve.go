@@ -97,7 +97,7 @@ func Resolve(projectDir, id string) (Ref, error) {
 		}
 		return res.Entries[0].Ref(projectDir), nil
 	}
-	ids, err := taskIDs(projectDir)
+	ids, err := records.TaskIDs(projectDir)
 	if err != nil {
 		return Ref{}, err
 	}

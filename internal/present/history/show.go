@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
-	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
@@ -123,7 +122,7 @@ func (v *TaskView) Kind() string {
 // log, consulted only when session-complete.json is missing.
 func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	dir := filepath.Join(projectDir, taskID)
-	v := &TaskView{TaskID: taskID, Dir: dir, Started: ulidTime(taskID)}
+	v := &TaskView{TaskID: taskID, Dir: dir, Started: records.TaskTime(taskID)}
 	m, c, problems := loadTask(projectDir, taskID)
 	v.Problems = append(v.Problems, problems...)
 	v.Manifest, v.Complete = m, c
@@ -162,7 +161,7 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 			rub = &r
 		}
 	}
-	dirs, err := iterationDirs(dir)
+	dirs, err := records.IterationDirs(dir)
 	if err != nil {
 		v.Problems = append(v.Problems, asProblem(err))
 	}
@@ -174,25 +173,19 @@ func ShowTask(projectDir, logPath, taskID string) *TaskView {
 	return v
 }
 
-// maxActorText bounds the actor output kept in a view; actor.md on disk is
-// the long form.
-const maxActorText = 4000
-
 // readIteration reads one iteration directory. Every file is optional in
 // the sense that its absence or damage is a Problem and the rest is still
 // read; files an interrupted iteration never reached (gate.json after an
 // abort, dissent.json when no dissent was recorded) are not problems.
 func readIteration(dir string, n int, rub *rubric.Rubric) (IterationView, []records.Problem) {
-	it := IterationView{Number: n, ID: strings.TrimPrefix(filepath.Base(dir), records.IterationPrefix), Dir: dir}
+	it := IterationView{Number: n, ID: records.IterationIDOf(dir), Dir: dir}
 	var problems []records.Problem
 	note := func(err error, optional bool) {
 		if p := asProblem(err); !(optional && errors.Is(p.Err, ErrMissing)) {
 			problems = append(problems, p)
 		}
 	}
-	if data, err := records.ReadText(filepath.Join(dir, records.ActorFile), records.MaxArtifact); err == nil {
-		it.ActorText = truncateUTF8(strings.TrimRight(string(data), "\n"), maxActorText)
-	}
+	it.ActorText = records.ActorText(dir)
 	var files []records.FileChange
 	if err := records.ReadJSON(filepath.Join(dir, records.FilesChangedFile), &files); err == nil {
 		it.Files = files
@@ -298,15 +291,6 @@ func readPanel(dir string) ([]records.Seat, []rawVerdict, bool, []records.Proble
 		vs[i].raw = raw
 	}
 	return seats, vs, juryRead, problems
-}
-
-// truncateUTF8 cuts s to at most n bytes plus a marker, never inside a
-// character.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return safetext.Head(s, n) + " …"
 }
 
 func judgeView(s records.Seat, rv rawVerdict) JudgeView {

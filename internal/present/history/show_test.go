@@ -398,7 +398,7 @@ func TestJudgementRecordsResolveByShortID(t *testing.T) {
 			verdict = `,"error":"judge timed out"`
 		}
 		testkit.WriteFile(t, filepath.Join(dir, "stop-sess-1", r.id+".json"), `{"task_id":"`+r.id+`","session_id":"sess-1","outcome":"`+
-			r.outcome+`"`+verdict+`,"mode":"stop-advisory","fingerprint":"f","written_at":"`+ulidTime(r.id).Format(time.RFC3339)+`"}`)
+			r.outcome+`"`+verdict+`,"mode":"stop-advisory","fingerprint":"f","written_at":"`+records.TaskTime(r.id).Format(time.RFC3339)+`"}`)
 	}
 	res := Log(dir, "", LogOptions{})
 	if len(res.Problems) != 0 || len(res.Entries) != 2 {
@@ -438,7 +438,7 @@ func TestDiffFIFO(t *testing.T) {
 		}
 	}
 	for _, previous := range []bool{false, true} {
-		if _, err := IterationDiff(project, task, 1, previous); err == nil || !strings.Contains(err.Error(), "named pipe") {
+		if _, err := records.IterationDiff(project, task, 1, previous); err == nil || !strings.Contains(err.Error(), "named pipe") {
 			t.Errorf("IterationDiff(previous=%v) of a named pipe = %v, want an error naming it", previous, err)
 		}
 	}

@@ -133,7 +133,7 @@ func dump(spans []sdktrace.ReadOnlySpan) string {
 		}
 		var lines []string
 		for _, kv := range s.Attributes() {
-			lines = append(lines, fmt.Sprintf("%s  %s=%s", ind, kv.Key, kv.Value.Emit()))
+			lines = append(lines, fmt.Sprintf("%s  %s=%s", ind, kv.Key, kv.Value.String()))
 		}
 		sort.Strings(lines)
 		for _, l := range lines {
@@ -277,7 +277,7 @@ func TestConvertReview(t *testing.T) {
 	}
 	for _, kv := range root.Attributes() {
 		if kv.Key == keyKind && kv.Value.AsString() != KindReview {
-			t.Errorf("%s = %s", keyKind, kv.Value.Emit())
+			t.Errorf("%s = %s", keyKind, kv.Value.String())
 		}
 	}
 }

@@ -2,11 +2,11 @@ package ghaction
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestCheckTarget(t *testing.T) {
@@ -58,43 +58,27 @@ func TestCheckTarget(t *testing.T) {
 // the head (full and as a shallow clone keeps it), the head's files over
 // the base, and a clone without the head.
 func TestReadWorkspace(t *testing.T) {
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	r := testkit.GitRepo(t)
 	run := func(ctx context.Context, args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = dir
+		cmd.Dir, cmd.Env = r.Dir, r.Env
 		out, err := cmd.Output()
 		return string(out), err
 	}
-	write := func(name, body string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	write("a.go", "package a\n")
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
-	base := git("rev-parse", "HEAD")
-	git("checkout", "-q", "-b", "pr")
-	write("a.go", "package a // evil\n")
-	git("commit", "-q", "-am", "head")
-	head := git("rev-parse", "HEAD")
-	git("checkout", "-q", "main")
-	write("b.go", "package a\n")
-	git("add", "-A")
-	git("commit", "-q", "-m", "main moves on")
-	git("merge", "-q", "--no-edit", "pr")
-	merge := git("rev-parse", "HEAD")
+	r.WriteFile("a.go", "package a\n")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "base")
+	base := r.Git("rev-parse", "HEAD")
+	r.Git("checkout", "-q", "-b", "pr")
+	r.WriteFile("a.go", "package a // evil\n")
+	r.Git("commit", "-q", "-am", "head")
+	head := r.Git("rev-parse", "HEAD")
+	r.Git("checkout", "-q", "main")
+	r.WriteFile("b.go", "package a\n")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "main moves on")
+	r.Git("merge", "-q", "--no-edit", "pr")
+	merge := r.Git("rev-parse", "HEAD")
 
 	check := func(name, want string, wantWS func(Workspace) bool) {
 		t.Helper()
@@ -107,20 +91,20 @@ func TestReadWorkspace(t *testing.T) {
 			t.Fatalf("%s: risk %q, want %q", name, got.Risk, want)
 		}
 	}
-	git("checkout", "-q", base)
+	r.Git("checkout", "-q", base)
 	check("base", "", func(ws Workspace) bool { return ws.HEAD == base && !ws.HeadIsAncestor && !ws.FilesAreHead })
-	git("checkout", "-q", head)
+	r.Git("checkout", "-q", head)
 	check("head", "HEAD is the pull request's head", func(ws Workspace) bool { return ws.HEAD == head && ws.HeadIsAncestor })
-	git("checkout", "-q", merge)
+	r.Git("checkout", "-q", merge)
 	check("merge", "is a merge", func(ws Workspace) bool { return ws.HeadIsAncestor && len(ws.Parents) == 2 })
-	git("checkout", "-q", base)
-	git("checkout", head, "--", ".")
+	r.Git("checkout", "-q", base)
+	r.Git("checkout", head, "--", ".")
 	check("head's files over the base", "the work tree holds the files", func(ws Workspace) bool { return ws.HEAD == base && ws.FilesAreHead })
-	git("checkout", "-q", "-f", base)
-	git("update-ref", "-d", "refs/heads/pr")
-	git("checkout", "-q", "-f", "main")
-	git("reset", "-q", "--hard", "HEAD~1") // main before the merge
-	git("reflog", "expire", "--expire=now", "--all")
-	git("gc", "-q", "--prune=now")
+	r.Git("checkout", "-q", "-f", base)
+	r.Git("update-ref", "-d", "refs/heads/pr")
+	r.Git("checkout", "-q", "-f", "main")
+	r.Git("reset", "-q", "--hard", "HEAD~1") // main before the merge
+	r.Git("reflog", "expire", "--expire=now", "--all")
+	r.Git("gc", "-q", "--prune=now")
 	check("head not in the clone", "", func(ws Workspace) bool { return !ws.HeadIsAncestor && !ws.FilesAreHead })
 }

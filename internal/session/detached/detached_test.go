@@ -12,14 +12,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
-
-func write(t *testing.T, r Run, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(r.Dir, name), []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func newRun(t *testing.T) Run {
 	t.Helper()
@@ -47,7 +41,7 @@ func TestOffsetFile(t *testing.T) {
 	} {
 		r := newRun(t)
 		if tt.file != "" {
-			write(t, r, records.RunOffsetFile, tt.file)
+			testkit.WriteFile(t, filepath.Join(r.Dir, records.RunOffsetFile), tt.file)
 		}
 		if got := r.Offset(); got != tt.want {
 			t.Errorf("%s: Offset() = %d, want %d", tt.name, got, tt.want)
@@ -95,10 +89,10 @@ func TestStatus(t *testing.T) {
 	} {
 		r := newRun(t)
 		if tt.pid != "" {
-			write(t, r, records.RunPIDFile, tt.pid+"\n")
+			testkit.WriteFile(t, filepath.Join(r.Dir, records.RunPIDFile), tt.pid+"\n")
 		}
 		if tt.exit != "" {
-			write(t, r, records.RunExitFile, tt.exit)
+			testkit.WriteFile(t, filepath.Join(r.Dir, records.RunExitFile), tt.exit)
 		}
 		if got := r.Status(); got != tt.want {
 			t.Errorf("%s: Status() = %+v, want %+v", tt.name, got, tt.want)
@@ -153,7 +147,7 @@ func TestStopSignalsOnlyItsProcess(t *testing.T) {
 		{"no start time", strconv.Itoa(id.PID), Unproven},
 		{"no pid", "", NotRunning},
 	} {
-		write(t, r, records.RunPIDFile, tt.file+"\n")
+		testkit.WriteFile(t, filepath.Join(r.Dir, records.RunPIDFile), tt.file+"\n")
 		if got, _ := r.Stop(); got != tt.want {
 			t.Errorf("%s: Stop() = %v, want %v", tt.name, got, tt.want)
 		}
@@ -161,7 +155,7 @@ func TestStopSignalsOnlyItsProcess(t *testing.T) {
 			t.Fatalf("%s: the bystander process was signalled", tt.name)
 		}
 	}
-	write(t, r, records.RunPIDFile, id.String()+"\n")
+	testkit.WriteFile(t, filepath.Join(r.Dir, records.RunPIDFile), id.String()+"\n")
 	if got, pid := r.Stop(); got != Signalled || pid != id.PID {
 		t.Fatalf("Stop of the run's own process = %v %d", got, pid)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/proc/procid"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // fakeClock advances by each poll the waiter sleeps; step, when set, runs
@@ -65,7 +66,7 @@ func TestWaitFollowsInSlices(t *testing.T) {
 	clock.step = func(poll int) {
 		if poll == 2 {
 			appendLog(t, r, "ne\n")
-			write(t, r, records.RunExitFile, "1\n")
+			testkit.WriteFile(t, filepath.Join(r.Dir, records.RunExitFile), "1\n")
 			appendLog(t, r, "written after the exit file\n")
 		}
 	}

@@ -3,13 +3,12 @@ package receipt
 import (
 	"context"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // rangeSize is the range scripts/bench-receipts.sh reports figures for.
@@ -19,21 +18,18 @@ const rangeSize = 1000
 // built in one git fast-import, and the range of its last n commits.
 func bigRepo(b *testing.B, n int) (Git, []Commit) {
 	b.Helper()
-	env := gitEnvB(b)
-	dir := filepath.Join(b.TempDir(), "r")
-	if out, err := gitCmd(env, filepath.Dir(dir), nil, "init", "-q", "-b", "main", dir); err != nil {
-		b.Fatalf("init: %v %s", err, out)
-	}
+	tg := testkit.NewGit(b)
+	r := tg.Init(b.TempDir())
 	var s strings.Builder
 	for i := 0; i <= n; i++ {
 		content := fmt.Sprintf("line %d\n", i)
 		fmt.Fprintf(&s, "commit refs/heads/main\ncommitter T <t@example.com> %d +0000\ndata 2\nc\n", 1700000000+i)
 		fmt.Fprintf(&s, "M 644 inline f%d.txt\ndata %d\n%s\n", i, len(content), content)
 	}
-	if out, err := gitCmd(env, dir, []byte(s.String()), "fast-import", "--quiet"); err != nil {
-		b.Fatalf("fast-import: %v %s", err, out)
+	if _, err := tg.TryInput(r.Dir, s.String(), "fast-import", "--quiet"); err != nil {
+		b.Fatal(err)
 	}
-	g := Git{Path: "git", Env: env, Dir: dir}
+	g := Git{Path: "git", Env: r.Env, Dir: r.Dir}
 	list, err := g.Commits(context.Background(), fmt.Sprintf("main~%d..main", n))
 	if err != nil || len(list) != n {
 		b.Fatalf("%d commits: %v", len(list), err)
@@ -41,37 +37,9 @@ func bigRepo(b *testing.B, n int) (Git, []Commit) {
 	return g, list
 }
 
-func gitEnvB(b *testing.B) []string {
-	home := b.TempDir()
-	return append(gitEnvBase(), "HOME="+home, "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"))
-}
-
-func gitEnvBase() []string {
-	return []string{"PATH=" + pathEnv(), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
-}
-
-func pathEnv() string {
-	p, _ := exec.LookPath("git")
-	return filepath.Dir(p)
-}
-
-func gitCmd(env []string, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	if stdin != nil {
-		cmd.Stdin = strings.NewReader(string(stdin))
-	}
-	return cmd.CombinedOutput()
-}
-
 // BenchmarkReceiptsRange writes then verifies a receipt on every commit of
 // a rangeSize-commit range and reports receipts written and verified per second.
 func BenchmarkReceiptsRange(b *testing.B) {
-	if _, err := exec.LookPath("git"); err != nil {
-		b.Skip("no git")
-	}
 	ctx := context.Background()
 	g, commits := bigRepo(b, rangeSize)
 	keys := b.TempDir()

@@ -13,11 +13,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
 )
 
 // Git runs the user's own git in one repository, the way every git child
-// of tribunal runs (projectkey.GitArgs, GitEnv), with a stdin when one is
+// of tribunal runs (childenv.GitArgs, GitEnv), with a stdin when one is
 // given: notes are read in one batch and written by `git notes`, so that
 // git's notes.rewriteRef and notes merging see exactly what git wrote.
 type Git struct {
@@ -29,9 +29,9 @@ type Git struct {
 }
 
 func (g Git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, g.Path, projectkey.GitArgs(args...)...)
+	cmd := exec.CommandContext(ctx, g.Path, childenv.GitArgs(args...)...)
 	cmd.Dir = g.Dir
-	cmd.Env = projectkey.GitEnv(g.Env)
+	cmd.Env = childenv.GitEnv(g.Env)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

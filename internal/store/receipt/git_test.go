@@ -3,66 +3,31 @@ package receipt
 import (
 	"context"
 	"crypto/ed25519"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/store/ledger"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
-// repo is a real git repository driven by the real git, with its own
-// isolated configuration.
+// repo is a testkit repository with the receipt package's view of it.
 type repo struct {
-	t   *testing.T
-	dir string
-	env []string
+	*testkit.Repo
+	t *testing.T
 }
 
-func gitEnv(t *testing.T) []string {
-	home := t.TempDir()
-	return append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"),
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-}
+// newRepo is an empty repository on branch main.
+func newRepo(t *testing.T) *repo { return &repo{testkit.GitRepo(t), t} }
 
-func newRepo(t *testing.T, env []string, dir string, args ...string) *repo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	r := &repo{t: t, dir: dir, env: env}
-	if len(args) > 0 {
-		r.run(filepath.Dir(dir), args...)
-	}
-	return r
-}
-
-func (r *repo) run(dir string, args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *repo) git(args ...string) string { r.t.Helper(); return r.run(r.dir, args...) }
-
+// commit writes file and commits every change, returning the commit.
 func (r *repo) commit(file, content, msg string) string {
 	r.t.Helper()
-	if err := os.WriteFile(filepath.Join(r.dir, file), []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-	return r.git("rev-parse", "HEAD")
+	r.WriteFile(file, content)
+	return r.Commit(msg)
 }
 
-func (r *repo) g() Git { return Git{Path: "git", Env: r.env, Dir: r.dir} }
+func (r *repo) g() Git { return Git{Path: "git", Env: r.Env, Dir: r.Dir} }
 
 func (r *repo) verify(spec string, signers Signers) []Result {
 	r.t.Helper()
@@ -93,15 +58,16 @@ func verdict() Verdict {
 // merged ref travels back through the remote.
 func TestTwoSignersThroughClones(t *testing.T) {
 	ctx := context.Background()
-	env := gitEnv(t)
+	g := testkit.NewGit(t)
 	top := t.TempDir()
-	origin := newRepo(t, env, filepath.Join(top, "origin.git"), "init", "-q", "--bare", "-b", "main", filepath.Join(top, "origin.git"))
-	_ = origin
-	alice := newRepo(t, env, filepath.Join(top, "alice"), "clone", "-q", filepath.Join(top, "origin.git"), filepath.Join(top, "alice"))
+	origin := g.Init(filepath.Join(top, "origin.git"), "--bare")
+	g.Run(top, "clone", "-q", origin.Dir, "alice")
+	alice := &repo{g.Repo(filepath.Join(top, "alice")), t}
 	alice.commit("a.txt", "a\n", "base")
 	head := alice.commit("b.txt", "b\n", "change")
-	alice.git("push", "-q", "origin", "main")
-	bob := newRepo(t, env, filepath.Join(top, "bob"), "clone", "-q", filepath.Join(top, "origin.git"), filepath.Join(top, "bob"))
+	alice.Git("push", "-q", "origin", "main")
+	g.Run(top, "clone", "-q", origin.Dir, "bob")
+	bob := &repo{g.Repo(filepath.Join(top, "bob")), t}
 
 	aliceKeys, aliceKey := keyDir(t)
 	bobKeys, bobKey := keyDir(t)
@@ -113,11 +79,11 @@ func TestTwoSignersThroughClones(t *testing.T) {
 	}
 	// The documented sharing: push; the other side fetches into a
 	// remote-tracking notes ref and merges with cat_sort_uniq.
-	alice.git("push", "-q", "origin", DefaultRef)
-	bob.git("fetch", "-q", "origin", DefaultRef+":refs/notes/remotes/origin/tribunal")
-	bob.git("notes", "--ref", DefaultRef, "merge", "-q", "-s", "cat_sort_uniq", "refs/notes/remotes/origin/tribunal")
-	bob.git("push", "-q", "origin", DefaultRef)
-	alice.git("fetch", "-q", "origin", DefaultRef+":"+DefaultRef)
+	alice.Git("push", "-q", "origin", DefaultRef)
+	bob.Git("fetch", "-q", "origin", DefaultRef+":refs/notes/remotes/origin/tribunal")
+	bob.Git("notes", "--ref", DefaultRef, "merge", "-q", "-s", "cat_sort_uniq", "refs/notes/remotes/origin/tribunal")
+	bob.Git("push", "-q", "origin", DefaultRef)
+	alice.Git("fetch", "-q", "origin", DefaultRef+":"+DefaultRef)
 
 	both := allow(t, "x", aliceKey, bobKey)
 	for name, r := range map[string]*repo{"alice": alice, "bob": bob} {
@@ -132,7 +98,7 @@ func TestTwoSignersThroughClones(t *testing.T) {
 		}
 	}
 	// git's merge gives the very note tribunal's own merge writes.
-	note := alice.git("notes", "--ref", DefaultRef, "show", "HEAD") + "\n"
+	note := alice.Git("notes", "--ref", DefaultRef, "show", "HEAD") + "\n"
 	var lines [][]byte
 	for _, e := range ParseNote([]byte(note)) {
 		lines = append(lines, e.Text)
@@ -140,7 +106,7 @@ func TestTwoSignersThroughClones(t *testing.T) {
 	if got := string(Format(lines)); got != note {
 		t.Errorf("cat_sort_uniq's note\n%s\ndiffers from Format's\n%s", note, got)
 	}
-	if !strings.HasPrefix(alice.git("log", "-1", "--notes=tribunal", "--format=%N"), "tribunal: accepted 0.9 (standard 0.9) review 01JREVIEW") {
+	if !strings.HasPrefix(alice.Git("log", "-1", "--notes=tribunal", "--format=%N"), "tribunal: accepted 0.9 (standard 0.9) review 01JREVIEW") {
 		t.Error("git log does not show the summary first")
 	}
 	// Alice alone in the allowed signers: still valid, Bob's is reported.
@@ -157,27 +123,25 @@ func TestTwoSignersThroughClones(t *testing.T) {
 // receipt vouches only for the tree its judges saw).
 func TestRebaseCarriesReceipts(t *testing.T) {
 	ctx := context.Background()
-	env := gitEnv(t)
-	dir := filepath.Join(t.TempDir(), "r")
-	r := newRepo(t, env, dir, "init", "-q", "-b", "main", dir)
+	r := newRepo(t)
 	base := r.commit("a.txt", "a\n", "base")
-	r.git("checkout", "-q", "-b", "topic")
+	r.Git("checkout", "-q", "-b", "topic")
 	r.commit("b.txt", "b\n", "change")
 	keys, key := keyDir(t)
 	if _, err := ForReview(ctx, r.g(), Options{Ref: DefaultRef, KeyDir: keys, Now: t0}, base, "HEAD", verdict()); err != nil {
 		t.Fatal(err)
 	}
 	signers := allow(t, "me", key)
-	r.git("config", "notes.rewriteRef", DefaultRef)
+	r.Git("config", "notes.rewriteRef", DefaultRef)
 
-	r.git("rebase", "-q", "--force-rebase", "main")
+	r.Git("rebase", "-q", "--force-rebase", "main")
 	if res := r.verify("HEAD", signers); res[0].Status != Valid {
 		t.Fatalf("rebased in place: %+v", res[0])
 	}
-	r.git("checkout", "-q", "main")
+	r.Git("checkout", "-q", "main")
 	r.commit("c.txt", "c\n", "upstream moves")
-	r.git("checkout", "-q", "topic")
-	r.git("rebase", "-q", "main")
+	r.Git("checkout", "-q", "topic")
+	r.Git("rebase", "-q", "main")
 	res := r.verify("HEAD", signers)
 	if res[0].Status != TreeMismatch {
 		t.Fatalf("rebased onto a moved base: %+v", res[0])
@@ -202,19 +166,17 @@ func TestRebaseCarriesReceipts(t *testing.T) {
 // is refused. A task whose commits are gone is named, not guessed at.
 func TestMatchTasksByTree(t *testing.T) {
 	ctx := context.Background()
-	env := gitEnv(t)
-	dir := filepath.Join(t.TempDir(), "r")
-	r := newRepo(t, env, dir, "init", "-q", "-b", "main", dir)
+	r := newRepo(t)
 	r.commit("a.txt", "a\n", "base")
 	// The task's snapshot: HEAD plus uncommitted work; its head adds b.
-	r.git("checkout", "-q", "-b", "task")
+	r.Git("checkout", "-q", "-b", "task")
 	snap := r.commit("wip.txt", "wip\n", "snapshot")
 	head := r.commit("b.txt", "b\n", "iteration 1")
-	r.git("checkout", "-q", "main")
-	r.git("checkout", "-q", "task", "--", "wip.txt", "b.txt")
+	r.Git("checkout", "-q", "main")
+	r.Git("checkout", "-q", "task", "--", "wip.txt", "b.txt")
 	user := r.commit("x", "", "wip and the change, together")
-	r.git("rm", "-q", "x")
-	r.git("commit", "-q", "-m", "drop x")
+	r.Git("rm", "-q", "x")
+	r.Git("commit", "-q", "-m", "drop x")
 	commits, err := r.g().Commits(ctx, "HEAD~2..HEAD")
 	if err != nil {
 		t.Fatal(err)
@@ -248,9 +210,7 @@ func TestMatchTasksByTree(t *testing.T) {
 // says to run again, and the other receipt is still there.
 func TestWriteNeverOverwritesARacingWriter(t *testing.T) {
 	ctx := context.Background()
-	env := gitEnv(t)
-	dir := filepath.Join(t.TempDir(), "r")
-	r := newRepo(t, env, dir, "init", "-q", "-b", "main", dir)
+	r := newRepo(t)
 	r.commit("a.txt", "a\n", "base")
 	head := r.commit("b.txt", "b\n", "change")
 	aliceKeys, aliceKey := keyDir(t)
@@ -282,8 +242,7 @@ func TestWriteNeverOverwritesARacingWriter(t *testing.T) {
 // for the repository's hash; its receipt has no base commit.
 func TestForCommitOnARootCommit(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "r")
-	r := newRepo(t, gitEnv(t), dir, "init", "-q", "-b", "main", dir)
+	r := newRepo(t)
 	r.commit("a.txt", "a\n", "root")
 	keys, key := keyDir(t)
 	w, err := ForCommit(ctx, r.g(), Options{Ref: DefaultRef, KeyDir: keys, Now: t0}, "HEAD", verdict())

@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,25 +12,24 @@ import (
 // (issue 30 item 4).
 func TestJudgedBase(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "r")
-	r := newRepo(t, gitEnv(t), dir, "init", "-q", "-b", "main", dir)
+	r := newRepo(t)
 	root := r.commit("a.txt", "a\n", "root")
 	c1 := r.commit("b.txt", "b\n", "c1")
 	// A task's snapshot of uncommitted work: a commit beside history.
 	r.commit("evil.go", "package evil\n", "snapshot")
-	snap := r.git("rev-parse", "HEAD")
-	r.git("reset", "-q", "--hard", c1)
+	snap := r.Git("rev-parse", "HEAD")
+	r.Git("reset", "-q", "--hard", c1)
 	c2 := r.commit("x.txt", "x\n", "main moves elsewhere")
 	c3 := r.commit("a.txt", "a, fixed\n", "main fixes a.txt")
-	tree := func(rev string) string { return r.git("rev-parse", rev+"^{tree}") }
+	tree := func(rev string) string { return r.Git("rev-parse", rev+"^{tree}") }
 	// Trees a change could have: c3 plus n.txt (sees c3's fix), and c1
 	// plus n.txt on top of c3 (undoes the fix in a.txt).
 	r.commit("n.txt", "n\n", "change on c3")
 	onC3 := tree("HEAD")
-	r.git("checkout", "-q", c1, "--", "a.txt")
-	r.git("commit", "-q", "-m", "undo the fix")
+	r.Git("checkout", "-q", c1, "--", "a.txt")
+	r.Git("commit", "-q", "-m", "undo the fix")
 	undoes := tree("HEAD")
-	empty := r.git("hash-object", "-t", "tree", "/dev/null")
+	empty := r.Git("hash-object", "-t", "tree", "/dev/null")
 
 	cases := []struct {
 		name                   string

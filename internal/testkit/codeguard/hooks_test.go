@@ -14,10 +14,10 @@ import (
 // path that only reads settings and verdicts. The list is exact, so that
 // it shrinks when the code does: a package no longer linked must leave it.
 var hookLinks = map[string][]string{
-	"session-start": {"config", "store/events", "hook/hookio", "nesting", "output", "git/projectkey", "store/records",
+	"session-start": {"config", "store/events", "hook/hookio", "nesting", "output", "proc/childenv", "git/projectkey", "store/records",
 		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "hook/surface", "trust",
 		"verdict", "warncap"},
-	"prompt-submit": {"config", "store/events", "hook/hookio", "nesting", "output", "git/projectkey", "store/records",
+	"prompt-submit": {"config", "store/events", "hook/hookio", "nesting", "output", "proc/childenv", "git/projectkey", "store/records",
 		"redact", "rubric", "rules", "safetext", "git/secretfiles", "severity", "store", "hook/surface", "trust",
 		"verdict", "warncap"},
 	// judging/stopjudge is the advisory judge's call and verdict check,
@@ -28,7 +28,7 @@ var hookLinks = map[string][]string{
 	// reader gitstate.ProvenClean uses (moved out of gitstate, not new
 	// code, so that worktree reads the same format).
 	"stop-gate": {"llm/claude", "config", "dismiss", "store/events", "judging/gate", "git/gitindex", "git/gitstate", "hook/hookio", "jcs", "judging/stopjudge", "store/ledger",
-		"nesting", "output", "proc", "proc/procid", "git/projectkey", "llm/prompts", "llm/provider", "store/records", "redact",
+		"nesting", "output", "proc", "proc/childenv", "proc/procid", "git/projectkey", "llm/prompts", "llm/provider", "store/records", "redact",
 		"rubric", "rules", "safetext", "llm/secretenv", "git/secretfiles", "severity", "hook/stophook", "store", "hook/transcript",
 		"trust", "git/unidiff", "verdict", "warncap"},
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,9 +77,11 @@ func binaries(t *testing.T) string {
 		t.Skip("stress tests build and run real processes; skipped under -short")
 	}
 	buildOnce.Do(func() {
+		// go test puts its own GOROOT/bin first on the test's PATH.
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			buildErr = err
+			return
 		}
 		dir, err := os.MkdirTemp("", "tribunal-stress-build-")
 		if err != nil {
