@@ -106,7 +106,7 @@ func TestMCPInspector(t *testing.T) {
 			t.Errorf("%s: the input schema allows unknown arguments: %v", tool.Name, tool.InputSchema)
 		}
 	}
-	if got := strings.Join(names, " "); got != "dismiss_finding judge list_verdicts show_verdict" {
+	if got := strings.Join(names, " "); got != "dismiss_finding judge list_verdicts show_verdict verify" {
 		t.Fatalf("tools %q", got)
 	}
 
