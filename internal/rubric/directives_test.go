@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestValidateDirectives is check 11 of spec §2.7: directives, when given,
@@ -63,5 +65,29 @@ func TestDirectivesAreParsedAndCloned(t *testing.T) {
 	c.Directives[0] = "changed"
 	if r.Directives[0] != "a" {
 		t.Fatal("a clone shares its directives with the original")
+	}
+}
+
+// TestDirectivesInTOML: a TOML rubric's directives are an array of
+// strings, read exactly as the JSON ones.
+func TestDirectivesInTOML(t *testing.T) {
+	path := testkit.TempFile(t, "tribunal.toml", `
+[[rubrics]]
+id = "docs"
+directives = ["Treat a broken link as a blocker.", "Ignore tone."]
+
+[[rubrics.criteria]]
+name = "accuracy"
+weight = 1
+min_pass = 0.7
+`)
+	var w warnings
+	s := LoadSet(LoadOptions{Builtins: json.RawMessage(builtins), UserTOML: path, Warn: w.add})
+	r, ok := s.Lookup("docs")
+	if len(w) != 0 || !ok {
+		t.Fatalf("warnings %q, found %v", w, ok)
+	}
+	if err := Validate(r); err != nil || !slices.Equal(r.Directives, []string{"Treat a broken link as a blocker.", "Ignore tone."}) {
+		t.Fatalf("err %v, directives %q", err, r.Directives)
 	}
 }
