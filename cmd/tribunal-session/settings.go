@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -50,6 +51,15 @@ func (c *cli) loadLayers(warn func(string)) layers {
 	return l
 }
 
+// defaultDirectives are the directives of the rubric a run started here
+// selects by default (none when it does not exist).
+func (l layers) defaultDirectives() []string {
+	if r, ok := l.rubrics.Lookup(l.cfg.DefaultRubricID()); ok {
+		return r.Directives
+	}
+	return nil
+}
+
 // simpleFlags parses the flags of a command that takes no arguments.
 func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSet)) bool {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -72,8 +82,11 @@ type rubricView struct {
 	Default  bool            `json:"default"`
 	Origin   string          `json:"origin"`
 	Criteria []criterionView `json:"criteria"`
-	Valid    bool            `json:"valid"`
-	Error    string          `json:"error,omitempty"`
+	// Directives are the rubric's directives (spec §2.6); absent when none,
+	// so the output of rubrics without them is what it was.
+	Directives []string `json:"directives,omitempty"`
+	Valid      bool     `json:"valid"`
+	Error      string   `json:"error,omitempty"`
 }
 
 // criterionView is a criterion as read; a weight or min_pass that is not a
@@ -95,7 +108,7 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 	views := []rubricView{}
 	// --json carries every criterion; the table only counts them.
 	for _, r := range l.rubrics.All() {
-		v := rubricView{ID: r.ID, Default: r.ID == defaultID, Origin: r.Origin, Criteria: []criterionView{}, Valid: true}
+		v := rubricView{ID: r.ID, Default: r.ID == defaultID, Origin: r.Origin, Criteria: []criterionView{}, Valid: true, Directives: r.Directives}
 		for _, cr := range r.Criteria {
 			v.Criteria = append(v.Criteria, criterionView{cr.Name, cr.Weight, cr.MinPass})
 		}
@@ -125,6 +138,9 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 	}
 	tw.Flush()
 	for _, v := range views {
+		writeDirectives(c.stdout, v.ID, v.Directives)
+	}
+	for _, v := range views {
 		if !v.Valid {
 			fmt.Fprintf(c.stdout, "\n%s is invalid: %s\n", safe(v.ID), safe(v.Error))
 		}
@@ -133,6 +149,18 @@ func (c *cli) rubricsCmd(_ context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "\nthe default rubric %q (tribunal.rubric.default_id) does not exist\n", safe(defaultID))
 	}
 	return 0
+}
+
+// writeDirectives lists a rubric's directives under the table (none,
+// nothing), each on its own numbered line made safe for a terminal.
+func writeDirectives(w io.Writer, id string, directives []string) {
+	if len(directives) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s directives: %d\n", safe(id), len(directives))
+	for i, d := range directives {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, safe(d))
+	}
 }
 
 // configCmd prints the effective settings with their sources; --check
@@ -164,7 +192,10 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 			Layers   []config.Layer   `json:"layers"`
 			Settings []config.Setting `json:"settings"`
 			Problems []string         `json:"problems"`
-		}{l.files, l.cfg.Settings(), problems})
+			// Directives are the default rubric's (spec §2.10); absent
+			// when it has none.
+			Directives []string `json:"default_rubric_directives,omitempty"`
+		}{l.files, l.cfg.Settings(), problems, l.defaultDirectives()})
 	} else if !check {
 		fmt.Fprintln(c.stdout, "Layers, each over the ones before it:")
 		fmt.Fprintln(c.stdout, "  (built-in defaults)")
@@ -182,6 +213,7 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", safe(s.Key), safe(shortValue(s.Value)), safe(s.Source))
 		}
 		tw.Flush()
+		writeDirectives(c.stdout, "default rubric "+strconv.Quote(l.cfg.DefaultRubricID()), l.defaultDirectives())
 		if line := c.poolLine(ctx, l.root); line != "" {
 			fmt.Fprintln(c.stdout, "\n"+line)
 		}

@@ -114,6 +114,7 @@ func (r *round) planCalls(p *panel) {
 			Threshold: r.params.ScoreThreshold, JudgeType: s.JudgeType,
 			Iteration: r.it.Report.Number, DiffStat: r.in.DiffStat, Diff: r.in.Diff, Isolated: r.in.Isolated,
 			Dismissed: r.in.Dismissals.PromptFor(r.in.Diff, r.in.DiffStat), Answer: r.in.Answer,
+			Directives: r.Directives(),
 		})
 		tools := agent.Tools
 		if r.in.Answer != nil {

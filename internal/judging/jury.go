@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -306,6 +307,7 @@ func (j *Jury) Fingerprint(w Work) string {
 		put(prompts.JudgePrompt(prompts.JudgeInput{
 			Task: w.Task, Criteria: j.Criteria(), ActorOutput: w.ActorOutput,
 			Threshold: j.params.ScoreThreshold, JudgeType: s.JudgeType, Iteration: w.Iteration, Diff: shadowDiff(w.Files), Isolated: true,
+			Directives: j.Directives(),
 		}))
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -328,6 +330,15 @@ func (j *Jury) Criteria() []prompts.Criterion {
 		out = append(out, pc)
 	}
 	return out
+}
+
+// Directives is the rubric's directives (spec §2.6), which every judge's
+// prompt and the meta-judge's carry.
+func (j *Jury) Directives() []string {
+	if j.rub == nil {
+		return nil
+	}
+	return slices.Clone(j.rub.Directives)
 }
 
 // criterionNames lists the rubric's criteria by name.

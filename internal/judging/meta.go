@@ -65,7 +65,7 @@ func (r *round) runMeta(ctx context.Context) error {
 // metaInput is what the meta-judge reviews: this round's verdicts, the
 // bias probes and the task's earlier rounds.
 func (r *round) metaInput() prompts.MetaInput {
-	in := prompts.MetaInput{Task: r.in.Task, ActorOutput: r.it.ActorOutput, Probes: r.probes()}
+	in := prompts.MetaInput{Task: r.in.Task, ActorOutput: r.it.ActorOutput, Probes: r.probes(), Directives: r.Directives()}
 	for _, v := range r.it.Verdicts {
 		mv := prompts.MetaVerdict{
 			JudgeID: v.JudgeID, JudgeType: v.JudgeType, Passed: v.Passed, Failed: v.Failed,

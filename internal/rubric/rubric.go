@@ -51,6 +51,12 @@ type Rubric struct {
 	// decodes it (spec §2.11).
 	rawEvaluators json.RawMessage
 
+	// Directives are short plain-text instructions every judge's prompt
+	// carries (spec §2.6), nil when absent; rawDirectives keeps the value
+	// as written so that Validate can say what is wrong with it.
+	Directives    []string
+	rawDirectives json.RawMessage
+
 	// Raw is the rubric object exactly as it was selected, for snapshots.
 	Raw json.RawMessage
 
@@ -68,7 +74,7 @@ type Rubric struct {
 // have, spelled exactly (spec §2.6).
 var (
 	rubricKeys = []string{"id", "criteria", "score_threshold", "max_iterations",
-		"judge_types", "gate_policy", "aggregation_method", "evaluators"}
+		"judge_types", "gate_policy", "aggregation_method", "evaluators", "directives"}
 	criterionKeys = []string{"name", "weight", "min_pass", "must_include", "must_avoid"}
 )
 
@@ -105,6 +111,8 @@ func Parse(raw json.RawMessage) (Rubric, error) {
 		GatePolicy:        present(fields["gate_policy"]),
 		AggregationMethod: present(fields["aggregation_method"]),
 		rawEvaluators:     present(fields["evaluators"]),
+		Directives:        stringList(fields["directives"]),
+		rawDirectives:     present(fields["directives"]),
 		Raw:               slices.Clone(json.RawMessage(trimmed)),
 	}
 	return r, nil
@@ -125,6 +133,8 @@ func (r Rubric) clone() Rubric {
 	c.GatePolicy = slices.Clone(r.GatePolicy)
 	c.AggregationMethod = slices.Clone(r.AggregationMethod)
 	c.rawEvaluators = slices.Clone(r.rawEvaluators)
+	c.Directives = slices.Clone(r.Directives)
+	c.rawDirectives = slices.Clone(r.rawDirectives)
 	c.Raw = slices.Clone(r.Raw)
 	c.problems = slices.Clone(r.problems)
 	return c

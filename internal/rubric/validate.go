@@ -90,6 +90,11 @@ func validate(r *Rubric) error {
 	if _, err := r.Evaluators(); err != nil {
 		return fmt.Errorf("rubric %s: %w", r.ID, err)
 	}
+	if r.rawDirectives != nil {
+		if why := directivesProblem(r.rawDirectives); why != "" {
+			return fmt.Errorf("rubric %s: %s", r.ID, why)
+		}
+	}
 	return nil
 }
 

@@ -201,6 +201,12 @@ func Summary(p Proposal) string {
 		if e.Value != nil {
 			s += fmt.Sprintf(" = %g", *e.Value)
 		}
+		if e.Directive != "" {
+			s += " " + fmt.Sprintf("%q", e.Directive)
+		}
+		if e.Text != "" {
+			s += " → " + fmt.Sprintf("%q", e.Text)
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")

@@ -9,12 +9,14 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
+	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
 
 // Prompt is the proposer's prompt for r: the surface and r's failures,
 // which the tuner fills from the train part only.
 func Prompt(r Request) string {
-	in := prompts.TuneInput{Criteria: r.Surface.Criteria(), Want: r.Want, Ops: Ops}
+	in := prompts.TuneInput{Criteria: r.Surface.Criteria(), Directives: r.Surface.Directives(), Want: r.Want, Ops: Ops,
+		MaxDirectives: rubric.MaxDirectives, DirectiveLen: rubric.MaxDirectiveLen}
 	for _, f := range r.Failures {
 		in.Failures = append(in.Failures, prompts.TuneFailure{ID: f.ID, Task: f.Task, Diff: f.Diff, Label: f.Label, Decision: f.Decision})
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // Surface is what tune may change: one rubric object (its criteria, their
-// weights and floors, its score threshold), kept as JSON so that every
-// key the tuner does not touch passes through unchanged.
+// weights and floors, its score threshold, its directives to the judges),
+// kept as JSON so that every key the tuner does not touch passes through
+// unchanged.
 type Surface struct {
 	Raw json.RawMessage `json:"rubric"`
 }
@@ -27,6 +28,12 @@ type Edit struct {
 	Name string `json:"name,omitempty"`
 	// Value is the weight, floor or threshold the edit sets.
 	Value *float64 `json:"value,omitempty"`
+	// Directive is the existing directive (its exact text) that
+	// reword_directive and remove_directive act on; Text is the new
+	// directive's text (add_directive) or the new wording
+	// (reword_directive).
+	Directive string `json:"directive,omitempty"`
+	Text      string `json:"text,omitempty"`
 }
 
 // Proposal is one candidate's edits, the train cases they address and why.
@@ -37,7 +44,8 @@ type Proposal struct {
 }
 
 // Ops are the edits a proposal may make.
-var Ops = []string{"add_criterion", "reword_criterion", "remove_criterion", "set_weight", "set_min_pass", "set_threshold"}
+var Ops = []string{"add_criterion", "reword_criterion", "remove_criterion", "set_weight", "set_min_pass", "set_threshold",
+	"add_directive", "reword_directive", "remove_directive"}
 
 // Bounds of one proposal: a few small edits, so that a candidate stays a
 // reviewable change and its lift can be traced to what it changed.
@@ -78,6 +86,9 @@ func (s Surface) Apply(p Proposal) (Surface, error) {
 func apply(obj map[string]any, e Edit) error {
 	if len(e.Name) > MaxNameLen || len(e.Criterion) > MaxNameLen {
 		return fmt.Errorf("a criterion name is longer than %d characters", MaxNameLen)
+	}
+	if strings.HasSuffix(e.Op, "_directive") {
+		return applyDirective(obj, e)
 	}
 	crit, _ := obj["criteria"].([]any)
 	find := func() (int, error) {

@@ -34,6 +34,7 @@ func answerPrompt(in JudgeInput) string {
 	a := in.Answer
 	names := criterionNames(in.Criteria)
 	texts := append([]string{a.Question, in.ActorOutput, a.Expected, in.JudgeType}, a.Criteria...)
+	texts = append(texts, in.Directives...)
 	for _, s := range a.Context {
 		texts = append(texts, s.Name, s.Text)
 	}
@@ -57,6 +58,7 @@ func answerPrompt(in JudgeInput) string {
 	b.WriteString("\n## Score threshold\n\n")
 	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
 		". Set `passed` to your own call: true when the answer clears this threshold and no criterion you scored is below its min_pass.\n")
+	writeDirectives(&b, in.Directives)
 	if len(a.Criteria) > 0 {
 		b.WriteString("\n## The caller's criteria\n\n")
 		b.WriteString("The answer must also meet each of these. One it does not meet is a finding (severity major unless it is minor), and bears on correctness.\n\n")

@@ -32,6 +32,9 @@ type JudgeInput struct {
 	// Answer, when set, makes this the judging of an answer (ActorOutput)
 	// to a question rather than of a change: no diff, no working tree.
 	Answer *AnswerCase
+	// Directives are the rubric's directives (spec §2.6), shown in a
+	// section of their own after the threshold; none, no section.
+	Directives []string
 }
 
 // JudgePrompt builds the user-turn prompt for one judge seat. The agent
@@ -53,6 +56,7 @@ func JudgePrompt(in JudgeInput) string {
 	if dismissed != "" {
 		texts = append(texts, dismissed)
 	}
+	texts = append(texts, in.Directives...)
 	f := newFencer(append(texts, names...)...)
 	judgeType := in.JudgeType
 	if judgeType == "" {
@@ -77,6 +81,7 @@ func JudgePrompt(in JudgeInput) string {
 	b.WriteString("\n## Score threshold\n\n")
 	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
 		". Set `passed` to your own call: true when the work clears this threshold and no criterion you scored is below its min_pass.\n")
+	writeDirectives(&b, in.Directives)
 
 	if strings.TrimSpace(in.DiffStat) != "" {
 		b.WriteString("\n## What changed in the working tree\n\n")

@@ -18,9 +18,13 @@ const (
 // labels — never a held-out case, which the caller never passes.
 type TuneInput struct {
 	Criteria []string
-	Failures []TuneFailure
-	Want     int
-	Ops      []string
+	// Directives are the rubric's directives to the judges (spec §2.6);
+	// MaxDirectives and DirectiveLen are the rubric's bounds on them.
+	Directives                  []string
+	MaxDirectives, DirectiveLen int
+	Failures                    []TuneFailure
+	Want                        int
+	Ops                         []string
 }
 
 // TuneFailure is one train case the surface got wrong.
@@ -43,9 +47,19 @@ func TunePrompt(in TuneInput) string {
 	b.WriteString("Each proposal has \"edits\" (at most 3), \"cites\" (the ids of the failed cases it addresses; only ids listed below) and \"reason\". ")
 	fmt.Fprintf(&b, "An edit's \"op\" is one of %s; \"criterion\" names an existing criterion, \"name\" a new criterion's name or new wording, \"value\" a weight, min_pass or threshold in [0,1]. "+
 		"Weights are rescaled to sum to 1. A criterion's name is all a judge sees of it: name the class of problem it checks.\n\n", strings.Join(in.Ops, ", "))
+	fmt.Fprintf(&b, "Directives are instructions every judge's prompt carries, beside the criteria: \"text\" is a new directive (add_directive) or a new wording (reword_directive), "+
+		"\"directive\" the exact text of an existing one (reword_directive, remove_directive). A directive is one line of plain text of at most %d characters; a rubric has at most %d.\n\n",
+		in.DirectiveLen, in.MaxDirectives)
 	b.WriteString("Current rubric:\n")
 	for _, c := range in.Criteria {
 		b.WriteString("- " + c + "\n")
+	}
+	b.WriteString("\nCurrent directives:\n")
+	if len(in.Directives) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for _, d := range in.Directives {
+		b.WriteString("- " + jsonString(d) + "\n")
 	}
 	b.WriteString("\n" + f.notice() + "\n\n")
 	for _, x := range fails {
@@ -66,6 +80,8 @@ func TuneSchema() string {
 			{"criterion", object{{"type", "string"}}},
 			{"name", object{{"type", "string"}}},
 			{"value", object{{"type", "number"}}},
+			{"directive", object{{"type", "string"}}},
+			{"text", object{{"type", "string"}}},
 		}},
 		{"required", []string{"op"}},
 		{"additionalProperties", false},

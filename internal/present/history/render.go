@@ -157,7 +157,7 @@ func taskFacts(v *TaskView) []string {
 			facts = append(facts, "session "+safetext.Inline(m.SessionID, 200))
 		}
 		if m.RubricID != "" {
-			facts = append(facts, "rubric "+m.RubricID)
+			facts = append(facts, "rubric "+m.RubricID+directiveNote(m.Rubric))
 		}
 	}
 	if p := v.Params; p != nil {

@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -437,4 +438,15 @@ func (it IterationView) Recorded() []RecordedOutput {
 		out = append(out, RecordedOutput{Name: "meta-judge", Path: filepath.Join(it.Dir, records.MetaFile), Raw: it.MetaRaw})
 	}
 	return out
+}
+
+// directiveNote names how many directives the task's rubric snapshot gave
+// its judges (spec §2.6): they shaped every prompt, so a reader of the
+// verdicts should know there were some. None, nothing.
+func directiveNote(snapshot json.RawMessage) string {
+	r, err := rubric.Parse(snapshot)
+	if err != nil || len(r.Directives) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d directive(s))", len(r.Directives))
 }
