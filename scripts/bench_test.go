@@ -52,7 +52,7 @@ func TestBenchScripts(t *testing.T) {
 			[]string{`review --base main \(2 MiB file added\) +[0-9.]+ s +[0-9.]+ MiB max RSS`, `not shown to the judges: big\.txt: 2\.0 MiB, over the per-file limit`,
 				`left out of the task's snapshot, unread: untracked\.txt`, `\.git growth during the task +[0-9.]+ MiB`}},
 		{"bench-receipts.sh", []string{"COUNT=1"},
-			[]string{`1000-commit range: [0-9]+ receipts written/s, [0-9]+ verified/s`}},
+			[]string{`1000-commit range: [0-9.]+ receipts written/s, [0-9.]+ verified/s`}},
 		// The cold job npm-installs the pinned Claude Code from the registry.
 		{"bench-action-install.sh", []string{"RUNS=1", "BENCH_GOCACHE=host"},
 			[]string{`action install, cold \(empty tool cache\) +[0-9.]+ s`, `action install, warm \(tool cache, median of 1\) +[0-9.]+ s`}},
