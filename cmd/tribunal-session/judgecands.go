@@ -199,7 +199,7 @@ func candidatesOf(res *session.CandidatesResult, a *session.Answerer, cases []an
 		out.Verdict = &out.Candidates[w-1].Verdict
 	}
 	if res.Merged != nil {
-		m := verdictOf(res.Merged, a, nil)
+		m := verdictOf(res.Merged, a, res.MergedErr)
 		out.Merged, out.Verdict = &m, &m
 	}
 	return out

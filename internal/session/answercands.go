@@ -36,6 +36,9 @@ type CandidatesResult struct {
 	// (every candidate stopped, or the merged answer's round did).
 	Chosen *AnswerResult
 	Merged *AnswerResult
+	// MergedErr is the merged answer's round's error (an interrupt or the
+	// budget), as Errors are the candidates'.
+	MergedErr error
 }
 
 // Candidates judges several answers to one question (`judge --candidates`,
@@ -176,7 +179,7 @@ func (a *Answerer) merge(ctx context.Context, p *runner, res *CandidatesResult, 
 		fallBack(fmt.Sprintf("the merged answer was not judged: %v", err))
 		return
 	}
-	res.Merged, res.Chosen, best.Merged = ar, ar, ar.ID
+	res.Merged, res.Chosen, res.MergedErr, best.Merged = ar, ar, err, ar.ID
 	if ar.Report.CostUSD != nil {
 		p.addCandidateCost(*ar.Report.CostUSD)
 	}
