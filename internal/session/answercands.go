@@ -78,6 +78,7 @@ func (a *Answerer) Candidates(ctx context.Context, strategy string, cases []answ
 	}
 	res.Record = best
 	p.report.BestOfN = best
+	p.allowSetCalls()
 	if ctx.Err() == nil && strategy == StrategyMerge {
 		a.merge(ctx, p, res, cases[0])
 	}
@@ -183,6 +184,20 @@ func (a *Answerer) merge(ctx context.Context, p *runner, res *CandidatesResult, 
 	if ar.Report.CostUSD != nil {
 		p.addCandidateCost(*ar.Report.CostUSD)
 	}
+}
+
+// allowSetCalls gives the set's own calls (the pairwise judge, the
+// synthesiser) the per-answer budget on top of what the candidates spent:
+// --budget-usd caps each answer's judging, and the candidates' spend,
+// counted into the set's, must not leave its comparisons without one.
+func (r *runner) allowSetCalls() {
+	if r.params.BudgetUSD == nil {
+		return
+	}
+	r.costMu.Lock()
+	allow := *r.params.BudgetUSD + r.cost
+	r.costMu.Unlock()
+	r.params.BudgetUSD = &allow
 }
 
 func strategyWords(s string) string {
