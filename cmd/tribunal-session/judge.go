@@ -27,6 +27,8 @@ type judgeFlags struct {
 	cases, sessionID, profile          string
 	quorum                             rules.Policy
 	context, criteria                  []string
+	candidates                         []string
+	strategy                           string
 	json                               bool
 	jobs                               int
 	latency, cost, maxLatency, maxCost float64
@@ -39,7 +41,16 @@ const judgeUsage = "tribunal-session judge -h lists the flags: --answer FILE|- [
 
 func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	f := judgeFlags{set: map[string]bool{}}
+	var seen bool
+	f.candidates, args, seen = splitCandidates(args)
+	if seen {
+		f.set["candidates"] = true
+	}
 	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
+	// --candidates takes every file after it (splitCandidates); it is
+	// defined here too so that a mistyped flag is told of it.
+	fs.Func("candidates", "", func(string) error { return nil })
+	fs.StringVar(&f.strategy, "strategy", session.StrategyBest, "")
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.answer, "answer", "", "")
 	fs.StringVar(&f.question, "question", "", "")
@@ -92,10 +103,13 @@ func (c *cli) checkJudgeFlags(f *judgeFlags) int {
 		c.hint("%s", hint)
 		return exitUsage
 	}
+	if code := c.checkCandidateFlags(f); code != 0 {
+		return code
+	}
 	switch {
 	case f.set["question"] && f.set["task"]:
 		return bad(judgeUsage, "--question and --task both give the question; pass one")
-	case (f.answer == "") == (f.cases == ""):
+	case !f.set["candidates"] && (f.answer == "") == (f.cases == ""):
 		return bad(judgeUsage, "name the answer with --answer FILE|-, or a batch with --cases FILE|- (one of the two)")
 	case f.cases != "" && (f.set["question"] || f.set["task"] || f.expected != "" || len(f.context) > 0 || f.set["latency-ms"] || f.set["cost-usd"]):
 		return bad("each case's line gives its question, answer, expected answer, context, latency_ms and cost_usd", "--cases reads every case from its file; --question, --expected, --context, --latency-ms and --cost-usd are for one --answer")
@@ -115,7 +129,7 @@ func (c *cli) checkJudgeFlags(f *judgeFlags) int {
 		return bad(judgeUsage, "unknown --format %q (text or json)", f.format)
 	case f.schema != "" && f.set["format"] && f.format != answer.FormatJSON:
 		return bad("a schema is for a JSON answer: --format json --schema FILE", "--schema with --format %s", f.format)
-	case f.answer == "-" && (f.cases == "-" || f.expected == "-" || strings.HasPrefix(f.question, "@-")):
+	case stdinUsers(f) > 1:
 		return bad(judgeUsage, "only one input can read standard input")
 	}
 	for _, k := range []string{"latency-ms", "cost-usd", "max-latency-ms", "max-cost-usd"} {
@@ -172,9 +186,12 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		}
 	}
 	var cases []answer.Case
-	if f.cases != "" {
+	switch {
+	case f.cases != "":
 		cases, err = c.readCases(f, in)
-	} else {
+	case f.set["candidates"]:
+		cases, err = c.readCandidates(f, in)
+	default:
 		var one answer.Case
 		one, err = c.readCase(f, in)
 		cases = []answer.Case{one}
@@ -349,6 +366,9 @@ func (c *cli) judgeAll(ctx context.Context, f judgeFlags, dir string, cases []an
 		return exitUsage
 	}
 	defer a.Close()
+	if f.set["candidates"] {
+		return c.judgeCandidates(ctx, f, a, cases)
+	}
 	if f.cases != "" {
 		return c.judgeBatch(ctx, f, a, cases)
 	}

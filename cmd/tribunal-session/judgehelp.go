@@ -2,6 +2,7 @@ package main
 
 const judgeHelp = `usage: tribunal-session judge --answer FILE|- [--question TEXT|@FILE] [flags]
        tribunal-session judge --cases FILE|- [--jobs N] [flags]
+       tribunal-session judge --candidates FILE FILE… [--strategy S] [flags]
 
 Judges an answer — any LLM output, free text or JSON — instead of a code
 change: the same rubric, jury, meta-judge, gate, severity policy, trust
@@ -46,6 +47,13 @@ answer: log, show, view). The rubric is the built-in "answer" rubric
                          optional); one verdict JSON a line on stdout, in
                          input order; progress on stderr
   --jobs N               with --cases: answers judged at once (default 1)
+  --candidates FILE…     2 to 5 answers to one question, each judged as
+                         --answer judges one, then by --strategy
+  --strategy S           best (default): the accepted candidates compared
+                         pairwise, both orders, the winner printed; rank:
+                         every candidate in order; merge: one answer
+                         written from the accepted ones and judged (fewer
+                         than 2 accepted: best)
   --session-id ID        the host session id recorded in events
 
 Exit status: 0 accepted (a batch: every answer); 10 rejected (a batch: one

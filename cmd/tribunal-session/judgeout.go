@@ -225,13 +225,19 @@ func (c *cli) judgeBatch(ctx context.Context, f judgeFlags, a *session.Answerer,
 func (c *cli) judgeCase(ctx context.Context, a *session.Answerer, k answer.Case) answerVerdict {
 	res, err := a.Judge(ctx, k)
 	if res == nil {
-		if err == nil {
-			err = errors.New("no result")
-		}
-		return answerVerdict{CaseID: k.ID, Outcome: review.NoVerdict, Reason: "not a judgement of the answer: " + err.Error(),
-			Judges: []answerJudge{}, Checks: []answerCheck{}, Findings: []severity.Finding{}, Error: err.Error()}
+		return failedVerdict(k, err)
 	}
 	return verdictOf(res, a, err)
+}
+
+// failedVerdict is the no-verdict line of an answer that stopped before
+// any result.
+func failedVerdict(k answer.Case, err error) answerVerdict {
+	if err == nil {
+		err = errors.New("no result")
+	}
+	return answerVerdict{CaseID: k.ID, Outcome: review.NoVerdict, Reason: "not a judgement of the answer: " + err.Error(),
+		Judges: []answerJudge{}, Checks: []answerCheck{}, Findings: []severity.Finding{}, Error: err.Error()}
 }
 
 // worseExit orders judge's statuses: no verdict over rejected over

@@ -39,6 +39,11 @@ type PairwiseWork struct {
 	Label                 string
 	// FirstCall numbers the two call records (FirstCall, FirstCall+1).
 	FirstCall int
+	// Answers compares two answers to the question Task (the contenders'
+	// Side.Answer; `judge --candidates`, spec §7.20), Expected the
+	// reference answer ("" when none).
+	Answers  bool
+	Expected string
 }
 
 // Resolve is the position-swap rule: the preference when the two orders
@@ -74,14 +79,27 @@ type Standing struct {
 	Score *float64
 }
 
-// Choose ranks finalists by pairwise wins, then by final score (a missing
-// score ranks below any score), then by the lower index, and returns the
-// first. tieBreak says which rule decided when the leaders had as many
-// wins ("" when wins alone decided or there was one finalist).
+// Choose ranks finalists (Rank) and returns the first. tieBreak says which
+// rule decided when the leaders had as many wins ("" when wins alone
+// decided or there was one finalist).
 func Choose(finalists []Standing) (winner int, tieBreak string) {
 	if len(finalists) == 0 {
 		return 0, ""
 	}
+	s := Rank(finalists)
+	if len(s) > 1 && s[0].Wins == s[1].Wins {
+		tieBreak = "by final score"
+		if scoreOf(s[0]) == scoreOf(s[1]) {
+			tieBreak = "by candidate number (equal wins and scores)"
+		}
+	}
+	return s[0].Index, tieBreak
+}
+
+// Rank orders finalists by pairwise wins, then by final score (a missing
+// score ranks below any score), then by the lower index: the one order
+// Choose's winner heads and `judge --strategy rank` prints.
+func Rank(finalists []Standing) []Standing {
 	s := append([]Standing(nil), finalists...)
 	sort.SliceStable(s, func(i, j int) bool {
 		a, b := s[i], s[j]
@@ -93,13 +111,7 @@ func Choose(finalists []Standing) (winner int, tieBreak string) {
 		}
 		return a.Index < b.Index
 	})
-	if len(s) > 1 && s[0].Wins == s[1].Wins {
-		tieBreak = "by final score"
-		if scoreOf(s[0]) == scoreOf(s[1]) {
-			tieBreak = "by candidate number (equal wins and scores)"
-		}
-	}
-	return s[0].Index, tieBreak
+	return s
 }
 
 func scoreOf(s Standing) float64 {
@@ -165,9 +177,14 @@ func (j *Jury) compareOnce(ctx context.Context, w PairwiseWork, swapped bool, re
 	if err := rec.Budget("meta", 1); err != nil {
 		return records.PreferTie, "", 0, err
 	}
+	system := prompts.PairwiseSystem
+	if w.Answers {
+		system = prompts.PairwiseAnswerSystem
+	}
 	call := claude.Call{
-		Role: "pairwise", SystemPrompt: prompts.PairwiseSystem, Model: j.params.MetaModel,
-		Prompt:     prompts.PairwisePrompt(prompts.PairwiseInput{Task: w.Task, Criteria: j.Criteria(), A: first.Side, B: second.Side}),
+		Role: "pairwise", SystemPrompt: system, Model: j.params.MetaModel,
+		Prompt: prompts.PairwisePrompt(prompts.PairwiseInput{Task: w.Task, Criteria: j.Criteria(), A: first.Side, B: second.Side,
+			Answers: w.Answers, Expected: w.Expected}),
 		JSONSchema: prompts.PairwiseSchema(), Tools: []string{}, MaxTurns: metaMaxTurns, StrictMCP: true,
 		MaxOutputTokens: j.params.MetaMaxTokens, Dir: w.Dir, Timeout: j.params.MetaTimeout,
 	}

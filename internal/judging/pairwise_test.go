@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
@@ -118,6 +119,37 @@ func TestParsePairwise(t *testing.T) {
 		_, _, err := parsePairwise(claude.Result{Text: text})
 		if (err == nil) != ok {
 			t.Errorf("parsePairwise(%s): err = %v, want ok=%v", text, err, ok)
+		}
+	}
+}
+
+// TestRank is the one order Choose's winner heads and `judge --strategy
+// rank` prints: wins, then final score (none ranks last), then number.
+func TestRank(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	cases := []struct {
+		name string
+		in   []Standing
+		want []int
+	}{
+		{"by wins", []Standing{{1, 0, f(0.9)}, {2, 2, f(0.8)}, {3, 1, f(0.7)}}, []int{2, 3, 1}},
+		{"equal wins by score", []Standing{{1, 1, f(0.8)}, {2, 1, f(0.9)}}, []int{2, 1}},
+		{"equal wins and scores by number", []Standing{{3, 0, f(0.9)}, {1, 0, f(0.9)}, {2, 0, f(0.9)}}, []int{1, 2, 3}},
+		{"no score ranks last", []Standing{{1, 0, nil}, {2, 0, f(0)}}, []int{2, 1}},
+		{"none", nil, nil},
+	}
+	for _, c := range cases {
+		var got []int
+		for _, s := range Rank(c.in) {
+			got = append(got, s.Index)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: Rank = %v, want %v", c.name, got, c.want)
+		}
+		if len(c.in) > 0 {
+			if w, _ := Choose(c.in); w != c.want[0] {
+				t.Errorf("%s: Choose = %d, want Rank's first %d", c.name, w, c.want[0])
+			}
 		}
 	}
 }

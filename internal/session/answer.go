@@ -94,19 +94,25 @@ func (a *Answerer) RubricDigest() string {
 
 // fork is a runner for one answer sharing the set-up's jury, settings
 // and store, with an id, a report and costs of its own.
-func (a *Answerer) fork(c answer.Case) (*runner, error) {
+func (a *Answerer) fork(c answer.Case, ch child) (*runner, error) {
 	t := a.t
-	r := &runner{Deps: t.Deps, opts: t.opts, start: t.Now(), maxCost: map[string]float64{},
+	d := t.Deps
+	if ch.deps != nil {
+		d = *ch.deps
+	}
+	r := &runner{Deps: d, opts: t.opts, start: t.Now(), maxCost: map[string]float64{},
 		repo: t.repo, cfg: t.cfg, rub: t.rub, params: t.params, project: t.project, workDir: t.workDir, jury: t.jury,
 		answer: &answerState{c: c}}
-	r.opts.Task = c.Question
+	r.opts.Task, r.opts.candidate = c.Question, ch.of
 	em := *t.emitter
 	r.emitter = &em
 	r.report = &Report{Task: c.Question, RubricID: t.report.RubricID, Seats: t.report.Seats, Families: t.report.Families,
 		FamilyNote: t.report.FamilyNote, MaxIterations: t.report.MaxIterations, BudgetUSD: t.params.BudgetUSD}
-	id, err := r.newID()
-	if err != nil {
-		return nil, err
+	id, err := ch.id, error(nil)
+	if id == "" {
+		if id, err = r.newID(); err != nil {
+			return nil, err
+		}
 	}
 	r.taskID, r.report.TaskID = id, id
 	r.taskDir = r.project.TaskDir(id)
@@ -119,7 +125,21 @@ func (a *Answerer) fork(c answer.Case) (*runner, error) {
 // a result (outcome no-verdict), not an error; the error is an interrupt
 // or the budget, with the result recorded as far as it went.
 func (a *Answerer) Judge(ctx context.Context, c answer.Case) (*AnswerResult, error) {
-	r, err := a.fork(c)
+	return a.judge(ctx, c, child{})
+}
+
+// child is how an answer of `judge --candidates` differs from one judged
+// alone: an id minted in candidate order, the set it belongs to (its
+// manifest's parent), and progress lines that name it. The zero child is
+// an answer judged alone.
+type child struct {
+	id   string
+	of   *CandidateOf
+	deps *Deps
+}
+
+func (a *Answerer) judge(ctx context.Context, c answer.Case, ch child) (*AnswerResult, error) {
+	r, err := a.fork(c, ch)
 	if err != nil {
 		return nil, err
 	}

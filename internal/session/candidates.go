@@ -70,7 +70,8 @@ func RunCandidates(ctx context.Context, opts Options, d Deps) (*Report, error) {
 		r.finish(ctx, Aborted, err)
 		return r.report, err
 	}
-	r.compareFinalists(ctx, best, reports)
+	r.compareFinalists(ctx, best, judging.PairwiseWork{Task: r.opts.Task, Context: records.PairwiseCandidates},
+		func(c records.Candidate) judging.Contender { return r.contender(c, reports) })
 	outcome := r.chooseWinner(ctx, best, reports)
 	r.write(records.CandidatesFile, best)
 	var runErr error
@@ -224,8 +225,12 @@ func (r *runner) addCandidateCost(usd float64) {
 }
 
 // compareFinalists compares every pair of finalists in both orders, all
-// pairs at once; the record lists them in pair order (1–2, 1–3, 2–3, …).
-func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, reports []*Report) {
+// pairs at once, through the pairwise judge (judging.Jury.Compare); the
+// record lists them in pair order (1–2, 1–3, 2–3, …). base is what every
+// comparison shares (the task or question, the context, whether answers
+// are compared) and side what the judge is shown of a finalist: the one
+// path of `run --candidates` and `judge --candidates`.
+func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, base judging.PairwiseWork, side func(records.Candidate) judging.Contender) {
 	var fin []records.Candidate
 	for _, c := range best.Candidates {
 		if c.Finalist {
@@ -240,7 +245,7 @@ func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, re
 	var pairs [][2]judging.Contender
 	for i := range fin {
 		for j := i + 1; j < len(fin); j++ {
-			pairs = append(pairs, [2]judging.Contender{r.contender(fin[i], reports), r.contender(fin[j], reports)})
+			pairs = append(pairs, [2]judging.Contender{side(fin[i]), side(fin[j])})
 		}
 	}
 	out := make([]records.Pairwise, len(pairs))
@@ -249,8 +254,9 @@ func (r *runner) compareFinalists(ctx context.Context, best *records.BestOfN, re
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[k] = r.jury.Compare(ctx, judging.PairwiseWork{TaskID: r.taskID, Task: r.opts.Task, Context: records.PairwiseCandidates,
-				A: pair[0], B: pair[1], Dir: r.repo.WorktreeRoot, ArtifactDir: "pairwise", FirstCall: 1 + 2*k}, taskRecorder{r})
+			w := base
+			w.TaskID, w.A, w.B, w.Dir, w.ArtifactDir, w.FirstCall = r.taskID, pair[0], pair[1], r.repo.WorktreeRoot, "pairwise", 1+2*k
+			out[k] = r.jury.Compare(ctx, w, taskRecorder{r})
 			r.progress("task %s: candidate %d vs %d: %s", r.taskID, pair[0].Index, pair[1].Index, pairwiseWords(out[k]))
 		}()
 	}
@@ -299,18 +305,7 @@ func pairwiseWords(p records.Pairwise) string {
 // the winner's (accepted, or the best-scored candidate's), aborted when
 // every candidate aborted.
 func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, reports []*Report) string {
-	wins := judging.Wins(best.Comparisons)
-	var standings []judging.Standing
-	finalists := 0
-	for i := range best.Candidates {
-		c := &best.Candidates[i]
-		c.Wins = wins[c.Index]
-		if c.Finalist {
-			finalists++
-			standings = append(standings, judging.Standing{Index: c.Index, Wins: c.Wins, Score: c.Score})
-		}
-	}
-	best.Winner, best.TieBreak = judging.Choose(standings)
+	best.Winner, best.TieBreak = judging.Choose(standings(best, true))
 	if best.Winner == 0 {
 		return Aborted
 	}
@@ -326,6 +321,22 @@ func (r *runner) chooseWinner(ctx context.Context, best *records.BestOfN, report
 		return Accepted
 	}
 	return Exhausted
+}
+
+// standings counts every candidate's pairwise wins into best and returns
+// the finalists' standings (finalists true) or the others' (false), in
+// candidate order, for judging.Choose and judging.Rank.
+func standings(best *records.BestOfN, finalists bool) []judging.Standing {
+	wins := judging.Wins(best.Comparisons)
+	var out []judging.Standing
+	for i := range best.Candidates {
+		c := &best.Candidates[i]
+		c.Wins = wins[c.Index]
+		if c.Finalist == finalists {
+			out = append(out, judging.Standing{Index: c.Index, Wins: c.Wins, Score: c.Score})
+		}
+	}
+	return out
 }
 
 func tieBreakWords(s string) string {

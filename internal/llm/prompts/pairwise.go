@@ -26,6 +26,9 @@ Discipline:
 type PairwiseSide struct {
 	Diff        string
 	ActorOutput string
+	// Answer is the side's answer when two answers are compared
+	// (PairwiseInput.Answers); Diff and ActorOutput are then unused.
+	Answer string
 }
 
 // PairwiseInput is everything one pairwise comparison shows: the task,
@@ -34,10 +37,18 @@ type PairwiseInput struct {
 	Task     string
 	Criteria []Criterion
 	A, B     PairwiseSide
+	// Answers compares two answers to the question Task (`judge
+	// --candidates`, spec §7.20) instead of two changes; Expected is the
+	// reference answer, "" when none was given.
+	Answers  bool
+	Expected string
 }
 
 // PairwisePrompt builds the pairwise judge's user turn.
 func PairwisePrompt(in PairwiseInput) string {
+	if in.Answers {
+		return pairwiseAnswerPrompt(in)
+	}
 	f := newFencer(in.Task, in.A.Diff, in.A.ActorOutput, in.B.Diff, in.B.ActorOutput)
 	var b strings.Builder
 	b.WriteString("# Tribunal pairwise comparison\n\n")

@@ -27,6 +27,17 @@ type BestOfN struct {
 	// TieBreak says how the winner was told from candidates with as many
 	// pairwise wins ("" when no tie had to be broken).
 	TieBreak string `json:"tie_break,omitempty"`
+	// Strategy is `judge --candidates`' strategy (best, rank or merge;
+	// spec §7.20), "" for `run --candidates`; Used is the strategy that
+	// decided (best when merge fell back) and Note why it fell back.
+	Strategy string `json:"strategy,omitempty"`
+	Used     string `json:"strategy_used,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// Order is every candidate's index, best first (judge --candidates).
+	Order []int `json:"order,omitempty"`
+	// Merged is the merged answer's id (strategy merge): an answer record
+	// of its own, judged as any answer is.
+	Merged string `json:"merged_answer_id,omitempty"`
 }
 
 // Candidate is one candidate of a best-of-N task: it ran as its own task
@@ -50,6 +61,8 @@ type Candidate struct {
 	// Untrusted says why its verdict is not trusted (its worktree changed
 	// outside its actor's turn); such a candidate is never chosen.
 	Untrusted string `json:"untrusted,omitempty"`
+	// File is the candidate answer's file (judge --candidates).
+	File string `json:"file,omitempty"`
 }
 
 // Pairwise is one comparison of two changes, asked in both orders
@@ -79,7 +92,9 @@ type Pairwise struct {
 const (
 	PairwiseCandidates = "candidates"
 	PairwiseGuard      = "iteration_guard"
-	PreferA            = "a"
-	PreferB            = "b"
-	PreferTie          = "tie"
+	// PairwiseAnswers compares two answers (judge --candidates).
+	PairwiseAnswers = "answers"
+	PreferA         = "a"
+	PreferB         = "b"
+	PreferTie       = "tie"
 )

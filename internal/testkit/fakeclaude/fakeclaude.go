@@ -328,6 +328,8 @@ func inferRole(system, stdin string) string {
 			return "actor"
 		case strings.Contains(t, "pairwise"):
 			return "pairwise"
+		case strings.Contains(t, "synthesiser"):
+			return "synthesiser"
 		case strings.Contains(t, "meta-judge"):
 			return "meta"
 		case strings.Contains(t, "adversarial"):
