@@ -131,6 +131,6 @@ func (c *cli) storeLine(ctx context.Context, root string) string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
-		u.Tasks, u.Reviews, u.Advisories, byteSize(u.RecordBytes), byteSize(u.LedgerBytes))
+	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d answer(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
+		u.Tasks, u.Reviews, u.Answers, u.Advisories, byteSize(u.RecordBytes), byteSize(u.LedgerBytes))
 }
