@@ -95,7 +95,7 @@ func quorumFlag(fs *flag.FlagSet, dst *rules.Policy) {
 	fs.Func("quorum", "", func(v string) error {
 		p, ok := rules.ParsePolicy(v)
 		if !ok || !quorumWord(p) {
-			return fmt.Errorf("--quorum %q: want majority, any, unanimous or at_least_<n> (1 <= n <= %d)", v, rules.MaxAtLeast)
+			return fmt.Errorf("want majority, any, unanimous or at_least_<n> (1 <= n <= %d)", rules.MaxAtLeast)
 		}
 		*dst = p
 		return nil

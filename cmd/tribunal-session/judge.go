@@ -49,7 +49,7 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	fs.Func("context", "", func(v string) error { f.context = append(f.context, v); return nil })
 	fs.Func("criterion", "", func(v string) error {
 		if strings.TrimSpace(v) == "" {
-			return fmt.Errorf("--criterion is empty")
+			return fmt.Errorf("the criterion is empty")
 		}
 		f.criteria = append(f.criteria, v)
 		return nil
