@@ -57,6 +57,12 @@ func (c *cli) gcRecords(h here, root string, opts gcOptions) int {
 		c.errorf("gc: %v", err)
 		return exitAborted
 	}
+	if len(plan.Prune) == 0 {
+		// Not "would prune 0 record(s) …:" over an empty list.
+		fmt.Fprintf(c.stdout, "nothing to prune: no record is older than %s (made before %s)\n", said, ropts.Cutoff.UTC().Format("2006-01-02 15:04Z"))
+		c.printKept(plan)
+		return 0
+	}
 	if opts.dryRun {
 		c.printPlan(plan, said, ropts.Cutoff)
 		return 0
