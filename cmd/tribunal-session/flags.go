@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -64,6 +65,17 @@ func flagNames(fs *flag.FlagSet) []string {
 		}
 	})
 	return names
+}
+
+// flagForWord is " (did you mean --check?)" for a word given as an
+// argument that is, or nearly is, one of fs's flags without its dashes
+// (config check); "" otherwise.
+func flagForWord(fs *flag.FlagSet, word string) string {
+	dashes := func(k string) string { return "--" + k }
+	if slices.Contains(flagNames(fs), word) {
+		return fmt.Sprintf(" (did you mean %s?)", dashes(word))
+	}
+	return safetext.DidYouMean(word, flagNames(fs), dashes)
 }
 
 // hiddenFlag names the flags run --detach passes to its own child.
