@@ -160,7 +160,7 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 	}
 	root, err := projectkey.FindWorktreeRoot(dir)
 	if err != nil {
-		c.errorf("judge: %q is not inside a git work tree: %v", dir, err)
+		c.errorf("judge: %q is not inside a git repository", dir)
 		c.hint("run judge inside a repository: its settings, rubrics and store are the project's")
 		return exitUsage
 	}
