@@ -41,7 +41,8 @@ func (c *cli) dismissalsCmd(ctx context.Context, args []string) int {
 		return code
 	}
 	if len(pos) != 0 {
-		c.errorf("dismissals takes no arguments, got %d", len(pos))
+		c.errorf("dismissals takes no arguments, got %q", pos[0])
+		c.hint("tribunal-session dismissals -h")
 		return exitUsage
 	}
 	h, ok := c.locate(ctx, "dismissals", "")

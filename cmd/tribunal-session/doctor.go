@@ -70,6 +70,12 @@ func (c *cli) doctorCmd(ctx context.Context, args []string) int {
 	} else {
 		d.ok("settings: every layer and %d rubrics validate", len(l.rubrics.IDs()))
 	}
+	if off, from := l.cfg.Disabled(); off {
+		// Not a problem — the user's choice — but the first thing to
+		// know when nothing tribunal does seems to happen.
+		d.add("note", "switch: tribunal is turned off (tribunal.enabled is false in %s): the hooks do nothing, and run, review, judge, calibrate, rejudge and tune refuse", from)
+		d.hint(offHint)
+	}
 	c.doctorStore(d)
 	c.doctorProviders(d, l)
 	for _, f := range d.lines {

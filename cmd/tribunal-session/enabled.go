@@ -11,8 +11,21 @@ import (
 // switch refuses (spec §2.13); the MCP server's judge tool is `review`
 // run in process, so it is refused by the same check.
 var callsModels = map[string]bool{
-	"run": true, "review": true, "judge": true, "calibrate": true, "rejudge": true,
+	"run": true, "review": true, "judge": true, "calibrate": true, "rejudge": true, "tune": true,
 }
+
+// callsModel says whether command name, given args, is one the master
+// switch refuses: `tune apply` only puts a shipped rubric in place, with
+// no model call, so it works as every reading command does.
+func callsModel(name string, args []string) bool {
+	if name == "tune" && len(args) > 0 && args[0] == "apply" {
+		return false
+	}
+	return callsModels[name]
+}
+
+// offHint is the hint under every line that says tribunal is turned off.
+const offHint = "set \"tribunal\": {\"enabled\": true} in that file, or remove the key, to turn it back on"
 
 // disabledBy returns the settings file that turned tribunal off here
 // (tribunal.enabled false), or "" when it is on. Its configuration
@@ -39,6 +52,6 @@ func (c *cli) refuseDisabled(name string) int {
 		return -1
 	}
 	c.errorf("%s: tribunal is turned off (tribunal.enabled is false in %s)", name, from)
-	c.hint("set \"tribunal\": {\"enabled\": true} in that file, or remove the key, to turn it back on")
+	c.hint(offHint)
 	return exitUsage
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -66,6 +67,17 @@ func flagNames(fs *flag.FlagSet) []string {
 	return names
 }
 
+// flagForWord is " (did you mean --check?)" for a word given as an
+// argument that is, or nearly is, one of fs's flags without its dashes
+// (config check); "" otherwise.
+func flagForWord(fs *flag.FlagSet, word string) string {
+	dashes := func(k string) string { return "--" + k }
+	if slices.Contains(flagNames(fs), word) {
+		return fmt.Sprintf(" (did you mean %s?)", dashes(word))
+	}
+	return safetext.DidYouMean(word, flagNames(fs), dashes)
+}
+
 // hiddenFlag names the flags run --detach passes to its own child.
 func hiddenFlag(name string) bool { return name == "task-id" || name == "run-dir" }
 
@@ -95,7 +107,7 @@ func quorumFlag(fs *flag.FlagSet, dst *rules.Policy) {
 	fs.Func("quorum", "", func(v string) error {
 		p, ok := rules.ParsePolicy(v)
 		if !ok || !quorumWord(p) {
-			return fmt.Errorf("--quorum %q: want majority, any, unanimous or at_least_<n> (1 <= n <= %d)", v, rules.MaxAtLeast)
+			return fmt.Errorf("want majority, any, unanimous or at_least_<n> (1 <= n <= %d)", rules.MaxAtLeast)
 		}
 		*dst = p
 		return nil

@@ -57,6 +57,12 @@ func (c *cli) gcRecords(h here, root string, opts gcOptions) int {
 		c.errorf("gc: %v", err)
 		return exitAborted
 	}
+	if len(plan.Prune) == 0 {
+		// Not "would prune 0 record(s) …:" over an empty list.
+		fmt.Fprintf(c.stdout, "nothing to prune: no record is older than %s (made before %s)\n", said, ropts.Cutoff.UTC().Format("2006-01-02 15:04Z"))
+		c.printKept(plan)
+		return 0
+	}
 	if opts.dryRun {
 		c.printPlan(plan, said, ropts.Cutoff)
 		return 0
@@ -131,6 +137,6 @@ func (c *cli) storeLine(ctx context.Context, root string) string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
-		u.Tasks, u.Reviews, u.Advisories, byteSize(u.RecordBytes), byteSize(u.LedgerBytes))
+	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d answer(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
+		u.Tasks, u.Reviews, u.Answers, u.Advisories, byteSize(u.RecordBytes), byteSize(u.LedgerBytes))
 }

@@ -60,7 +60,7 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	fs.Func("context", "", func(v string) error { f.context = append(f.context, v); return nil })
 	fs.Func("criterion", "", func(v string) error {
 		if strings.TrimSpace(v) == "" {
-			return fmt.Errorf("--criterion is empty")
+			return fmt.Errorf("the criterion is empty")
 		}
 		f.criteria = append(f.criteria, v)
 		return nil
@@ -174,7 +174,7 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 	}
 	root, err := projectkey.FindWorktreeRoot(dir)
 	if err != nil {
-		c.errorf("judge: %q is not inside a git work tree: %v", dir, err)
+		c.errorf("judge: %q is not inside a git repository", dir)
 		c.hint("run judge inside a repository: its settings, rubrics and store are the project's")
 		return exitUsage
 	}

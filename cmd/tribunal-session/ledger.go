@@ -37,7 +37,10 @@ func (c *cli) verifyCmd(ctx context.Context, args []string) int {
 		return c.flagError("verify", fs, err)
 	}
 	if fs.NArg() != 0 {
-		c.errorf("usage: tribunal-session verify [--ledger PATH] [--expect-key SHA256:…]")
+		// Three commands verify; a file named here is most likely meant
+		// for one of the other two.
+		c.errorf("verify takes no arguments, got %q", fs.Arg(0))
+		c.hint("verify checks this project's ledger, or the one --ledger FILE names; a signed verdict file is checked with 'tribunal-session verdict verify FILE --allowed-signers FILE', a commit's receipt with 'tribunal-session verify-receipt COMMIT'")
 		return exitUsage
 	}
 	anchor, source, err := c.ledgerAnchor(*expect)

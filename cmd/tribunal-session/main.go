@@ -119,7 +119,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if cmd.run == nil {
 		return c.helpCmd(args[1:])
 	}
-	if callsModels[cmd.name] {
+	if callsModel(cmd.name, args[1:]) {
 		if code := c.refuseDisabled(cmd.name); code >= 0 {
 			return code
 		}

@@ -227,7 +227,7 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 		*signersPath = filepath.Join(g.Dir, filepath.FromSlash(receipt.SignersFile))
 		depth = strings.Count(receipt.SignersFile, "/") + 1
 	}
-	signers, ok := c.readSigners(*signersPath, depth)
+	signers, ok := c.readSigners("verify-receipt", *signersPath, depth)
 	if !ok {
 		return exitUsage
 	}
@@ -256,16 +256,22 @@ func (c *cli) verifyReceiptCmd(ctx context.Context, args []string) int {
 	return exitFor[worst]
 }
 
-func (c *cli) readSigners(path string, linkDepth int) (receipt.Signers, bool) {
+// readSigners reads the allowed-signers file at path for command cmd,
+// whose name its errors carry (verify-receipt, verdict verify).
+func (c *cli) readSigners(cmd, path string, linkDepth int) (receipt.Signers, bool) {
 	data, err := store.ReadRepoFile(path, linkDepth, maxSignersFile)
 	if errors.Is(err, store.ErrLinkInRepo) {
-		c.errorf("verify-receipt: cannot read the allowed-signers file: %v", err)
+		c.errorf("%s: cannot read the allowed-signers file: %v", cmd, err)
 		c.linkHint(err)
 		return receipt.Signers{}, false
 	}
 	if err != nil {
-		c.errorf("verify-receipt: cannot read the allowed-signers file: %v", err)
-		c.hint("create it: tribunal-session receipt --public-key >> %s (each signer adds their line), or name one with --allowed-signers FILE", receipt.SignersFile)
+		shown := path
+		if linkDepth > 0 { // the repository's own file, named from its root
+			shown = receipt.SignersFile
+		}
+		c.errorf("%s: cannot read the allowed-signers file: %v", cmd, err)
+		c.hint("create it: tribunal-session receipt --public-key >> %s (each signer adds their line), or name another with --allowed-signers FILE", shown)
 		return receipt.Signers{}, false
 	}
 	signers, warnings, err := receipt.ParseSigners(path, data, time.Local)
@@ -273,12 +279,12 @@ func (c *cli) readSigners(path string, linkDepth int) (receipt.Signers, bool) {
 		c.warning(w)
 	}
 	if err != nil {
-		c.errorf("verify-receipt: %v", err)
+		c.errorf("%s: %v", cmd, err)
 		c.hint("each line is <principal> [options] ssh-ed25519 <base64 key> [comment], as receipt --public-key prints it; options are namespaces=\"…\", valid-after=\"…\" and valid-before=\"…\", comma-separated")
 		return receipt.Signers{}, false
 	}
 	if signers.Len() == 0 {
-		c.warnf("%s allows no ssh-ed25519 key: every receipt's signer will be refused", path)
+		c.warnf("%s allows no ssh-ed25519 key: every signer will be refused", path)
 	}
 	return signers.At(time.Now()), true
 }

@@ -58,7 +58,7 @@ func (c *cli) reviewFlags(args []string) (reviewFlags, int) {
 	fs.Func("output", "", func(v string) error {
 		format, path, ok := strings.Cut(v, "=")
 		if !ok || path == "" {
-			return fmt.Errorf("--output %q: want FORMAT=FILE", v)
+			return fmt.Errorf("want FORMAT=FILE, as sarif=review.sarif")
 		}
 		f.outputs = append(f.outputs, outputSpec{format, path})
 		return nil

@@ -70,7 +70,7 @@ func (c *cli) simpleFlags(name string, args []string, setup func(fs *flag.FlagSe
 		return false
 	}
 	if fs.NArg() > 0 {
-		c.errorf("%s takes no arguments, got %q", name, fs.Arg(0))
+		c.errorf("%s takes no arguments, got %q%s", name, fs.Arg(0), flagForWord(fs, fs.Arg(0)))
 		c.hint("tribunal-session %s -h", name)
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/tune"
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
 const tuneHelp = `usage: tribunal-session tune (--cases FILE | --from-history) [--rubric ID]
@@ -147,7 +148,7 @@ func (c *cli) tuneFlags(args []string) (a tuneArgs, code int) {
 func tuneProblem(set *flag.FlagSet, a tuneArgs) (msg, hint string) {
 	switch {
 	case set.NArg() > 0:
-		return fmt.Sprintf("unexpected argument %q", set.Arg(0)), "the cases are given with --cases FILE or --from-history; 'tune apply ID' applies a shipped run"
+		return fmt.Sprintf("unexpected argument %q%s", set.Arg(0), safetext.DidYouMean(set.Arg(0), []string{"apply"}, strconv.Quote)), "the cases are given with --cases FILE or --from-history; 'tune apply ID' applies a shipped run"
 	case (a.cases == "") == !a.fromHistory:
 		return "give the labelled cases with exactly one of --cases FILE and --from-history",
 			"tribunal's repository ships testdata/calibration/cases.jsonl and testdata/calibration/quixbugs/cases.jsonl; --from-history labels your own decisions"

@@ -35,6 +35,7 @@ func (c *cli) tuneApply(ctx context.Context, args []string) int {
 	id, err := records.ResolveID(ids, args[0], "tune run")
 	if err != nil {
 		c.errorf("tune apply: %v", err)
+		c.hint("tune apply takes the id a tune run printed ('last' for the newest); a run that ships is made with: tribunal-session tune --cases FILE")
 		return exitUsage
 	}
 	root, _ := projectkey.FindWorktreeRoot(h.dir)

@@ -76,7 +76,7 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 	c.progressf("tune: rubric %q, judged by %v; proposer %s", jury.RubricID(), jury.Seats(), model)
 	a.opts.ID = c.tuneID()
 	deps := tune.Deps{
-		Scorer:   &tune.JuryScorer{Env: e, WorktreeRoot: root, TempDir: tmp},
+		Scorer:   &tune.JuryScorer{Env: quietEnv(e), WorktreeRoot: root, TempDir: tmp},
 		Proposer: tune.ModelProposer{Runner: propose, Model: model, Dir: tmp, Timeout: jury.Params().JudgeTimeout},
 		Progress: c.progress, Warn: c.warning, Emit: c.tuneEmitter(project, perr, a.opts.ID, jury.Redactor()),
 	}
@@ -168,4 +168,12 @@ func (c *cli) tuneID() string {
 		return fmt.Sprintf("%d", time.Now().UnixNano())
 	}
 	return id
+}
+
+// quietEnv is e without progress lines: tune judges hundreds of cases,
+// and says one line a step with the spend (as calibrate says one a
+// case), not every case's jury round.
+func quietEnv(e env.Env) env.Env {
+	e.Progress = nil
+	return e
 }

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/receipt"
 	"github.com/tribunal-cc/tribunal/internal/store/signedverdict"
@@ -23,8 +25,15 @@ func (c *cli) verdictCmd(args []string) int {
 		c.hint("judge --answer … --signed-out FILE writes a signed verdict file; the allowed-signers file is the one receipts use")
 		return exitUsage
 	}
-	if len(args) == 0 || args[0] != "verify" {
+	if len(args) == 0 {
 		return usage()
+	}
+	if args[0] != "verify" {
+		// The one action; a typo or a file named first gets the usage
+		// with what was typed, as a misspelled command does.
+		c.errorf("verdict: unknown action %q%s", args[0], safetext.DidYouMean(args[0], []string{"verify"}, strconv.Quote))
+		c.hint("tribunal-session verdict verify FILE --allowed-signers FILE")
+		return exitUsage
 	}
 	fs := flag.NewFlagSet("verdict verify", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -44,7 +53,7 @@ func (c *cli) verdictCmd(args []string) int {
 		c.hint("name the file judge --signed-out wrote")
 		return exitUsage
 	}
-	signers, ok := c.readSigners(*signersPath, 0)
+	signers, ok := c.readSigners("verdict verify", *signersPath, 0)
 	if !ok {
 		return exitUsage
 	}

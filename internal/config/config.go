@@ -71,6 +71,9 @@ type Config struct {
 	secretFiles []string
 	// profile is the profile in effect (spec §2.12).
 	profile string
+	// profileSrc is the layer that chose it (builtinSource for standard
+	// by default, or in place of a name that is no profile).
+	profileSrc string
 }
 
 // layer is one settings file.
@@ -137,7 +140,7 @@ func Load(src Sources) *Config {
 	if src.Profile != "" {
 		tree.set("profile", &node{raw: []byte(strconv.Quote(profile)), src: profileSrc})
 	}
-	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets, profile: profile}
+	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets, profile: profile, profileSrc: profileSrc}
 }
 
 // mergeAll lays each of base, then each of files, over tree, in order;

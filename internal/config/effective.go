@@ -2,12 +2,14 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/rubric"
@@ -82,8 +84,20 @@ func (c *Config) Settings() []Setting {
 			out = append(out, Setting{Key: key, Value: json.RawMessage("null"), Source: UnsetSource})
 		}
 	}
+	// The profile is shown as the one in effect: standard when nothing
+	// names one (not null), and standard in place of a name that is no
+	// profile (Load warned about it).
+	for i := range out {
+		if out[i].Key == profileKey {
+			out[i].Value = json.RawMessage(strconv.Quote(c.Profile()))
+			out[i].Source = cmp.Or(c.profileSrc, builtinSource)
+		}
+	}
 	return out
 }
+
+// profileKey is tribunal.profile as Settings names it.
+const profileKey = "tribunal.profile"
 
 // fixedLeaves lists, sorted, the dotted keys of every leaf under s whose
 // path has no wildcard (judges.<type>, command_judges.<name>). api_key is

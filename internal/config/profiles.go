@@ -85,7 +85,7 @@ func chooseProfile(flag string, layers []*node, warn func(string)) (name, src st
 		}
 		if err := ProfileError(s); err != nil {
 			warn(fmt.Sprintf("%s: tribunal.profile: %v; using %q", n.src, err, DefaultProfile))
-			return DefaultProfile, n.src
+			return DefaultProfile, builtinSource
 		}
 		return s, n.src
 	}

@@ -26,7 +26,7 @@ func TestProfileLayering(t *testing.T) {
 		{name: "none is standard", want: map[string]want{
 			"session.max_iterations": {`3`, builtinSource},
 			"judges.model":           {`"claude-opus-4-7"`, builtinSource},
-			"profile":                {`null`, UnsetSource},
+			"profile":                {`"standard"`, builtinSource},
 		}},
 		{name: "light from the user's file", user: `{"profile":"light"}`, want: map[string]want{
 			"session.max_iterations":         {`2`, "profile light"},
@@ -74,7 +74,7 @@ func TestProfileLayering(t *testing.T) {
 		{name: "standard sets nothing", user: `{"profile":"standard"}`,
 			want: map[string]want{"session.max_iterations": {`3`, builtinSource}, "judges.model": {`"claude-opus-4-7"`, builtinSource}}},
 		{name: "an unknown name warns", user: `{"profile":"ligth"}`, warn: `tribunal.profile: unknown profile "ligth" (known: light, standard, thorough) (did you mean "light"?); using "standard"`,
-			want: map[string]want{"session.max_iterations": {`3`, builtinSource}}},
+			want: map[string]want{"session.max_iterations": {`3`, builtinSource}, "profile": {`"standard"`, builtinSource}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)

@@ -33,15 +33,16 @@ func (p Pattern) Match(s string) bool {
 	return strings.Contains(s, p.Text)
 }
 
-// String is the pattern as a message shows it: "literal", /regex/, with
-// an i for a case-insensitive one.
+// String is the pattern as a message shows it: "literal" or /regex/,
+// with "(any case)" after a case-insensitive one — in words, since a
+// trailing i ("as an ai"i) read as a typo to users.
 func (p Pattern) String() string {
 	s := fmt.Sprintf("%q", p.Text)
 	if p.Regex {
 		s = "/" + p.Text + "/"
 	}
 	if p.IgnoreCase {
-		s += "i"
+		s += " (any case)"
 	}
 	return s
 }

@@ -67,3 +67,20 @@ func TestMustAvoidParsed(t *testing.T) {
 		t.Fatalf("typo: %v", err)
 	}
 }
+
+// TestPatternString: how a message names a pattern.
+func TestPatternString(t *testing.T) {
+	for _, tc := range []struct {
+		p    Pattern
+		want string
+	}{
+		{Pattern{Text: "Paris"}, `"Paris"`},
+		{Pattern{Text: "as an ai", IgnoreCase: true}, `"as an ai" (any case)`},
+		{Pattern{Text: "^yes", Regex: true}, `/^yes/`},
+		{Pattern{Text: "^yes", Regex: true, IgnoreCase: true}, `/^yes/ (any case)`},
+	} {
+		if got := tc.p.String(); got != tc.want {
+			t.Errorf("%+v.String() = %s, want %s", tc.p, got, tc.want)
+		}
+	}
+}

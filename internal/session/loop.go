@@ -168,13 +168,22 @@ func (r *runner) finish(ctx context.Context, outcome string, runErr error) {
 	if r.lostFiles > 1 {
 		r.Warn(fmt.Sprintf("%d artifacts in all were not written; the first failed with: %v", r.lostFiles, r.firstFileErr))
 	}
+	// The last line names the record as the first did: a review or an
+	// answer is not a task, and `show` lists it under its own kind.
+	noun := "task"
+	switch r.kind() {
+	case records.KindReview:
+		noun = "review"
+	case records.KindAnswer:
+		noun = "answer"
+	}
 	switch {
 	case errors.Is(runErr, ErrInterrupted):
-		r.progress("task %s: interrupted; recorded as aborted", r.taskID)
+		r.progress("%s %s: interrupted; recorded as aborted", noun, r.taskID)
 	case outcome == Accepted:
-		r.progress("task %s: accepted", r.taskID)
+		r.progress("%s %s: accepted", noun, r.taskID)
 	default:
-		r.progress("task %s: %s", r.taskID, rules.OutcomeWords(outcome))
+		r.progress("%s %s: %s", noun, r.taskID, rules.OutcomeWords(outcome))
 	}
 }
 

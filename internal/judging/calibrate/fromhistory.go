@@ -78,13 +78,7 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 		if recs[i].Advisory != nil {
 			continue // advisoryCases labels these
 		}
-		var c Case
-		var why string
-		if isReview(in.ProjectDir, id) {
-			c, why = in.reviewCase(ctx, id, dismissed[id])
-		} else {
-			c, why = in.taskCase(ctx, id, dismissed[id])
-		}
+		c, why := in.recordCase(ctx, id, dismissed[id])
 		if why != "" {
 			skipped = append(skipped, Skipped{ID: id, Why: why})
 			continue
@@ -100,12 +94,20 @@ func FromHistory(ctx context.Context, in HistoryInput) ([]Case, []Skipped, error
 	return cases, skipped, nil
 }
 
-// isReview says whether task directory id holds a review (its manifest
-// says so); a task whose manifest cannot be read is taken for a task, as
-// the log lists it.
-func isReview(projectDir, id string) bool {
+// recordCase labels the record in task directory id by its kind (its
+// manifest says it; one whose manifest cannot be read is taken for a
+// task, as the log lists it), or says why it cannot.
+func (in HistoryInput) recordCase(ctx context.Context, id string, dismissals []string) (Case, string) {
 	var m records.Manifest
-	return records.ReadJSON(filepath.Join(projectDir, id, records.ManifestFile), &m) == nil && m.Kind == records.KindReview
+	_ = records.ReadJSON(filepath.Join(in.ProjectDir, id, records.ManifestFile), &m)
+	switch m.Kind {
+	case records.KindReview:
+		return in.reviewCase(ctx, id, dismissals)
+	case records.KindAnswer:
+		// An answer is not a change: there is no diff a case could hold.
+		return Case{}, "an answer (judge): not a change, nothing to label"
+	}
+	return in.taskCase(ctx, id, dismissals)
 }
 
 // dismissedSources maps each task or verdict id to the reasons the user

@@ -81,3 +81,22 @@ func TestWriteCasesNeverOverwrites(t *testing.T) {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 }
+
+// An answer judged with `tribunal-session judge` is in the same store as
+// the tasks, but it is not a change: it is skipped as an answer, not as
+// an in-place run with no kept change.
+func TestFromHistorySkipsAnswers(t *testing.T) {
+	project := t.TempDir()
+	const id = "01M94P8GH138BK1W2V0EXW8ZB7"
+	writeTask(t, project, id, `{"task":"What is the capital of France?"}`)
+	if err := os.WriteFile(filepath.Join(project, id, records.ManifestFile), []byte(`{"task_id":"`+id+`","kind":"`+records.KindAnswer+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, skipped, err := FromHistory(context.Background(), HistoryInput{ProjectDir: project})
+	if err == nil {
+		t.Fatal("an answer gave a case")
+	}
+	if len(skipped) != 1 || skipped[0].ID != id || skipped[0].Why != "an answer (judge): not a change, nothing to label" {
+		t.Fatalf("skipped = %+v", skipped)
+	}
+}

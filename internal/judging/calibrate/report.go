@@ -124,6 +124,11 @@ func (c *calibration) report(skipped int, wall time.Duration) *Report {
 		}
 		rep.Results = append(rep.Results, cr)
 	}
+	// --repeat's other rollouts were paid for too (or reused): the cost
+	// and time count every judging, not the first rollout's alone.
+	for _, outs := range c.repeats {
+		t.addCost(&rep.Cost, outs...)
+	}
 	t.fill(rep, c.opts.Swap)
 	if c.mut != nil {
 		rep.Mutation = c.mut.report(c)

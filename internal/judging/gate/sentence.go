@@ -32,7 +32,10 @@ func Sentence(r Result, f Facts) string {
 	var why string
 	switch {
 	case r.BlockedBy == rules.ByCommand && strings.HasPrefix(r.FailedCriterion, "evaluator:"):
-		why = "evaluator " + strings.TrimPrefix(r.FailedCriterion, "evaluator:") + " failed" + afterGate(r.BlockedBy)
+		// An evaluator is a deterministic check of the rubric's (an
+		// answer's expected text, must_avoid, a schema), not a command:
+		// "the command check" named tribunal's internals.
+		why = "evaluator " + strings.TrimPrefix(r.FailedCriterion, "evaluator:") + " failed (a required check, after the jury's gate passed)"
 	case r.BlockedBy == rules.ByCommand:
 		why = "command judge " + strings.TrimPrefix(r.FailedCriterion, "command:") + " failed" + afterGate(r.BlockedBy)
 	case r.BlockedBy == rules.BySeverity:

@@ -33,7 +33,7 @@ func TestSentence(t *testing.T) {
 		{"command", Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "command:tests", BlockedBy: rules.ByCommand}, Facts{},
 			"blocked (criterion_floor): command judge tests failed (the command check, after the jury's gate passed)"},
 		{"evaluator", Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "evaluator:no-todo", BlockedBy: rules.ByCommand}, Facts{},
-			"blocked (criterion_floor): evaluator no-todo failed (the command check, after the jury's gate passed)"},
+			"blocked (criterion_floor): evaluator no-todo failed (a required check, after the jury's gate passed)"},
 		{"severity", Result{Reason: rules.ReasonCriterionFloor, FailedCriterion: "severity:critical", BlockedBy: rules.BySeverity}, Facts{},
 			"blocked (criterion_floor): a critical finding (the severity check, after the jury's gate passed)"},
 		{"trust", Result{Reason: rules.ReasonDissentUnresolved, BlockedBy: rules.ByTrust}, Facts{TrustReasons: []string{"spread 0.6 > 0.5"}},

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -534,7 +535,7 @@ func RenderAdvisory(v *AdvisoryView, now time.Time) string {
 // RenderReplay renders a replay, one line per iteration.
 func RenderReplay(r *ReplayResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "replay of task %s", r.TaskID)
+	fmt.Fprintf(&b, "replay of %s %s", cmp.Or(r.Kind, KindTask), r.TaskID)
 	if p := r.Params; p != nil {
 		fmt.Fprintf(&b, " (policy %s, threshold %s", p.GatePolicy, num(*p.ScoreThreshold))
 		if p.DissentThreshold != nil {

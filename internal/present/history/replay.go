@@ -65,7 +65,10 @@ type ReplayIteration struct {
 
 // ReplayResult is the replay of a whole task.
 type ReplayResult struct {
-	TaskID     string            `json:"task_id"`
+	TaskID string `json:"task_id"`
+	// Kind is the record's kind (task, review or answer), as log and
+	// show name it.
+	Kind       string            `json:"kind"`
 	Params     *records.Params   `json:"params,omitempty"`
 	Iterations []ReplayIteration `json:"iterations"`
 	Problems   []records.Problem `json:"-"`
@@ -103,7 +106,7 @@ func (r *ReplayResult) Complete() bool {
 // configuration.
 func Replay(projectDir, taskID string) *ReplayResult {
 	view := ShowTask(projectDir, "", taskID)
-	res := &ReplayResult{TaskID: taskID, Problems: view.Problems}
+	res := &ReplayResult{TaskID: taskID, Kind: view.Kind(), Problems: view.Problems}
 	manifest := filepath.Join(projectDir, taskID, records.ManifestFile)
 	params, ok := view.Manifest.Params()
 	if ok {

@@ -163,7 +163,14 @@ func notFound(projectDir, id string) error {
 	if p, ok := retention.Find(projectDir, id); ok {
 		return fmt.Errorf("%w: %s", ErrNotFound, p.Sentence())
 	}
-	return fmt.Errorf("%w: no task or advisory verdict %q in this project", ErrNotFound, id)
+	if up := strings.ToUpper(id); records.ValidID(up) {
+		// tune prints its run's id for view; show, replay and the rest
+		// do not read tune runs, and should say where to look instead.
+		if fi, err := os.Stat(records.TunePath(projectDir, up)); err == nil && fi.IsDir() {
+			return fmt.Errorf("%w: %s is a tune run, not a task or a verdict: 'tribunal-session view %s' shows its page", ErrNotFound, up, up)
+		}
+	}
+	return fmt.Errorf("%w: no task, review, answer or advisory verdict %q in this project", ErrNotFound, id)
 }
 
 // candidate is a record Resolve may pick: its name (a task id, a

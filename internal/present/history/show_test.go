@@ -446,3 +446,19 @@ func TestDiffFIFO(t *testing.T) {
 		t.Errorf("OwnDiff of a named pipe = %q, want \"\"", got)
 	}
 }
+
+// An id that names no record says what does exist: a tune run's id (tune
+// prints it) points at view; any other id lists every kind show reads.
+func TestResolveNotFoundWords(t *testing.T) {
+	dir := t.TempDir()
+	run := ulidAt(time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC), 7)
+	testkit.WriteFile(t, filepath.Join(records.TunePath(dir, run), records.TuneResultFile), "{}")
+	_, err := Resolve(dir, strings.ToLower(run))
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), run+" is a tune run, not a task or a verdict: 'tribunal-session view "+run+"' shows its page") {
+		t.Errorf("a tune run's id: %v", err)
+	}
+	other := ulidAt(time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC), 8)
+	if _, err := Resolve(dir, other); err == nil || !strings.Contains(err.Error(), `no task, review, answer or advisory verdict "`+other+`"`) {
+		t.Errorf("an unknown id: %v", err)
+	}
+}

@@ -39,8 +39,8 @@ func (s store) task(days int, kind string) string {
 		s.t.Fatal(err)
 	}
 	manifest := `{"task_id":"` + id + `"}`
-	if kind == retention.KindReview {
-		manifest = `{"task_id":"` + id + `","kind":"review"}`
+	if kind != "" {
+		manifest = `{"task_id":"` + id + `","kind":"` + kind + `"}`
 	}
 	testkit.WriteFile(s.t, filepath.Join(s.project, id, "manifest.json"), manifest)
 	testkit.WriteFile(s.t, filepath.Join(s.project, id, "iteration-01", "calls", "01-actor.json"), strings.Repeat("x", 1000))
@@ -193,11 +193,12 @@ func TestMeasureCountsTheStore(t *testing.T) {
 	s := newStore(t)
 	s.task(1, "")
 	s.task(400, retention.KindReview)
+	s.task(2, retention.KindAnswer) // judge's: an answer, not a task
 	u, err := retention.Measure(s.project, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Tasks != 1 || u.Reviews != 1 || u.Advisories != 0 || u.RecordBytes < 2000 || u.LedgerBytes != 0 {
+	if u.Tasks != 1 || u.Reviews != 1 || u.Answers != 1 || u.Advisories != 0 || u.RecordBytes < 3000 || u.LedgerBytes != 0 {
 		t.Errorf("usage = %+v", u)
 	}
 }

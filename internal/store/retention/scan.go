@@ -25,6 +25,7 @@ import (
 const (
 	KindTask     = "task"
 	KindReview   = "review"
+	KindAnswer   = "answer"
 	KindAdvisory = "advisory"
 )
 
@@ -140,8 +141,13 @@ func oldTasks(opts Options, plan *Plan) ([]Record, error) {
 		}
 		r := Record{Kind: KindTask, ID: e.Name(), Time: t}
 		var m records.Manifest
-		if records.ReadJSON(filepath.Join(opts.ProjectDir, e.Name(), records.ManifestFile), &m) == nil && m.Kind == records.KindReview {
-			r.Kind = KindReview
+		if records.ReadJSON(filepath.Join(opts.ProjectDir, e.Name(), records.ManifestFile), &m) == nil {
+			switch m.Kind {
+			case records.KindReview:
+				r.Kind = KindReview
+			case records.KindAnswer:
+				r.Kind = KindAnswer
+			}
 		}
 		r.paths = []string{e.Name(), filepath.Join(records.RunsDir, e.Name()), filepath.Join(ViewDir, e.Name()+".html")}
 		out = append(out, r)

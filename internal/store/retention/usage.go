@@ -13,9 +13,9 @@ import (
 // Usage is what a project's store holds: its records, the bytes of their
 // files (the artifacts), and the ledger's size.
 type Usage struct {
-	Tasks, Reviews, Advisories int
-	RecordBytes                int64
-	LedgerBytes                int64
+	Tasks, Reviews, Answers, Advisories int
+	RecordBytes                         int64
+	LedgerBytes                         int64
 }
 
 // Measure counts the project's records and their bytes as a prune of
@@ -33,6 +33,8 @@ func Measure(projectDir string, now time.Time) (Usage, error) {
 			u.Tasks++
 		case KindReview:
 			u.Reviews++
+		case KindAnswer:
+			u.Answers++
 		default:
 			u.Advisories++
 		}
