@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,12 +19,15 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
 	"github.com/tribunal-cc/tribunal/internal/store"
+	"github.com/tribunal-cc/tribunal/internal/store/ledger"
 )
 
 // judgeFlags are judge's command line (spec §7.20).
 type judgeFlags struct {
 	answer, question, expected, match  string
 	format, schema, rubric, signedOut  string
+	keyFile                            string
+	signingKey                         ed25519.PrivateKey
 	cases, sessionID, profile          string
 	quorum                             rules.Policy
 	context, criteria                  []string
@@ -70,6 +74,7 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	fs.StringVar(&f.rubric, "rubric", "answer", "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.StringVar(&f.signedOut, "signed-out", "", "")
+	fs.StringVar(&f.keyFile, "key", "", "")
 	fs.StringVar(&f.cases, "cases", "", "")
 	fs.IntVar(&f.jobs, "jobs", 1, "")
 	fs.Float64Var(&f.latency, "latency-ms", 0, "")
@@ -113,6 +118,8 @@ func (c *cli) checkJudgeFlags(f *judgeFlags) int {
 		return bad(judgeUsage, "name the answer with --answer FILE|-, or a batch with --cases FILE|- (one of the two)")
 	case f.cases != "" && (f.set["question"] || f.set["task"] || f.expected != "" || len(f.context) > 0 || f.set["latency-ms"] || f.set["cost-usd"]):
 		return bad("each case's line gives its question, answer, expected answer, context, latency_ms and cost_usd", "--cases reads every case from its file; --question, --expected, --context, --latency-ms and --cost-usd are for one --answer")
+	case f.keyFile != "" && f.signedOut == "":
+		return bad("--key names the key --signed-out signs with: judge --answer FILE --signed-out OUT --key KEY", "--key without --signed-out signs nothing")
 	case f.cases != "" && f.signedOut != "":
 		return bad("sign one answer at a time: judge --answer FILE --signed-out FILE", "--signed-out writes one verdict; it does not go with --cases")
 	case f.cases == "" && f.set["jobs"]:
@@ -198,6 +205,13 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 	}
 	if err == nil && f.signedOut != "" {
 		err = signedOutDir(f.signedOut)
+	}
+	if err == nil && f.keyFile != "" {
+		// Read before any judging: a key that cannot sign would leave a
+		// recorded verdict with no file.
+		if f.signingKey, err = ledger.ReadKeyFile(f.keyFile); err != nil {
+			err = &answer.InputError{Err: fmt.Errorf("--key: %w", err), Hint: "name a key file tribunal-session keygen --out wrote (mode 0600)"}
+		}
 	}
 	if err != nil {
 		return c.inputFailed(err)

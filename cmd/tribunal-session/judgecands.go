@@ -167,7 +167,7 @@ func (c *cli) judgeCandidates(ctx context.Context, f judgeFlags, a *session.Answ
 		return exitAborted
 	}
 	if f.signedOut != "" {
-		if err := c.writeSigned(f.signedOut, *out.Verdict); err != nil {
+		if err := c.writeSigned(f, *out.Verdict); err != nil {
 			c.errorf("judge: the signed verdict was not written: %v", err)
 			return exitAborted
 		}

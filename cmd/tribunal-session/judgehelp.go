@@ -40,6 +40,8 @@ answer: log, show, view). The rubric is the built-in "answer" rubric
   --max-cost-usd N       the cost budget
   --json                 print the verdict as JSON
   --signed-out FILE      also write a signed verdict file (verdict verify)
+  --key FILE             sign it with this key (keygen --out writes one)
+                         instead of the ledger's
   --budget-usd N         stop before a judge call past $N (per answer)
   --cases FILE           a batch: one JSON object a line, {"id", "question",
                          "answer", "expected", "context", "latency_ms",

@@ -119,7 +119,7 @@ func (c *cli) judgeOne(ctx context.Context, f judgeFlags, a *session.Answerer, k
 		c.errorf("judge: %v", runErr)
 	}
 	if f.signedOut != "" {
-		if err := c.writeSigned(f.signedOut, v); err != nil {
+		if err := c.writeSigned(f, v); err != nil {
 			c.errorf("judge: the signed verdict was not written: %v", err)
 			return exitAborted
 		}
@@ -156,11 +156,15 @@ func (c *cli) printVerdict(v answerVerdict) {
 	}
 }
 
-// writeSigned signs v with the ledger's key and writes the file whole.
-func (c *cli) writeSigned(path string, v answerVerdict) error {
-	key, err := ledger.LoadOrCreateKey(c.keyDir())
-	if err != nil {
-		return err
+// writeSigned signs v with --key's key, else the ledger's, and writes the
+// file whole.
+func (c *cli) writeSigned(f judgeFlags, v answerVerdict) error {
+	path, key := f.signedOut, f.signingKey
+	if key == nil {
+		var err error
+		if key, err = ledger.LoadOrCreateKey(c.keyDir()); err != nil {
+			return err
+		}
 	}
 	sf, err := signedverdict.Sign(signedverdict.File{Verdict: v.signed, Digests: v.Digests}, key, time.Now())
 	if err != nil {

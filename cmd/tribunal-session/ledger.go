@@ -220,5 +220,8 @@ func (c *cli) keygenOut(path string) int {
 	fmt.Fprintf(c.stdout, "public key: %s\n", ledger.PublicKeyString(pub))
 	fmt.Fprintf(c.stdout, "fingerprint: %s\n", ledger.Fingerprint(pub))
 	fmt.Fprintf(c.stdout, "key file: %s\n", path)
+	// The line an allowed-signers file takes after a name, so that what
+	// this key signs (judge --signed-out --key) can be verified.
+	fmt.Fprintf(c.stdout, "allowed-signers key: %s\n", ledger.SSHPublicKey(pub))
 	return 0
 }

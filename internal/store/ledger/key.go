@@ -149,6 +149,10 @@ func CreateKeyFile(path string) (ed25519.PrivateKey, error) {
 	return k, nil
 }
 
+// ReadKeyFile loads a key file keygen --out wrote (PEM PKCS #8 Ed25519),
+// refusing one that group or others can read, as the ledger's own key.
+func ReadKeyFile(path string) (ed25519.PrivateKey, error) { return readKey(path) }
+
 // Rotate replaces the signing key in dir with a new one and keeps the old
 // one as tribunal-ledger.key.<UTC time>.old: entries it signed still
 // verify by the public key they carry, and the next append to each ledger
