@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
@@ -81,8 +82,10 @@ type PolicyTree struct {
 }
 
 // NewPolicyTree reads PolicyPaths of commit in the repository at root
-// into a new directory under tmp ("" is the system's): one git child to
-// list them, one per file present. Close removes it.
+// into a new directory under tmp ("" is the system's): from the object
+// store when it can (gitstate.LookPaths, no process: a cached review's
+// time is mostly process starts), else with one git child to list them
+// and one per file present. Close removes it.
 func NewPolicyTree(ctx context.Context, git projectkey.GitRunner, root, commit, tmp string, warn func(string)) (*PolicyTree, error) {
 	if warn == nil {
 		warn = func(string) {}
@@ -126,6 +129,9 @@ func (t *PolicyTree) Close() {
 // a submodule, or a directory) where a policy file belongs is refused:
 // its target would be read from outside the commit.
 func (t *PolicyTree) fetch(ctx context.Context, paths ...string) error {
+	if files, ok := t.readObjects(paths); ok {
+		return t.place(files)
+	}
 	args := append([]string{"ls-tree", "-z", "-l", "--full-tree", t.Commit, "--"}, paths...)
 	out, err := t.git(ctx, t.root, args...)
 	if err != nil {
@@ -150,6 +156,71 @@ func (t *PolicyTree) fetch(ctx context.Context, paths ...string) error {
 			return fmt.Errorf("read %s: %w", where, err)
 		}
 		if err := t.write(name, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// policyFile is one path of the commit as fetch finds it: its content,
+// or the line that refuses it.
+type policyFile struct {
+	name, refused string
+	data          []byte
+}
+
+// readObjects is fetch without git: each path the commit has, in the
+// order ls-tree lists them, read from the object store. false when
+// anything is not readable so (or a path is a pathspec git would read
+// otherwise): then nothing was written or said, and git is asked.
+func (t *PolicyTree) readObjects(paths []string) ([]policyFile, bool) {
+	for _, p := range paths {
+		if strings.ContainsAny(p, "*?[\\") || strings.HasPrefix(p, ":") {
+			return nil, false
+		}
+	}
+	common, err := projectkey.CommonDir(t.root)
+	if err != nil {
+		return nil, false
+	}
+	found, ok := gitstate.LookPaths(common, t.Commit, paths)
+	if !ok {
+		return nil, false
+	}
+	names := make([]string, 0, len(found))
+	for n := range found {
+		names = append(names, n)
+	}
+	sort.Strings(names) // full paths sort in git's tree order
+	var files []policyFile
+	for _, name := range names {
+		e := found[name]
+		where := shortID(t.Commit) + ":" + name
+		if e.Mode != "100644" && e.Mode != "100755" {
+			files = append(files, policyFile{name: name, refused: fmt.Sprintf("%s is not a regular file (mode %s); the base's policy has no such file", where, e.Mode)})
+			continue
+		}
+		data, tooLarge, ok := gitstate.ReadBlob(common, e.ID, maxPolicyBytes)
+		switch {
+		case !ok:
+			return nil, false
+		case tooLarge:
+			files = append(files, policyFile{name: name, refused: fmt.Sprintf("%s is over %d KiB; the base's policy has no such file", where, maxPolicyBytes>>10)})
+		default:
+			files = append(files, policyFile{name: name, data: data})
+		}
+	}
+	return files, true
+}
+
+// place writes the files readObjects read and says the refused ones.
+func (t *PolicyTree) place(files []policyFile) error {
+	for _, f := range files {
+		if f.refused != "" {
+			t.Warn(f.refused)
+			continue
+		}
+		if err := t.write(f.name, f.data); err != nil {
 			return err
 		}
 	}
