@@ -3,6 +3,8 @@ package review
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path"
@@ -79,6 +81,10 @@ type PolicyTree struct {
 	Warn func(string)
 	git  projectkey.GitRunner
 	root string
+	// made says Dir exists: it is created with the first file written
+	// (or the first Fetch), so that a base without policy files costs no
+	// directory — a cached review's time is mostly system calls.
+	made bool
 }
 
 // NewPolicyTree reads PolicyPaths of commit in the repository at root
@@ -86,14 +92,23 @@ type PolicyTree struct {
 // store when it can (gitstate.LookPaths, no process: a cached review's
 // time is mostly process starts), else with one git child to list them
 // and one per file present. Close removes it.
+//
+// Dir is named before it exists, with 128 random bits, and made
+// (os.Mkdir, which fails on anything already there) with the first file:
+// until then every reader finds no file in it, which is what the base
+// has. Nobody can plant a directory at a name they cannot guess.
 func NewPolicyTree(ctx context.Context, git projectkey.GitRunner, root, commit, tmp string, warn func(string)) (*PolicyTree, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	dir, err := os.MkdirTemp(tmp, "tribunal-policy-"+shortID(commit)+"-")
-	if err != nil {
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	var random [16]byte
+	if _, err := rand.Read(random[:]); err != nil {
 		return nil, fmt.Errorf("a directory for the base's policy files: %w", err)
 	}
+	dir := filepath.Join(tmp, "tribunal-policy-"+shortID(commit)+"-"+hex.EncodeToString(random[:]))
 	t := &PolicyTree{Dir: dir, Commit: commit, Warn: warn, git: git, root: root}
 	if err := t.fetch(ctx, PolicyPaths...); err != nil {
 		t.Close()
@@ -114,13 +129,30 @@ func (t *PolicyTree) Fetch(ctx context.Context, rel string) error {
 			return nil
 		}
 	}
+	// The schema's reader opens Dir itself: it must exist, file or not.
+	if err := t.mkdir(); err != nil {
+		return err
+	}
 	return t.fetch(ctx, clean)
 }
 
-// Close removes the directory.
+// mkdir makes Dir, private, once; it fails if anything is there already.
+func (t *PolicyTree) mkdir() error {
+	if t.made {
+		return nil
+	}
+	if err := os.Mkdir(t.Dir, 0o700); err != nil {
+		return fmt.Errorf("a directory for the base's policy files: %w", err)
+	}
+	t.made = true
+	return nil
+}
+
+// Close removes the directory, if it was made.
 func (t *PolicyTree) Close() {
-	if t != nil && t.Dir != "" {
+	if t != nil && t.made {
 		_ = os.RemoveAll(t.Dir)
+		t.made = false
 	}
 }
 
@@ -229,6 +261,9 @@ func (t *PolicyTree) place(files []policyFile) error {
 
 // write puts data at the repository path name under Dir, private.
 func (t *PolicyTree) write(name string, data []byte) error {
+	if err := t.mkdir(); err != nil {
+		return err
+	}
 	dst := filepath.Join(t.Dir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return fmt.Errorf("the base's policy files: %w", err)

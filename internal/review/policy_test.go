@@ -121,3 +121,45 @@ func TestPolicyEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyTreeWithoutFilesMakesNoDirectory: a base without policy files
+// costs no directory (every reader finds nothing at Dir, as in the
+// base); Fetch makes it, private, and refuses a directory someone put
+// at its name.
+func TestPolicyTreeWithoutFilesMakesNoDirectory(t *testing.T) {
+	r, git := repo(t)
+	ctx := context.Background()
+	base := r.Git("rev-parse", "main")
+	pt, err := NewPolicyTree(ctx, git, r.Dir, base, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(pt.Dir); !os.IsNotExist(err) {
+		t.Fatalf("a base without policy files made %s (%v)", pt.Dir, err)
+	}
+	if err := pt.Fetch(ctx, "schemas/none.json"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(pt.Dir); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
+		t.Fatalf("Fetch: %s is %v (%v), want a private directory", pt.Dir, st, err)
+	}
+	pt.Close()
+	if _, err := os.Lstat(pt.Dir); !os.IsNotExist(err) {
+		t.Errorf("Close left %s", pt.Dir)
+	}
+
+	planted, err := NewPolicyTree(ctx, git, r.Dir, base, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(planted.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := planted.Fetch(ctx, "schemas/none.json"); err == nil {
+		t.Error("Fetch used a directory it did not make")
+	}
+	planted.Close()
+	if _, err := os.Lstat(planted.Dir); err != nil {
+		t.Error("Close removed a directory it did not make")
+	}
+}
