@@ -61,7 +61,7 @@ func LookPaths(commonDir, commit string, paths []string) (map[string]Entry, bool
 	if err != nil {
 		return nil, false
 	}
-	trees := map[string]map[string]Entry{}
+	trees := map[string][]byte{}
 	found := map[string]Entry{}
 	for _, p := range paths {
 		e, ok, err := lookPath(commonDir, root, p, trees)
@@ -86,24 +86,21 @@ func wholeCommitTree(commonDir, commit string) (string, error) {
 }
 
 // lookPath walks p's directories from root, reading each tree once.
-func lookPath(commonDir, root, p string, trees map[string]map[string]Entry) (Entry, bool, error) {
+func lookPath(commonDir, root, p string, trees map[string][]byte) (Entry, bool, error) {
 	parts := strings.Split(p, "/")
 	id := root
 	for i, name := range parts {
-		entries, ok := trees[id]
+		data, ok := trees[id]
 		if !ok {
-			data, err := readObject(commonDir, id, "tree", maxObjectRead)
-			if err != nil {
+			var err error
+			if data, err = readObject(commonDir, id, "tree", maxObjectRead); err != nil {
 				return Entry{}, false, err
 			}
-			if entries, err = parseTree(data); err != nil {
-				return Entry{}, false, err
-			}
-			trees[id] = entries
+			trees[id] = data
 		}
-		e, ok := entries[name]
-		if !ok {
-			return Entry{}, false, nil
+		e, ok, err := treeEntry(data, name)
+		if err != nil || !ok {
+			return Entry{}, false, err
 		}
 		if i == len(parts)-1 {
 			return e, true, nil
@@ -116,15 +113,18 @@ func lookPath(commonDir, root, p string, trees map[string]map[string]Entry) (Ent
 	return Entry{}, false, nil
 }
 
-// parseTree reads a tree object: "<mode> <name>" NUL and a 20-byte id per
-// entry. A mode git would not write is errUnsupported.
-func parseTree(data []byte) (map[string]Entry, error) {
-	entries := map[string]Entry{}
+// treeEntry finds name in a tree object: "<mode> <name>" NUL and a
+// 20-byte id per entry. It reads the whole tree (a root of a large
+// repository has hundreds of entries) but keeps only the one asked for.
+// A malformed tree, or a mode git would not write, is errUnsupported.
+func treeEntry(data []byte, name string) (Entry, bool, error) {
+	var found Entry
+	ok := false
 	for len(data) > 0 {
-		head, rest, ok := bytes.Cut(data, []byte{0})
-		mode, name, ok2 := bytes.Cut(head, []byte{' '})
-		if !ok || !ok2 || len(rest) < 20 || len(name) == 0 {
-			return nil, errUnsupported
+		head, rest, cut := bytes.Cut(data, []byte{0})
+		mode, n, cut2 := bytes.Cut(head, []byte{' '})
+		if !cut || !cut2 || len(rest) < 20 || len(n) == 0 {
+			return Entry{}, false, errUnsupported
 		}
 		m := string(mode)
 		switch m {
@@ -132,12 +132,14 @@ func parseTree(data []byte) (map[string]Entry, error) {
 		case "40000":
 			m = "040000"
 		default:
-			return nil, errUnsupported
+			return Entry{}, false, errUnsupported
 		}
-		entries[string(name)] = Entry{Mode: m, ID: hex.EncodeToString(rest[:20])}
+		if !ok && string(n) == name {
+			found, ok = Entry{Mode: m, ID: hex.EncodeToString(rest[:20])}, true
+		}
 		data = rest[20:]
 	}
-	return entries, nil
+	return found, ok, nil
 }
 
 // ReadBlob is blob id's content when it is at most max bytes, read
