@@ -35,10 +35,13 @@ const (
 )
 
 // Bounds of what is read without git: an object (or delta base) above
-// maxObjectRead, a chain deeper than maxDeltaDepth, goes to git.
+// maxObjectRead, a chain deeper than maxDeltaDepth or inflating more than
+// maxChainRead in all (a malformed pack's cycle of ref deltas, say) goes
+// to git.
 const (
 	maxObjectRead = 8 << 20
 	maxDeltaDepth = 64
+	maxChainRead  = 16 << 20
 )
 
 // errTooLarge is an object whose size is known and over the caller's max.
@@ -201,7 +204,7 @@ func readPackedObject(gitDir, id, kind string, max int64) ([]byte, error) {
 		if !found {
 			continue
 		}
-		p := &pack{path: idxPath[:len(idxPath)-len(".idx")] + ".pack", idx: idxPath}
+		p := &pack{path: idxPath[:len(idxPath)-len(".idx")] + ".pack", idx: idxPath, budget: maxChainRead}
 		t, data, err := p.resolve(off, max, 0)
 		if err != nil {
 			return nil, err
@@ -228,8 +231,20 @@ func packTypeName(t int) string {
 	return ""
 }
 
-// pack is one pack file and its index, read with ReadAt.
-type pack struct{ path, idx string }
+// pack is one pack file and its index, read with ReadAt; budget is what
+// one object's chain may still inflate.
+type pack struct {
+	path, idx string
+	budget    int64
+}
+
+// inflate is inflateAt within the budget.
+func (p *pack) inflate(fh io.ReaderAt, off, size int64) ([]byte, error) {
+	if p.budget -= size; p.budget < 0 {
+		return nil, errUnsupported
+	}
+	return inflateAt(fh, off, size)
+}
 
 // resolve reads the object at off, applying deltas: its base type and
 // content, at most max bytes (a base within maxObjectRead).
@@ -253,7 +268,7 @@ func (p *pack) resolve(off, max int64, depth int) (int, []byte, error) {
 		if size > max {
 			return 0, nil, errTooLarge
 		}
-		data, err := inflateAt(fh, off+int64(used), size)
+		data, err := p.inflate(fh, off+int64(used), size)
 		return t, data, err
 	case packOfsDelta, packRefDelta:
 		return p.resolveDelta(fh, off, used, hdr[used:n], t, size, max, depth)
@@ -286,7 +301,7 @@ func (p *pack) resolveDelta(fh io.ReaderAt, off int64, hlen int, rest []byte, t 
 	if size > maxObjectRead {
 		return 0, nil, errUnsupported
 	}
-	delta, err := inflateAt(fh, off+int64(hlen+used), size)
+	delta, err := p.inflate(fh, off+int64(hlen+used), size)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -1,6 +1,7 @@
 package gitstate
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,6 +175,35 @@ func TestApplyDeltaRefusesMalformed(t *testing.T) {
 		got, err := applyDelta(base, tc.delta)
 		if (err == nil) != tc.ok || string(got) != tc.want {
 			t.Errorf("%s: applyDelta = %q, %v; want %q ok=%v", tc.name, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestPackBudget: a chain that would inflate more than its budget is not
+// read without git.
+func TestPackBudget(t *testing.T) {
+	g := newTGit(t)
+	dir, commits := objectsRepo(t, g)
+	g.Run(dir, "repack", "-adf", "--depth=50", "--window=50")
+	common := filepath.Join(dir, ".git")
+	e, ok := LookPaths(common, commits[0], []string{".claude/settings.json"})
+	if !ok {
+		t.Fatal("LookPaths could not read the repacked commit")
+	}
+	idx := packIdx(t, dir)
+	want, _ := hex.DecodeString(e[".claude/settings.json"].ID)
+	off, found, err := packOffset(idx, want)
+	if err != nil || !found {
+		t.Fatalf("the blob is not in the pack: %v", err)
+	}
+	for _, c := range []struct {
+		budget int64
+		ok     bool
+	}{{maxChainRead, true}, {100, false}} {
+		p := &pack{path: strings.TrimSuffix(idx, ".idx") + ".pack", idx: idx, budget: c.budget}
+		_, _, err := p.resolve(off, 1<<20, 0)
+		if (err == nil) != c.ok {
+			t.Errorf("budget %d: err %v, want ok=%v", c.budget, err, c.ok)
 		}
 	}
 }
