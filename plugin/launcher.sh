@@ -1,16 +1,26 @@
 #!/bin/sh
 # Release launcher: runs the binary built for this machine. Installed as
 # bin/<name> for every tribunal binary; the real programs live in
-# bin/<os>-<arch>/<name>. A hook must never fail loudly, so an unsupported
-# platform is reported on stderr and the hook exits 0.
-dir=$(dirname "$0")
-name=$(basename "$0")
-case $(uname -s) in
+# bin/<os>-<arch>/<name>. It runs before every hook call of a release
+# install, so it forks one child (uname) and nothing else: the directory
+# and the name come from parameter expansion, not dirname and basename.
+# A hook must never fail loudly, so on an unsupported platform a hook
+# exits 0 after its two stderr lines; tribunal-session exits 2.
+case $0 in
+*/*) dir=${0%/*} ;;
+*) dir=. ;;
+esac
+[ -n "$dir" ] || dir=/
+name=${0##*/}
+sm=$(uname -sm)
+sys=${sm%% *}
+mach=${sm##* }
+case $sys in
 Linux) os=linux ;;
 Darwin) os=darwin ;;
 *) os=unknown ;;
 esac
-case $(uname -m) in
+case $mach in
 x86_64 | amd64) arch=amd64 ;;
 aarch64 | arm64) arch=arm64 ;;
 *) arch=unknown ;;
@@ -19,9 +29,9 @@ bin="$dir/$os-$arch/$name"
 if [ -x "$bin" ]; then
 	exec "$bin" "$@"
 fi
-echo "tribunal: error: no $name binary for $(uname -s)/$(uname -m) in $dir" >&2
+echo "tribunal: error: no $name binary for $sys/$mach in $dir" >&2
 echo "tribunal: hint: build from source with 'make install' (needs Go 1.26)" >&2
 case $name in
-stop-gate | session-start) exit 0 ;;
+stop-gate | session-start | prompt-submit) exit 0 ;;
 *) exit 2 ;;
 esac

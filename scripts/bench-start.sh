@@ -49,6 +49,8 @@ keys=(true version)
 declare -A cmd=([true]=/bin/true [version]="$ts --version")
 for ((i = 0; i < WARMUP; i++)); do for k in "${keys[@]}"; do ${cmd[$k]} >/dev/null; done; done
 for k in "${keys[@]}"; do : >"$work/times.$k"; done
+loadavg() { [[ -r /proc/loadavg ]] && echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+loadavg || true
 echo "timing: $RUNS runs per command, warmup $WARMUP, alternating order"
 for ((i = 0; i < RUNS; i++)); do
 	for ((j = 0; j < 2; j++)); do
@@ -65,6 +67,7 @@ mv=$(median version)
 ratio=$(awk -v a="$mv" -v b="$mt" 'BEGIN { printf "%.2f", a / b }')
 printf '%-44s %8s ms\n' "/bin/true (median)" "$mt" "tribunal-session --version (median)" "$mv"
 printf '%-44s %8s   (target <= 3.0)\n' "--version / true (median)" "$ratio"
+loadavg || true
 if [[ $BENCH_STRICT == 1 ]] && awk -v r="$ratio" 'BEGIN { exit !(r > 3.0) }'; then
 	echo "bench-start: target missed" >&2
 	exit 1

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
 
 // defaultsJSON is the plugin's config.json, compiled in so that the
@@ -92,12 +93,7 @@ func Load(src Sources) *Config {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	tree := pluginLayer(defaultsJSON, builtinSource, warn)
-	if tree == nil {
-		// Unreachable while the embedded file is valid, which a test
-		// asserts; kept so that a broken build still cannot crash here.
-		tree = &node{kids: map[string]*node{}, src: builtinSource}
-	}
+	tree := builtinTree(warn)
 	var pluginFile string
 	secrets := collectSecretFiles(nil, tree, warn)
 	// The profile's layer goes under the files', but which profile is in
@@ -141,6 +137,32 @@ func Load(src Sources) *Config {
 		tree.set("profile", &node{raw: []byte(strconv.Quote(profile)), src: profileSrc})
 	}
 	return &Config{tree: tree, home: src.Home, warn: warn, pluginFile: pluginFile, secretFiles: secrets, profile: profile, profileSrc: profileSrc}
+}
+
+// parsedDefaults is the embedded defaults' tree, parsed once: a command
+// loads the configuration up to five times (the redactor, the disabled
+// check, the change bounds, claude's path, the jury), and parsing the
+// same constant each time was a fifth of a cached review's own work.
+// nil when the embedded file is unusable, with its warnings kept.
+var parsedDefaults = sync.OnceValues(func() (*node, []string) {
+	var warnings []string
+	tree := pluginLayer(defaultsJSON, builtinSource, func(s string) { warnings = append(warnings, s) })
+	return tree, warnings
+})
+
+// builtinTree is a copy of the defaults' tree for one Load to merge into
+// (merging modifies it), its warnings said again to each Load's warn.
+func builtinTree(warn func(string)) *node {
+	tree, warnings := parsedDefaults()
+	for _, w := range warnings {
+		warn(w)
+	}
+	if tree == nil {
+		// Unreachable while the embedded file is valid, which a test
+		// asserts; kept so that a broken build still cannot crash here.
+		return &node{kids: map[string]*node{}, src: builtinSource}
+	}
+	return tree.clone()
 }
 
 // mergeAll lays each of base, then each of files, over tree, in order;

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 	"github.com/tribunal-cc/tribunal/internal/warncap"
 )
 
@@ -420,5 +421,27 @@ func TestWarningFlood(t *testing.T) {
 	}
 	if !c.StopHook().Enabled {
 		t.Error("the file's valid keys must still apply")
+	}
+}
+
+// TestLoadDoesNotShareTheDefaults: the embedded defaults are parsed once
+// and each Load merges into its own copy, so what one Load's layers set
+// is not in the next Load's configuration.
+func TestLoadDoesNotShareTheDefaults(t *testing.T) {
+	home := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(home, ".claude", "settings.json"),
+		`{"tribunal":{"claude":{"path":"/opt/claude"},"rubric":{"default_id":"mine"}}}`)
+	first := Load(Sources{Home: home})
+	if got := first.ClaudePath(); got != "/opt/claude" || first.DefaultRubricID() != "mine" {
+		t.Fatalf("ClaudePath = %q, DefaultRubricID = %q, want the user's", got, first.DefaultRubricID())
+	}
+	for i := 0; i < 2; i++ {
+		next := Load(Sources{})
+		if got := next.ClaudePath(); got != "" {
+			t.Errorf("Load %d without layers: ClaudePath = %q, from an earlier Load", i, got)
+		}
+		if got := next.DefaultRubricID(); got == "mine" {
+			t.Errorf("Load %d without layers: DefaultRubricID = %q, from an earlier Load", i, got)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package review
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
@@ -78,19 +81,34 @@ type PolicyTree struct {
 	Warn func(string)
 	git  projectkey.GitRunner
 	root string
+	// made says Dir exists: it is created with the first file written
+	// (or the first Fetch), so that a base without policy files costs no
+	// directory — a cached review's time is mostly system calls.
+	made bool
 }
 
 // NewPolicyTree reads PolicyPaths of commit in the repository at root
-// into a new directory under tmp ("" is the system's): one git child to
-// list them, one per file present. Close removes it.
+// into a new directory under tmp ("" is the system's): from the object
+// store when it can (gitstate.LookPaths, no process: a cached review's
+// time is mostly process starts), else with one git child to list them
+// and one per file present. Close removes it.
+//
+// Dir is named before it exists, with 128 random bits, and made
+// (os.Mkdir, which fails on anything already there) with the first file:
+// until then every reader finds no file in it, which is what the base
+// has. Nobody can plant a directory at a name they cannot guess.
 func NewPolicyTree(ctx context.Context, git projectkey.GitRunner, root, commit, tmp string, warn func(string)) (*PolicyTree, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	dir, err := os.MkdirTemp(tmp, "tribunal-policy-"+shortID(commit)+"-")
-	if err != nil {
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	var random [16]byte
+	if _, err := rand.Read(random[:]); err != nil {
 		return nil, fmt.Errorf("a directory for the base's policy files: %w", err)
 	}
+	dir := filepath.Join(tmp, "tribunal-policy-"+shortID(commit)+"-"+hex.EncodeToString(random[:]))
 	t := &PolicyTree{Dir: dir, Commit: commit, Warn: warn, git: git, root: root}
 	if err := t.fetch(ctx, PolicyPaths...); err != nil {
 		t.Close()
@@ -111,13 +129,30 @@ func (t *PolicyTree) Fetch(ctx context.Context, rel string) error {
 			return nil
 		}
 	}
+	// The schema's reader opens Dir itself: it must exist, file or not.
+	if err := t.mkdir(); err != nil {
+		return err
+	}
 	return t.fetch(ctx, clean)
 }
 
-// Close removes the directory.
+// mkdir makes Dir, private, once; it fails if anything is there already.
+func (t *PolicyTree) mkdir() error {
+	if t.made {
+		return nil
+	}
+	if err := os.Mkdir(t.Dir, 0o700); err != nil {
+		return fmt.Errorf("a directory for the base's policy files: %w", err)
+	}
+	t.made = true
+	return nil
+}
+
+// Close removes the directory, if it was made.
 func (t *PolicyTree) Close() {
-	if t != nil && t.Dir != "" {
+	if t != nil && t.made {
 		_ = os.RemoveAll(t.Dir)
+		t.made = false
 	}
 }
 
@@ -126,6 +161,9 @@ func (t *PolicyTree) Close() {
 // a submodule, or a directory) where a policy file belongs is refused:
 // its target would be read from outside the commit.
 func (t *PolicyTree) fetch(ctx context.Context, paths ...string) error {
+	if files, ok := t.readObjects(paths); ok {
+		return t.place(files)
+	}
 	args := append([]string{"ls-tree", "-z", "-l", "--full-tree", t.Commit, "--"}, paths...)
 	out, err := t.git(ctx, t.root, args...)
 	if err != nil {
@@ -156,8 +194,76 @@ func (t *PolicyTree) fetch(ctx context.Context, paths ...string) error {
 	return nil
 }
 
+// policyFile is one path of the commit as fetch finds it: its content,
+// or the line that refuses it.
+type policyFile struct {
+	name, refused string
+	data          []byte
+}
+
+// readObjects is fetch without git: each path the commit has, in the
+// order ls-tree lists them, read from the object store. false when
+// anything is not readable so (or a path is a pathspec git would read
+// otherwise): then nothing was written or said, and git is asked.
+func (t *PolicyTree) readObjects(paths []string) ([]policyFile, bool) {
+	for _, p := range paths {
+		if strings.ContainsAny(p, "*?[\\") || strings.HasPrefix(p, ":") {
+			return nil, false
+		}
+	}
+	common, err := projectkey.CommonDir(t.root)
+	if err != nil {
+		return nil, false
+	}
+	found, ok := gitstate.LookPaths(common, t.Commit, paths)
+	if !ok {
+		return nil, false
+	}
+	names := make([]string, 0, len(found))
+	for n := range found {
+		names = append(names, n)
+	}
+	sort.Strings(names) // full paths sort in git's tree order
+	var files []policyFile
+	for _, name := range names {
+		e := found[name]
+		where := shortID(t.Commit) + ":" + name
+		if e.Mode != "100644" && e.Mode != "100755" {
+			files = append(files, policyFile{name: name, refused: fmt.Sprintf("%s is not a regular file (mode %s); the base's policy has no such file", where, e.Mode)})
+			continue
+		}
+		data, tooLarge, ok := gitstate.ReadBlob(common, e.ID, maxPolicyBytes)
+		switch {
+		case !ok:
+			return nil, false
+		case tooLarge:
+			files = append(files, policyFile{name: name, refused: fmt.Sprintf("%s is over %d KiB; the base's policy has no such file", where, maxPolicyBytes>>10)})
+		default:
+			files = append(files, policyFile{name: name, data: data})
+		}
+	}
+	return files, true
+}
+
+// place writes the files readObjects read and says the refused ones.
+func (t *PolicyTree) place(files []policyFile) error {
+	for _, f := range files {
+		if f.refused != "" {
+			t.Warn(f.refused)
+			continue
+		}
+		if err := t.write(f.name, f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // write puts data at the repository path name under Dir, private.
 func (t *PolicyTree) write(name string, data []byte) error {
+	if err := t.mkdir(); err != nil {
+		return err
+	}
 	dst := filepath.Join(t.Dir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return fmt.Errorf("the base's policy files: %w", err)

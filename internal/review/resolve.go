@@ -142,7 +142,8 @@ func Identify(ctx context.Context, git projectkey.GitRunner, root string, in Inp
 // resolveRange identifies the merge-base diff of base and head, as a pull
 // request shows it. One git child on the way that succeeds (the review's
 // fixed cost is mostly process starts): one rev-parse names the commits,
-// the head's tree and, through the symmetric range base...head, the merge
+// the head's tree, the checked-out branch (the title's head when --head
+// is not given) and, through the symmetric range base...head, the merge
 // base (its first "^" line, the one `git merge-base` prints); the merge
 // base's tree is read from its commit object (gitstate.CommitTree), with
 // a second child only when that object is not readable so. The patch is
@@ -161,11 +162,22 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 			return nil, &InputError{Err: fmt.Errorf("%q is not a ref", ref), Hint: "name a branch, tag or commit"}
 		}
 	}
-	out, err := line(ctx, git, root, "rev-parse", "--is-shallow-repository", in.Base+"^{commit}", head+"^{commit}", head+"^{tree}",
-		in.Base+"^{commit}..."+head+"^{commit}")
+	args := []string{"rev-parse", "--is-shallow-repository", in.Base + "^{commit}", head + "^{commit}", head + "^{tree}",
+		in.Base + "^{commit}..." + head + "^{commit}"}
+	if in.Head == "" {
+		// The checked-out branch names the head in the title, shortened
+		// as `git symbolic-ref --short` does (loose: "HEAD" when
+		// detached); last, so that no other line is abbreviated.
+		args = append(args, "--abbrev-ref=loose", "HEAD")
+	}
+	out, err := line(ctx, git, root, args...)
 	ids := strings.Fields(out)
-	if err != nil || len(ids) < 4 {
+	if err != nil || len(ids) < 4+len(args)-6 {
 		return nil, badRefs(ctx, git, root, in.Base, head)
+	}
+	headTitle := in.Head
+	if in.Head == "" {
+		headTitle, ids = ids[len(ids)-1], ids[:len(ids)-1]
 	}
 	shallow, baseC, headC := ids[0] == "true", ids[1], ids[2]
 	c := &Change{Kind: KindRange, Head: headC, HeadKey: ids[3], limits: in.Limits}
@@ -185,7 +197,7 @@ func resolveRange(ctx context.Context, git projectkey.GitRunner, root string, in
 		return nil, err
 	}
 	c.what, c.pending = fmt.Sprintf("%s...%s", in.Base, head), true
-	c.Title = fmt.Sprintf("%s...%s", in.Base, headName(ctx, git, root, in.Head))
+	c.Title = fmt.Sprintf("%s...%s", in.Base, headTitle)
 	if c.BaseTree == c.HeadKey {
 		// Same trees, empty diff: said before anything is set up, as
 		// Load would say it.
@@ -313,18 +325,6 @@ func resolveDiff(ctx context.Context, git projectkey.GitRunner, root string, in 
 	}
 	c.Title = name
 	return c, c.parse("the diff from " + name)
-}
-
-// headName is a range's head as the title shows it: the ref given, else
-// the checked-out branch, else "HEAD" (a detached head).
-func headName(ctx context.Context, git projectkey.GitRunner, root, head string) string {
-	if head != "" {
-		return head
-	}
-	if b, err := line(ctx, git, root, "symbolic-ref", "--short", "-q", "HEAD"); err == nil && b != "" {
-		return b
-	}
-	return "HEAD"
 }
 
 // parse fills Files and refuses a change with nothing a judge can read.

@@ -31,14 +31,17 @@ func headTree(gitDir string) (string, error) {
 // CommitTree is the tree of commit (a full hex id), what `git rev-parse
 // <commit>^{tree}` prints, read from the object store at commonDir (the
 // repository's common git directory) without starting git: the commit as
-// a loose object or a whole object in a pack. ok is false when it cannot
-// be read so (a deltified or missing object, alternates, another object
+// a loose object or a packed one, whole or a delta. ok is false when it
+// cannot be read so (a missing object, alternates, another object
 // format): the caller asks git.
 func CommitTree(commonDir, commit string) (tree string, ok bool) {
 	if !isHexID(commit) {
 		return "", false
 	}
 	tree, err := commitTree(commonDir, commit)
+	if err != nil {
+		tree, err = wholeCommitTree(commonDir, commit)
+	}
 	return tree, err == nil
 }
 

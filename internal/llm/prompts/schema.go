@@ -3,7 +3,6 @@ package prompts
 import (
 	"github.com/tribunal-cc/tribunal/internal/severity"
 
-	"bytes"
 	"encoding/json"
 )
 
@@ -22,27 +21,37 @@ type member struct {
 type object []member
 
 // MarshalJSON writes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (o object) MarshalJSON() ([]byte, error) { return o.appendTo(nil) }
+
+// appendTo writes o after b. A nested object is written in place, not
+// through json.Marshal: encoding/json checks and compacts a Marshaler's
+// output again at every level, which made a schema's cost grow with its
+// depth (a cached review builds two schemas for its key). The bytes are
+// the same: every key and leaf value still goes through json.Marshal.
+func (o object) appendTo(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, m := range o {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		k, err := json.Marshal(m.key)
 		if err != nil {
 			return nil, err
 		}
+		b = append(append(b, k...), ':')
+		if nested, ok := m.val.(object); ok {
+			if b, err = nested.appendTo(b); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		v, err := json.Marshal(m.val)
 		if err != nil {
 			return nil, err
 		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+		b = append(b, v...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // mustJSON encodes schema literals built in this file. They hold only

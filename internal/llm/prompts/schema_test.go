@@ -203,3 +203,24 @@ func TestPromptExamplesMatchTheirSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectEncodesAsEncodingJSON: nested objects are written in place,
+// byte for byte what encoding/json writes (keys in order, HTML and line
+// separators escaped, no space), since the schemas' bytes are part of the
+// review cache's key.
+func TestObjectEncodesAsEncodingJSON(t *testing.T) {
+	o := object{
+		{"a<b>", "x & y\u2028"},
+		{"nested", object{{"deeper", object{{"n", 1}, {"list", []string{"<", ">"}}}}, {"ok", true}}},
+		{"map", map[string]any{"z": 1.5, "a": nil}},
+		{"empty", object{}},
+	}
+	want := `{"a\u003cb\u003e":"x \u0026 y\u2028","nested":{"deeper":{"n":1,"list":["\u003c","\u003e"]},"ok":true},"map":{"a":null,"z":1.5},"empty":{}}`
+	got, err := o.MarshalJSON()
+	if err != nil || string(got) != want {
+		t.Errorf("MarshalJSON = %s, %v\nwant %s", got, err, want)
+	}
+	if viaJSON := mustJSON(o); viaJSON != want {
+		t.Errorf("json.Marshal = %s\nwant %s", viaJSON, want)
+	}
+}
