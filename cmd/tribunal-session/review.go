@@ -205,7 +205,15 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	environ := os.Environ()
 	// The patch of a range is read only when no cached verdict answers
 	// (runReview): a reused verdict costs no diff.
-	f.in.Secrets, f.in.Limits = c.changeBounds(root)
+	// The size bounds and the secret-file rule are policy too: for a change
+	// someone else wrote, the working tree (a CI checkout of the head)
+	// may not choose them, so only the plugin's and the user's own
+	// settings apply (spec §7.14).
+	boundsRoot := root
+	if f.in.Untrusted() {
+		boundsRoot = ""
+	}
+	f.in.Secrets, f.in.Limits = c.changeBounds(boundsRoot)
 	git := c.git(environ)
 	if f.in.Staged && c.stagedIndex != "" {
 		git = projectkey.ExecGitIndex("git", environ, c.stagedIndex)

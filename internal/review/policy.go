@@ -44,6 +44,11 @@ func (c *Change) Untrusted() bool {
 	return c != nil && (c.Kind == KindRange || c.Kind == KindDiff)
 }
 
+// Untrusted says, before the change is resolved, whether it will be
+// (Change.Untrusted): a range (--base) or a --diff. The bounds a review
+// applies while resolving it must not come from the tree it judges.
+func (in Input) Untrusted() bool { return in.Base != "" || in.Diff != nil }
+
 // PolicyEdits are the policy files among files (both sides of a rename),
 // sorted: a change that edits them is judged under the base's copies,
 // and every output says so. extra adds further policy files (the base
