@@ -207,8 +207,10 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	// (runReview): a reused verdict costs no diff.
 	// The size bounds and the secret-file rule are policy too: for a change
 	// someone else wrote, the working tree (a CI checkout of the head)
-	// may not choose them, so only the plugin's and the user's own
-	// settings apply (spec §7.14).
+	// may not choose them. Resolving the change needs none of the
+	// repository's (a range is bounded when it is loaded, with the base's,
+	// set below once the review has read them): the plugin's and the
+	// user's own settings only (spec §7.14).
 	boundsRoot := root
 	if f.in.Untrusted() {
 		boundsRoot = ""
@@ -270,6 +272,9 @@ func (c *cli) runReview(ctx context.Context, f reviewFlags, dir, root string, en
 		c.errorf("%v", missing)
 		c.hint("install Claude Code (https://docs.claude.com/claude-code), or set TRIBUNAL_CLAUDE_BIN to the claude executable")
 		return exitUsage
+	}
+	if change.Untrusted() {
+		change.SetLimits(rv.ChangeLimits())
 	}
 	cache, ok := c.reviewCache(f, rv.ProjectDir())
 	if !ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/gitstate"
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 )
 
 // PolicyPaths are the repository files that choose how tribunal judges:
@@ -43,6 +44,11 @@ const maxPolicyBytes = 1 << 20
 func (c *Change) Untrusted() bool {
 	return c != nil && (c.Kind == KindRange || c.Kind == KindDiff)
 }
+
+// SetLimits replaces the size bounds the change was resolved with: for an
+// untrusted change, the base's (the policy the review reads), known only
+// once the review is set up. Call it before CacheKey and Load.
+func (c *Change) SetLimits(l worktree.Limits) { c.limits = l }
 
 // Untrusted says, before the change is resolved, whether it will be
 // (Change.Untrusted): a range (--base) or a --diff. The bounds a review

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/dismiss"
 
+	"github.com/tribunal-cc/tribunal/internal/git/worktree"
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/review"
 	"github.com/tribunal-cc/tribunal/internal/rules"
@@ -136,6 +137,14 @@ func (v *Reviewer) SharedDismissals() string {
 		return filepath.Join(v.r.workDir, filepath.FromSlash(dismiss.SharedFile))
 	}
 	return v.r.sharedDismissals()
+}
+
+// ChangeLimits are session.max_file_mb and max_change_mb as the policy
+// the review reads has them (the base's, for a change someone else wrote).
+func (v *Reviewer) ChangeLimits() worktree.Limits {
+	var l worktree.Limits
+	l.FileBytes, l.TaskBytes = v.r.jury.Config().ChangeLimits()
+	return l
 }
 
 // Offline reports whether the review's jury calls no model
