@@ -163,19 +163,27 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// storeLine describes, for `config`, what the project of the repository
-// at root keeps in the store: its records, their bytes and the ledger's;
-// "" outside a repository.
-func (c *cli) storeLine(ctx context.Context, root string) string {
+// storeUsage measures the current project's store: the one measurement
+// behind config's text line and its JSON "store" object. nil outside a
+// project or when the store cannot be read (config still prints the rest).
+func (c *cli) storeUsage(ctx context.Context, root string) *retention.Usage {
 	if root == "" {
-		return ""
+		return nil
 	}
 	project, err := c.projectDir(ctx, root)
 	if err != nil {
-		return ""
+		return nil
 	}
 	u, err := retention.Measure(project.Dir, time.Now())
 	if err != nil {
+		return nil
+	}
+	return &u
+}
+
+// storeLine is config's last line: the store's size, from storeUsage.
+func storeLine(u *retention.Usage) string {
+	if u == nil {
 		return ""
 	}
 	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d answer(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",
