@@ -105,9 +105,21 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 // file the hint offers the flag; anything else gets the usage line.
 func positionalAnswerHint(arg string) string {
 	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
-		return fmt.Sprintf("did you mean --answer %s? the answer is named with --answer FILE|-", arg)
+		return fmt.Sprintf("did you mean --answer %s? the answer is named with --answer FILE|-", shellWord(arg))
 	}
 	return judgeUsage
+}
+
+// shellWord quotes a path for a shell when it needs it, so the command a
+// hint offers can be pasted as it is ("my reply.txt" stays one word).
+func shellWord(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-+:@=,", r))
+	}) < 0
+	if plain && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkJudgeFlags refuses a command line no judging can use, before
