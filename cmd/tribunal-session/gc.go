@@ -20,8 +20,8 @@ for surplus and long-idle pool members on their own.
 
 --records also prunes the project's records older than AGE: tasks and
 reviews with all their artifacts, advisory verdicts with their diffs and
-pending entries. AGE is a number of days (90d) or a Go duration (2160h);
-without --older-than, tribunal.retention_days in your settings gives it.
+pending entries. AGE is one word: a number of days (90d) or a Go duration
+in h, m (minutes) or s (2160h); without --older-than, tribunal.retention_days in your settings gives it.
 A task whose change is kept, or that is still running, is never pruned.
 The signed ledger is never rewritten: each pruned record gets a ledger
 entry of kind prune (its id and the digest of its files), so 'verify'
@@ -39,7 +39,7 @@ or no age given; 3 a record could not be pruned (what came before it was).
 // and with --records the old records.
 func (c *cli) gcCmd(ctx context.Context, args []string) int {
 	var opts gcOptions
-	if !c.simpleFlags("gc", args, func(fs *flag.FlagSet) {
+	if !c.gcSplitAge(args) || !c.simpleFlags("gc", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&opts.records, "records", false, "")
 		fs.StringVar(&opts.olderThan, "older-than", "", "")
 		fs.BoolVar(&opts.dryRun, "dry-run", false, "")

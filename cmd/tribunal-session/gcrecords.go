@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
@@ -18,6 +19,46 @@ type gcOptions struct {
 	dryRun    bool
 }
 
+// ageHint names exactly what parseSince reads: days, or a Go duration,
+// whose "m" is minutes (a "6m" meant as months would prune nearly all).
+const ageHint = "give an age as one word: a number of days (90d) or a Go duration in h, m (minutes) or s (2160h)"
+
+// ageUnitDays are the words a person puts after a number ("3 months"),
+// in days, so the hint can offer the one-word age.
+var ageUnitDays = map[string]int{"day": 1, "week": 7, "month": 30, "year": 365}
+
+// gcSplitAge refuses an age given as two words (--older-than 3 months),
+// which the flag parser would otherwise report as a stray argument
+// "months"; false after the error. Only a bare number or a unit word
+// counts: "--older-than 90d extra" stays a plain stray argument.
+func (c *cli) gcSplitAge(args []string) bool {
+	for i, a := range args {
+		var value, word string
+		switch {
+		case (a == "--older-than" || a == "-older-than") && i+2 < len(args):
+			value, word = args[i+1], args[i+2]
+		case strings.HasPrefix(strings.TrimPrefix(a, "-"), "-older-than=") && i+1 < len(args):
+			_, value, _ = strings.Cut(a, "=")
+			word = args[i+1]
+		default:
+			continue
+		}
+		n, err := strconv.Atoi(value)
+		days, unit := ageUnitDays[strings.TrimSuffix(strings.ToLower(word), "s")]
+		if strings.HasPrefix(word, "-") || (!unit && err != nil) {
+			return true
+		}
+		c.errorf("gc: --older-than takes the age as one word, got %q", value+" "+word)
+		if err == nil && n > 0 && unit {
+			c.hint("%s; for %s %s: --older-than %dd", ageHint, value, word, n*days)
+		} else {
+			c.hint("%s", ageHint)
+		}
+		return false
+	}
+	return true
+}
+
 // gcAge is the age past which gc --records prunes: --older-than, else
 // tribunal.retention_days; false (after the error) when neither gives one
 // or --older-than is not an age.
@@ -26,7 +67,7 @@ func (c *cli) gcAge(root string, opts gcOptions) (time.Duration, string, bool) {
 		d, err := parseSince(opts.olderThan)
 		if err != nil {
 			c.errorf("gc: --older-than %q: %v", opts.olderThan, err)
-			c.hint("give an age: a number of days (90d) or a duration (2160h)")
+			c.hint("%s", ageHint)
 			return 0, "", false
 		}
 		return d, opts.olderThan, true
@@ -122,19 +163,27 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// storeLine describes, for `config`, what the project of the repository
-// at root keeps in the store: its records, their bytes and the ledger's;
-// "" outside a repository.
-func (c *cli) storeLine(ctx context.Context, root string) string {
+// storeUsage measures the current project's store: the one measurement
+// behind config's text line and its JSON "store" object. nil outside a
+// project or when the store cannot be read (config still prints the rest).
+func (c *cli) storeUsage(ctx context.Context, root string) *retention.Usage {
 	if root == "" {
-		return ""
+		return nil
 	}
 	project, err := c.projectDir(ctx, root)
 	if err != nil {
-		return ""
+		return nil
 	}
 	u, err := retention.Measure(project.Dir, time.Now())
 	if err != nil {
+		return nil
+	}
+	return &u
+}
+
+// storeLine is config's last line: the store's size, from storeUsage.
+func storeLine(u *retention.Usage) string {
+	if u == nil {
 		return ""
 	}
 	return fmt.Sprintf("Records of this project: %d task(s), %d review(s), %d answer(s), %d advisory verdict(s), %s with their artifacts; ledger %s; 'tribunal-session gc --records --older-than 90d' prunes old ones",

@@ -93,11 +93,33 @@ func (c *cli) judgeFlags(args []string) (judgeFlags, int) {
 	}
 	if fs.NArg() > 0 {
 		c.errorf("judge: unexpected argument %q", fs.Arg(0))
-		c.hint("%s", judgeUsage)
+		c.hint("%s", positionalAnswerHint(fs.Arg(0)))
 		return f, exitUsage
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	return f, c.checkJudgeFlags(&f)
+}
+
+// positionalAnswerHint is the hint for a stray argument: a file given
+// without --answer is the commonest slip, so when the word names a regular
+// file the hint offers the flag; anything else gets the usage line.
+func positionalAnswerHint(arg string) string {
+	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
+		return fmt.Sprintf("did you mean --answer %s? the answer is named with --answer FILE|-", shellWord(arg))
+	}
+	return judgeUsage
+}
+
+// shellWord quotes a path for a shell when it needs it, so the command a
+// hint offers can be pasted as it is ("my reply.txt" stays one word).
+func shellWord(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-+:@=,", r))
+	}) < 0
+	if plain && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkJudgeFlags refuses a command line no judging can use, before

@@ -18,6 +18,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
+	"github.com/tribunal-cc/tribunal/internal/store/retention"
 )
 
 // layers is the configuration and rubric set in effect in the current
@@ -195,7 +196,10 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 			// Directives are the default rubric's (spec §2.10); absent
 			// when it has none.
 			Directives []string `json:"default_rubric_directives,omitempty"`
-		}{l.files, l.cfg.Settings(), problems, l.defaultDirectives()})
+			// Store is the text's last line as numbers; null outside a
+			// repository.
+			Store *retention.Usage `json:"store"`
+		}{l.files, l.cfg.Settings(), problems, l.defaultDirectives(), c.storeUsage(ctx, l.root)})
 	} else if !check {
 		fmt.Fprintln(c.stdout, "Layers, each over the ones before it:")
 		fmt.Fprintln(c.stdout, "  (built-in defaults)")
@@ -217,7 +221,7 @@ func (c *cli) configCmd(ctx context.Context, args []string) int {
 		if line := c.poolLine(ctx, l.root); line != "" {
 			fmt.Fprintln(c.stdout, "\n"+line)
 		}
-		if line := c.storeLine(ctx, l.root); line != "" {
+		if line := storeLine(c.storeUsage(ctx, l.root)); line != "" {
 			fmt.Fprintln(c.stdout, line)
 		}
 	}

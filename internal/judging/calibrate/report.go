@@ -292,7 +292,7 @@ func (r *Report) Text() string {
 	r.writeAgainst(&b)
 	r.writeMutation(&b)
 	ct := r.Cost
-	fmt.Fprintf(&b, "\nCost: %s paid in this run, %s reused from the cache; %s per judging on average\n", usd(ct.PaidUSD), usd(ct.CachedUSD), usd(ct.MeanCaseUSD))
+	b.WriteString("\n" + ct.costLine() + "\n")
 	fmt.Fprintf(&b, "Time: %s wall, %d judging(s) made (%s each on average), %d from the cache\n",
 		(time.Duration(ct.WallMS) * time.Millisecond).Round(time.Millisecond), ct.Judged, msText(ct.MeanCaseMS), ct.Cached)
 	if wrong := r.casesToLookAt(); len(wrong) > 0 {
@@ -414,6 +414,30 @@ func fixed2(x float64) string {
 		x = 0
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// costLine is the report's cost sentence. A figure nobody reported is
+// said in words (a model CLI may report no cost), never as "unknown paid".
+func (ct CostTime) costLine() string {
+	paid := "nothing paid in this run"
+	switch {
+	case ct.PaidUSD != nil:
+		paid = usd(ct.PaidUSD) + " paid in this run"
+	case ct.Judged > 0:
+		paid = "not reported by the model CLI for this run"
+	}
+	cached := "nothing reused from the cache"
+	switch {
+	case ct.CachedUSD != nil:
+		cached = usd(ct.CachedUSD) + " reused from the cache"
+	case ct.Cached > 0:
+		cached = fmt.Sprintf("not recorded for the %d judging(s) reused from the cache", ct.Cached)
+	}
+	line := "Cost: " + paid + ", " + cached
+	if ct.MeanCaseUSD != nil {
+		line += "; " + usd(ct.MeanCaseUSD) + " per judging on average"
+	}
+	return line
 }
 
 func usd(p *float64) string {

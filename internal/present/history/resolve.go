@@ -157,8 +157,9 @@ func Resolve(projectDir, id string) (Ref, error) {
 }
 
 // notFound is the error for an id that names no record here. A record gc
-// pruned is named in the ledger: the error says what became of it rather
-// than that it never was (spec §9.6).
+// pruned is named in the ledger (an advisory verdict by its session id
+// too, as Resolve finds a live one): the error says what became of it
+// rather than that it never was (spec §9.6).
 func notFound(projectDir, id string) error {
 	if p, ok := retention.Find(projectDir, id); ok {
 		return fmt.Errorf("%w: %s", ErrNotFound, p.Sentence())

@@ -12,10 +12,14 @@ import (
 
 // Usage is what a project's store holds: its records, the bytes of their
 // files (the artifacts), and the ledger's size.
+// Its JSON is `config --json`'s "store" object.
 type Usage struct {
-	Tasks, Reviews, Answers, Advisories int
-	RecordBytes                         int64
-	LedgerBytes                         int64
+	Tasks       int   `json:"tasks"`
+	Reviews     int   `json:"reviews"`
+	Answers     int   `json:"answers"`
+	Advisories  int   `json:"advisories"`
+	RecordBytes int64 `json:"record_bytes"`
+	LedgerBytes int64 `json:"ledger_bytes"`
 }
 
 // Measure counts the project's records and their bytes as a prune of
