@@ -70,6 +70,14 @@ func (c *cli) gcAge(root string, opts gcOptions) (time.Duration, string, bool) {
 			c.hint("%s", ageHint)
 			return 0, "", false
 		}
+		if d < 24*time.Hour {
+			// "6m" is six minutes to a Go duration and six months to a
+			// person: an age under a day would prune nearly every
+			// record, so gc takes none.
+			c.errorf("gc: --older-than %q is %s, under a day; gc --records prunes by days", opts.olderThan, d)
+			c.hint("write days: --older-than 180d for about six months (in a Go duration, m is minutes)")
+			return 0, "", false
+		}
 		return d, opts.olderThan, true
 	}
 	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), WorktreeRoot: root, Warn: c.warning})
