@@ -379,5 +379,18 @@ func Params(dir string, update bool) testscript.Params {
 		UpdateScripts:       update,
 		Setup:               Setup,
 		Cmds:                Cmds,
+		Condition:           condition,
 	}
+}
+
+// condition answers the scripts' [race] condition: a script whose run
+// starts hundreds of scripted model processes skips that part under the
+// race detector, where each start of the instrumented binary costs ten
+// times as much, when the concurrency it would exercise is already
+// raced by its package's own tests.
+func condition(cond string) (bool, error) {
+	if cond == "race" {
+		return raceBuild, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -1,0 +1,6 @@
+//go:build race
+
+package testcmds
+
+// raceBuild is true in a binary built with -race: the [race] condition.
+const raceBuild = true
