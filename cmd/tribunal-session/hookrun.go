@@ -23,7 +23,7 @@ func (c *cli) hookRunCmd(ctx context.Context, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	if c.disabledBy() != "" {
+	if c.disabledBy(workRoot()) != "" {
 		// A git hook, like Claude Code's, is a no-op while tribunal is
 		// turned off (spec §2.13): the commit or push goes ahead.
 		return 0

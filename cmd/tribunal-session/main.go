@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return c.helpCmd(args[1:])
 	}
 	if callsModel(cmd.name, args[1:]) {
-		if code := c.refuseDisabled(cmd.name); code >= 0 {
+		if code := c.refuseDisabled(cmd.name, workRoot()); code >= 0 {
 			return code
 		}
 	}

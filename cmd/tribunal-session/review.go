@@ -215,6 +215,11 @@ func (c *cli) reviewCmd(ctx context.Context, args []string) int {
 	if f.in.Untrusted() {
 		boundsRoot = ""
 	}
+	// The master switch likewise: a change someone else wrote may not
+	// turn its own review off.
+	if code := c.refuseDisabled("review", boundsRoot); code >= 0 {
+		return code
+	}
 	f.in.Secrets, f.in.Limits = c.changeBounds(boundsRoot)
 	git := c.git(environ)
 	if f.in.Staged && c.stagedIndex != "" {
