@@ -50,15 +50,7 @@ func answerPrompt(in JudgeInput) string {
 	b.WriteString(f.notice() + "\n\n")
 	b.WriteString("## The question\n\n")
 	f.wrap(&b, "QUESTION", a.Question)
-	b.WriteString("\n## Rubric\n\n")
-	rubricTable(&b, in.Criteria)
-	b.WriteString("\nThe keys of `criterion_scores` are exactly these names, as JSON strings: " + jsonStrings(names) + ". ")
-	b.WriteString("Score every criterion you can: 0 means assessed and failed; an omitted key means not assessed. ")
-	b.WriteString("A criterion whose lowest score across the jury falls below its min_pass blocks the answer on its own.\n")
-	b.WriteString("\n## Score threshold\n\n")
-	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
-		". Set `passed` to your own call: true when the answer clears this threshold and no criterion you scored is below its min_pass.\n")
-	writeDirectives(&b, in.Directives)
+	writeScoring(&b, in, names, "answer", "")
 	if len(a.Criteria) > 0 {
 		b.WriteString("\n## The caller's criteria\n\n")
 		b.WriteString("The answer must also meet each of these. One it does not meet is a finding (severity major unless it is minor), and bears on correctness.\n\n")

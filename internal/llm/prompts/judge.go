@@ -72,16 +72,7 @@ func JudgePrompt(in JudgeInput) string {
 	b.WriteString("## Task given to the Actor\n\n")
 	f.wrap(&b, "TASK", in.Task)
 
-	b.WriteString("\n## Rubric\n\n")
-	rubricTable(&b, in.Criteria)
-	b.WriteString("\nThe keys of `criterion_scores` are exactly these names, as JSON strings: " + jsonStrings(names) + ". ")
-	b.WriteString("Score every criterion you can: 0 means assessed and failed; an omitted key means not assessed, and is a coverage gap rather than a safe middle choice. ")
-	b.WriteString("A criterion whose lowest score across the jury falls below its min_pass blocks the work on its own.\n")
-
-	b.WriteString("\n## Score threshold\n\n")
-	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
-		". Set `passed` to your own call: true when the work clears this threshold and no criterion you scored is below its min_pass.\n")
-	writeDirectives(&b, in.Directives)
+	writeScoring(&b, in, names, "work", ", and is a coverage gap rather than a safe middle choice")
 
 	if strings.TrimSpace(in.DiffStat) != "" {
 		b.WriteString("\n## What changed in the working tree\n\n")
@@ -115,4 +106,20 @@ func JudgePrompt(in JudgeInput) string {
 	b.WriteString("\nOptionally list concrete problems in `findings`, each with a `severity` on the ladder info < low < minor < moderate < major < critical < blocker, a one-line `message`, the `file` and `line` where it is, and optionally the rubric `criterion` it bears on. ")
 	b.WriteString("Use critical or blocker only for a defect that makes the work unsafe or unusable; the project may block on them whatever the score.\n")
 	return b.String()
+}
+
+// writeScoring is a jury prompt's rubric, score threshold and the
+// rubric's directives, the same for a change and an answer: thing names
+// what is judged ("work", "answer"), omitted adds to the sentence on an
+// omitted criterion key.
+func writeScoring(b *strings.Builder, in JudgeInput, names []string, thing, omitted string) {
+	b.WriteString("\n## Rubric\n\n")
+	rubricTable(b, in.Criteria)
+	b.WriteString("\nThe keys of `criterion_scores` are exactly these names, as JSON strings: " + jsonStrings(names) + ". ")
+	b.WriteString("Score every criterion you can: 0 means assessed and failed; an omitted key means not assessed" + omitted + ". ")
+	b.WriteString("A criterion whose lowest score across the jury falls below its min_pass blocks the " + thing + " on its own.\n")
+	b.WriteString("\n## Score threshold\n\n")
+	b.WriteString("The jury's aggregate score must reach " + fmtConfigured(in.Threshold) +
+		". Set `passed` to your own call: true when the " + thing + " clears this threshold and no criterion you scored is below its min_pass.\n")
+	writeDirectives(b, in.Directives)
 }
