@@ -73,8 +73,8 @@ func partOf(patterns map[string]string, pkg string) string {
 }
 
 // matches says whether term (a part's name, an internal/ package, a
-// package tree ending /..., a cmd/ package or a standard-library path)
-// names pkg, a full import path.
+// package tree ending /..., a cmd/ package, or another module's package
+// or package tree) names pkg, a full import path.
 func matches(patterns map[string]string, term, pkg string) bool {
 	name, internal := strings.CutPrefix(pkg, module+"internal/")
 	if internal {
@@ -87,7 +87,8 @@ func matches(patterns map[string]string, term, pkg string) bool {
 	if rest, ok := strings.CutPrefix(pkg, module); ok {
 		return rest == term
 	}
-	return pkg == term
+	base, tree := strings.CutSuffix(term, "/...")
+	return pkg == term || tree && (pkg == base || strings.HasPrefix(pkg, base+"/"))
 }
 
 func partNames(patterns map[string]string) []string {
@@ -158,6 +159,27 @@ func TestNeverRules(t *testing.T) {
 		}
 		if checked == 0 {
 			t.Errorf("%q names no package", r.line)
+		}
+	}
+}
+
+// TestMatchesTermsOutsideTheModule: a rule may name another module's
+// package tree, as the one keeping the SDKs out of tribunal-session does.
+func TestMatchesTermsOutsideTheModule(t *testing.T) {
+	for _, tc := range []struct {
+		term, pkg string
+		want      bool
+	}{
+		{"net/http", "net/http", true},
+		{"net/http", "net/http/httptrace", false},
+		{"go.opentelemetry.io/...", "go.opentelemetry.io/otel/sdk/trace", true},
+		{"go.opentelemetry.io/...", "go.opentelemetry.io", true},
+		{"go.opentelemetry.io/...", "go.opentelemetry.iox/otel", false},
+		{"google.golang.org/grpc/...", "google.golang.org/protobuf/proto", false},
+		{"cmd/tribunal-session", module + "cmd/tribunal-session", true},
+	} {
+		if got := matches(nil, tc.term, tc.pkg); got != tc.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", tc.term, tc.pkg, got, tc.want)
 		}
 	}
 }
