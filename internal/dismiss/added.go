@@ -3,30 +3,8 @@ package dismiss
 import (
 	"fmt"
 
-	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 )
-
-// AddedLines are the post-image line numbers of the '+' lines of files,
-// by new path: where a change wrote code of its own.
-func AddedLines(files []unidiff.File) map[string]map[int]bool {
-	out := map[string]map[int]bool{}
-	for _, f := range files {
-		if f.NewPath == "" || f.Binary {
-			continue
-		}
-		for _, l := range f.Lines() {
-			if l.Op != '+' {
-				continue
-			}
-			if out[f.NewPath] == nil {
-				out[f.NewPath] = map[int]bool{}
-			}
-			out[f.NewPath][l.Number] = true
-		}
-	}
-	return out
-}
 
 // inlineAt is InlineAt for a finding of the change judged: a marker on a
 // line the change added does not count — the code under judgement may

@@ -21,7 +21,7 @@ func TestAddedMarkersDoNotDismiss(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "app.go"), []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	added := AddedLines(unidiff.Parse([]byte(patch)))
+	added := unidiff.AddedByPath(unidiff.Parse([]byte(patch)))
 	if got := added["app.go"]; len(got) != 6 || !got[4] || !got[8] || !got[9] || got[3] {
 		t.Fatalf("AddedLines = %v, want lines 4-9", got)
 	}

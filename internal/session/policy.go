@@ -79,5 +79,5 @@ func (r *runner) untrustMarkers(files []unidiff.File) {
 	if r.dismissed == nil {
 		return
 	}
-	r.dismissed.added = dismiss.AddedLines(files)
+	r.dismissed.added = unidiff.AddedByPath(files)
 }

@@ -34,6 +34,28 @@ func (f File) AddedLines() []AddedLine {
 	return out
 }
 
+// AddedByPath are the post-image line numbers of the '+' lines of files,
+// by new path: where a change wrote code of its own (a dismissal marker
+// there does not count, and an inline comment may be placed only there).
+func AddedByPath(files []File) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	for _, f := range files {
+		if f.NewPath == "" || f.Binary {
+			continue
+		}
+		for _, l := range f.Lines() {
+			if l.Op != '+' {
+				continue
+			}
+			if out[f.NewPath] == nil {
+				out[f.NewPath] = map[int]bool{}
+			}
+			out[f.NewPath][l.Number] = true
+		}
+	}
+	return out
+}
+
 // newStart reads c of "@@ -a,b +c,d @@"; an unreadable header yields 1.
 func newStart(header string) int {
 	f := strings.Fields(header)

@@ -33,3 +33,16 @@ func TestAddedLines(t *testing.T) {
 		t.Errorf("untracked file: %#v", got)
 	}
 }
+
+// TestAddedByPath: the added line numbers by path, a deleted file and a
+// binary one adding none.
+func TestAddedByPath(t *testing.T) {
+	patch := "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,3 @@\n x\n-y\n+z\n+w\n" +
+		"diff --git a/gone.go b/gone.go\ndeleted file mode 100644\n--- a/gone.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-q\n" +
+		"diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n"
+	got := AddedByPath(Parse([]byte(patch)))
+	want := map[string]map[int]bool{"a.go": {2: true, 3: true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("AddedByPath = %v, want %v", got, want)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/present/reviewfmt"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
 )
 
@@ -64,7 +63,7 @@ func NewChanged(diffs []Diff) Changed {
 			b.WriteByte('\n')
 		}
 	}
-	ch.added = dismiss.AddedLines(unidiff.Parse([]byte(b.String())))
+	ch.added = unidiff.AddedByPath(unidiff.Parse([]byte(b.String())))
 	return ch
 }
 
