@@ -225,3 +225,25 @@ func TestUpdatePersonalConcurrent(t *testing.T) {
 		t.Fatal("ErrUnchanged wrote the list")
 	}
 }
+
+// TestMentioned: a judge shown material is told of the entries on a file
+// the material names and of those on no file, at most max; a nil or empty
+// set tells nothing.
+func TestMentioned(t *testing.T) {
+	s := New()
+	s.Add(Entry{Fingerprint: "a", File: "calc.go", Line: 3, Topic: "safety", Message: "div", Reason: "checked"},
+		Entry{Fingerprint: "b", File: "other.go", Line: 1, Topic: "clarity", Message: "name", Reason: "fine"},
+		Entry{Fingerprint: "c", Topic: "tests", Message: "no tests for docs", Reason: "docs only"})
+	diff := "diff --git a/calc.go b/calc.go\n+x\n"
+	got := s.Mentioned(10, diff, " calc.go | 1 +")
+	if len(got) != 2 || got[0].Fingerprint != "a" || got[1].Fingerprint != "c" {
+		t.Fatalf("Mentioned = %+v, want calc.go's entry then the fileless one", got)
+	}
+	if got := s.Mentioned(1, diff); len(got) != 1 || got[0].Fingerprint != "a" {
+		t.Fatalf("Mentioned(max 1) = %+v", got)
+	}
+	var none *Set
+	if none.Mentioned(10, diff) != nil || New().Mentioned(10, diff) != nil {
+		t.Fatal("an empty set tells something")
+	}
+}

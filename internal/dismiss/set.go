@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/severity"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
@@ -238,10 +237,10 @@ func (s *Set) Has(fp string) bool {
 	return ok
 }
 
-// PromptFor is what a judge shown material (a diff, a diff stat) is told
-// of the dismissals: those on a file the material names, and those on no
-// file. A nil set tells nothing.
-func (s *Set) PromptFor(material ...string) []prompts.Dismissed {
+// Mentioned are the file entries a judge shown material (a diff, a diff
+// stat) should be told of — those on a file the material names — and the
+// entries on no file, at most max (Relevant's order). A nil set has none.
+func (s *Set) Mentioned(max int, material ...string) []Entry {
 	if s == nil || len(s.byFP) == 0 {
 		return nil
 	}
@@ -252,19 +251,5 @@ func (s *Set) PromptFor(material ...string) []prompts.Dismissed {
 			files = append(files, e.File)
 		}
 	}
-	return s.Prompt(files)
-}
-
-// Prompt is what a judge of a change to files is told of the dismissals
-// (Relevant's entries, at most prompts.MaxDismissed).
-func (s *Set) Prompt(files []string) []prompts.Dismissed {
-	es := s.Relevant(files, prompts.MaxDismissed)
-	if len(es) == 0 {
-		return nil
-	}
-	out := make([]prompts.Dismissed, 0, len(es))
-	for _, e := range es {
-		out = append(out, prompts.Dismissed{File: e.File, Line: e.Line, Criterion: e.Topic, Message: e.Message, Reason: e.Reason})
-	}
-	return out
+	return s.Relevant(files, max)
 }

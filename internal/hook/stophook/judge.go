@@ -161,7 +161,7 @@ func dismissedFor(j job, changes []unidiff.File, warn func(string)) []prompts.Di
 	for _, c := range changes {
 		files = append(files, c.NewPath, c.OldPath)
 	}
-	return set.Prompt(files)
+	return prompts.DismissedOf(set.Relevant(files, prompts.MaxDismissed))
 }
 
 // statusOf tells a cancelled judgement (a signal: superseded by a newer

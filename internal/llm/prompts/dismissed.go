@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
 
@@ -16,6 +17,19 @@ type Dismissed struct {
 	Criterion string
 	Message   string
 	Reason    string
+}
+
+// DismissedOf is what a judge is told of dismissal entries (at most
+// MaxDismissed are shown).
+func DismissedOf(es []dismiss.Entry) []Dismissed {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]Dismissed, 0, len(es))
+	for _, e := range es {
+		out = append(out, Dismissed{File: e.File, Line: e.Line, Criterion: e.Topic, Message: e.Message, Reason: e.Reason})
+	}
+	return out
 }
 
 // Limits of the dismissed-findings section: how many findings, and the

@@ -1,8 +1,11 @@
 package prompts
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/dismiss"
 )
 
 // TestDismissedSection: both the Stop and the jury prompts tell the judge
@@ -39,5 +42,17 @@ func TestDismissedSection(t *testing.T) {
 	}
 	if n := strings.Count(dismissedText(many), "\n"); n != MaxDismissed {
 		t.Errorf("%d dismissed findings listed, want at most %d", n, MaxDismissed)
+	}
+}
+
+// TestDismissedOf: a dismissal's topic is the criterion the judge is told.
+func TestDismissedOf(t *testing.T) {
+	got := DismissedOf([]dismiss.Entry{{Fingerprint: "f", File: "a.go", Line: 3, Topic: "safety", Message: "div", Reason: "checked", By: "Ann"}})
+	want := []Dismissed{{File: "a.go", Line: 3, Criterion: "safety", Message: "div", Reason: "checked"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("DismissedOf = %+v, want %+v", got, want)
+	}
+	if DismissedOf(nil) != nil {
+		t.Fatal("no entries gave a list")
 	}
 }
