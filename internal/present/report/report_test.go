@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 func TestPageEscapesAndCarriesCSP(t *testing.T) {
@@ -141,5 +143,31 @@ func TestLedgerSaysWhereVerifyStopsHolding(t *testing.T) {
 	}
 	if !strings.Contains(s, "verify fails: entry 1 (line 2)") {
 		t.Error("the page does not say where verify fails")
+	}
+}
+
+// TestPageShowsTheRubricsDirectives: the instructions every judge was
+// given are on the page, as text; a rubric without them shows no list.
+func TestPageShowsTheRubricsDirectives(t *testing.T) {
+	project := writeFixture(t, "add a greeting", fixtureIterations())
+	plain, _ := renderFixture(t, project)
+	if data, _ := os.ReadFile(plain); strings.Contains(string(data), `id="directives"`) {
+		t.Fatal("a rubric without directives shows a directives list")
+	}
+	manifest := filepath.Join(project, fixtureTask, "manifest.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDirectives := strings.Replace(string(data), `"id":"default",`, `"id":"default","directives":["Count off-by-one errors as correctness failures","Ignore <b>style</b>"],`, 1)
+	if withDirectives == string(data) {
+		t.Fatal("the fixture's rubric did not take the directives")
+	}
+	testkit.WriteFile(t, manifest, withDirectives)
+	page, _ := renderFixture(t, project)
+	out, _ := os.ReadFile(page)
+	want := `<ol><li>Count off-by-one errors as correctness failures</li><li>Ignore &lt;b&gt;style&lt;/b&gt;</li></ol>`
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("the page lacks the directives list %s", want)
 	}
 }

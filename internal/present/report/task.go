@@ -38,6 +38,9 @@ type taskPage struct {
 	PolicyNote string
 	Refused    []records.Refusal
 	Facts      []fact
+	// Directives are the instructions the task's rubric gave every
+	// judge's prompt (spec §2.6): a score reads differently under them.
+	Directives []string
 	Damaged    []string
 	Chart      *chart
 	Iterations []iterPage
@@ -146,6 +149,9 @@ func buildTask(in TaskInput) taskPage {
 	}
 	p.Chart = buildChart(v.Iterations, threshold)
 	rub := taskRubric(v)
+	if rub != nil {
+		p.Directives = rub.Directives
+	}
 	for _, it := range v.Iterations {
 		ip := buildIteration(it, rub)
 		if rf := v.ReviewFindings; rf != nil && it.Gate != nil && len(v.Iterations) == 1 {
