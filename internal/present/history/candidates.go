@@ -20,75 +20,95 @@ func readBestOfN(dir string) *records.BestOfN {
 	return &best
 }
 
-// renderBestOfN is show's account of a best-of-N task: every candidate
-// (each a task of its own that show takes), every pairwise comparison with
-// both orders' answers, and the winner.
+// renderBestOfN is show's account of a best-of-N task or a set of
+// candidate answers: every candidate (each a record of its own that show
+// takes), every pairwise comparison with both orders' answers, and the
+// result.
 func renderBestOfN(b *strings.Builder, best *records.BestOfN) {
-	if best.Strategy != "" {
-		renderAnswerSet(b, best)
-		return
-	}
-	fmt.Fprintf(b, "\n**best of %d** — finalists compared pairwise, each pair in both orders (orders that disagree are a tie)\n\n", len(best.Candidates))
+	fmt.Fprintf(b, "\n%s\n\n", SetHeading(best, func(s string) string { return "**" + s + "**" }))
+	code := func(s string) string { return "`" + s + "`" }
 	for _, c := range best.Candidates {
-		facts := []string{rules.OutcomeWords(c.Outcome), "score " + score(c.Score), fmt.Sprintf("%d iteration(s)", c.Iterations)}
-		if c.Finalist {
-			facts = append(facts, fmt.Sprintf("finalist, %d pairwise win(s)", c.Wins))
-		}
+		fmt.Fprintf(b, "- %s: `%s` %s\n", CandidateLabel(best, c), safetext.Inline(c.TaskID, 40), strings.Join(CandidateFacts(best, c, code), ", "))
+	}
+	for _, p := range best.Comparisons {
+		b.WriteString("- " + ComparisonLine(p) + "\n")
+	}
+	fmt.Fprintf(b, "\n%s\n", SetResult(best, code))
+}
+
+// SetHeading says what kind of set best is and how it was decided; strong
+// marks its first words (bold in show, plain on a page).
+func SetHeading(best *records.BestOfN, strong func(string) string) string {
+	if best.Strategy == "" {
+		return strong(fmt.Sprintf("best of %d", len(best.Candidates))) +
+			" — finalists compared pairwise, each pair in both orders (orders that disagree are a tie)"
+	}
+	s := strong(fmt.Sprintf("%d candidate answers", len(best.Candidates))) + ", strategy " + safetext.Inline(best.Strategy, 20)
+	if best.Used != best.Strategy {
+		s += fmt.Sprintf(" (decided by %s: %s)", safetext.Inline(best.Used, 20), safetext.Inline(best.Note, 300))
+	}
+	return s + " — the accepted ones compared pairwise, each pair in both orders (orders that disagree are a tie)"
+}
+
+// CandidateLabel names a candidate: its number, and an answer's file.
+func CandidateLabel(best *records.BestOfN, c records.Candidate) string {
+	if best.Strategy == "" {
+		return fmt.Sprintf("candidate %d", c.Index)
+	}
+	return fmt.Sprintf("candidate %d (%s)", c.Index, safetext.Inline(c.File, 200))
+}
+
+// CandidateFacts are a candidate's outcome, score and part in the
+// comparison; code marks a name (a branch) as code.
+func CandidateFacts(best *records.BestOfN, c records.Candidate, code func(string) string) []string {
+	facts := []string{rules.OutcomeWords(c.Outcome), "score " + score(c.Score)}
+	if best.Strategy == "" {
+		facts = append(facts, fmt.Sprintf("%d iteration(s)", c.Iterations))
+	}
+	if c.Finalist {
+		facts = append(facts, fmt.Sprintf("finalist, %d pairwise win(s)", c.Wins))
+	}
+	if best.Strategy == "" {
 		switch c.State {
 		case "applied":
 			facts = append(facts, "applied")
 		case "kept":
-			facts = append(facts, "kept as `"+safetext.Inline(c.Branch, 120)+"`")
+			facts = append(facts, "kept as "+code(safetext.Inline(c.Branch, 120)))
 		}
-		fmt.Fprintf(b, "- candidate %d: `%s` %s\n", c.Index, safetext.Inline(c.TaskID, 40), strings.Join(facts, ", "))
 	}
-	for _, p := range best.Comparisons {
-		b.WriteString("- " + ComparisonLine(p) + "\n")
+	return facts
+}
+
+// SetResult is the set's outcome in one line: the winner, the merged
+// answer, or why there is none. A winner outside the candidates (a
+// damaged file) is said, not indexed.
+func SetResult(best *records.BestOfN, code func(string) string) string {
+	if best.Merged != "" {
+		id := safetext.Inline(best.Merged, 40)
+		return fmt.Sprintf("merged answer: %s, judged as an answer (%s)", code(id), code("tribunal-session show "+id))
 	}
 	if best.Winner == 0 {
-		b.WriteString("\nno winner: every candidate aborted\n")
-		return
+		if best.Strategy != "" {
+			return "no answer chosen: every candidate stopped before its verdict"
+		}
+		return "no winner: every candidate aborted"
+	}
+	if best.Winner < 0 || best.Winner > len(best.Candidates) {
+		return fmt.Sprintf("winner: candidate %d, which the file does not list (damaged)", best.Winner)
 	}
 	w := best.Candidates[best.Winner-1]
-	fate := "not applied"
-	if best.Applied {
-		fate = "applied"
-	}
 	tie := ""
 	if best.TieBreak != "" {
 		tie = ", tie broken " + best.TieBreak
 	}
-	fmt.Fprintf(b, "\nwinner: candidate %d (%d pairwise win(s)%s), %s\n", w.Index, w.Wins, tie, fate)
-}
-
-// renderAnswerSet is show's account of `judge --candidates` (spec
-// §7.20): every candidate answer (each an answer record show takes), the
-// comparisons, and the winner or the merged answer.
-func renderAnswerSet(b *strings.Builder, best *records.BestOfN) {
-	fmt.Fprintf(b, "\n**%d candidate answers**, strategy %s", len(best.Candidates), safetext.Inline(best.Strategy, 20))
-	if best.Used != best.Strategy {
-		fmt.Fprintf(b, " (decided by %s: %s)", safetext.Inline(best.Used, 20), safetext.Inline(best.Note, 300))
+	line := fmt.Sprintf("winner: candidate %d (%d pairwise win(s)%s)", w.Index, w.Wins, tie)
+	if best.Strategy != "" {
+		return line
 	}
-	b.WriteString(" — the accepted ones compared pairwise, each pair in both orders (orders that disagree are a tie)\n\n")
-	for _, c := range best.Candidates {
-		facts := []string{rules.OutcomeWords(c.Outcome), "score " + score(c.Score)}
-		if c.Finalist {
-			facts = append(facts, fmt.Sprintf("finalist, %d pairwise win(s)", c.Wins))
-		}
-		fmt.Fprintf(b, "- candidate %d (%s): `%s` %s\n", c.Index, safetext.Inline(c.File, 200), safetext.Inline(c.TaskID, 40), strings.Join(facts, ", "))
+	if best.Applied {
+		return line + ", applied"
 	}
-	for _, p := range best.Comparisons {
-		b.WriteString("- " + ComparisonLine(p) + "\n")
-	}
-	switch {
-	case best.Merged != "":
-		fmt.Fprintf(b, "\nmerged answer: `%s`, judged as an answer (`tribunal-session show %s`)\n", safetext.Inline(best.Merged, 40), safetext.Inline(best.Merged, 40))
-	case best.Winner > 0:
-		w := best.Candidates[best.Winner-1]
-		fmt.Fprintf(b, "\nwinner: candidate %d (%d pairwise win(s)%s)\n", w.Index, w.Wins, map[bool]string{true: ", tie broken " + best.TieBreak, false: ""}[best.TieBreak != ""])
-	default:
-		b.WriteString("\nno answer chosen: every candidate stopped before its verdict\n")
-	}
+	return line + ", not applied"
 }
 
 // ComparisonLine is one pairwise comparison in words: both orders'

@@ -41,6 +41,8 @@ type taskPage struct {
 	// Directives are the instructions the task's rubric gave every
 	// judge's prompt (spec §2.6): a score reads differently under them.
 	Directives []string
+	// Candidates is the comparison of a best-of-N task or an answer set.
+	Candidates *candidatesPage
 	Damaged    []string
 	Chart      *chart
 	Iterations []iterPage
@@ -148,6 +150,7 @@ func buildTask(in TaskInput) taskPage {
 		threshold = v.Params.ScoreThreshold
 	}
 	p.Chart = buildChart(v.Iterations, threshold)
+	p.Candidates = buildCandidates(v.BestOfN)
 	rub := taskRubric(v)
 	if rub != nil {
 		p.Directives = rub.Directives
