@@ -12,9 +12,11 @@ import (
 )
 
 // initBudget is the most a tribunal package's init may allocate: a few
-// error values and small tables. Compiling a pattern, parsing templates
-// or a schema costs tens of kilobytes, so it must wait for first use.
-const initBudget = 16 << 10
+// error values and small tables (the largest, 2 KiB, are history's and
+// heuristic's). Compiling a pattern, building a word set, parsing
+// templates or a schema costs 4 to 15 KiB and more, so it waits for
+// first use (sync.OnceValue).
+const initBudget = 4 << 10
 
 // TestStartDoesNoWork holds the start-up line: every command pays the
 // init of every package linked, so the binary, run with

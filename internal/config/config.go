@@ -213,7 +213,7 @@ func pluginLayer(data []byte, path string, warn func(string)) *node {
 		warn(fmt.Sprintf("%s: \"tribunal\" is not an object; file ignored", path))
 		return nil
 	}
-	prune(top, pluginSpec, "", warn)
+	prune(top, pluginSpec(), "", warn)
 	return top.get("tribunal")
 }
 
@@ -234,7 +234,7 @@ func settingsLayer(data []byte, l layer, warn func(string)) *node {
 		warn(fmt.Sprintf("%s: \"tribunal\" is not an object; file ignored", l.path))
 		return nil
 	}
-	prune(t, tribunalSpec, "tribunal", warn)
+	prune(t, tribunalSpec(), "tribunal", warn)
 	if l.repo {
 		for _, k := range userOnlyKeys {
 			if p := t.at(k.parent, k.key); !p.isNull() {

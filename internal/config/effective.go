@@ -79,7 +79,7 @@ func (c *Config) Settings() []Setting {
 		seen[key] = true
 	}
 	walk(c.tree, "tribunal")
-	for _, key := range fixedLeaves(tribunalSpec, "tribunal") {
+	for _, key := range fixedLeaves(tribunalSpec(), "tribunal") {
 		if !seen[key] {
 			out = append(out, Setting{Key: key, Value: json.RawMessage("null"), Source: UnsetSource})
 		}
@@ -126,7 +126,7 @@ func KeyPattern(key string) (pattern string, ok bool) {
 	if len(parts) < 2 || parts[0] != "tribunal" {
 		return "", false
 	}
-	s := tribunalSpec
+	s := tribunalSpec()
 	out := []string{"tribunal"}
 	for _, p := range parts[1:] {
 		switch {

@@ -133,7 +133,7 @@ func TestProfileBodiesParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		prune(n, tribunalSpec, "tribunal", func(s string) { warns = append(warns, s) })
+		prune(n, tribunalSpec(), "tribunal", func(s string) { warns = append(warns, s) })
 		if len(warns) > 0 {
 			t.Errorf("%s: %q", name, warns)
 		}

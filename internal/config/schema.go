@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -49,134 +50,141 @@ func leaf(k kind) *spec                    { return &spec{kind: k} }
 func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fields: fields} }
 
 // tribunalSpec is the complete set of keys under "tribunal". Anything else
-// is reported as unknown, so a typo cannot silently do nothing.
-var tribunalSpec = object(map[string]*spec{
-	"enabled": leaf(kindBool),
-	"profile": leaf(kindString),
-	"stop_hook": object(providerFields(map[string]*spec{
-		"enabled":                 leaf(kindBool),
-		"tools":                   leaf(kindString),
-		"skip_if_no_file_changes": leaf(kindBool),
-		"timeout_seconds":         leaf(kindPositive),
-		"mode":                    leaf(kindString),
-		"max_fix_rounds":          leaf(kindCount),
-		"model":                   leaf(kindString),
-		"escalate_model":          leaf(kindString),
-		"escalate_below":          leaf(kindNumber),
-		"daily_budget_usd":        leaf(kindPositive),
-	})),
-	"session_start": object(map[string]*spec{
-		"enabled":       leaf(kindBool),
-		"max_age_hours": leaf(kindPositive),
-	}),
-	"session": object(map[string]*spec{
-		"max_iterations":        leaf(kindNumber),
-		"score_threshold":       leaf(kindNumber),
-		"gate_policy":           leaf(kindString),
-		"aggregation_method":    leaf(kindString),
-		"judge_types":           leaf(kindArray),
-		"dissent_threshold":     leaf(kindNumber),
-		"judge_timeout_seconds": leaf(kindPositive),
-		"budget_usd":            leaf(kindPositive),
-		"max_file_mb":           leaf(kindCount),
-		"max_change_mb":         leaf(kindCount),
-		"worktree_pool": object(map[string]*spec{
-			"enabled":        leaf(kindBool),
-			"size":           leaf(kindCount),
-			"max_idle_hours": leaf(kindPositive),
-			"keep_ignored":   leaf(kindBool),
+// is reported as unknown, so a typo cannot silently do nothing. It is
+// built on first use, not at every start of every binary linking config.
+var tribunalSpec = sync.OnceValue(func() *spec { return newTribunalSpec() })
+
+func newTribunalSpec() *spec {
+	return object(map[string]*spec{
+		"enabled": leaf(kindBool),
+		"profile": leaf(kindString),
+		"stop_hook": object(providerFields(map[string]*spec{
+			"enabled":                 leaf(kindBool),
+			"tools":                   leaf(kindString),
+			"skip_if_no_file_changes": leaf(kindBool),
+			"timeout_seconds":         leaf(kindPositive),
+			"mode":                    leaf(kindString),
+			"max_fix_rounds":          leaf(kindCount),
+			"model":                   leaf(kindString),
+			"escalate_model":          leaf(kindString),
+			"escalate_below":          leaf(kindNumber),
+			"daily_budget_usd":        leaf(kindPositive),
+		})),
+		"session_start": object(map[string]*spec{
+			"enabled":       leaf(kindBool),
+			"max_age_hours": leaf(kindPositive),
 		}),
-	}),
-	"actor": object(map[string]*spec{
-		"model":             leaf(kindString),
-		"max_output_tokens": leaf(kindCount),
-		"timeout_seconds":   leaf(kindPositive),
-	}),
-	"judges": {
-		kind: kindObject,
-		fields: map[string]*spec{
+		"session": object(map[string]*spec{
+			"max_iterations":        leaf(kindNumber),
+			"score_threshold":       leaf(kindNumber),
+			"gate_policy":           leaf(kindString),
+			"aggregation_method":    leaf(kindString),
+			"judge_types":           leaf(kindArray),
+			"dissent_threshold":     leaf(kindNumber),
+			"judge_timeout_seconds": leaf(kindPositive),
+			"budget_usd":            leaf(kindPositive),
+			"max_file_mb":           leaf(kindCount),
+			"max_change_mb":         leaf(kindCount),
+			"worktree_pool": object(map[string]*spec{
+				"enabled":        leaf(kindBool),
+				"size":           leaf(kindCount),
+				"max_idle_hours": leaf(kindPositive),
+				"keep_ignored":   leaf(kindBool),
+			}),
+		}),
+		"actor": object(map[string]*spec{
 			"model":             leaf(kindString),
 			"max_output_tokens": leaf(kindCount),
-			"reps":              leaf(kindCount),
-		},
-		other: object(providerFields(map[string]*spec{
-			"model":  leaf(kindString),
-			"reps":   leaf(kindCount),
-			"models": leaf(kindArray),
-		})),
-	},
-	"trust": object(map[string]*spec{
-		"block":          leaf(kindBool),
-		"min_survivors":  leaf(kindCount),
-		"spread_ceiling": leaf(kindNumber),
-		"irr_floor":      leaf(kindNumber),
-		"ledger_key":     leaf(kindString),
-	}),
-	"receipts": object(map[string]*spec{
-		"notes_ref": leaf(kindString),
-	}),
-	"severity": object(map[string]*spec{
-		"fail_at_or_above": leaf(kindString),
-		"verify": object(providerFields(map[string]*spec{
-			"enabled":           leaf(kindBool),
-			"model":             leaf(kindString),
 			"timeout_seconds":   leaf(kindPositive),
-			"max_output_tokens": leaf(kindCount),
-		})),
-	}),
-	"command_judges": {
-		kind: kindObject,
-		other: object(map[string]*spec{
-			"command":             leaf(kindArray),
-			"timeout_seconds":     leaf(kindPositive),
-			"time_budget_seconds": leaf(kindPositive),
-			"expect_output":       leaf(kindString),
-			"pass_score":          leaf(kindNumber),
-			"fail_score":          leaf(kindNumber),
-			"max_output_bytes":    leaf(kindCount),
-			"required":            leaf(kindBool),
-			"enabled":             leaf(kindBool),
 		}),
-	},
-	"command_judge_repositories": leaf(kindArray),
-	"secret_files":               leaf(kindArray),
-	"retention_days":             leaf(kindCount),
-	"meta_judge": object(providerFields(map[string]*spec{
-		"model":               leaf(kindString),
-		"max_output_tokens":   leaf(kindCount),
-		"timeout_seconds":     leaf(kindPositive),
-		"skip_when_unanimous": leaf(kindBool),
-		"skip_min_confidence": leaf(kindNumber),
-	})),
-	"tune": object(map[string]*spec{
-		"min_cases": leaf(kindCount),
-		"model":     leaf(kindString),
-	}),
-	"rubric": object(map[string]*spec{
-		"default_id":             leaf(kindString),
-		"min_criterion_coverage": leaf(kindNumber),
-		"builtins":               leaf(kindArray),
-	}),
-	"claude": object(map[string]*spec{
-		"path": leaf(kindString),
-	}),
-	"telemetry": object(map[string]*spec{
-		"otlp_endpoint": leaf(kindString),
-	}),
-	"codex": object(map[string]*spec{
-		"path": leaf(kindString),
-	}),
-	"gemini": object(map[string]*spec{
-		"path": leaf(kindString),
-	}),
-})
+		"judges": {
+			kind: kindObject,
+			fields: map[string]*spec{
+				"model":             leaf(kindString),
+				"max_output_tokens": leaf(kindCount),
+				"reps":              leaf(kindCount),
+			},
+			other: object(providerFields(map[string]*spec{
+				"model":  leaf(kindString),
+				"reps":   leaf(kindCount),
+				"models": leaf(kindArray),
+			})),
+		},
+		"trust": object(map[string]*spec{
+			"block":          leaf(kindBool),
+			"min_survivors":  leaf(kindCount),
+			"spread_ceiling": leaf(kindNumber),
+			"irr_floor":      leaf(kindNumber),
+			"ledger_key":     leaf(kindString),
+		}),
+		"receipts": object(map[string]*spec{
+			"notes_ref": leaf(kindString),
+		}),
+		"severity": object(map[string]*spec{
+			"fail_at_or_above": leaf(kindString),
+			"verify": object(providerFields(map[string]*spec{
+				"enabled":           leaf(kindBool),
+				"model":             leaf(kindString),
+				"timeout_seconds":   leaf(kindPositive),
+				"max_output_tokens": leaf(kindCount),
+			})),
+		}),
+		"command_judges": {
+			kind: kindObject,
+			other: object(map[string]*spec{
+				"command":             leaf(kindArray),
+				"timeout_seconds":     leaf(kindPositive),
+				"time_budget_seconds": leaf(kindPositive),
+				"expect_output":       leaf(kindString),
+				"pass_score":          leaf(kindNumber),
+				"fail_score":          leaf(kindNumber),
+				"max_output_bytes":    leaf(kindCount),
+				"required":            leaf(kindBool),
+				"enabled":             leaf(kindBool),
+			}),
+		},
+		"command_judge_repositories": leaf(kindArray),
+		"secret_files":               leaf(kindArray),
+		"retention_days":             leaf(kindCount),
+		"meta_judge": object(providerFields(map[string]*spec{
+			"model":               leaf(kindString),
+			"max_output_tokens":   leaf(kindCount),
+			"timeout_seconds":     leaf(kindPositive),
+			"skip_when_unanimous": leaf(kindBool),
+			"skip_min_confidence": leaf(kindNumber),
+		})),
+		"tune": object(map[string]*spec{
+			"min_cases": leaf(kindCount),
+			"model":     leaf(kindString),
+		}),
+		"rubric": object(map[string]*spec{
+			"default_id":             leaf(kindString),
+			"min_criterion_coverage": leaf(kindNumber),
+			"builtins":               leaf(kindArray),
+		}),
+		"claude": object(map[string]*spec{
+			"path": leaf(kindString),
+		}),
+		"telemetry": object(map[string]*spec{
+			"otlp_endpoint": leaf(kindString),
+		}),
+		"codex": object(map[string]*spec{
+			"path": leaf(kindString),
+		}),
+		"gemini": object(map[string]*spec{
+			"path": leaf(kindString),
+		}),
+	})
+}
 
 // pluginSpec covers the top level of the plugin's config.json (layer 1),
 // the only layer read whole.
-var pluginSpec = object(map[string]*spec{
-	"plugin_name":  leaf(kindString),
-	"storage_path": leaf(kindString),
-	"tribunal":     tribunalSpec,
+var pluginSpec = sync.OnceValue(func() *spec {
+	return object(map[string]*spec{
+		"plugin_name":  leaf(kindString),
+		"storage_path": leaf(kindString),
+		"tribunal":     tribunalSpec(),
+	})
 })
 
 // prune removes from the object n every key that s does not know and every

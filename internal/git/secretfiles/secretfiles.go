@@ -15,6 +15,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
@@ -81,7 +82,9 @@ type Rule struct {
 	extra []pattern
 }
 
-var builtin = func() []pattern {
+// builtin is Builtin parsed, on first use: the hooks link this package,
+// and most of their runs never match a path.
+var builtin = sync.OnceValue(func() []pattern {
 	var out []pattern
 	for _, s := range Builtin {
 		p, err := parse(s)
@@ -92,7 +95,7 @@ var builtin = func() []pattern {
 		out = append(out, p)
 	}
 	return out
-}()
+})
 
 // New returns the rule of the built-in patterns plus extra, the patterns
 // of the settings. A pattern that cannot be used is skipped, with a
@@ -167,7 +170,7 @@ func parse(s string) (pattern, error) {
 func (r Rule) MatchName(rel string) bool {
 	isDir := strings.HasSuffix(rel, "/")
 	comps := strings.Split(strings.Trim(rel, "/"), "/")
-	for _, list := range [][]pattern{builtin, r.extra} {
+	for _, list := range [][]pattern{builtin(), r.extra} {
 		for _, p := range list {
 			if p.match(comps, isDir) {
 				return true

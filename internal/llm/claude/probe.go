@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -12,13 +13,15 @@ import (
 // versionLine is what `claude --version` prints: "2.1.332 (Claude Code)".
 // A wrapper script, a stub or another program answering --version prints
 // something else, which doctor must not report as a version.
-var versionLine = regexp.MustCompile(`^(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)(?: \([^()\n]*\))?$`)
+var versionLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)(?: \([^()\n]*\))?$`)
+})
 
 // ParseVersion returns the version in out, the output of `claude
 // --version`, or an error quoting (shortened) what came instead.
 func ParseVersion(out string) (string, error) {
 	line := strings.TrimSpace(out)
-	if m := versionLine.FindStringSubmatch(line); m != nil {
+	if m := versionLine().FindStringSubmatch(line); m != nil {
 		return m[1], nil
 	}
 	if line == "" {

@@ -3,6 +3,7 @@ package report
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,16 +46,18 @@ func words(s string) map[string]bool {
 	return m
 }
 
-var (
-	cLike = words(`break case catch class const continue default defer do else enum export extends false final
+// langs is built on first use: every command links this package, and
+// its word sets would otherwise be built at every start.
+var langs = sync.OnceValue(func() map[string]lang {
+	cLike := words(`break case catch class const continue default defer do else enum export extends false final
 finally for func function go goto if impl implements import interface let map match mod mut new nil null
 package private protected pub public range return select static struct super switch this throw throws trait
 true try type typeof undefined use var void while yield async await fn self crate chan int string bool
 float64 error byte rune`)
-	scripting = words(`and as assert async await break class continue def del elif else except False finally for
+	scripting := words(`and as assert async await break class continue def del elif else except False finally for
 from global if import in is lambda None nonlocal not or pass raise return True try while with yield
 then fi do done case esac function local export echo`)
-	langs = map[string]lang{
+	return map[string]lang{
 		".go": {"//", cLike}, ".js": {"//", cLike}, ".ts": {"//", cLike}, ".tsx": {"//", cLike},
 		".jsx": {"//", cLike}, ".rs": {"//", cLike}, ".java": {"//", cLike}, ".c": {"//", cLike},
 		".h": {"//", cLike}, ".cc": {"//", cLike}, ".cpp": {"//", cLike}, ".cs": {"//", cLike},
@@ -62,12 +65,12 @@ then fi do done case esac function local export echo`)
 		".py": {"#", scripting}, ".sh": {"#", scripting}, ".bash": {"#", scripting}, ".rb": {"#", scripting},
 		".toml": {"#", nil}, ".yaml": {"#", nil}, ".yml": {"#", nil}, ".sql": {"--", nil},
 	}
-)
+})
 
 // langOf picks the colouring for a file name; ok is false for a language
 // it does not know (its lines are coloured as a diff only).
 func langOf(name string) (lang, bool) {
-	l, ok := langs[strings.ToLower(path.Ext(name))]
+	l, ok := langs()[strings.ToLower(path.Ext(name))]
 	return l, ok
 }
 

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // sourceExts are the files whose added lines the line rules edit: code in
@@ -94,7 +95,7 @@ func closing(s string, open int) int {
 
 // comparison finds a comparison operator with a space on each side, so
 // that <-, ->, <<, =>, generics and HTML are not taken for one.
-var comparison = regexp.MustCompile(` (<=|>=|<|>) `)
+var comparison = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` (<=|>=|<|>) `) })
 
 // shiftBound moves the first spaced comparison of the line outside a
 // double-quoted string by one: < becomes <=, <= becomes <, > becomes >=,
@@ -103,7 +104,7 @@ func shiftBound(code, p string) (string, bool) {
 	if !sourceExts[path.Ext(p)] {
 		return "", false
 	}
-	for _, m := range comparison.FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range comparison().FindAllStringSubmatchIndex(code, -1) {
 		if strings.Count(code[:m[0]], `"`)%2 == 1 {
 			continue
 		}
