@@ -24,7 +24,9 @@ import (
 var terminationSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
-	deferCollector(os.Getenv, afterFunc)
+	if !printsOnly(os.Args[1:]) {
+		deferCollector(os.Getenv, afterFunc)
+	}
 	os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }
 
