@@ -96,6 +96,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	}
 	deps := calibrate.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,

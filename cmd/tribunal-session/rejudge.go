@@ -81,6 +81,7 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 	}
 	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: h.repo.WorktreeRoot, ProjectDir: h.project.Dir}, rejudge.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,

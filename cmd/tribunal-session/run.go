@@ -285,6 +285,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 func (c *cli) sessionDeps(runner claude.Runner, environ []string) session.Deps {
 	return session.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,

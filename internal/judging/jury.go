@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
@@ -82,7 +84,11 @@ type Jury struct {
 func Load(opts Options, e env.Env) (*Jury, error) {
 	j := &Jury{env: e.WithDefaults()}
 	if err := j.configure(opts); err != nil {
-		return j, &ConfigError{Err: err}
+		ce := &ConfigError{Err: err}
+		if missing := (*schemaproto.MissingError)(nil); errors.As(err, &missing) {
+			ce.Hint = schemaproto.Hint
+		}
+		return j, ce
 	}
 	return j, nil
 }
@@ -144,7 +150,9 @@ func (j *Jury) configure(opts Options) error {
 	if err := opts.fetchSchemas(rub); err != nil {
 		return err
 	}
-	if j.evals, err = evaluator.ForRubric(rub, policy); err != nil {
+	// No context reaches Load: the helper is bounded by its own timeout
+	// and dies with this process.
+	if j.evals, err = evaluator.ForRubric(context.Background(), rub, policy, j.env.Schemas); err != nil {
 		return err
 	}
 	return j.empanelDry()
