@@ -130,7 +130,7 @@ func (c *cli) rejudgeReport(res *rejudge.Result, err error, asJSON bool) int {
 	var cfgErr *judging.ConfigError
 	if errors.As(err, &cfgErr) {
 		c.errorf("%v", cfgErr.Err)
-		c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
+		c.hint("%s", setupHint(cfgErr, "nothing ran; fix the setting or rubric named above (see docs/configuration.md)"))
 		return exitUsage
 	}
 	if res != nil {

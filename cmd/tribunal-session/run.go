@@ -316,7 +316,7 @@ func (c *cli) configError(err error) {
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
-			c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
+			c.hint("%s", setupHint(cfgErr, "nothing ran; fix the setting or rubric named above (see docs/configuration.md)"))
 		}
 		return
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/env"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
 	"github.com/tribunal-cc/tribunal/internal/judging/jury"
-	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
@@ -84,11 +83,7 @@ type Jury struct {
 func Load(opts Options, e env.Env) (*Jury, error) {
 	j := &Jury{env: e.WithDefaults()}
 	if err := j.configure(opts); err != nil {
-		ce := &ConfigError{Err: err}
-		if missing := (*schemaproto.MissingError)(nil); errors.As(err, &missing) {
-			ce.Hint = schemaproto.Hint
-		}
-		return j, ce
+		return j, &ConfigError{Err: err}
 	}
 	return j, nil
 }
