@@ -226,6 +226,9 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		one, err = c.readCase(f, in)
 		cases = []answer.Case{one}
 	}
+	if err == nil && in.schema != nil {
+		err = schemaBound(cases)
+	}
 	if err == nil && f.signedOut != "" {
 		err = signedOutDir(f.signedOut)
 	}
@@ -240,6 +243,23 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		return c.inputFailed(err)
 	}
 	return c.judgeAll(ctx, f, dir, cases)
+}
+
+// schemaBound refuses, before anything is judged, an answer larger than
+// the validator takes (schemaproto.MaxItemBytes, the evaluators' bound on
+// a file): its schema check could only fail.
+func schemaBound(cases []answer.Case) error {
+	for i, k := range cases {
+		if len(k.Answer) > schemaproto.MaxItemBytes {
+			which := "the answer"
+			if len(cases) > 1 {
+				which = fmt.Sprintf("answer %d", i+1)
+			}
+			return &answer.InputError{Err: fmt.Errorf("%s is over %d MiB, the most --schema validates", which, schemaproto.MaxItemBytes>>20),
+				Hint: "judge a smaller JSON answer against the schema, or leave out --schema"}
+		}
+	}
+	return nil
 }
 
 // signedOutDir refuses a --signed-out FILE whose directory is not there
@@ -277,6 +297,10 @@ func (c *cli) readSchema(ctx context.Context, path string, max int64) (*evaluato
 	}
 	if err != nil {
 		return nil, &answer.InputError{Err: fmt.Errorf("cannot read the schema: %w", err), Hint: "name a JSON Schema file with --schema FILE"}
+	}
+	if len(data) > schemaproto.MaxItemBytes {
+		return nil, &answer.InputError{Err: fmt.Errorf("the schema %s is over %d MiB", path, schemaproto.MaxItemBytes>>20),
+			Hint: "a schema is one self-contained JSON Schema (draft 2020-12) using known keywords only"}
 	}
 	s, err := evaluator.CompileSchema(ctx, c.schemas(), "answer", data)
 	if missing := (*schemaproto.MissingError)(nil); errors.As(err, &missing) {
