@@ -107,10 +107,13 @@ provide() {
 	echo "tribunal: $1 installed in the tool cache ($entry)" >&2
 }
 
+# build_session builds tribunal-session and the helper programs it runs
+# from its own directory (a rubric's json_schema evaluators need
+# tribunal-schema), side by side in the entry.
 build_session() {
 	(cd "$here" && CGO_ENABLED=0 go build -trimpath \
 		-ldflags "-s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$version" \
-		-o "$1/tribunal-session" ./cmd/tribunal-session)
+		-o "$1/" ./cmd/tribunal-session ./cmd/tribunal-schema)
 }
 
 build_claude() {

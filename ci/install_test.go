@@ -146,6 +146,12 @@ func TestInstallReusesTheToolCache(t *testing.T) {
 		t.Fatalf("cold job put %q on GITHUB_PATH", bin)
 	}
 	sessionWant, claudeWant := version(t, bin, "tribunal-session"), version(t, bin, "claude")
+	// The helpers are found beside the binary the link resolves to.
+	if real, err := filepath.EvalSymlinks(filepath.Join(bin, "tribunal-session")); err != nil {
+		t.Fatal(err)
+	} else if st, err := os.Stat(filepath.Join(filepath.Dir(real), "tribunal-schema")); err != nil || st.Mode()&0o111 == 0 {
+		t.Errorf("no tribunal-schema beside %s: %v", real, err)
+	}
 
 	log, calls, bin = r.job()
 	if called(calls, "go build") || called(calls, "npm") {

@@ -96,6 +96,7 @@ func (c *cli) calibrateCmd(ctx context.Context, args []string) int {
 	}
 	deps := calibrate.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,
@@ -216,7 +217,7 @@ func (c *cli) calibrateReport(rep *calibrate.Report, err error, asJSON bool) int
 		return exitUsage
 	case errors.As(err, &cfgErr):
 		c.errorf("%v", cfgErr.Err)
-		c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
+		c.hint("%s", setupHint(cfgErr, "nothing ran; fix the setting or rubric named above (see docs/configuration.md)"))
 		return exitUsage
 	case err != nil && !errors.Is(err, calibrate.ErrInterrupted):
 		c.errorf("calibrate: %v", err)

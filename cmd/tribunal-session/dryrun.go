@@ -71,7 +71,7 @@ func (c *cli) dryRun(ctx context.Context, f runFlags, task string) int {
 		c.errorf("run: %q is not inside a git repository", dir)
 		return exitUsage
 	}
-	j, err := judging.Load(judging.Options{RubricID: f.rubric, Profile: f.profile, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning})
+	j, err := judging.Load(judging.Options{RubricID: f.rubric, Profile: f.profile, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: c.warning, Schemas: c.schemas()})
 	if err != nil {
 		c.configError(err)
 		return exitUsage

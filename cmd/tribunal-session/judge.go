@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging/answer"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/session"
@@ -210,7 +211,7 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 	_, limits := c.changeBounds(root)
 	in := judgeInputs{root: root, max: limits.File()}
 	if f.schema != "" {
-		if in.schema, err = c.readSchema(f.schema, in.max); err != nil {
+		if in.schema, err = c.readSchema(ctx, f.schema, in.max); err != nil {
 			return c.inputFailed(err)
 		}
 	}
@@ -224,6 +225,9 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		var one answer.Case
 		one, err = c.readCase(f, in)
 		cases = []answer.Case{one}
+	}
+	if err == nil && in.schema != nil {
+		err = schemaBound(cases)
 	}
 	if err == nil && f.signedOut != "" {
 		err = signedOutDir(f.signedOut)
@@ -239,6 +243,23 @@ func (c *cli) judgeCmd(ctx context.Context, args []string) int {
 		return c.inputFailed(err)
 	}
 	return c.judgeAll(ctx, f, dir, cases)
+}
+
+// schemaBound refuses, before anything is judged, an answer larger than
+// the validator takes (schemaproto.MaxItemBytes, the evaluators' bound on
+// a file): its schema check could only fail.
+func schemaBound(cases []answer.Case) error {
+	for i, k := range cases {
+		if len(k.Answer) > schemaproto.MaxItemBytes {
+			which := "the answer"
+			if len(cases) > 1 {
+				which = fmt.Sprintf("answer %d", i+1)
+			}
+			return &answer.InputError{Err: fmt.Errorf("%s is over %d MiB, the most --schema validates", which, schemaproto.MaxItemBytes>>20),
+				Hint: "judge a smaller JSON answer against the schema, or leave out --schema"}
+		}
+	}
+	return nil
 }
 
 // signedOutDir refuses a --signed-out FILE whose directory is not there
@@ -267,7 +288,7 @@ func (c *cli) inputFailed(err error) int {
 }
 
 // readSchema compiles --schema FILE with the evaluators' rules.
-func (c *cli) readSchema(path string, max int64) (*evaluator.Schema, error) {
+func (c *cli) readSchema(ctx context.Context, path string, max int64) (*evaluator.Schema, error) {
 	fh, err := store.OpenRegular(path)
 	var data []byte
 	if err == nil {
@@ -277,7 +298,14 @@ func (c *cli) readSchema(path string, max int64) (*evaluator.Schema, error) {
 	if err != nil {
 		return nil, &answer.InputError{Err: fmt.Errorf("cannot read the schema: %w", err), Hint: "name a JSON Schema file with --schema FILE"}
 	}
-	s, err := evaluator.CompileSchema("answer", data)
+	if len(data) > schemaproto.MaxItemBytes {
+		return nil, &answer.InputError{Err: fmt.Errorf("the schema %s is over %d MiB", path, schemaproto.MaxItemBytes>>20),
+			Hint: "a schema is one self-contained JSON Schema (draft 2020-12) using known keywords only"}
+	}
+	s, err := evaluator.CompileSchema(ctx, c.schemas(), "answer", data)
+	if missing := (*schemaproto.MissingError)(nil); errors.As(err, &missing) {
+		return nil, &answer.InputError{Err: fmt.Errorf("--schema %s: %w", path, err), Hint: schemaproto.Hint}
+	}
 	if err != nil {
 		return nil, &answer.InputError{Err: fmt.Errorf("the schema %s does not parse: %w", path, err),
 			Hint: "a schema is one self-contained JSON Schema (draft 2020-12) using known keywords only"}

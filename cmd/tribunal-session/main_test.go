@@ -11,6 +11,7 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/hook/surface"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaengine"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
 )
@@ -23,6 +24,9 @@ func TestMain(m *testing.M) {
 			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
+		// The JSON Schema helper, found beside tribunal-session in the
+		// one bin directory, as installed.
+		"tribunal-schema": func() { os.Exit(schemaengine.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// The Go SDK's client driving `tribunal-session mcp` (mcpclient_test.go).
 		"mcp-client": func() { os.Exit(mcpClient(os.Args[1:])) },
 		// The real UserPromptSubmit hook, for the daily budget's notice.

@@ -41,6 +41,6 @@ func (c *cli) offlineJury(dir, rubricID string) bool {
 	}
 	quiet := func(string) {}
 	j, err := judging.Load(judging.Options{RubricID: rubricID, WorktreeRoot: root},
-		env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
+		env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet, Schemas: c.schemas()})
 	return err == nil && j.Offline()
 }

@@ -81,6 +81,7 @@ func (c *cli) rejudgeCmd(ctx context.Context, args []string) int {
 	}
 	res, err := rejudge.Run(ctx, rejudge.Options{TaskIDs: ids, RubricID: rubric, WorktreeRoot: h.repo.WorktreeRoot, ProjectDir: h.project.Dir}, rejudge.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,
@@ -129,7 +130,7 @@ func (c *cli) rejudgeReport(res *rejudge.Result, err error, asJSON bool) int {
 	var cfgErr *judging.ConfigError
 	if errors.As(err, &cfgErr) {
 		c.errorf("%v", cfgErr.Err)
-		c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
+		c.hint("%s", setupHint(cfgErr, "nothing ran; fix the setting or rubric named above (see docs/configuration.md)"))
 		return exitUsage
 	}
 	if res != nil {

@@ -285,6 +285,7 @@ func (c *cli) prepare(ctx context.Context, f runFlags, task string, validate boo
 func (c *cli) sessionDeps(runner claude.Runner, environ []string) session.Deps {
 	return session.Deps{
 		Env: env.Env{
+			Schemas:  c.schemas(),
 			Getenv:   c.getenv,
 			Home:     c.home(),
 			Progress: c.progress,
@@ -315,7 +316,7 @@ func (c *cli) configError(err error) {
 		if cfgErr.Hint != "" {
 			c.hint("%s", cfgErr.Hint)
 		} else {
-			c.hint("nothing ran; fix the setting or rubric named above (see docs/configuration.md)")
+			c.hint("%s", setupHint(cfgErr, "nothing ran; fix the setting or rubric named above (see docs/configuration.md)"))
 		}
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
 	"github.com/tribunal-cc/tribunal/internal/judging/cmdjudge"
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
@@ -28,12 +29,14 @@ type layers struct {
 	files   []config.Layer
 	cfg     *config.Config
 	rubrics rubric.Set
+	// schemas compiles the rubrics' JSON Schemas (c.schemas).
+	schemas schemaproto.Validator
 }
 
 // loadLayers reads the configuration and the rubric set, sending every
 // diagnostic to warn.
 func (c *cli) loadLayers(warn func(string)) layers {
-	var l layers
+	l := layers{schemas: c.schemas()}
 	if dir, err := os.Getwd(); err == nil {
 		if root, err := projectkey.FindWorktreeRoot(dir); err == nil {
 			l.root = root
@@ -258,7 +261,7 @@ func (l layers) problems(loaded []string) []string {
 	// here as a run checks it, for every rubric that is otherwise valid.
 	for _, r := range l.rubrics.All() {
 		if rubric.Validate(&r) == nil {
-			if _, err := evaluator.ForRubric(&r, l.root); err != nil {
+			if _, err := evaluator.ForRubric(context.Background(), &r, l.root, l.schemas); err != nil {
 				out = append(out, err.Error())
 			}
 		}

@@ -40,7 +40,7 @@ func (c *cli) tuneApply(ctx context.Context, args []string) int {
 	}
 	root, _ := projectkey.FindWorktreeRoot(h.dir)
 	a, err := tune.Apply(tune.ApplyInput{ProjectDir: h.project.Dir, WorktreeRoot: root, OnlookerDir: h.onlooker, ID: id,
-		Env: env.Env{Getenv: c.getenv, Home: c.home(), Environ: os.Environ()}, Now: time.Now()})
+		Env: env.Env{Getenv: c.getenv, Home: c.home(), Environ: os.Environ(), Schemas: c.schemas()}, Now: time.Now()})
 	if err != nil {
 		c.errorf("tune apply: %v", err)
 		if errors.Is(err, tune.ErrNotApplicable) {

@@ -117,7 +117,7 @@ func (c *cli) sinceTune(ctx context.Context, dir string, opts calibrate.Options,
 	}
 	root, _ := projectkey.FindWorktreeRoot(dir)
 	quiet := func(string) {}
-	j, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet})
+	j, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: root}, env.Env{Getenv: c.getenv, Home: c.home(), Warn: quiet, Relay: quiet, Schemas: c.schemas()})
 	if err != nil || j.Rubric() == nil {
 		return
 	}

@@ -49,7 +49,7 @@ func (c *cli) tuneRun(ctx context.Context, a tuneArgs) int {
 		return exitUsage
 	}
 	e := env.Env{Getenv: c.getenv, Home: c.home(), Progress: c.progress, Warn: c.warning, Relay: c.relay,
-		Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ, Now: time.Now}
+		Claude: runner, Git: projectkey.ExecGit("git", environ), Environ: environ, Now: time.Now, Schemas: c.schemas()}
 	jury, err := judging.Load(judging.Options{RubricID: a.rubricID, WorktreeRoot: root}, e)
 	if err != nil {
 		c.errorf("%v", err)

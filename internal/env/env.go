@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/git/projectkey"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/redact"
 )
@@ -54,6 +55,11 @@ type Env struct {
 	// Redact scrubs the configured credentials from everything stored or
 	// printed; nil means it is built from the loaded settings.
 	Redact *redact.Redactor
+	// Schemas compiles and validates the JSON Schemas of json_schema
+	// evaluators: the tribunal-schema helper beside the running binary
+	// (schemaproto.Helper). nil refuses a rubric that has one, as a
+	// missing helper does.
+	Schemas schemaproto.Validator
 }
 
 // WithDefaults fills what a caller left unset: the real clock and

@@ -78,7 +78,7 @@ func (r *round) runJudges(ctx context.Context, seats []jury.Seat) ([]verdict.Ver
 	}
 	verdicts, notes := r.seatVerdicts(p)
 	notes = append(notes, r.recordCommands(commands)...)
-	notes = append(notes, r.runEvaluators()...)
+	notes = append(notes, r.runEvaluators(ctx)...)
 	if r.in.Keep != nil {
 		r.it.Findings = r.in.Keep(r.it.Findings)
 	}
@@ -292,9 +292,9 @@ func (r *round) recordCommands(commands []commandRun) []string {
 // runEvaluators runs the rubric's evaluators over the change (spec
 // §2.11): each result sits beside the command judges', and its findings
 // join the judges' before dismissals and the severity check weigh them.
-func (r *round) runEvaluators() []string {
+func (r *round) runEvaluators(ctx context.Context) []string {
 	var notes []string
-	results := append(append([]evaluator.Result{}, r.in.Checks...), r.evals.Run(evaluator.Change{Files: r.in.Files, Dir: r.in.Dir, ActorOutput: r.in.ActorOutput})...)
+	results := append(append([]evaluator.Result{}, r.in.Checks...), r.evals.Run(ctx, evaluator.Change{Files: r.in.Files, Dir: r.in.Dir, ActorOutput: r.in.ActorOutput})...)
 	for _, e := range results {
 		cr := records.Command{Name: e.Name, Kind: records.KindEvaluator, Severity: e.Severity.String(),
 			Required: e.Required, Passed: e.Passed, Feedback: e.Summary}

@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -144,7 +145,9 @@ func (j *Jury) configure(opts Options) error {
 	if err := opts.fetchSchemas(rub); err != nil {
 		return err
 	}
-	if j.evals, err = evaluator.ForRubric(rub, policy); err != nil {
+	// No context reaches Load: the helper is bounded by its own timeout
+	// and dies with this process.
+	if j.evals, err = evaluator.ForRubric(context.Background(), rub, policy, j.env.Schemas); err != nil {
 		return err
 	}
 	return j.empanelDry()

@@ -160,7 +160,7 @@ func (a *Answerer) judge(ctx context.Context, c answer.Case, ch child) (*AnswerR
 	r.progress("judge %s: an answer, rubric %q, %d judge(s)", r.taskID, r.report.RubricID, r.report.Seats)
 	it, runErr := r.judgeOnce(ctx, c.Answer, "[judge]", func(in *judging.Input) {
 		// No change and no tree: command judges test code, not answers.
-		in.Commands, in.Answer, in.Checks = nil, c.Prompt(), answer.Checks(c, r.rub)
+		in.Commands, in.Answer, in.Checks = nil, c.Prompt(), answer.Checks(ctx, c, r.rub)
 	})
 	outcome, sessionOutcome := roundOutcome(it, runErr)
 	r.finish(ctx, sessionOutcome, runErr)

@@ -6,6 +6,7 @@
 package answer
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -90,8 +91,9 @@ func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
 // Checks runs every deterministic check of c against rub's criteria, in
 // a fixed order: expected answer, format and schema, must_include and
 // must_avoid per criterion, budgets. Each failing check blocks the gate
-// (required), as a failing required evaluator does.
-func Checks(c Case, rub *rubric.Rubric) []evaluator.Result {
+// (required), as a failing required evaluator does. Only a Schema runs
+// the helper, once.
+func Checks(ctx context.Context, c Case, rub *rubric.Rubric) []evaluator.Result {
 	var out []evaluator.Result
 	if c.HasExpected && c.mode() != MatchSemantic {
 		ok := Equal(c.mode(), c.Answer, c.Expected)
@@ -100,7 +102,7 @@ func Checks(c Case, rub *rubric.Rubric) []evaluator.Result {
 			false: "the answer differs from the expected answer (" + c.mode() + ")"}[ok]))
 	}
 	if c.Format == FormatJSON {
-		out = append(out, jsonCheck(c))
+		out = append(out, jsonCheck(ctx, c))
 	}
 	if rub != nil {
 		for _, cr := range rub.Criteria {
@@ -113,12 +115,12 @@ func Checks(c Case, rub *rubric.Rubric) []evaluator.Result {
 }
 
 // jsonCheck is a JSON answer's syntax and, with a schema, its schema.
-func jsonCheck(c Case) evaluator.Result {
-	s := c.Schema
-	if s == nil {
-		s, _ = evaluator.CompileSchema("answer", []byte(`{}`))
+func jsonCheck(ctx context.Context, c Case) evaluator.Result {
+	check := evaluator.CheckJSON
+	if c.Schema != nil {
+		check = func(data []byte) error { return c.Schema.Check(ctx, data) }
 	}
-	if err := s.Check([]byte(c.Answer)); err != nil {
+	if err := check([]byte(c.Answer)); err != nil {
 		return result("format", severity.Major, false, "", "the JSON answer "+err.Error())
 	}
 	if c.Schema != nil {

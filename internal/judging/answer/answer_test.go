@@ -1,10 +1,12 @@
 package answer
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/judging/evaluator"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaengine"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 )
 
@@ -39,7 +41,7 @@ func TestChecks(t *testing.T) {
 	if err != nil || rubric.Validate(&rub) != nil {
 		t.Fatal(err)
 	}
-	schema, err := evaluator.CompileSchema("s", []byte(`{"type":"object","required":["city"]}`))
+	schema, err := evaluator.CompileSchema(context.Background(), schemaengine.Local{}, "s", []byte(`{"type":"object","required":["city"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestChecks(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, r := range Checks(tc.c, &rub) {
+			for _, r := range Checks(context.Background(), tc.c, &rub) {
 				got = append(got, r.Name+":"+map[bool]string{true: "true", false: "false"}[r.Passed])
 				if !r.Required || (r.Passed != (len(r.Findings) == 0)) {
 					t.Errorf("%s: required %v, %d findings", r.Name, r.Required, len(r.Findings))
@@ -80,7 +82,7 @@ func TestChecks(t *testing.T) {
 func TestMustFindingNamesCriterion(t *testing.T) {
 	rub, _ := rubric.Parse([]byte(`{"id":"r","criteria":[{"name":"facts","weight":1,"min_pass":0.5,"must_include":[{"pattern":"\\d{4}","regex":true}]}]}`))
 	_ = rubric.Validate(&rub)
-	rs := Checks(Case{Answer: "no year"}, &rub)
+	rs := Checks(context.Background(), Case{Answer: "no year"}, &rub)
 	if len(rs) != 1 || len(rs[0].Findings) != 1 || rs[0].Findings[0].Criterion != "facts" || !strings.Contains(rs[0].Findings[0].Message, `/\d{4}/`) {
 		t.Fatalf("%+v", rs)
 	}

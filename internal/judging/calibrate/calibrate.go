@@ -175,7 +175,7 @@ func newJudge(opts Options, d Deps, worktree string) (judge, error) {
 		return j, nil
 	}
 	jury, err := judging.Load(judging.Options{RubricID: opts.RubricID, WorktreeRoot: worktree}, env.Env{
-		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Claude: d.Claude, Environ: d.Environ,
+		Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Claude: d.Claude, Environ: d.Environ, Schemas: d.Schemas,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package evaluator
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -71,11 +72,11 @@ func BenchmarkTenEvaluators(b *testing.B) {
 	actor := strings.Repeat("I changed the files and the tests pass. ", 100)
 	b.ResetTimer()
 	for b.Loop() {
-		set, err := Compile(es, dir)
+		set, err := compileLocal(es, dir)
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := set.Run(Change{Files: files, Dir: dir, ActorOutput: actor})
+		res := set.Run(context.Background(), Change{Files: files, Dir: dir, ActorOutput: actor})
 		if len(res) != 10 || !res[0].Passed || !res[9].Passed {
 			b.Fatalf("unexpected results: %+v", res)
 		}

@@ -5,14 +5,14 @@
 package evaluator
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/severity"
@@ -24,53 +24,80 @@ const (
 	// still counts them all.
 	MaxFindings = 20
 	// maxFileBytes bounds a file read for a schema or an exact match, and
-	// a schema file: larger ones fail rather than fill memory.
-	maxFileBytes = 4 << 20
+	// a schema file: larger ones fail rather than fill memory. It is the
+	// helper's bound on an item, so nothing read is refused there.
+	maxFileBytes = schemaproto.MaxItemBytes
 )
 
 // Set is a rubric's evaluators, compiled: patterns parsed, schemas loaded
 // and checked. The zero Set (and nil) has none.
 type Set struct {
 	evals []compiled
+	// v compiles and validates the JSON Schemas (the tribunal-schema
+	// helper).
+	v schemaproto.Validator
 }
 
 type compiled struct {
 	rubric.Evaluator
-	schema *jsonschema.Schema
 	// source is the schema as read (a schema_file's content), for
-	// Sources.
+	// Sources and for the helper, which compiles it again each round.
 	source []byte
+	// schema is its index among the Set's schemas.
+	schema int
 }
 
 // Compile prepares the evaluators of a rubric whose files live under
-// root (the worktree root): it reads every schema_file there and compiles
-// every schema, so a bad schema stops a run before any model call. The
-// error names the evaluator.
-func Compile(specs []rubric.Evaluator, root string) (*Set, error) {
-	s := &Set{}
+// root (the worktree root): it reads every schema_file there and has v
+// compile every schema — all in one run of the helper, none without a
+// json_schema evaluator — so a bad schema stops a run before any model
+// call. The error names the evaluator, the first in the rubric's order.
+func Compile(ctx context.Context, specs []rubric.Evaluator, root string, v schemaproto.Validator) (*Set, error) {
+	s := &Set{v: v}
+	var req schemaproto.Request
+	var where []string
+	var stop error
 	for _, e := range specs {
 		c := compiled{Evaluator: e}
 		if e.Kind == rubric.KindJSONSchema {
-			sch, src, err := compileSchema(e, root)
+			raw, w, err := loadSchema(e, root)
 			if err != nil {
-				return nil, fmt.Errorf("evaluator %s: %w", e.Name, err)
+				stop = fmt.Errorf("evaluator %s: %w", e.Name, err)
+				break
 			}
-			c.schema, c.source = sch, src
+			c.source, c.schema = raw, len(req.Schemas)
+			req.Schemas, where = append(req.Schemas, schemaproto.Schema{Name: e.Name, Source: raw}), append(where, w)
 		}
 		s.evals = append(s.evals, c)
+	}
+	// The schemas before the first that failed here may not compile: the
+	// first of them that does not is the error, as it comes first.
+	if len(req.Schemas) > 0 {
+		res, err := validate(ctx, v, &req)
+		if err != nil {
+			return nil, fmt.Errorf("evaluator %s: %w", req.Schemas[0].Name, err)
+		}
+		for i, r := range res.Schemas {
+			if r.Error != "" {
+				return nil, fmt.Errorf("evaluator %s: %s: %s", req.Schemas[i].Name, where[i], r.Error)
+			}
+		}
+	}
+	if stop != nil {
+		return nil, stop
 	}
 	return s, nil
 }
 
 // ForRubric compiles the evaluators of a validated rubric whose files
-// live under root; the error starts as rubric validation's do, with the
-// rubric's origin and id, so a missing schema file reads like any other
-// rubric mistake.
-func ForRubric(rub *rubric.Rubric, root string) (*Set, error) {
+// live under root, with v (see Compile); the error starts as rubric
+// validation's do, with the rubric's origin and id, so a missing schema
+// file reads like any other rubric mistake.
+func ForRubric(ctx context.Context, rub *rubric.Rubric, root string, v schemaproto.Validator) (*Set, error) {
 	specs, err := rub.Evaluators()
 	if err == nil {
 		var set *Set
-		if set, err = Compile(specs, root); err == nil {
+		if set, err = Compile(ctx, specs, root, v); err == nil {
 			return set, nil
 		}
 	}
@@ -130,8 +157,10 @@ type Result struct {
 	Findings []severity.Finding
 }
 
-// Run runs every evaluator over c, in the rubric's order.
-func (s *Set) Run(c Change) []Result {
+// Run runs every evaluator over c, in the rubric's order: the JSON
+// Schemas of all of them in one run of the helper, none when no changed
+// file is selected.
+func (s *Set) Run(ctx context.Context, c Change) []Result {
 	if s.Len() == 0 {
 		return nil
 	}
@@ -142,15 +171,16 @@ func (s *Set) Run(c Change) []Result {
 			defer r.Close()
 		}
 	}
+	schemas := s.runSchemas(ctx, c.Files, root)
 	out := make([]Result, 0, len(s.evals))
-	for _, e := range s.evals {
+	for i, e := range s.evals {
 		r := Result{Name: e.Name, Kind: e.Kind, Severity: e.Severity, Required: e.Required}
 		var fails []failure
 		switch e.Kind {
 		case rubric.KindRegex:
 			r.Summary, fails = e.runRegex(c)
 		case rubric.KindJSONSchema:
-			r.Summary, fails = e.runSchema(c.Files, root)
+			r.Summary, fails = e.schemaSummary(schemas[i])
 		case rubric.KindFileEquals:
 			r.Summary, fails = e.runFileEquals(root)
 		}

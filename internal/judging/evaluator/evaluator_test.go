@@ -1,6 +1,7 @@
 package evaluator
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -93,11 +94,11 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			set, err := Compile(specs(t, "["+tc.evaluator+"]"), dir)
+			set, err := compileLocal(specs(t, "["+tc.evaluator+"]"), dir)
 			if err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
-			res := set.Run(Change{Files: files, Dir: dir, ActorOutput: tc.actor})
+			res := set.Run(context.Background(), Change{Files: files, Dir: dir, ActorOutput: tc.actor})
 			if len(res) != 1 {
 				t.Fatalf("got %d results", len(res))
 			}
@@ -128,11 +129,11 @@ func TestFindingsAreCapped(t *testing.T) {
 	for range 30 {
 		b.WriteString("+TODO\n")
 	}
-	set, err := Compile(specs(t, `[{"name":"t","kind":"regex","must_not_match":"TODO","severity":"minor","required":false}]`), t.TempDir())
+	set, err := compileLocal(specs(t, `[{"name":"t","kind":"regex","must_not_match":"TODO","severity":"minor","required":false}]`), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := set.Run(Change{Files: unidiff.Parse([]byte(b.String()))})[0]
+	r := set.Run(context.Background(), Change{Files: unidiff.Parse([]byte(b.String()))})[0]
 	if len(r.Findings) != MaxFindings || !strings.HasPrefix(r.Summary, "30 of 30") || r.Required || r.Findings[0].Severity != "minor" {
 		t.Errorf("%d findings, summary %q, required %v, severity %s", len(r.Findings), r.Summary, r.Required, r.Findings[0].Severity)
 	}
@@ -165,7 +166,7 @@ func TestCompileErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Compile(specs(t, "["+tc.evaluator+"]"), dir)
+			_, err := compileLocal(specs(t, "["+tc.evaluator+"]"), dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Compile error = %v, want it to contain %q", err, tc.want)
 			}
@@ -182,7 +183,7 @@ func TestSchemaFileStaysInTheWorktree(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "s.json"), filepath.Join(dir, "link.json")); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	_, err := Compile(specs(t, `[{"name":"s","kind":"json_schema","paths":"*.json","schema_file":"link.json"}]`), dir)
+	_, err := compileLocal(specs(t, `[{"name":"s","kind":"json_schema","paths":"*.json","schema_file":"link.json"}]`), dir)
 	if err == nil || !strings.Contains(err.Error(), "schema_file link.json") {
 		t.Errorf("a schema file linked from outside the worktree was read: %v", err)
 	}
@@ -191,14 +192,14 @@ func TestSchemaFileStaysInTheWorktree(t *testing.T) {
 func TestSourcesFollowTheSchemaFile(t *testing.T) {
 	dir := worktree(t)
 	es := specs(t, `[{"name":"cfg","kind":"json_schema","paths":"*.json","schema_file":"schemas/cfg.json"},{"name":"t","kind":"regex","must_match":"x"}]`)
-	before, err := Compile(es, dir)
+	before, err := compileLocal(es, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "schemas", "cfg.json"), []byte(`{"type":"array"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	after, err := Compile(es, dir)
+	after, err := compileLocal(es, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +226,13 @@ func TestFIFOTargetDoesNotHang(t *testing.T) {
 			t.Skip("no FIFOs:", err)
 		}
 	}
-	set, err := Compile(specs(t, `[{"name":"cfg","kind":"json_schema","paths":"config/*.json","schema":{}},`+
+	set, err := compileLocal(specs(t, `[{"name":"cfg","kind":"json_schema","paths":"config/*.json","schema":{}},`+
 		`{"name":"version","kind":"file_equals","file":"VERSION","expected":"1.2.3\n"}]`), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan []Result, 1)
-	go func() { done <- set.Run(Change{Files: unidiff.Parse([]byte(change)), Dir: dir}) }()
+	go func() { done <- set.Run(context.Background(), Change{Files: unidiff.Parse([]byte(change)), Dir: dir}) }()
 	select {
 	case res := <-done:
 		for _, r := range res {

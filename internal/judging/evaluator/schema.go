@@ -1,7 +1,6 @@
 package evaluator
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,19 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/tribunal-cc/tribunal/internal/git/unidiff"
+	"github.com/tribunal-cc/tribunal/internal/judging/schemaproto"
 	"github.com/tribunal-cc/tribunal/internal/nesting"
 	"github.com/tribunal-cc/tribunal/internal/rubric"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 )
-
-// schemaBase is the URL a schema is compiled under. Nothing is ever
-// fetched from it: the loader refuses every URL, so a schema is
-// self-contained ($ref only to its own $defs and anchors).
-const schemaBase = "https://evaluators.tribunal.invalid/"
 
 // Keywords lists every keyword a schema may use: those of JSON Schema
 // 2020-12 and the older drafts' spellings the validator also implements
@@ -60,49 +52,30 @@ var (
 	dataOnlyKey = []string{"enum", "const", "default", "examples"}
 )
 
-// errNoLoad refuses every $ref outside the schema itself.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("$ref to %s: schemas must be self-contained (nothing is loaded from files or the network)", url)
-}
-
-// compileSchema loads e's schema (inline or from its file under root),
-// checks its keywords and compiles it; it returns the schema as read too.
-func compileSchema(e rubric.Evaluator, root string) (*jsonschema.Schema, []byte, error) {
-	raw := []byte(e.Schema)
-	where := "schema"
+// loadSchema reads e's schema (inline or from its file under root) and
+// checks it here, without the helper: JSON within the nesting bound, and
+// known keywords and formats only. where is how errors name it.
+func loadSchema(e rubric.Evaluator, root string) (raw []byte, where string, err error) {
+	raw, where = []byte(e.Schema), "schema"
 	if e.SchemaFile != "" {
 		where = "schema_file " + e.SchemaFile
 		data, err := readInRoot(root, e.SchemaFile)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", where, err)
+			return nil, where, fmt.Errorf("%s: %w", where, err)
 		}
 		raw = data
 	}
 	if err := nesting.JSON(raw); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", where, err)
+		return nil, where, fmt.Errorf("%s: %w", where, err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := schemaproto.Decode(raw)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", where, err)
+		return nil, where, fmt.Errorf("%s: not valid JSON: %w", where, err)
 	}
 	if err := checkKeywords(doc, "#"); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", where, err)
+		return nil, where, fmt.Errorf("%s: %w", where, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.UseLoader(noLoader{})
-	url := schemaBase + e.Name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", where, err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: invalid schema: %s", where, oneLineError(err))
-	}
-	return sch, raw, nil
+	return raw, where, nil
 }
 
 // checkKeywords walks every subschema of v (at JSON pointer at) and
@@ -176,56 +149,6 @@ func checkEach(list []any, at string) error {
 		}
 	}
 	return nil
-}
-
-// runSchema validates every changed file that paths selects and that
-// still exists.
-func (e compiled) runSchema(files []unidiff.File, root *os.Root) (string, []failure) {
-	var fails []failure
-	checked := 0
-	for _, f := range files {
-		if f.NewPath == "" || !e.Paths.Match(f.NewPath) {
-			continue
-		}
-		checked++
-		data, err := readRoot(root, f.NewPath)
-		if err != nil {
-			fails = append(fails, failure{file: f.NewPath, message: "cannot read: " + err.Error()})
-			continue
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err == nil {
-			err = nesting.JSON(data)
-		}
-		if err != nil {
-			fails = append(fails, failure{file: f.NewPath, message: "not valid JSON: " + oneLineError(err)})
-			continue
-		}
-		if err := e.schema.Validate(doc); err != nil {
-			fails = append(fails, failure{file: f.NewPath, message: "does not satisfy the schema: " + oneLineError(err)})
-		}
-	}
-	switch {
-	case checked == 0:
-		return "no changed file matches " + e.Paths.String(), nil
-	case len(fails) > 0:
-		return fmt.Sprintf("%d of %d changed file(s) in %s fail the schema (first %s)", len(fails), checked, e.Paths.String(), fails[0].file), fails
-	}
-	return fmt.Sprintf("%d changed file(s) in %s satisfy the schema", checked, e.Paths.String()), nil
-}
-
-// oneLineError flattens a validator's multi-line error: its first line
-// only names our invented URL.
-func oneLineError(err error) string {
-	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) && len(lines) > 1 {
-		lines = lines[1:]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
-	}
-	return strings.ReplaceAll(strings.Join(lines, "; "), schemaBase, "")
 }
 
 // readInRoot reads rel under dir, never leaving it (a symlink out of the

@@ -125,6 +125,7 @@ func Run(ctx context.Context, opts Options, d Deps) (*Result, error) {
 		}
 		j, err := judging.Load(judging.Options{RubricID: id, WorktreeRoot: opts.WorktreeRoot}, env.Env{
 			Getenv: d.Getenv, Home: d.Home, Warn: d.Warn, Relay: d.Relay, Now: d.Now, Rand: d.Rand, Claude: d.Claude, Environ: d.Environ,
+			Schemas: d.Schemas,
 		})
 		if err != nil {
 			return nil, err
