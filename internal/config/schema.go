@@ -55,7 +55,15 @@ func object(fields map[string]*spec) *spec { return &spec{kind: kindObject, fiel
 var tribunalSpec = sync.OnceValue(func() *spec { return newTribunalSpec() })
 
 func newTribunalSpec() *spec {
-	return object(map[string]*spec{
+	fields := runSpecs()
+	maps.Copy(fields, judgeSpecs())
+	maps.Copy(fields, programSpecs())
+	return object(fields)
+}
+
+// runSpecs are the switches, the hooks', the loop's and the actor's keys.
+func runSpecs() map[string]*spec {
+	return map[string]*spec{
 		"enabled": leaf(kindBool),
 		"profile": leaf(kindString),
 		"stop_hook": object(providerFields(map[string]*spec{
@@ -97,6 +105,12 @@ func newTribunalSpec() *spec {
 			"max_output_tokens": leaf(kindCount),
 			"timeout_seconds":   leaf(kindPositive),
 		}),
+	}
+}
+
+// judgeSpecs are the jury's, the trust gate's and the store's keys.
+func judgeSpecs() map[string]*spec {
+	return map[string]*spec{
 		"judges": {
 			kind: kindObject,
 			fields: map[string]*spec{
@@ -162,6 +176,12 @@ func newTribunalSpec() *spec {
 			"min_criterion_coverage": leaf(kindNumber),
 			"builtins":               leaf(kindArray),
 		}),
+	}
+}
+
+// programSpecs are where the model programs are and where traces go.
+func programSpecs() map[string]*spec {
+	return map[string]*spec{
 		"claude": object(map[string]*spec{
 			"path": leaf(kindString),
 		}),
@@ -174,7 +194,7 @@ func newTribunalSpec() *spec {
 		"gemini": object(map[string]*spec{
 			"path": leaf(kindString),
 		}),
-	})
+	}
 }
 
 // pluginSpec covers the top level of the plugin's config.json (layer 1),
