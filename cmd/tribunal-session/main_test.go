@@ -5,14 +5,18 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"os/signal"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/hook/surface"
+	"github.com/tribunal-cc/tribunal/internal/mcpserver"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
@@ -25,6 +29,16 @@ func TestMain(m *testing.M) {
 		"claude": func() { os.Exit(fakeclaude.Main()) },
 		// The Go SDK's client driving `tribunal-session mcp` (mcpclient_test.go).
 		"mcp-client": func() { os.Exit(mcpClient(os.Args[1:])) },
+		// The MCP server, beside tribunal-session as installed: `mcp` runs
+		// it, and it runs each tool as a child tribunal-session. As
+		// cmd/tribunal-mcp's main.
+		"tribunal-mcp": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
+			code := mcpserver.Main(ctx, mcpserver.Program{Args: os.Args[1:], Version: version.Version, Self: proc.Self(),
+				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+			stop()
+			os.Exit(code)
+		},
 		// The real UserPromptSubmit hook, for the daily budget's notice.
 		"prompt-submit": func() {
 			warnf, warn := testcmds.HookLines(os.Stderr)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -60,6 +61,11 @@ type Cmd struct {
 	// MaxTail caps Result.Stderr, or Result.Output when Combined; 0 means
 	// DefaultMaxTail.
 	MaxTail int
+	// StderrTee, when set, is also given the child's stderr as it arrives
+	// (not Combined): a child whose progress someone watches while its
+	// stderr is still kept for its error. A failing tee drops nothing
+	// from Result.Stderr.
+	StderrTee io.Writer
 }
 
 // Result is what a finished, killed or unstartable child left behind.

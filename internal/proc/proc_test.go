@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -168,3 +170,69 @@ func TestBuffers(t *testing.T) {
 		}
 	}
 }
+
+// teeProbe is a StderrTee that tells when a line arrives.
+type teeProbe struct {
+	mu    sync.Mutex
+	got   strings.Builder
+	lines chan string
+}
+
+func (p *teeProbe) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	p.got.Write(b)
+	p.mu.Unlock()
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		p.lines <- l
+	}
+	return len(b), nil
+}
+
+// TestRunStderrTee: the tee gets stderr while the child runs — the child
+// waits, on a FIFO, for the test to have seen its first line — and the
+// Result still keeps it whole.
+func TestRunStderrTee(t *testing.T) {
+	requireSh(t)
+	fifo := filepath.Join(t.TempDir(), "go-on")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	probe := &teeProbe{lines: make(chan string, 8)}
+	c := sh(`echo one >&2; read x < "$0"; echo two >&2; echo out`, fifo)
+	c.StderrTee = probe
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() { res, err := Run(context.Background(), c); done <- outcome{res, err} }()
+	if l := <-probe.lines; l != "one" {
+		t.Fatalf("first tee line %q, want one", l)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := <-done
+	if o.err != nil || string(o.res.Stdout) != "out\n" || o.res.Stderr != "one\ntwo\n" {
+		t.Fatalf("Run = %q, %q, %v", o.res.Stdout, o.res.Stderr, o.err)
+	}
+	if probe.got.String() != "one\ntwo\n" {
+		t.Errorf("tee got %q", probe.got.String())
+	}
+}
+
+// TestRunStderrTeeFailing: a tee that fails takes nothing from the kept
+// stderr.
+func TestRunStderrTeeFailing(t *testing.T) {
+	requireSh(t)
+	c := sh("echo one >&2; echo two >&2")
+	c.StderrTee = failingWriter{}
+	res, err := Run(context.Background(), c)
+	if err != nil || res.Stderr != "one\ntwo\n" {
+		t.Fatalf("Run = %q, %v", res.Stderr, err)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("gone") }
