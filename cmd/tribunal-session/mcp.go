@@ -13,8 +13,10 @@ import (
 const mcpHelp = `usage: tribunal-session mcp
 
 Serves tribunal's tools over the Model Context Protocol on stdin and
-stdout, for an agent to call mid-task (the plugin registers it with
-Claude Code as the server "tribunal"; any MCP client can start it):
+stdout, for an agent to call mid-task: it runs tribunal-mcp, the server
+installed beside tribunal-session (the plugin registers tribunal-mcp
+with Claude Code as the server "tribunal"; any MCP client can start
+either):
 
   judge            judge the working tree's uncommitted change (or a given
                    diff, a base..head range, the staged changes) with the
@@ -34,7 +36,11 @@ Inside a child tribunal started (TRIBUNAL_NESTED set: an actor's or a
 judge's session) judge, verify and dismiss_finding are refused. stdout carries
 only the protocol; progress goes to stderr.
 
-Exit status: 0 when the client closes the connection; 2 usage error.
+Each call runs its command as a child tribunal-session; cancelling the
+call stops it.
+
+Exit status: 0 when the client closes the connection; 2 usage error, or
+tribunal-mcp is not installed beside tribunal-session.
 `
 
 // mcpProgram is the server, a program of its own beside this one: the
