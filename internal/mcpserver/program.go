@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/proc"
@@ -24,6 +25,12 @@ const (
 	exitUsage   = 2
 	exitAborted = 3
 )
+
+// childStopGrace is how long a cancelled tool's tribunal-session has,
+// after SIGTERM, to record itself as aborted and stop its judges before
+// its process group is killed: it exits by itself within 5 s of the
+// signal whatever it is blocked on.
+const childStopGrace = 6 * time.Second
 
 // childStderrTail is how much of a command's stderr a tool keeps for its
 // error: lastLines shows the last 20 lines, and a progress line is short.
@@ -84,13 +91,15 @@ func Main(ctx context.Context, p Program) int {
 // (session is its path) with env, in the server's working directory (the
 // tools "run in the directory the server was started in"): stdin given,
 // stdout captured, stderr captured and passed on to stderr as it comes.
-// The child is a process group of its own, killed whole when the tool
-// call's context ends (the client cancelled it, or the server is
-// stopping). It redacts its own output, as every tribunal-session does.
+// The child is a process group of its own: when the tool call's context
+// ends (the client cancelled it, or the server is stopping) it is asked
+// to stop, as a run in process was, so that its record says aborted, and
+// its group is killed whole. It redacts its own output, as every
+// tribunal-session does.
 func ChildRunner(session string, env []string, stderr io.Writer) Runner {
 	return func(ctx context.Context, args []string, stdin string) Result {
 		res, err := proc.Run(ctx, proc.Cmd{Path: session, Args: args, Env: env, Stdin: stdin,
-			MaxTail: childStderrTail, StderrTee: stderr})
+			MaxTail: childStderrTail, StderrTee: stderr, Interrupt: childStopGrace})
 		r := Result{Stdout: string(res.Stdout), Stderr: res.Stderr, Code: res.ExitCode}
 		if err == nil && res.Signal == "" {
 			return r

@@ -236,3 +236,55 @@ func TestRunStderrTeeFailing(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("gone") }
+
+// TestRunInterrupt: with an Interrupt grace, cancellation first asks the
+// child to stop (SIGTERM), and kills its group only when it does not.
+func TestRunInterrupt(t *testing.T) {
+	requireSh(t)
+	tests := []struct {
+		name, script string
+		grace        time.Duration
+		stderr       string
+		exit         int
+		signal       string
+	}{
+		{"the child winds down by itself", `trap 'echo stopped >&2; exit 7' TERM; echo ready >&2; sleep 300 & wait $!`,
+			time.Minute, "ready\nstopped\n", 7, ""},
+		{"a child that ignores it is killed after the grace", `trap '' TERM; echo ready >&2; sleep 300 & wait $!; wait $!`,
+			300 * time.Millisecond, "ready\n", -1, "killed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			probe := &teeProbe{lines: make(chan string, 8)}
+			c := sh(tt.script)
+			c.Timeout, c.Interrupt, c.StderrTee = 0, tt.grace, probe
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type outcome struct {
+				res Result
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() { res, err := Run(ctx, c); done <- outcome{res, err} }()
+			if l := <-probe.lines; l != "ready" {
+				t.Fatalf("first line %q", l)
+			}
+			start := time.Now()
+			cancel()
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("Run did not return after the cancellation")
+			}
+			if !errors.Is(o.err, context.Canceled) || o.res.Stderr != tt.stderr || o.res.ExitCode != tt.exit || o.res.Signal != tt.signal {
+				t.Errorf("Run = %v, stderr %q, exit %d, signal %q; want canceled, %q, %d, %q",
+					o.err, o.res.Stderr, o.res.ExitCode, o.res.Signal, tt.stderr, tt.exit, tt.signal)
+			}
+			took := time.Since(start)
+			if took > tt.grace+10*time.Second || (tt.signal != "" && took < tt.grace) {
+				t.Errorf("took %s after the cancellation, grace %s", took, tt.grace)
+			}
+		})
+	}
+}
