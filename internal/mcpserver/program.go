@@ -54,8 +54,8 @@ type Program struct {
 
 // Main serves the tools on stdin and stdout until the client closes the
 // connection or ctx ends (a termination signal), and returns the exit
-// status: 0 (also after --version), or 2 when it was started wrong or tribunal-session is not
-// beside it, or 3 when serving failed.
+// status: 0 (also after --version); 2 when it was started with arguments
+// or tribunal-session is not beside it; 3 when serving failed.
 func Main(ctx context.Context, p Program) int {
 	say := output.Session{W: p.Stderr}
 	if len(p.Args) == 1 && p.Args[0] == "--version" {
