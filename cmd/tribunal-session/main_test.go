@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"os/signal"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -12,8 +13,11 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hook/stophook"
 	"github.com/tribunal-cc/tribunal/internal/hook/surface"
 	"github.com/tribunal-cc/tribunal/internal/judging/schemaengine"
+	"github.com/tribunal-cc/tribunal/internal/mcpserver"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
+	"github.com/tribunal-cc/tribunal/internal/version"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
@@ -29,6 +33,16 @@ func TestMain(m *testing.M) {
 		"tribunal-schema": func() { os.Exit(schemaengine.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// The Go SDK's client driving `tribunal-session mcp` (mcpclient_test.go).
 		"mcp-client": func() { os.Exit(mcpClient(os.Args[1:])) },
+		// The MCP server, beside tribunal-session as installed: `mcp` runs
+		// it, and it runs each tool as a child tribunal-session. As
+		// cmd/tribunal-mcp's main.
+		"tribunal-mcp": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), terminationSignals...)
+			code := mcpserver.Main(ctx, mcpserver.Program{Args: os.Args[1:], Version: version.Version, Self: proc.Self(),
+				Getenv: os.Getenv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+			stop()
+			os.Exit(code)
+		},
 		// The real UserPromptSubmit hook, for the daily budget's notice.
 		"prompt-submit": func() {
 			warnf, warn := testcmds.HookLines(os.Stderr)

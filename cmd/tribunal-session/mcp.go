@@ -1,21 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"strings"
+	"errors"
+	"os/exec"
+	"syscall"
+	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/mcpserver"
-	"github.com/tribunal-cc/tribunal/internal/proc/childenv"
-	"github.com/tribunal-cc/tribunal/internal/version"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 )
 
 const mcpHelp = `usage: tribunal-session mcp
 
 Serves tribunal's tools over the Model Context Protocol on stdin and
-stdout, for an agent to call mid-task (the plugin registers it with
-Claude Code as the server "tribunal"; any MCP client can start it):
+stdout, for an agent to call mid-task: it runs tribunal-mcp, the server
+installed beside tribunal-session (the plugin registers tribunal-mcp
+with Claude Code as the server "tribunal"; any MCP client can start
+either):
 
   judge            judge the working tree's uncommitted change (or a given
                    diff, a base..head range, the staged changes) with the
@@ -35,8 +36,23 @@ Inside a child tribunal started (TRIBUNAL_NESTED set: an actor's or a
 judge's session) judge, verify and dismiss_finding are refused. stdout carries
 only the protocol; progress goes to stderr.
 
-Exit status: 0 when the client closes the connection; 2 usage error.
+Each call runs its command as a child tribunal-session; cancelling the
+call stops it.
+
+Exit status: 0 when the client closes the connection; 2 usage error, or
+tribunal-mcp is not installed beside tribunal-session.
 `
+
+// mcpProgram is the server, a program of its own beside this one: the
+// MCP SDK and its JSON Schema library stay out of every other command's
+// start. The plugin starts it directly; this command is for the MCP
+// clients configured with `tribunal-session mcp`.
+const mcpProgram = "tribunal-mcp"
+
+// mcpStopGrace is how long the server has, once this command is told to
+// stop, to stop its tools' children before it is killed: within
+// stopGrace, after which this process exits anyway.
+const mcpStopGrace = 4 * time.Second
 
 func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 	args, ok := c.positional("mcp", args)
@@ -48,32 +64,38 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		c.hint("an MCP client starts it as: tribunal-session mcp")
 		return exitUsage
 	}
-	c.progress("mcp: serving judge, verify, list_verdicts, show_verdict and dismiss_finding on stdio")
-	o := mcpserver.Options{Version: version.Version, Nested: c.getenv(childenv.GuardEnv) != "", Run: c.mcpRunner()}
-	if err := mcpserver.Serve(ctx, o, c.stdin, c.stdout); err != nil {
-		c.errorf("mcp: %v", err)
+	self := proc.Self()
+	bin, err := proc.Helper(self, mcpProgram)
+	if err != nil {
+		dir := ""
+		if self != "" {
+			dir = proc.HelperDir(self)
+		}
+		c.say().MissingProgram("mcp", mcpProgram, dir)
+		return exitUsage
+	}
+	return c.runMCP(ctx, bin)
+}
+
+// runMCP runs the server on this command's own streams, with its
+// environment and working directory, and exits as it exits. A termination
+// signal reaches it as SIGTERM, on which it stops its tools' children.
+func (c *cli) runMCP(ctx context.Context, bin string) int {
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.stdin, c.stdout, c.stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = mcpStopGrace
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitAccepted
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode()
+	case errors.As(err, &exit) || ctx.Err() != nil:
+		// Ended by a signal: stopped, as the server itself is when told to.
 		return exitAborted
 	}
-	return exitAccepted
+	c.errorf("mcp: %s: %v", mcpProgram, err)
+	return exitAborted
 }
-
-// mcpRunner runs one command in this process for a tool: its stdout is
-// captured (the process's own is the protocol), its stderr goes to the
-// server's stderr and is captured too, for the tool's error.
-func (c *cli) mcpRunner() mcpserver.Runner {
-	return func(ctx context.Context, args []string, stdin string) mcpserver.Result {
-		var out, errb bytes.Buffer
-		code := runCommand(ctx, args, c.getenv, strings.NewReader(stdin), &out, io.MultiWriter(c.stderr, &errb), noTerminal)
-		return mcpserver.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
-	}
-}
-
-// runCommand is run, bound in init: the commands table refers to mcpCmd,
-// which runs commands through run, which reads the table (a direct
-// reference would be an initialisation cycle).
-var runCommand func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int
-
-func init() { runCommand = run }
-
-// noTerminal: a tool's output is never shown on a terminal.
-func noTerminal(io.Writer) (bool, int) { return false, 0 }

@@ -77,3 +77,18 @@ func TestBarClear(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestMissingProgram(t *testing.T) {
+	for _, tt := range []struct{ dir, want string }{
+		{"/opt/tribunal/bin", "tribunal: error: mcp: tribunal-mcp is not installed in /opt/tribunal/bin\n" +
+			"tribunal: hint: reinstall tribunal (make install) so that all its programs are in one directory\n"},
+		{"", "tribunal: error: mcp: tribunal-mcp is not installed beside this program (its path is unknown)\n" +
+			"tribunal: hint: reinstall tribunal (make install) so that all its programs are in one directory\n"},
+	} {
+		var b bytes.Buffer
+		Session{W: &b}.MissingProgram("mcp", "tribunal-mcp", tt.dir)
+		if b.String() != tt.want {
+			t.Errorf("MissingProgram(%q) = %q, want %q", tt.dir, b.String(), tt.want)
+		}
+	}
+}

@@ -22,15 +22,23 @@ func Helper(self, name string) (string, error) {
 	if self == "" {
 		return "", fmt.Errorf("%w: %s (the running binary's path is unknown)", ErrNoHelper, name)
 	}
-	if resolved, err := filepath.EvalSymlinks(self); err == nil {
-		self = resolved
-	}
-	dir := filepath.Dir(self)
+	dir := HelperDir(self)
 	p := filepath.Join(dir, name)
 	if !Executable(p) {
 		return "", fmt.Errorf("%w: %s is not in %s", ErrNoHelper, name, dir)
 	}
 	return p, nil
+}
+
+// HelperDir is the directory Helper looks in for the helpers of self:
+// the directory of the file self names, a symlink followed (an install
+// may link the binary onto PATH). An error about a missing helper names
+// it, so that the user knows where the program should have been.
+func HelperDir(self string) string {
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	return filepath.Dir(self)
 }
 
 // Self is the running binary's path, or "" when the system cannot say.

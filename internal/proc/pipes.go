@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"io"
 	"os"
 	"time"
 )
@@ -13,13 +14,14 @@ type pipes struct {
 	readers                     []*os.File
 	head                        *headBuffer // stdout from its start
 	tail                        *tailBuffer // stderr, or both streams
+	tee                         io.Writer   // also given stderr (Cmd.StderrTee)
 	combined                    bool
 	done                        chan struct{} // one value per feeder or drainer
 	workers                     int
 }
 
 func newPipes(c Cmd) (p *pipes, err error) {
-	p = &pipes{combined: c.Combined, done: make(chan struct{}, 3)}
+	p = &pipes{combined: c.Combined, tee: c.StderrTee, done: make(chan struct{}, 3)}
 	defer func() {
 		if err != nil {
 			p.closeChildEnds()
@@ -79,7 +81,25 @@ func (p *pipes) startWorkers(stdin string) {
 		return
 	}
 	p.drain(p.readers[0], p.head)
+	if p.tee != nil {
+		p.drain(p.readers[1], teeWriter{p.tail, p.tee})
+		return
+	}
 	p.drain(p.readers[1], p.tail)
+}
+
+// teeWriter keeps every write in keep and passes it on to also, whose
+// error is ignored: the one who watches may have gone, and the child
+// must neither block nor lose its kept stderr over it.
+type teeWriter struct {
+	keep *tailBuffer
+	also io.Writer
+}
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	t.keep.Write(p)
+	_, _ = t.also.Write(p)
+	return len(p), nil
 }
 
 func (p *pipes) drain(r *os.File, w interface{ Write([]byte) (int, error) }) {

@@ -8,9 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -60,6 +62,17 @@ type Cmd struct {
 	// MaxTail caps Result.Stderr, or Result.Output when Combined; 0 means
 	// DefaultMaxTail.
 	MaxTail int
+	// Interrupt, when > 0, is the grace a child that winds down by
+	// itself on SIGTERM (a tribunal-session: it records itself as
+	// aborted and stops its own children) is given: at the deadline or
+	// on cancellation it is sent SIGTERM, and its group is killed only if
+	// it is still running Interrupt later. 0 kills the group at once.
+	Interrupt time.Duration
+	// StderrTee, when set, is also given the child's stderr as it arrives
+	// (not Combined): a child whose progress someone watches while its
+	// stderr is still kept for its error. A failing tee drops nothing
+	// from Result.Stderr.
+	StderrTee io.Writer
 }
 
 // Result is what a finished, killed or unstartable child left behind.
@@ -128,11 +141,11 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		cmd.Stdin = streams.childIn
 	}
 	cmd.SysProcAttr = childAttr()
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = PipeGrace
+	stopCancel := setCancel(cmd, c.Interrupt)
 
 	start := time.Now()
 	startErr, waitErr := startAndWait(cmd, c.Timeout, streams.closeChildEnds)
+	stopCancel()
 	res := Result{Duration: time.Since(start)}
 	if startErr != nil {
 		streams.finish(0)
@@ -186,6 +199,44 @@ func startAndWait(cmd *exec.Cmd, deadline time.Duration, started func()) (startE
 	}()
 	o := <-done
 	return o.start, o.wait
+}
+
+// setCancel sets what the end of the run's context does to cmd: kill its
+// group at once, or with a grace, first ask the child to stop (SIGTERM)
+// and kill the group if it is still there grace later. The returned func
+// drops a pending kill once the child has been waited for.
+func setCancel(cmd *exec.Cmd, grace time.Duration) (stop func()) {
+	if grace <= 0 {
+		cmd.Cancel = func() error { return killGroup(cmd) }
+		cmd.WaitDelay = PipeGrace
+		return func() {}
+	}
+	var (
+		mu    sync.Mutex
+		timer *time.Timer
+		done  bool
+	)
+	cmd.Cancel = func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			timer = time.AfterFunc(grace, func() { _ = killGroup(cmd) })
+		}
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			return killGroup(cmd)
+		}
+		return nil
+	}
+	// exec's own kill (the process alone) comes only after the group's.
+	cmd.WaitDelay = grace + PipeGrace
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done = true
+		if timer != nil {
+			timer.Stop()
+		}
+	}
 }
 
 // killGroup kills the child's whole process group (negative pid).

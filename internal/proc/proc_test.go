@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -166,5 +168,123 @@ func TestBuffers(t *testing.T) {
 		if string(h.Bytes()) != tt.head || tl.String() != tt.tail {
 			t.Errorf("%q max %d: head %q tail %q; want %q %q", tt.writes, tt.max, h.Bytes(), tl.String(), tt.head, tt.tail)
 		}
+	}
+}
+
+// teeProbe is a StderrTee that tells when a line arrives.
+type teeProbe struct {
+	mu    sync.Mutex
+	got   strings.Builder
+	lines chan string
+}
+
+func (p *teeProbe) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	p.got.Write(b)
+	p.mu.Unlock()
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		p.lines <- l
+	}
+	return len(b), nil
+}
+
+// TestRunStderrTee: the tee gets stderr while the child runs — the child
+// waits, on a FIFO, for the test to have seen its first line — and the
+// Result still keeps it whole.
+func TestRunStderrTee(t *testing.T) {
+	requireSh(t)
+	fifo := filepath.Join(t.TempDir(), "go-on")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	probe := &teeProbe{lines: make(chan string, 8)}
+	c := sh(`echo one >&2; read x < "$0"; echo two >&2; echo out`, fifo)
+	c.StderrTee = probe
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() { res, err := Run(context.Background(), c); done <- outcome{res, err} }()
+	if l := <-probe.lines; l != "one" {
+		t.Fatalf("first tee line %q, want one", l)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := <-done
+	if o.err != nil || string(o.res.Stdout) != "out\n" || o.res.Stderr != "one\ntwo\n" {
+		t.Fatalf("Run = %q, %q, %v", o.res.Stdout, o.res.Stderr, o.err)
+	}
+	if probe.got.String() != "one\ntwo\n" {
+		t.Errorf("tee got %q", probe.got.String())
+	}
+}
+
+// TestRunStderrTeeFailing: a tee that fails takes nothing from the kept
+// stderr.
+func TestRunStderrTeeFailing(t *testing.T) {
+	requireSh(t)
+	c := sh("echo one >&2; echo two >&2")
+	c.StderrTee = failingWriter{}
+	res, err := Run(context.Background(), c)
+	if err != nil || res.Stderr != "one\ntwo\n" {
+		t.Fatalf("Run = %q, %v", res.Stderr, err)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("gone") }
+
+// TestRunInterrupt: with an Interrupt grace, cancellation first asks the
+// child to stop (SIGTERM), and kills its group only when it does not.
+func TestRunInterrupt(t *testing.T) {
+	requireSh(t)
+	tests := []struct {
+		name, script string
+		grace        time.Duration
+		stderr       string
+		exit         int
+		signal       string
+	}{
+		{"the child winds down by itself", `trap 'echo stopped >&2; exit 7' TERM; echo ready >&2; sleep 300 & wait $!`,
+			time.Minute, "ready\nstopped\n", 7, ""},
+		{"a child that ignores it is killed after the grace", `trap '' TERM; echo ready >&2; sleep 300 & wait $!; wait $!`,
+			300 * time.Millisecond, "ready\n", -1, "killed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			probe := &teeProbe{lines: make(chan string, 8)}
+			c := sh(tt.script)
+			c.Timeout, c.Interrupt, c.StderrTee = 0, tt.grace, probe
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type outcome struct {
+				res Result
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() { res, err := Run(ctx, c); done <- outcome{res, err} }()
+			if l := <-probe.lines; l != "ready" {
+				t.Fatalf("first line %q", l)
+			}
+			start := time.Now()
+			cancel()
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("Run did not return after the cancellation")
+			}
+			if !errors.Is(o.err, context.Canceled) || o.res.Stderr != tt.stderr || o.res.ExitCode != tt.exit || o.res.Signal != tt.signal {
+				t.Errorf("Run = %v, stderr %q, exit %d, signal %q; want canceled, %q, %d, %q",
+					o.err, o.res.Stderr, o.res.ExitCode, o.res.Signal, tt.stderr, tt.exit, tt.signal)
+			}
+			took := time.Since(start)
+			if took > tt.grace+10*time.Second || (tt.signal != "" && took < tt.grace) {
+				t.Errorf("took %s after the cancellation, grace %s", took, tt.grace)
+			}
+		})
 	}
 }
