@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/proc"
@@ -83,9 +82,5 @@ func (h Helper) missing(err error) error {
 	if h.Self == "" || !errors.Is(err, proc.ErrNoHelper) {
 		return &MissingError{Err: err}
 	}
-	self := h.Self
-	if resolved, rerr := filepath.EvalSymlinks(self); rerr == nil {
-		self = resolved
-	}
-	return &MissingError{Dir: filepath.Dir(self), Err: err}
+	return &MissingError{Dir: proc.HelperDir(h.Self), Err: err}
 }
