@@ -127,13 +127,17 @@ func (c *cli) exportTask(ctx context.Context, taskID string) {
 	// The helper's lines are already worded (internal/output): relayed
 	// as they are, through this process's redacting stderr.
 	fmt.Fprint(c.stderr, res.Stderr)
+	// The live form prints nothing but its one warning, so a helper
+	// killed after saying it (late, on a loaded machine) is not warned
+	// about twice.
 	var timeout *proc.TimeoutError
 	switch {
+	case res.Stderr != "":
 	case errors.As(err, &timeout):
 		c.warning(otelconf.NotExported(taskID, fmt.Errorf("%s %v", otelconf.Program, err), true))
 	case err != nil:
 		c.warning(otelconf.NotExported(taskID, fmt.Errorf("cannot run %s: %w", otelconf.Program, err), false))
-	case res.ExitCode != 0 && res.Stderr == "":
+	case res.ExitCode != 0:
 		c.warning(otelconf.NotExported(taskID, fmt.Errorf("%s exited with status %d", otelconf.Program, res.ExitCode), false))
 	}
 }

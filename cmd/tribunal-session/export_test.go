@@ -229,6 +229,16 @@ func TestLiveExportHelperIsBounded(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 
+	// One that said its warning and then hung is killed all the same,
+	// and its warning is the only one.
+	said := "tribunal: warning: task " + exportTaskID + ": traces not exported: said by the helper\n"
+	testkit.WriteFileMode(t, filepath.Join(bin, "tribunal-otel"), "#!/bin/sh\nprintf '"+said+"' >&2\nexec sleep 600\n", 0o755)
+	errb.Reset()
+	c.exportTask(context.Background(), exportTaskID)
+	if got := errb.String(); got != said {
+		t.Errorf("got:\n%s\nwant only the helper's:\n%s", got, said)
+	}
+
 	errb.Reset()
 	useSelf(t, t.TempDir())
 	c.exportTask(context.Background(), exportTaskID)
