@@ -41,10 +41,9 @@ const exportStop = 3 * time.Second
 // SDK so that this binary does not: the same arguments, streams and exit
 // status. export -h never gets here (run answers it from exportHelp).
 func (c *cli) exportCmd(ctx context.Context, args []string) int {
-	bin, err := c.otelHelper()
+	bin, dir, err := c.otelHelper()
 	if err != nil {
-		c.errorf("export: %v", err)
-		c.hint("reinstall tribunal (make install) so that all its programs are in one directory")
+		c.say().MissingProgram("export", otelconf.Program, dir)
 		return exitUsage
 	}
 	cmd := exec.CommandContext(ctx, bin, append([]string{"export"}, args...)...)
@@ -71,10 +70,16 @@ func (c *cli) exportCmd(ctx context.Context, args []string) int {
 	return exitAborted
 }
 
-// otelHelper is tribunal-otel's path beside this binary; the error says
-// where it is missing from.
-func (c *cli) otelHelper() (string, error) {
-	return proc.Helper(selfPath(), otelconf.Program)
+// otelHelper is tribunal-otel's path beside this binary, or the error
+// and the directory it is missing from ("" when this binary's path is
+// unknown).
+func (c *cli) otelHelper() (bin, dir string, err error) {
+	self := selfPath()
+	bin, err = proc.Helper(self, otelconf.Program)
+	if err != nil && self != "" {
+		dir = proc.HelperDir(self)
+	}
+	return bin, dir, err
 }
 
 // otelEnviron is the helper's environment: this process's, with the
@@ -114,10 +119,9 @@ func (c *cli) exportTask(ctx context.Context, taskID string) {
 	if !tc.Enabled {
 		return
 	}
-	bin, err := c.otelHelper()
+	bin, dir, err := c.otelHelper()
 	if err != nil {
-		c.warning(otelconf.NotExported(taskID, err, false))
-		c.hint("reinstall tribunal (make install) so that all its programs are in one directory")
+		c.say().MissingProgramWarning("task "+taskID+": traces not exported", otelconf.Program, dir)
 		return
 	}
 	// A run stopped by a signal is recorded as aborted, and that is worth

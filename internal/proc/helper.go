@@ -16,32 +16,30 @@ var ErrNoHelper = errors.New("helper program not installed")
 // server, OpenTelemetry export, JSON Schema validation — are programs of
 // their own so that every other command starts without their packages'
 // initialisation; they are found only beside the binary, never on PATH,
-// which a repository under review may shape. The error is a *HelperError
-// (errors.Is ErrNoHelper) naming the directory looked in.
+// which a repository under review may shape. Errors wrap ErrNoHelper and
+// name the directory looked in.
 func Helper(self, name string) (string, error) {
 	if self == "" {
 		return "", fmt.Errorf("%w: %s (the running binary's path is unknown)", ErrNoHelper, name)
 	}
-	if resolved, err := filepath.EvalSymlinks(self); err == nil {
-		self = resolved
-	}
-	dir := filepath.Dir(self)
+	dir := HelperDir(self)
 	p := filepath.Join(dir, name)
 	if !Executable(p) {
-		return "", &HelperError{Name: name, Dir: dir}
+		return "", fmt.Errorf("%w: %s is not in %s", ErrNoHelper, name, dir)
 	}
 	return p, nil
 }
 
-// HelperError is a helper program missing from the directory of the
-// binary that needs it; its text is the user's ("tribunal-otel is not
-// installed in DIR"), for the caller to put after what it could not do.
-type HelperError struct{ Name, Dir string }
-
-func (e *HelperError) Error() string { return e.Name + " is not installed in " + e.Dir }
-
-// Is makes a HelperError ErrNoHelper.
-func (e *HelperError) Is(target error) bool { return target == ErrNoHelper }
+// HelperDir is the directory Helper looks in for the helpers of self:
+// the directory of the file self names, a symlink followed (an install
+// may link the binary onto PATH). An error about a missing helper names
+// it, so that the user knows where the program should have been.
+func HelperDir(self string) string {
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	return filepath.Dir(self)
+}
 
 // Self is the running binary's path, or "" when the system cannot say.
 func Self() string {
