@@ -15,7 +15,7 @@ CLAUDE   ?= claude
 # internal/version keeps the Go default and the marketplace entry equal to it).
 VERSION  := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
 LDFLAGS  := -s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$(VERSION)
-BINARIES := stop-gate session-start prompt-submit tribunal-session tribunal-schema tribunal-mcp
+BINARIES := stop-gate session-start prompt-submit tribunal-session tribunal-schema tribunal-mcp tribunal-otel
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
 MARKET   := dist/marketplace

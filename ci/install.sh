@@ -107,13 +107,14 @@ provide() {
 	echo "tribunal: $1 installed in the tool cache ($entry)" >&2
 }
 
-# build_session builds tribunal-session and the helper programs it runs
-# from its own directory (a rubric's json_schema evaluators need
-# tribunal-schema), side by side in the entry.
+# build_session builds tribunal-session and the helper programs it finds
+# only in its own directory (tribunal-schema: a rubric's json_schema
+# evaluators; tribunal-otel: telemetry), so they share the entry that
+# $dir/bin/tribunal-session links to.
 build_session() {
 	(cd "$here" && CGO_ENABLED=0 go build -trimpath \
 		-ldflags "-s -w -X github.com/tribunal-cc/tribunal/internal/version.Version=$version" \
-		-o "$1/" ./cmd/tribunal-session ./cmd/tribunal-schema)
+		-o "$1/" ./cmd/tribunal-session ./cmd/tribunal-schema ./cmd/tribunal-otel)
 }
 
 build_claude() {

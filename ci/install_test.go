@@ -152,6 +152,7 @@ func TestInstallReusesTheToolCache(t *testing.T) {
 	} else if st, err := os.Stat(filepath.Join(filepath.Dir(real), "tribunal-schema")); err != nil || st.Mode()&0o111 == 0 {
 		t.Errorf("no tribunal-schema beside %s: %v", real, err)
 	}
+	helperFound(t, bin)
 
 	log, calls, bin = r.job()
 	if called(calls, "go build") || called(calls, "npm") {
@@ -191,5 +192,18 @@ func TestInstallReusesTheToolCache(t *testing.T) {
 	}
 	if got := version(t, bin, "claude"); got != claudeWant {
 		t.Errorf("reinstalled claude --version = %q, want %q", got, claudeWant)
+	}
+}
+
+// helperFound: tribunal-session, reached through the job's bin link,
+// finds its helper tribunal-otel in the cached build's directory (export
+// gets as far as asking for a collector, not as far as a missing helper).
+func helperFound(t *testing.T, bin string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "tribunal-session"), "export", "--otlp")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "export: no collector is configured") {
+		t.Errorf("tribunal-session export from %s does not reach tribunal-otel:\n%s", bin, out)
 	}
 }

@@ -41,7 +41,7 @@ type builtPlugin struct {
 }
 
 // binaries are the plugin's programs, as in the Makefile's BINARIES.
-var binaries = []string{"stop-gate", "session-start", "prompt-submit", "tribunal-session", "tribunal-mcp"}
+var binaries = []string{"stop-gate", "session-start", "prompt-submit", "tribunal-session", "tribunal-schema", "tribunal-mcp", "tribunal-otel"}
 
 var buildPlugin = sync.OnceValues(func() (*builtPlugin, error) {
 	root, err := repoRoot()

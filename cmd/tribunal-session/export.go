@@ -3,214 +3,140 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
-	"io"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
-	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelconf"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 )
 
 // exitExportFailed is export's status when the collector did not take
 // every span (unreachable, slow past the deadline, or refusing).
-const exitExportFailed = 40
+const exitExportFailed = otelconf.ExitExportFailed
 
-const exportHelp = `usage: tribunal-session export --otlp [--since DURATION|TIME] [--project DIR]
-                               [--task ID]... [--timeout DURATION] [--quiet]
+// exportHelp is export's usage; tribunal-otel prints the same text.
+const exportHelp = otelconf.ExportHelp
 
-Sends recorded tasks and advisory judgements to an OpenTelemetry collector
-as traces, over OTLP/HTTP: a trace per task or judgement (its id is the
-task's ULID), a span per iteration, per agent and per model call, and the
-gate decision. The same task always gives the same trace and span ids, so
-sending it again (after a live export, or twice) does not duplicate it.
+// liveMargin is how long past otelconf.LiveTimeout tribunal-otel may take
+// to start and to read what it sends before it is killed: its own
+// deadline covers the collector, this covers a helper that hangs.
+const liveMargin = time.Second
 
-The collector is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
-OTEL_EXPORTER_OTLP_ENDPOINT (+ /v1/traces), else the user-level setting
-tribunal.telemetry.otlp_endpoint. OTEL_EXPORTER_OTLP_HEADERS,
-OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf, http/json), OTEL_SERVICE_NAME
-and OTEL_RESOURCE_ATTRIBUTES are honoured.
+// exportStop is how long export's helper has, once this process is
+// told to stop, to say what it did not send before it is killed.
+const exportStop = 3 * time.Second
 
-  --otlp             send over OTLP (the only exporter; required)
-  --since WHEN       only what was recorded since WHEN: a duration back
-                     from now (24h, 7d) or an RFC 3339 time; default all
-  --project DIR      only the tasks of the git repository at DIR
-  --task ID          only this task or judgement (repeatable)
-  --timeout D        the whole export's deadline (default 30s)
-  --quiet            print nothing when there is nothing to do or no
-                     collector is configured (how run and the Stop hook's
-                     judge call it)
-
-Exit status: 0 every span was sent (or there was nothing to send); 2 usage,
-no collector configured, or an OTEL_* value that cannot be used; 40 the
-collector did not take every span (unreachable, too slow, or refusing):
-nothing recorded is lost, run export again.
-`
-
-type exportFlags struct {
-	otlp    bool
-	since   string
-	project string
-	tasks   []string
-	timeout time.Duration
-	quiet   bool
-}
-
+// exportCmd runs tribunal-otel's export, which links the OpenTelemetry
+// SDK so that this binary does not: the same arguments, streams and exit
+// status. export -h never gets here (run answers it from exportHelp).
 func (c *cli) exportCmd(ctx context.Context, args []string) int {
-	var f exportFlags
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&f.otlp, "otlp", false, "")
-	fs.StringVar(&f.since, "since", "", "")
-	fs.StringVar(&f.project, "project", "", "")
-	fs.Func("task", "", func(v string) error { f.tasks = append(f.tasks, v); return nil })
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "")
-	fs.BoolVar(&f.quiet, "quiet", false, "")
-	if err := fs.Parse(args); err != nil {
-		return c.flagError("export", fs, err)
+	bin, dir, err := c.otelHelper()
+	if err != nil {
+		c.say().MissingProgram("export", otelconf.Program, dir)
+		return exitUsage
 	}
+	cmd := exec.CommandContext(ctx, bin, append([]string{"export"}, args...)...)
+	cmd.Env = c.otelEnviron()
+	// The helper reads no input; stdout and stderr pass through this
+	// process's writers, so what it prints is redacted as ours is.
+	cmd.Stdout, cmd.Stderr = c.stdout, c.stderr
+	// Stopped (cancel, a signal), the helper gets SIGTERM and says what
+	// was not sent, as the export in this process did.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = exportStop
+	err = cmd.Run()
+	var exit *exec.ExitError
 	switch {
-	case fs.NArg() > 0:
-		c.errorf("export: unexpected argument %q", fs.Arg(0))
-		return exitUsage
-	case !f.otlp:
-		c.errorf("export: say where to: --otlp (the only exporter)")
-		return exitUsage
-	case f.timeout <= 0:
-		c.errorf("export: --timeout must be positive (got %s)", f.timeout)
-		return exitUsage
-	}
-	cfg, code := c.telemetry(f.quiet)
-	if code != 0 || !cfg.Enabled {
-		return code
-	}
-	src, code := c.exportSource(ctx, f)
-	if code != 0 {
-		return code
-	}
-	return c.export(ctx, cfg, src, otelexport.Options{Timeout: f.timeout, Retry: true}, f.quiet)
-}
-
-// telemetry resolves where traces go. A zero Config with code 0 means
-// export is off and quiet said to say nothing about it.
-func (c *cli) telemetry(quiet bool) (otelexport.Config, int) {
-	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home(), Warn: c.warning})
-	tc, err := otelexport.Resolve(c.getenv, cfg.OTLPEndpoint())
-	if err != nil {
-		c.errorf("export: %v", err)
-		c.hint("fix or unset the variable; see docs/telemetry.md")
-		return tc, exitUsage
-	}
-	if !tc.Enabled && !quiet {
-		c.errorf("export: no collector is configured")
-		c.hint("set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. http://127.0.0.1:4318), or tribunal.telemetry.otlp_endpoint in ~/.claude/settings.json")
-		return tc, exitUsage
-	}
-	return tc, 0
-}
-
-// exportSource turns export's flags into what to read.
-func (c *cli) exportSource(ctx context.Context, f exportFlags) (otelexport.Source, int) {
-	onlooker, logPath := events.ResolvePaths(c.getenv, c.home())
-	src := otelexport.Source{LogPath: logPath, OnlookerDir: onlooker, TaskIDs: f.tasks}
-	if f.since != "" {
-		t, err := otelexport.ParseSince(f.since, time.Now())
-		if err != nil {
-			c.errorf("export: %v", err)
-			return src, exitUsage
-		}
-		src.Since = t
-	}
-	if f.project != "" {
-		p, err := c.projectDir(ctx, f.project)
-		if err != nil {
-			c.errorf("export: --project: %v", err)
-			c.hint("name a directory inside the git repository whose tasks to send")
-			return src, exitUsage
-		}
-		src.ProjectDir = p.Dir
-	}
-	return src, 0
-}
-
-// export reads, converts and sends; every failure is said once.
-func (c *cli) export(ctx context.Context, cfg otelexport.Config, src otelexport.Source, o otelexport.Options, quiet bool) int {
-	start := time.Now()
-	traces, skipped, err := otelexport.Load(src)
-	if err != nil {
-		c.errorf("export: %v", err)
+	case err == nil:
+		return 0
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode()
+	case errors.As(err, &exit):
+		c.errorf("export: %s ended by %v", otelconf.Program, exit.ProcessState)
 		return exitAborted
 	}
-	if skipped > 0 {
-		c.warnf("%d line(s) of %s are not whole events and were passed over", skipped, src.LogPath)
+	c.errorf("export: cannot run %s: %v", bin, err)
+	return exitAborted
+}
+
+// otelHelper is tribunal-otel's path beside this binary, or the error
+// and the directory it is missing from ("" when this binary's path is
+// unknown).
+func (c *cli) otelHelper() (bin, dir string, err error) {
+	self := selfPath()
+	bin, err = proc.Helper(self, otelconf.Program)
+	if err != nil && self != "" {
+		dir = proc.HelperDir(self)
 	}
-	spans, warnings := otelexport.Convert(traces, cfg.Resource)
-	for _, w := range warnings {
-		c.warning(w)
-	}
-	if len(spans) == 0 {
-		if !quiet {
-			c.progressf("nothing recorded to export")
+	return bin, dir, err
+}
+
+// otelEnviron is the helper's environment: this process's, with the
+// variables the export reads as this command sees them (getenv), so that
+// the helper resolves the same collector and store.
+func (c *cli) otelEnviron() []string {
+	names := append(slices.Clone(otelconf.Variables), otelconf.Environment...)
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(names, name)
+	})
+	for _, name := range names {
+		if v := c.getenv(name); v != "" {
+			env = append(env, name+"="+v)
 		}
-		return 0
 	}
-	sent, err := otelexport.Export(ctx, cfg, spans, o)
-	if err != nil {
-		c.errorf("export: %v", err)
-		c.hint("nothing recorded is lost: check the collector (%s), then run: tribunal-session export --otlp%s", cfg.Source, retryFlags(src))
-		return exitExportFailed
-	}
-	if !quiet {
-		c.progressf("exported %d span(s) of %d trace(s) to %s in %s", sent, len(traces), cfg.URL, time.Since(start).Round(time.Millisecond))
-	}
-	return 0
+	return env
 }
 
-// retryFlags repeats the selection of a failed export for the hint.
-func retryFlags(src otelexport.Source) string {
-	var b strings.Builder
-	for _, id := range src.TaskIDs {
-		b.WriteString(" --task " + id)
-	}
-	if !src.Since.IsZero() {
-		b.WriteString(" --since " + src.Since.UTC().Format(time.RFC3339))
-	}
-	return b.String()
-}
-
-// exportTask is a task's live export at the end of run: within
-// otelexport.LiveTimeout of the verdict being written, nothing when no
-// collector is configured, and one warning (never an error status) when
-// the collector does not take it: the verdict stands, and export sends it
-// later.
+// exportTask is a task's live export at the end of run and review:
+// within otelconf.LiveTimeout of the verdict being written, nothing (and
+// no child) when no collector is configured, and one warning (never an
+// error status) when the traces are not sent: the verdict stands, and
+// export sends it later. tribunal-otel does the sending; this process
+// decides whether to start it and bounds it, so that a helper that hangs
+// or is missing costs the same as a collector that is down.
 func (c *cli) exportTask(ctx context.Context, taskID string) {
 	if taskID == "" {
 		return
 	}
 	cfg := config.Load(config.Sources{PluginRoot: c.getenv("CLAUDE_PLUGIN_ROOT"), Home: c.home()})
-	tc, err := otelexport.Resolve(c.getenv, cfg.OTLPEndpoint())
+	tc, err := otelconf.Resolve(c.getenv, cfg.OTLPEndpoint())
 	if err != nil {
-		c.warnf("task %s: traces not exported: %v", taskID, err)
+		c.warning(otelconf.NotExported(taskID, err, false))
 		return
 	}
 	if !tc.Enabled {
 		return
 	}
+	bin, dir, err := c.otelHelper()
+	if err != nil {
+		c.say().MissingProgramWarning("task "+taskID+": traces not exported", otelconf.Program, dir)
+		return
+	}
 	// A run stopped by a signal is recorded as aborted, and that is worth
 	// a trace too: the export keeps its own bound, not the run's context.
-	ctx = context.WithoutCancel(ctx)
-	onlooker, logPath := events.ResolvePaths(c.getenv, c.home())
-	traces, _, err := otelexport.Load(otelexport.Source{LogPath: logPath, OnlookerDir: onlooker, TaskIDs: []string{taskID}})
-	if err == nil {
-		spans, _ := otelexport.Convert(traces, tc.Resource)
-		_, err = otelexport.Export(ctx, tc, spans, otelexport.Options{Timeout: otelexport.LiveTimeout})
-	}
-	var ee *otelexport.ExportError
+	res, err := proc.Run(context.WithoutCancel(ctx), proc.Cmd{Path: bin, Args: otelconf.LiveArgs(taskID),
+		Env: c.otelEnviron(), Timeout: otelconf.LiveTimeout + liveMargin})
+	// The helper's lines are already worded (internal/output): relayed
+	// as they are, through this process's redacting stderr.
+	fmt.Fprint(c.stderr, res.Stderr)
+	// The live form prints nothing but its one warning, so a helper
+	// killed after saying it (late, on a loaded machine) is not warned
+	// about twice.
+	var timeout *proc.TimeoutError
 	switch {
-	case errors.As(err, &ee):
-		c.warnf("task %s: traces not exported: %v; the verdict is recorded, send it later with: tribunal-session export --otlp --task %s", taskID, err, taskID)
+	case res.Stderr != "":
+	case errors.As(err, &timeout):
+		c.warning(otelconf.NotExported(taskID, fmt.Errorf("%s %v", otelconf.Program, err), true))
 	case err != nil:
-		c.warnf("task %s: traces not exported: %v", taskID, err)
+		c.warning(otelconf.NotExported(taskID, fmt.Errorf("cannot run %s: %w", otelconf.Program, err), false))
+	case res.ExitCode != 0:
+		c.warning(otelconf.NotExported(taskID, fmt.Errorf("%s exited with status %d", otelconf.Program, res.ExitCode), false))
 	}
 }

@@ -8,14 +8,17 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/present/otelexport"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelconf"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 const exportTaskID = "01JQ2000000000000000000000"
@@ -95,7 +98,7 @@ func TestExportBadCollector(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			recordJudgement(t, dir)
-			env := exportEnv(map[string]string{"ONLOOKER_DIR": dir, "HOME": dir, otelexport.EnvEndpoint: tc.url(t)})
+			env := exportEnv(map[string]string{"ONLOOKER_DIR": dir, "HOME": dir, otelconf.EnvEndpoint: tc.url(t)})
 			var out, errb bytes.Buffer
 			start := time.Now()
 			code := run(context.Background(), []string{"export", "--otlp", "--timeout", "1s"}, env, strings.NewReader(""), &out, &errb, stdTerminal)
@@ -124,11 +127,11 @@ func TestExportUsage(t *testing.T) {
 		stderr string
 	}{
 		{"no collector", []string{"export", "--otlp"}, nil, "no collector is configured"},
-		{"no --otlp", []string{"export"}, map[string]string{otelexport.EnvEndpoint: "http://127.0.0.1:4318"}, "--otlp"},
-		{"grpc", []string{"export", "--otlp"}, map[string]string{otelexport.EnvEndpoint: "http://127.0.0.1:4317", otelexport.EnvProtocol: "grpc"}, `OTEL_EXPORTER_OTLP_PROTOCOL="grpc": tribunal exports OTLP over HTTP only`},
-		{"bad endpoint", []string{"export", "--otlp"}, map[string]string{otelexport.EnvEndpoint: "127.0.0.1:4318"}, "is not an http:// or https:// URL"},
-		{"bad headers", []string{"export", "--otlp"}, map[string]string{otelexport.EnvEndpoint: "http://x", otelexport.EnvHeaders: "novalue"}, `"novalue" is not key=value`},
-		{"bad since", []string{"export", "--otlp", "--since", "yesterday"}, map[string]string{otelexport.EnvEndpoint: "http://x"}, "neither a duration"},
+		{"no --otlp", []string{"export"}, map[string]string{otelconf.EnvEndpoint: "http://127.0.0.1:4318"}, "--otlp"},
+		{"grpc", []string{"export", "--otlp"}, map[string]string{otelconf.EnvEndpoint: "http://127.0.0.1:4317", otelconf.EnvProtocol: "grpc"}, `OTEL_EXPORTER_OTLP_PROTOCOL="grpc": tribunal exports OTLP over HTTP only`},
+		{"bad endpoint", []string{"export", "--otlp"}, map[string]string{otelconf.EnvEndpoint: "127.0.0.1:4318"}, "is not an http:// or https:// URL"},
+		{"bad headers", []string{"export", "--otlp"}, map[string]string{otelconf.EnvEndpoint: "http://x", otelconf.EnvHeaders: "novalue"}, `"novalue" is not key=value`},
+		{"bad since", []string{"export", "--otlp", "--since", "yesterday"}, map[string]string{otelconf.EnvEndpoint: "http://x"}, "neither a duration"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vars := map[string]string{"ONLOOKER_DIR": dir, "HOME": dir}
@@ -145,19 +148,19 @@ func TestExportUsage(t *testing.T) {
 }
 
 // TestLiveExportIsBounded: at the end of a task, a collector that never
-// answers costs at most otelexport.LiveTimeout (plus start-up slack) and
+// answers costs at most otelconf.LiveTimeout (plus start-up slack) and
 // one warning that says the verdict is recorded.
 func TestLiveExportIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	recordJudgement(t, dir)
 	url, requests := collector(t, 200, true)
 	var errb bytes.Buffer
-	c := &cli{getenv: exportEnv(map[string]string{"ONLOOKER_DIR": dir, "HOME": dir, otelexport.EnvEndpoint: url}), stderr: &errb}
+	c := &cli{getenv: exportEnv(map[string]string{"ONLOOKER_DIR": dir, "HOME": dir, otelconf.EnvEndpoint: url}), stderr: &errb}
 	start := time.Now()
 	c.exportTask(context.Background(), exportTaskID)
 	took := time.Since(start)
-	if took > otelexport.LiveTimeout+2*time.Second {
-		t.Errorf("the live export took %s, bound %s", took, otelexport.LiveTimeout)
+	if took > otelconf.LiveTimeout+2*time.Second {
+		t.Errorf("the live export took %s, bound %s", took, otelconf.LiveTimeout)
 	}
 	if requests.Load() != 1 {
 		t.Errorf("%d requests, want 1 (no retries on the live path)", requests.Load())
@@ -173,5 +176,74 @@ func TestLiveExportIsBounded(t *testing.T) {
 	c.exportTask(context.Background(), exportTaskID)
 	if errb.Len() != 0 {
 		t.Errorf("export off printed %q", errb.String())
+	}
+}
+
+// TestSessionLinksNoOpenTelemetry: the SDK, its gRPC and protobuf
+// packages are tribunal-otel's alone, so that every command of this
+// binary starts without their initialisation (issue 35).
+func TestSessionLinksNoOpenTelemetry(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"go.opentelemetry.io/", "google.golang.org/grpc", "google.golang.org/protobuf",
+			"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelcli"} {
+			if strings.HasPrefix(pkg, heavy) || pkg == "github.com/tribunal-cc/tribunal/internal/present/otelexport" {
+				t.Errorf("tribunal-session links %s: it belongs to tribunal-otel", pkg)
+				break
+			}
+		}
+	}
+}
+
+// useSelf points selfPath at a binary in dir for one test (never a
+// parallel one: selfPath is the package's).
+func useSelf(t *testing.T, dir string) {
+	t.Helper()
+	saved := selfPath
+	selfPath = func() string { return filepath.Join(dir, "tribunal-session") }
+	t.Cleanup(func() { selfPath = saved })
+}
+
+// TestLiveExportHelperIsBounded: a tribunal-otel that hangs cannot hold
+// the run: it is killed past otelconf.LiveTimeout and a start margin, and
+// costs one warning that says how to send the task later. A missing one
+// is a warning too, with the reinstall hint; neither is an error.
+func TestLiveExportHelperIsBounded(t *testing.T) {
+	dir, bin := t.TempDir(), t.TempDir()
+	recordJudgement(t, dir)
+	testkit.WriteFileMode(t, filepath.Join(bin, "tribunal-otel"), "#!/bin/sh\nexec sleep 600\n", 0o755)
+	useSelf(t, bin)
+	var errb bytes.Buffer
+	c := &cli{getenv: exportEnv(map[string]string{"ONLOOKER_DIR": dir, "HOME": dir, otelconf.EnvEndpoint: "http://127.0.0.1:9"}), stderr: &errb}
+	start := time.Now()
+	c.exportTask(context.Background(), exportTaskID)
+	if took, bound := time.Since(start), otelconf.LiveTimeout+liveMargin; took > bound+2*time.Second {
+		t.Errorf("a hung helper held the run %s, bound %s", took, bound)
+	}
+	want := "tribunal: warning: task " + exportTaskID + ": traces not exported: tribunal-otel timed out after 3s and was killed; " +
+		"the verdict is recorded, send it later with: tribunal-session export --otlp --task " + exportTaskID + "\n"
+	if got := errb.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+
+	// One that said its warning and then hung is killed all the same,
+	// and its warning is the only one.
+	said := "tribunal: warning: task " + exportTaskID + ": traces not exported: said by the helper\n"
+	testkit.WriteFileMode(t, filepath.Join(bin, "tribunal-otel"), "#!/bin/sh\nprintf '"+said+"' >&2\nexec sleep 600\n", 0o755)
+	errb.Reset()
+	c.exportTask(context.Background(), exportTaskID)
+	if got := errb.String(); got != said {
+		t.Errorf("got:\n%s\nwant only the helper's:\n%s", got, said)
+	}
+
+	errb.Reset()
+	useSelf(t, t.TempDir())
+	c.exportTask(context.Background(), exportTaskID)
+	if got := errb.String(); !strings.Contains(got, "traces not exported: tribunal-otel is not installed in ") ||
+		!strings.Contains(got, "tribunal: hint: reinstall tribunal (make install)") {
+		t.Errorf("missing helper said:\n%s", got)
 	}
 }

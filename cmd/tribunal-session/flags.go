@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
+	"github.com/tribunal-cc/tribunal/internal/flagtext"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -28,44 +28,14 @@ func (c *cli) flagError(name string, fs *flag.FlagSet, err error, extra ...strin
 	return exitUsage
 }
 
-// Go's flag package words its errors for Go programmers; these are the
-// forms it produces (flag.FlagSet.failf), reworded for the user.
-const (
-	undefinedPrefix = "flag provided but not defined: -"
-	noArgPrefix     = "flag needs an argument: -"
-)
-
-// describeFlagError rewords a flag.Parse error: an unknown flag is named
-// in the form the user typed it ("--limt"), with safetext.DidYouMean's
-// "(did you mean --limit?)" when a known flag is near.
+// describeFlagError rewords a flag.Parse error (internal/flagtext, the
+// one wording every tribunal program shares).
 func describeFlagError(fs *flag.FlagSet, err error) string {
-	msg := err.Error()
-	switch {
-	case strings.HasPrefix(msg, undefinedPrefix):
-		typed := strings.TrimPrefix(msg, undefinedPrefix)
-		return fmt.Sprintf("unknown flag --%s", typed) +
-			safetext.DidYouMean(typed, flagNames(fs), func(k string) string { return "--" + k })
-	case strings.HasPrefix(msg, noArgPrefix):
-		return fmt.Sprintf("--%s needs a value", strings.TrimPrefix(msg, noArgPrefix))
-	case errors.Is(err, flag.ErrHelp):
-		return "help requested"
-	}
-	// "invalid value "x" for flag -limit: parse error" and the like.
-	return strings.Replace(msg, "for flag -", "for --", 1)
+	return flagtext.Describe(fs, err, hiddenFlag)
 }
 
-// flagNames is every flag fs defines that a user may type: the hidden
-// ones (no usage text, set by tribunal for its own children) are left
-// out of suggestions.
-func flagNames(fs *flag.FlagSet) []string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) {
-		if !hiddenFlag(f.Name) {
-			names = append(names, f.Name)
-		}
-	})
-	return names
-}
+// flagNames is every flag fs defines that a user may type.
+func flagNames(fs *flag.FlagSet) []string { return flagtext.Names(fs, hiddenFlag) }
 
 // flagForWord is " (did you mean --check?)" for a word given as an
 // argument that is, or nearly is, one of fs's flags without its dashes

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/tribunal-cc/tribunal/internal/hook/surface"
 	"github.com/tribunal-cc/tribunal/internal/judging/schemaengine"
 	"github.com/tribunal-cc/tribunal/internal/mcpserver"
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelcli"
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/testkit/fakeclaude"
 	"github.com/tribunal-cc/tribunal/internal/testkit/testcmds"
@@ -23,9 +26,21 @@ import (
 var update = flag.Bool("u", false, "update testscript golden files")
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "tribunal-session" {
+		// The tests that call run in process find the helper programs
+		// beside testscript's link of this binary, as the real binary
+		// finds them beside itself (set before any test runs).
+		selfPath = func() string { p, _ := exec.LookPath("tribunal-session"); return p }
+	}
 	testscript.Main(m, map[string]func(){
 		"tribunal-session": func() {
 			os.Exit(runWithSignals(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+		},
+		// export's helper (the OpenTelemetry SDK), found beside
+		// tribunal-session in testscript's directory of links.
+		"tribunal-otel": func() {
+			os.Exit(otelcli.Main(context.Background(), os.Args[1:], otelcli.Deps{Getenv: os.Getenv, Environ: os.Environ(),
+				Home: os.Getenv("HOME"), Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now}))
 		},
 		"claude": func() { os.Exit(fakeclaude.Main()) },
 		// The JSON Schema helper, found beside tribunal-session in the

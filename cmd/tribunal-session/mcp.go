@@ -64,7 +64,7 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		c.hint("an MCP client starts it as: tribunal-session mcp")
 		return exitUsage
 	}
-	self := proc.Self()
+	self := selfPath()
 	bin, err := proc.Helper(self, mcpProgram)
 	if err != nil {
 		dir := ""

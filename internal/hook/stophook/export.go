@@ -8,10 +8,11 @@ import (
 )
 
 // ExportCommand is how a recorded judgement's trace is handed to
-// tribunal-session, which links the OpenTelemetry SDK so that this binary
-// does not (issue 21): the child decides from the OTEL_* variables and the
-// user's settings whether a collector is configured, and does nothing,
-// silently, when none is.
+// tribunal-session, whose export runs tribunal-otel, the one program that
+// links the OpenTelemetry SDK, so that this binary does not (issue 21):
+// the child decides from the OTEL_* variables and the user's settings
+// whether a collector is configured, and does nothing, silently, when
+// none is.
 var ExportCommand = []string{"export", "--otlp", "--quiet", "--timeout", "2s", "--task"}
 
 // handOff starts tribunal-session's export of the judgement taskID in a

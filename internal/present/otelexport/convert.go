@@ -13,6 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelconf"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 	"github.com/tribunal-cc/tribunal/internal/version"
@@ -82,7 +83,7 @@ func Resource(given map[string]string) *resource.Resource {
 		a.str("service.version", version.Version)
 	}
 	if given["service.name"] == "" {
-		a.str("service.name", DefaultServiceName)
+		a.str("service.name", otelconf.DefaultServiceName)
 	}
 	for _, k := range sortedKeys(given) {
 		a.str(k, given[k])

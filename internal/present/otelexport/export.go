@@ -8,6 +8,8 @@ import (
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelconf"
 )
 
 // batchSize is how many spans go in one request: a backfill of a long
@@ -17,7 +19,7 @@ const batchSize = 1000
 // Options bound one export.
 type Options struct {
 	// Timeout is the whole export's deadline, connections, retries and
-	// all; 0 means LiveTimeout.
+	// all; 0 means otelconf.LiveTimeout.
 	Timeout time.Duration
 	// Retry lets a failed request be retried (with back-off) while the
 	// deadline allows: a backfill may wait out a collector's restart; a
@@ -43,7 +45,7 @@ func (e *ExportError) Unwrap() error { return e.Err }
 // Export sends spans to cfg's collector within o.Timeout and returns how
 // many were sent. It stops at the first failed request: a collector that
 // refused one batch refuses the next.
-func Export(ctx context.Context, cfg Config, spans []sdktrace.ReadOnlySpan, o Options) (int, error) {
+func Export(ctx context.Context, cfg otelconf.Config, spans []sdktrace.ReadOnlySpan, o Options) (int, error) {
 	if !cfg.Enabled {
 		return 0, errors.New("no OTLP endpoint is configured")
 	}
@@ -52,7 +54,7 @@ func Export(ctx context.Context, cfg Config, spans []sdktrace.ReadOnlySpan, o Op
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {
-		timeout = LiveTimeout
+		timeout = otelconf.LiveTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -63,7 +65,7 @@ func Export(ctx context.Context, cfg Config, spans []sdktrace.ReadOnlySpan, o Op
 		otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: o.Retry,
 			InitialInterval: 250 * time.Millisecond, MaxInterval: 2 * time.Second, MaxElapsedTime: timeout}),
 	}
-	if cfg.Protocol == ProtocolJSON {
+	if cfg.Protocol == otelconf.ProtocolJSON {
 		opts = append(opts, otlptracehttp.WithEncoding(otlptracehttp.EncodingJSON))
 	}
 	exp, err := otlptracehttp.New(ctx, opts...)

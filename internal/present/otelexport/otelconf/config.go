@@ -1,4 +1,8 @@
-package otelexport
+// Package otelconf decides whether and where tribunal sends traces (the
+// standard OTEL_* variables over the user's setting) and words the export
+// command, with no OpenTelemetry code: tribunal-session links it to decide
+// whether to start tribunal-otel, the program that links the SDK.
+package otelconf
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package otelexport
+package otelconf
 
 import (
 	"reflect"
