@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/tribunal-cc/tribunal/internal/config"
-	"github.com/tribunal-cc/tribunal/internal/flagtext"
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/rules"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -31,11 +31,11 @@ func (c *cli) flagError(name string, fs *flag.FlagSet, err error, extra ...strin
 // describeFlagError rewords a flag.Parse error (internal/flagtext, the
 // one wording every tribunal program shares).
 func describeFlagError(fs *flag.FlagSet, err error) string {
-	return flagtext.Describe(fs, err, hiddenFlag)
+	return output.FlagError(fs, err, hiddenFlag)
 }
 
 // flagNames is every flag fs defines that a user may type.
-func flagNames(fs *flag.FlagSet) []string { return flagtext.Names(fs, hiddenFlag) }
+func flagNames(fs *flag.FlagSet) []string { return output.FlagNames(fs, hiddenFlag) }
 
 // flagForWord is " (did you mean --check?)" for a word given as an
 // argument that is, or nearly is, one of fs's flags without its dashes

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 )
@@ -16,7 +17,7 @@ import (
 const Timeout = 2 * time.Minute
 
 // Hint is what a user does about a missing helper.
-const Hint = "reinstall tribunal (make install) so that all its programs are in one directory"
+const Hint = output.ReinstallHint
 
 // MissingError is a helper that is not installed beside the running
 // binary; it wraps proc.ErrNoHelper.
@@ -25,12 +26,7 @@ type MissingError struct {
 	Err error
 }
 
-func (e *MissingError) Error() string {
-	if e.Dir == "" {
-		return Program + " cannot be found (the running binary's path is unknown)"
-	}
-	return Program + " is not installed in " + e.Dir
-}
+func (e *MissingError) Error() string { return output.NotInstalled(Program, e.Dir) }
 
 func (e *MissingError) Unwrap() error { return e.Err }
 

@@ -11,7 +11,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/tribunal-cc/tribunal/internal/flagtext"
 	"github.com/tribunal-cc/tribunal/internal/output"
 	"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelconf"
 	"github.com/tribunal-cc/tribunal/internal/version"
@@ -104,7 +103,7 @@ func (c *cli) exportCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.quiet, "quiet", false, "")
 	fs.BoolVar(&f.live, otelconf.LiveFlag, false, "")
 	if err := fs.Parse(args); err != nil {
-		c.say.Errorf("export: %s", flagtext.Describe(fs, err, func(name string) bool { return name == otelconf.LiveFlag }))
+		c.say.Errorf("export: %s", output.FlagError(fs, err, func(name string) bool { return name == otelconf.LiveFlag }))
 		c.say.Hint("tribunal-session export -h")
 		return exitUsage
 	}

@@ -1,7 +1,7 @@
-// Package flagtext words a Go flag-parse error for the user (the flag as
-// typed, the nearest known one), so that every tribunal program answers a
-// mistyped flag alike.
-package flagtext
+package output
+
+// Every tribunal program words a mistyped flag alike: the flag as typed,
+// the nearest known one.
 
 import (
 	"errors"
@@ -19,17 +19,17 @@ const (
 	noArgPrefix     = "flag needs an argument: -"
 )
 
-// Describe rewords a flag.Parse error: an unknown flag is named in the
+// FlagError rewords a flag.Parse error: an unknown flag is named in the
 // form the user typed it ("--limt"), with safetext.DidYouMean's "(did you
 // mean --limit?)" when a known flag is near; hidden flags (hidden may be
 // nil) are never suggested.
-func Describe(fs *flag.FlagSet, err error, hidden func(name string) bool) string {
+func FlagError(fs *flag.FlagSet, err error, hidden func(name string) bool) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, undefinedPrefix):
 		typed := strings.TrimPrefix(msg, undefinedPrefix)
 		return fmt.Sprintf("unknown flag --%s", typed) +
-			safetext.DidYouMean(typed, Names(fs, hidden), func(k string) string { return "--" + k })
+			safetext.DidYouMean(typed, FlagNames(fs, hidden), func(k string) string { return "--" + k })
 	case strings.HasPrefix(msg, noArgPrefix):
 		return fmt.Sprintf("--%s needs a value", strings.TrimPrefix(msg, noArgPrefix))
 	case errors.Is(err, flag.ErrHelp):
@@ -39,9 +39,9 @@ func Describe(fs *flag.FlagSet, err error, hidden func(name string) bool) string
 	return strings.Replace(msg, "for flag -", "for --", 1)
 }
 
-// Names is every flag fs defines that a user may type: the hidden ones
+// FlagNames is every flag fs defines that a user may type: the hidden ones
 // (no usage text, set by tribunal for its own children) are left out.
-func Names(fs *flag.FlagSet, hidden func(name string) bool) []string {
+func FlagNames(fs *flag.FlagSet, hidden func(name string) bool) []string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) {
 		if hidden == nil || !hidden(f.Name) {
