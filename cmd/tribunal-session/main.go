@@ -107,6 +107,12 @@ const (
 )
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer, term terminal) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
+		// Answered before the settings are read for the redactor: the
+		// version holds no credential, and a script asks it often.
+		fmt.Fprintln(stdout, versionText())
+		return 0
+	}
 	red := credentials(getenv)
 	c := &cli{getenv: getenv, stdin: stdin, stdout: red.Writer(&quietPipe{w: stdout}), stderr: red.Writer(&quietPipe{w: stderr}), red: red}
 	// The wrapped streams are asked about as the files they wrap.

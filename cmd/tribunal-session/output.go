@@ -79,9 +79,12 @@ func (c *cli) versionCmd(args []string) int {
 		c.errorf("version takes no arguments")
 		return exitUsage
 	}
-	fmt.Fprintf(c.stdout, "tribunal-session %s\n", version.Version)
+	fmt.Fprintln(c.stdout, versionText())
 	return 0
 }
+
+// versionText is what the version command prints.
+func versionText() string { return "tribunal-session " + version.Version }
 
 // helpCmd prints the global help, or with a command name that command's.
 func (c *cli) helpCmd(args []string) int {
