@@ -11,6 +11,8 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/llm/claude"
 	"github.com/tribunal-cc/tribunal/internal/llm/provider"
+	"github.com/tribunal-cc/tribunal/internal/output"
+	"github.com/tribunal-cc/tribunal/internal/proc"
 	"github.com/tribunal-cc/tribunal/internal/safetext"
 	"github.com/tribunal-cc/tribunal/internal/store"
 	"github.com/tribunal-cc/tribunal/internal/store/events"
@@ -89,9 +91,21 @@ func (c *cli) doctorCmd(ctx context.Context, args []string) int {
 	return 0
 }
 
-// doctorBinaries checks that tribunal's four binaries are where the
-// plugin's hooks run them: $CLAUDE_PLUGIN_ROOT/bin when Claude Code started
-// this program, else beside it. It returns their directory.
+// programs are tribunal's binaries, as the Makefile's BINARIES: the
+// hooks, this program, and the helpers it runs from beside itself
+// (ADR-017), each with what needs it.
+var programs = []struct{ name, neededBy string }{
+	{"tribunal-session", ""}, {"stop-gate", ""}, {"session-start", ""}, {"prompt-submit", ""},
+	{"tribunal-schema", "json_schema evaluators and judge --schema"},
+	{"tribunal-mcp", "the MCP server"},
+	{"tribunal-otel", "trace export"},
+}
+
+// doctorBinaries checks that tribunal's binaries are where the plugin
+// runs them: $CLAUDE_PLUGIN_ROOT/bin when Claude Code started this
+// program, else beside it; and that the helper programs are beside this
+// binary, the one place they are looked for. It returns the plugin's
+// binary directory.
 func (c *cli) doctorBinaries(d *doctor) string {
 	dir := ""
 	if root := c.getenv("CLAUDE_PLUGIN_ROOT"); root != "" {
@@ -103,9 +117,9 @@ func (c *cli) doctorBinaries(d *doctor) string {
 		return ""
 	}
 	var missing []string
-	for _, b := range []string{"tribunal-session", "stop-gate", "session-start", "prompt-submit"} {
-		if fi, err := os.Stat(filepath.Join(dir, b)); err != nil || fi.Mode()&0o111 == 0 {
-			missing = append(missing, b)
+	for _, p := range programs {
+		if !proc.Executable(filepath.Join(dir, p.name)) {
+			missing = append(missing, p.name)
 		}
 	}
 	if len(missing) > 0 {
@@ -114,7 +128,29 @@ func (c *cli) doctorBinaries(d *doctor) string {
 		return dir
 	}
 	d.ok("binaries: %s", dir)
+	c.doctorHelpers(d)
 	return dir
+}
+
+// doctorHelpers checks that the helper programs sit beside this binary
+// (resolved through a link), which is where it runs them from: a
+// tribunal-session copied or linked elsewhere alone would refuse the
+// features each one serves.
+func (c *cli) doctorHelpers(d *doctor) {
+	self := selfPath()
+	var missing []string
+	for _, p := range programs {
+		if p.neededBy == "" {
+			continue
+		}
+		if _, err := proc.Helper(self, p.name); err != nil {
+			missing = append(missing, p.name+" ("+p.neededBy+")")
+		}
+	}
+	if len(missing) > 0 {
+		d.problem("helper programs: %s missing from %s", strings.Join(missing, ", "), proc.HelperDir(self))
+		d.hint(output.ReinstallHint)
+	}
 }
 
 // doctorPlugin reads Claude Code's settings for the plugin's enabledPlugins
