@@ -39,8 +39,8 @@ done
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tribunal-bench-start.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "building ./cmd/tribunal-session (CGO_ENABLED=0)"
-(cd "$repo_root" && CGO_ENABLED=0 go build -o "$work/tribunal-session" ./cmd/tribunal-session) || die "build failed"
+echo "building ./cmd/tribunal-session (CGO_ENABLED=0, -trimpath, -s -w: as make build does)"
+(cd "$repo_root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/tribunal-session" ./cmd/tribunal-session) || die "build failed"
 ts=$work/tribunal-session
 out=$("$ts" --version) || { echo "bench-start: --version failed" >&2; exit 1; }
 [[ $out == tribunal-session* ]] || { echo "bench-start: --version printed '${out:0:200}'" >&2; exit 1; }

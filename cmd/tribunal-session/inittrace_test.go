@@ -22,9 +22,10 @@ const initBudget = 4 << 10
 // init of every package linked, so the binary, run with
 // GODEBUG=inittrace=1, must show no tribunal package allocating more
 // than initBudget at init. It reads allocations, which are the same on
-// every run, not times. (A dependency's own init is not held here: the JSON
-// Schema validator compiles its meta-schemas at init, and replacing it
-// would refuse the drafts 4, 6 and 2019-09 that rubrics may name.)
+// every run, not times. A dependency's own init is held by what is
+// linked: the heavy ones (the JSON Schema validator compiling its
+// metaschemas, the OpenTelemetry and MCP SDKs) are in helper programs,
+// and docs/design.md's never-rule on cmd/tribunal-session keeps them out.
 func TestStartDoesNoWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
