@@ -5,10 +5,12 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tribunal-cc/tribunal/internal/proc"
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // TestMCPServerNotLinked: the MCP server is the program tribunal-mcp, so
@@ -35,13 +37,13 @@ func TestMCPServerNotLinked(t *testing.T) {
 // directory) the command says where it looked and what to do, and exits
 // 2 with nothing on stdout, the protocol's stream.
 func TestMCPWithoutTheServer(t *testing.T) {
-	self := proc.Self()
-	if self == "" {
-		t.Skip("the running binary's path is unknown")
-	}
-	if _, err := proc.Helper(self, mcpProgram); err == nil {
-		t.Skipf("%s is installed beside the test binary", mcpProgram)
-	}
+	// This binary alone in a directory: selfPath is where helpers are
+	// looked for beside.
+	self := filepath.Join(t.TempDir(), "tribunal-session")
+	testkit.WriteFileMode(t, self, "#!/bin/sh\n", 0o755)
+	saved := selfPath
+	selfPath = func() string { return self }
+	t.Cleanup(func() { selfPath = saved })
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"mcp"}, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr, func(io.Writer) (bool, int) { return false, 0 })
 	want := "tribunal: error: mcp: tribunal-mcp is not installed in " + proc.HelperDir(self) + "\n" +
