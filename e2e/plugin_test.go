@@ -65,7 +65,7 @@ func TestPluginValidates(t *testing.T) {
 		{"commands", v.Provides.Commands, []string{"tribunal:tribunal-log"}},
 		{"agents", v.Provides.Agents, []string{"tribunal:tribunal-actor", "tribunal:tribunal-judge-adversarial",
 			"tribunal:tribunal-judge-security", "tribunal:tribunal-judge-standard", "tribunal:tribunal-meta-judge"}},
-		{"bin", v.Provides.Bin, []string{"prompt-submit", "session-start", "stop-gate", "tribunal-mcp", "tribunal-session"}},
+		{"bin", v.Provides.Bin, []string{"prompt-submit", "session-start", "stop-gate", "tribunal-mcp", "tribunal-otel", "tribunal-schema", "tribunal-session"}},
 	}
 	for _, c := range checks {
 		got := slices.Sorted(slices.Values(c.got))
