@@ -155,3 +155,45 @@ func TestLauncherUnknownPlatform(t *testing.T) {
 		}
 	}
 }
+
+// TestLauncherFollowsALinkToIt: tribunal-session linked onto PATH (under
+// its own name or another, by an absolute or a relative link, or a link
+// to a link) runs the platform binary beside the launcher, not one
+// beside the link; the plain path still forks only uname.
+func TestLauncherFollowsALinkToIt(t *testing.T) {
+	w := newLauncherWorld(t, []string{"tribunal-session"})
+	readlink, err := exec.LookPath("readlink")
+	if err != nil {
+		t.Skip("no readlink on this machine")
+	}
+	if err := os.Symlink(readlink, filepath.Join(w.fakes, "readlink")); err != nil {
+		t.Fatal(err)
+	}
+	links := t.TempDir()
+	launcher := filepath.Join(w.bin, "tribunal-session")
+	rel, err := filepath.Rel(links, launcher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct{ name, target string }{
+		{"tribunal-session", launcher},
+		{"ts", rel},
+		{"ts2", filepath.Join(links, "ts")},
+	} {
+		if err := os.Symlink(l.target, filepath.Join(links, l.name)); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Remove(w.execLog)
+		cmd := exec.Command(filepath.Join(links, l.name), "--version")
+		cmd.Env = []string{"PATH=" + w.fakes, "FAKE_UNAME=Linux x86_64"}
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 7 {
+			t.Errorf("link %s → %s: %v, want the binary's exit 7\n%s", l.name, l.target, err, out)
+		}
+		got, _ := os.ReadFile(w.execLog)
+		ran, args, _ := strings.Cut(strings.TrimSpace(string(got)), " ")
+		if want := filepath.Join(w.bin, "linux-amd64", "tribunal-session"); filepath.Clean(ran) != want || args != "[--version]" {
+			t.Errorf("link %s: ran %q, want %s [--version]", l.name, got, want)
+		}
+	}
+}
