@@ -51,6 +51,10 @@ type Options struct {
 	// one RubricID names: a candidate surface of `tune` (spec §14.7),
 	// checked as any rubric is.
 	Rubric json.RawMessage
+	// DeferSchemaCheck reads the rubric's JSON Schemas without having the
+	// helper compile them: a review whose verdict may come from the cache
+	// calls CheckSchemas after the lookup misses, before any model call.
+	DeferSchemaCheck bool
 }
 
 // Jury is one loaded judge configuration — panel, reps, rubric, providers,
@@ -74,6 +78,9 @@ type Jury struct {
 	// get Bash.
 	bash   sync.Once
 	bashOK claude.SandboxSupport
+	// schemasUnchecked: loaded with DeferSchemaCheck, CheckSchemas not
+	// yet passed.
+	schemasUnchecked bool
 }
 
 // Load reads the configuration layers, the rubric, the effective
@@ -86,6 +93,21 @@ func Load(opts Options, e env.Env) (*Jury, error) {
 		return j, &ConfigError{Err: err}
 	}
 	return j, nil
+}
+
+// CheckSchemas has the helper compile the rubric's JSON Schemas when Load
+// deferred it (Options.DeferSchemaCheck), once; its error is a
+// *ConfigError worded as Load's. A jury loaded without deferring has
+// nothing left to check.
+func (j *Jury) CheckSchemas(ctx context.Context) error {
+	if !j.schemasUnchecked {
+		return nil
+	}
+	if err := j.evals.Check(ctx); err != nil {
+		return &ConfigError{Err: evaluator.RubricError(j.rub, err)}
+	}
+	j.schemasUnchecked = false
+	return nil
 }
 
 // configure loads the layers of opts.WorktreeRoot, the rubric, the
@@ -145,9 +167,15 @@ func (j *Jury) configure(opts Options) error {
 	if err := opts.fetchSchemas(rub); err != nil {
 		return err
 	}
-	// No context reaches Load: the helper is bounded by its own timeout
-	// and dies with this process.
-	if j.evals, err = evaluator.ForRubric(context.Background(), rub, policy, j.env.Schemas); err != nil {
+	if opts.DeferSchemaCheck {
+		j.evals, err = evaluator.PrepareRubric(rub, policy, j.env.Schemas)
+		j.schemasUnchecked = err == nil
+	} else {
+		// No context reaches Load: the helper is bounded by its own
+		// timeout and dies with this process.
+		j.evals, err = evaluator.ForRubric(context.Background(), rub, policy, j.env.Schemas)
+	}
+	if err != nil {
 		return err
 	}
 	return j.empanelDry()

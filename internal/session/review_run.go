@@ -39,6 +39,12 @@ func (r *runner) kind() string {
 func (v *Reviewer) Run(ctx context.Context) (*ReviewResult, error) {
 	r := v.r
 	c := v.opts.Change
+	// The jury was loaded before the cache lookup without compiling its
+	// schemas; a bad one stops the review here, before anything is
+	// recorded or any model called.
+	if err := r.jury.CheckSchemas(ctx); err != nil {
+		return nil, err
+	}
 	// A change from review.Identify has no patch until it is loaded (the
 	// CLI loads it after its cache lookup; Load runs once).
 	if err := c.Load(ctx, r.Git, r.repo.WorktreeRoot); err != nil {

@@ -391,7 +391,10 @@ func (r *runner) useRedactor() {
 // the artifacts need.
 func (r *runner) configure(ctx context.Context, worktreeRoot string) error {
 	jury, err := judging.Load(judging.Options{RubricID: r.opts.RubricID, Profile: r.opts.Profile, WorktreeRoot: worktreeRoot, PolicyRoot: r.policyRoot(), PolicyFile: r.policyFile(ctx),
-		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD, GatePolicy: r.opts.GatePolicy}, r.Env)
+		MaxIterations: r.opts.MaxIterations, BudgetUSD: r.opts.BudgetUSD, GatePolicy: r.opts.GatePolicy,
+		// A review may be answered from the cache: its schemas are
+		// compiled after the lookup misses (Reviewer.Run).
+		DeferSchemaCheck: r.review}, r.Env)
 	r.jury = jury
 	r.report.RubricID = jury.RubricID()
 	if err != nil {

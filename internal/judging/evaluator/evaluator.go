@@ -43,8 +43,10 @@ type compiled struct {
 	// source is the schema as read (a schema_file's content), for
 	// Sources and for the helper, which compiles it again each round.
 	source []byte
-	// schema is its index among the Set's schemas.
+	// schema is its index among the Set's schemas (-1: none); where
+	// says where it was read ("schema", "schema_file F").
 	schema int
+	where  string
 }
 
 // Compile prepares the evaluators of a rubric whose files live under
@@ -53,40 +55,78 @@ type compiled struct {
 // json_schema evaluator — so a bad schema stops a run before any model
 // call. The error names the evaluator, the first in the rubric's order.
 func Compile(ctx context.Context, specs []rubric.Evaluator, root string, v schemaproto.Validator) (*Set, error) {
+	s, err := Prepare(specs, root, v)
+	if err != nil && s == nil {
+		return nil, err
+	}
+	// The schemas read before the first that could not be may not
+	// compile: the first of them that does not is the error, as it
+	// comes first.
+	if cerr := s.Check(ctx); cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Prepare is Compile without the helper: the schemas are read and their
+// keywords checked, not compiled. A caller that may never validate (a
+// review whose verdict comes from the cache) Checks the Set before the
+// first model call instead. When a schema cannot be read, the error
+// comes with the Set of the evaluators before it, for Compile to check
+// first.
+func Prepare(specs []rubric.Evaluator, root string, v schemaproto.Validator) (*Set, error) {
 	s := &Set{v: v}
-	var req schemaproto.Request
-	var where []string
-	var stop error
+	n := 0
 	for _, e := range specs {
-		c := compiled{Evaluator: e}
+		c := compiled{Evaluator: e, schema: -1}
 		if e.Kind == rubric.KindJSONSchema {
 			raw, w, err := loadSchema(e, root)
 			if err != nil {
-				stop = fmt.Errorf("evaluator %s: %w", e.Name, err)
-				break
+				return s, fmt.Errorf("evaluator %s: %w", e.Name, err)
 			}
-			c.source, c.schema = raw, len(req.Schemas)
-			req.Schemas, where = append(req.Schemas, schemaproto.Schema{Name: e.Name, Source: raw}), append(where, w)
+			c.source, c.where, c.schema = raw, w, n
+			n++
 		}
 		s.evals = append(s.evals, c)
 	}
-	// The schemas before the first that failed here may not compile: the
-	// first of them that does not is the error, as it comes first.
-	if len(req.Schemas) > 0 {
-		res, err := validate(ctx, v, &req)
-		if err != nil {
-			return nil, fmt.Errorf("evaluator %s: %w", req.Schemas[0].Name, err)
-		}
-		for i, r := range res.Schemas {
-			if r.Error != "" {
-				return nil, fmt.Errorf("evaluator %s: %s: %s", req.Schemas[i].Name, where[i], r.Error)
-			}
-		}
-	}
-	if stop != nil {
-		return nil, stop
-	}
 	return s, nil
+}
+
+// schemas are the Set's schemas in order, as the helper is sent them.
+func (s *Set) schemas() []schemaproto.Schema {
+	var out []schemaproto.Schema
+	for _, e := range s.evals {
+		if e.schema >= 0 {
+			out = append(out, schemaproto.Schema{Name: e.Name, Source: e.source})
+		}
+	}
+	return out
+}
+
+// Check has the helper compile every schema of the Set, in one run (none
+// when it has no json_schema evaluator); the error names the first
+// evaluator whose schema does not compile.
+func (s *Set) Check(ctx context.Context) error {
+	if s == nil {
+		return nil
+	}
+	req := schemaproto.Request{Schemas: s.schemas()}
+	if len(req.Schemas) == 0 {
+		return nil
+	}
+	res, err := validate(ctx, s.v, &req)
+	if err != nil {
+		return fmt.Errorf("evaluator %s: %w", req.Schemas[0].Name, err)
+	}
+	for _, e := range s.evals {
+		if e.schema >= 0 && e.schema < len(res.Schemas) && res.Schemas[e.schema].Error != "" {
+			return fmt.Errorf("evaluator %s: %s: %s", e.Name, e.where, res.Schemas[e.schema].Error)
+		}
+	}
+	return nil
 }
 
 // ForRubric compiles the evaluators of a validated rubric whose files
@@ -101,11 +141,30 @@ func ForRubric(ctx context.Context, rub *rubric.Rubric, root string, v schemapro
 			return set, nil
 		}
 	}
+	return nil, RubricError(rub, err)
+}
+
+// PrepareRubric is ForRubric without the helper (see Prepare): the Set's
+// Check, wrapped in RubricError, must pass before a model is called.
+func PrepareRubric(rub *rubric.Rubric, root string, v schemaproto.Validator) (*Set, error) {
+	specs, err := rub.Evaluators()
+	if err == nil {
+		var set *Set
+		if set, err = Prepare(specs, root, v); err == nil {
+			return set, nil
+		}
+	}
+	return nil, RubricError(rub, err)
+}
+
+// RubricError words err as rubric validation's errors are: the rubric's
+// origin and id first.
+func RubricError(rub *rubric.Rubric, err error) error {
 	err = fmt.Errorf("rubric %s: %w", rub.ID, err)
 	if rub.Origin != "" {
 		err = fmt.Errorf("%s: %w", rub.Origin, err)
 	}
-	return nil, err
+	return err
 }
 
 // Sources are the schemas as read, one per json_schema evaluator in

@@ -145,3 +145,36 @@ func TestMissingHelperAtLoad(t *testing.T) {
 		t.Errorf("error %v after %d helper runs; want the keyword, and none", err, len(missing.reqs))
 	}
 }
+
+// TestPrepareDefersTheCompile: Prepare reads the schemas and runs no
+// helper; Check then runs it once and reports the first evaluator whose
+// schema does not compile, as Compile would; a Set that validates files
+// still sends the schemas it read.
+func TestPrepareDefersTheCompile(t *testing.T) {
+	dir := worktree(t)
+	bad := `[{"name":"ok","kind":"json_schema","paths":"**/*.json","schema":{"type":"object"}},` +
+		`{"name":"broken","kind":"json_schema","paths":"**/*.json","schema":{"type":"objekt"}}]`
+	v := &counting{}
+	set, err := Prepare(specs(t, bad), dir, v)
+	if err != nil || v.shape() != "" {
+		t.Fatalf("Prepare: %v, helper runs %q; want none", err, v.shape())
+	}
+	err = set.Check(context.Background())
+	_, compileErr := Compile(context.Background(), specs(t, bad), dir, schemaengine.Local{})
+	if err == nil || compileErr == nil || err.Error() != compileErr.Error() || !strings.HasPrefix(err.Error(), "evaluator broken: ") {
+		t.Fatalf("Check: %v; Compile: %v; want the same error naming broken", err, compileErr)
+	}
+	if v.shape() != "2/0" {
+		t.Errorf("Check ran the helper as %q, want one run of 2 schemas", v.shape())
+	}
+
+	v = &counting{}
+	set, err = Prepare(specs(t, `[{"name":"cfg","kind":"json_schema","paths":"config/*.json","schema_file":"schemas/cfg.json"}]`), dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Run(context.Background(), Change{Files: unidiff.Parse([]byte(change)), Dir: dir})
+	if v.shape() != "1/1" {
+		t.Errorf("a prepared Set's round ran the helper as %q, want 1/1", v.shape())
+	}
+}

@@ -67,18 +67,14 @@ func (b *batch) flush() {
 // and validates them all; the result is indexed as s.evals.
 func (s *Set) runSchemas(ctx context.Context, files []unidiff.File, root *os.Root) [][]*checked {
 	b := &batch{ctx: ctx, v: s.v}
-	for _, e := range s.evals {
-		if e.source != nil {
-			b.req.Schemas = append(b.req.Schemas, schemaproto.Schema{Name: e.Name, Source: e.source})
-		}
-	}
+	b.req.Schemas = s.schemas()
 	if len(b.req.Schemas) == 0 {
 		return nil
 	}
 	b.size = b.req.Size()
 	out := make([][]*checked, len(s.evals))
 	for i, e := range s.evals {
-		if e.source == nil {
+		if e.schema < 0 {
 			continue
 		}
 		for _, f := range files {
