@@ -24,7 +24,11 @@ either):
                    returns the verdict, the findings and the record id;
                    with candidate, judges that text as an answer to task
   verify           judge an answer against its question (and optionally an
-                   expected answer, criteria, context), as 'judge' does
+                   expected answer, criteria, context), as 'judge' does;
+                   with candidates (2 to 5 answers) and strategy (best,
+                   rank, merge), choose between them as 'judge
+                   --candidates' does (the texts go to a private
+                   temporary directory, removed after the call)
   list_verdicts    this repository's recorded verdicts, as 'log --json'
   show_verdict     one record, as 'show ID --json'
   dismiss_finding  dismiss a finding, as 'dismiss ID FINDING --reason …'

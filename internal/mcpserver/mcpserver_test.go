@@ -118,7 +118,7 @@ func TestToolRefusals(t *testing.T) {
 		{"nested verify", ToolVerify, `{"answer":"a","question":"q"}`, true, `TRIBUNAL_NESTED is set`},
 		{"candidate and diff", ToolJudge, `{"candidate":"a","diff":"x"}`, false, `does not go with diff`},
 		{"verify without question", ToolVerify, `{"answer":"a","question":" "}`, false, `question is empty`},
-		{"verify without answer", ToolVerify, `{"question":"q"}`, false, `missing properties`},
+		{"verify without answer", ToolVerify, `{"question":"q"}`, false, `the answer is empty`},
 		{"verify unknown argument", ToolVerify, `{"answer":"a","question":"q","candidate":"b"}`, false, `unknown argument "candidate"`},
 		{"nested dismiss", ToolDismiss, `{"id":"last","finding":1,"reason":"r"}`, true, `TRIBUNAL_NESTED is set`},
 	}

@@ -28,13 +28,16 @@ type JudgeInput struct {
 // VerifyInput is the verify tool's arguments: an answer, its question,
 // and what it is held to.
 type VerifyInput struct {
-	Answer   string   `json:"answer" jsonschema:"the answer to judge: any model output, free text or JSON"`
-	Question string   `json:"question" jsonschema:"the question or task the answer responds to"`
-	Expected string   `json:"expected,omitempty" jsonschema:"the expected (reference) answer"`
-	Match    string   `json:"match,omitempty" jsonschema:"how to compare with expected: semantic (default; the judges decide), exact, icase or normalised (white space and case ignored)"`
-	Criteria []string `json:"criteria,omitempty" jsonschema:"requirements of your own the judges hold the answer to, beside the rubric"`
-	Context  []string `json:"context,omitempty" jsonschema:"texts the answer may rely on: the judges score groundedness against them"`
-	Rubric   string   `json:"rubric,omitempty" jsonschema:"the rubric id to judge with (default: answer)"`
+	Answer   string `json:"answer,omitempty" jsonschema:"the answer to judge: any model output, free text or JSON; give answer or candidates, not both"`
+	Question string `json:"question" jsonschema:"the question or task the answer responds to"`
+	// Candidates and Strategy are `judge --candidates FILE… --strategy S`.
+	Candidates []string `json:"candidates,omitempty" jsonschema:"2 to 5 answers to the same question, instead of answer: each is judged as answer is (same jury, checks and options), then the accepted ones are compared pairwise in both orders and chosen between by strategy"`
+	Strategy   string   `json:"strategy,omitempty" jsonschema:"only with candidates: best (default) returns the winner; rank orders every candidate; merge writes one answer from the accepted ones and judges it (fewer than 2 accepted: best)"`
+	Expected   string   `json:"expected,omitempty" jsonschema:"the expected (reference) answer"`
+	Match      string   `json:"match,omitempty" jsonschema:"how to compare with expected: semantic (default; the judges decide), exact, icase or normalised (white space and case ignored)"`
+	Criteria   []string `json:"criteria,omitempty" jsonschema:"requirements of your own the judges hold the answer to, beside the rubric"`
+	Context    []string `json:"context,omitempty" jsonschema:"texts the answer may rely on: the judges score groundedness against them"`
+	Rubric     string   `json:"rubric,omitempty" jsonschema:"the rubric id to judge with (default: answer)"`
 }
 
 // ListInput is list_verdicts' filters.
@@ -60,7 +63,7 @@ type DismissInput struct {
 // knownArgs are each tool's argument names, for unknownArguments.
 var knownArgs = map[string][]string{
 	ToolJudge:   {"diff", "base", "head", "staged", "task", "rubric", "candidate"},
-	ToolVerify:  {"answer", "question", "expected", "match", "criteria", "context", "rubric"},
+	ToolVerify:  {"answer", "question", "expected", "match", "criteria", "context", "rubric", "candidates", "strategy"},
 	ToolList:    {"limit", "since", "outcome"},
 	ToolShow:    {"id"},
 	ToolDismiss: {"id", "finding", "reason", "shared"},
@@ -68,7 +71,7 @@ var knownArgs = map[string][]string{
 
 const (
 	judgeDescription  = `Judge a code change with tribunal's configured jury and rubric — the same judges, meta-judge and gate as 'tribunal-session review' — and record the verdict. With no change named it judges the working tree's uncommitted change against HEAD. Returns the review JSON: review_id (the record id), outcome (accepted, rejected or no-verdict), reason, judges with scores, findings (severity, file, line, message, fingerprint), cost_usd. Calls models: it takes a minute or more and costs money.`
-	verifyDescription = `Judge an answer — any model output, free text or JSON — against its question with tribunal's jury, meta-judge and gate (the same as 'tribunal-session judge'), optionally against an expected answer, your own criteria and the context it may rely on, and record the verdict. Returns the verdict JSON: id (the record id), outcome (accepted, rejected or no-verdict), passed, score, threshold, reason, judges, checks (expected answer, must_include/must_avoid), findings, digests of what was judged. Calls models: it costs money.`
+	verifyDescription = `Judge an answer — any model output, free text or JSON — against its question with tribunal's jury, meta-judge and gate (the same as 'tribunal-session judge'), optionally against an expected answer, your own criteria and the context it may rely on, and record the verdict. Returns the verdict JSON: id (the record id), outcome (accepted, rejected or no-verdict), passed, score, threshold, reason, judges, checks (expected answer, must_include/must_avoid), findings, digests of what was judged. With candidates (2 to 5 answers) instead of answer, it judges each and chooses by strategy (best, rank, merge), as 'tribunal-session judge --candidates' does, and returns the set's JSON: id (the set's record), strategy_used, winner (the candidate's 1-based place in candidates), order, candidates with their verdicts, comparisons, and verdict (the chosen answer's). Calls models: it costs money.`
 	listDescription   = `List this repository's recorded tribunal verdicts (tasks, reviews, advisory Stop-hook verdicts), newest first: id, kind, outcome, score, cost, summary.`
 	showDescription   = `Everything recorded about one tribunal task, review or advisory verdict: each iteration's judges, scores, feedback, findings (numbered as dismiss_finding takes them) and the gate's reason.`
 	// The reason is kept with the dismissal and shown to later judges.

@@ -12,6 +12,12 @@ func (t tools) verify(ctx context.Context, _ *mcp.CallToolRequest, in VerifyInpu
 	if strings.TrimSpace(in.Question) == "" {
 		return nil, nil, toolError(ToolVerify, "question is empty", "pass the question or task the answer responds to")
 	}
+	if err := checkCandidates(in); err != nil {
+		return nil, nil, err
+	}
+	if in.Candidates != nil {
+		return t.candidates(ctx, in)
+	}
 	return t.answer(ctx, ToolVerify, in)
 }
 
@@ -43,7 +49,14 @@ func (t tools) answer(ctx context.Context, tool string, in VerifyInput) (*mcp.Ca
 	for _, c := range in.Criteria {
 		args = append(args, "--criterion="+c)
 	}
-	r := t.o.Run(ctx, args, string(stdin)+"\n")
+	return verdictResult(tool, t.o.Run(ctx, args, string(stdin)+"\n"))
+}
+
+// verdictResult is what judge's run makes of the tool's result: its
+// verdict JSON (accepted or rejected), the same marked as an error with
+// the command's last words (no verdict, or stopped), or the command's
+// error (refused, failed).
+func verdictResult(tool string, r Result) (*mcp.CallToolResult, any, error) {
 	switch {
 	case (r.Code == exitAccepted || r.Code == exitNotAccepted) && strings.TrimSpace(r.Stdout) != "":
 		return jsonResult(r.Stdout, false), nil, nil

@@ -7,19 +7,20 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
 	"github.com/tribunal-cc/tribunal/internal/judging/answer"
+	"github.com/tribunal-cc/tribunal/internal/judging/bestof"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // `judge --candidates` strategies (spec §7.20).
 const (
-	StrategyBest  = "best"
-	StrategyRank  = "rank"
-	StrategyMerge = "merge"
+	StrategyBest  = bestof.Best
+	StrategyRank  = bestof.Rank
+	StrategyMerge = bestof.Merge
 )
 
 // Strategies lists the strategies, the default first.
-var Strategies = []string{StrategyBest, StrategyRank, StrategyMerge}
+var Strategies = bestof.Strategies
 
 // CandidatesResult is a judged set of candidate answers: the set's own
 // record (kind best_of_n, its candidates.json), each candidate's judged

@@ -9,14 +9,16 @@ import (
 	"sync"
 
 	"github.com/tribunal-cc/tribunal/internal/judging"
+	"github.com/tribunal-cc/tribunal/internal/judging/bestof"
 	"github.com/tribunal-cc/tribunal/internal/llm/prompts"
 	"github.com/tribunal-cc/tribunal/internal/store/records"
 )
 
 // MaxCandidates caps `run --candidates N` (spec §7.17): every candidate
 // is a whole run with its own actor, jury and worktree, so the cost and the
-// machine's load grow with N.
-const MaxCandidates = 5
+// machine's load grow with N. judge --candidates and the MCP verify tool
+// hold a set of answers to the same cap (package bestof owns it).
+const MaxCandidates = bestof.Max
 
 // CandidateOf marks a task that runs as one candidate of a best-of-N task:
 // its change is kept, never applied, until the parent chooses.
