@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,24 +17,6 @@ import (
 
 	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
-
-// lockedBuffer is a server's stderr that children write to concurrently.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // fakeSession writes a shell script standing in for tribunal-session.
 func fakeSession(t *testing.T, script string) string {
@@ -56,7 +37,7 @@ func TestChildRunner(t *testing.T) {
 	bin := fakeSession(t, `echo "args=$*"; echo "in=$(cat)"; echo "env=$TRIBUNAL_TEST"; echo "pwd=$(pwd)"
 echo "tribunal: progress" >&2; echo "tribunal: error: it broke" >&2; exit 10
 `)
-	var stderr lockedBuffer
+	var stderr testkit.LockedBuffer
 	run := ChildRunner(bin, []string{"PATH=/usr/bin:/bin", "TRIBUNAL_TEST=passed"}, &stderr)
 	r := run(context.Background(), []string{"review", "--json"}, "a diff")
 	wd, _ := os.Getwd()

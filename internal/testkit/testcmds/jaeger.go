@@ -1,7 +1,6 @@
 package testcmds
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -14,12 +13,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tribunal-cc/tribunal/internal/testkit"
 )
 
 // JaegerVersion is the Jaeger the otel tier runs, pinned in
@@ -114,7 +114,7 @@ func StartJaeger(t testing.TB, bin string) (otlp, query string) {
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, jaegerConfig, p[0], p[1], p[2], p[3]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := &lockedBuffer{}
+	out := &testkit.LockedBuffer{}
 	cmd := exec.Command(bin, "--config=file:"+cfg)
 	cmd.Stdout, cmd.Stderr = out, out
 	// Jaeger's own tracing would otherwise dial the OTLP default port
@@ -149,24 +149,6 @@ func StartJaeger(t testing.TB, bin string) (otlp, query string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// lockedBuffer is Jaeger's output, read while it may still be written.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // jaegerTrace is the part of the query API's answer the checks read.
