@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -176,25 +175,6 @@ func TestLiveExportIsBounded(t *testing.T) {
 	c.exportTask(context.Background(), exportTaskID)
 	if errb.Len() != 0 {
 		t.Errorf("export off printed %q", errb.String())
-	}
-}
-
-// TestSessionLinksNoOpenTelemetry: the SDK, its gRPC and protobuf
-// packages are tribunal-otel's alone, so that every command of this
-// binary starts without their initialisation (issue 35).
-func TestSessionLinksNoOpenTelemetry(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
-		for _, heavy := range []string{"go.opentelemetry.io/", "google.golang.org/grpc", "google.golang.org/protobuf",
-			"github.com/tribunal-cc/tribunal/internal/present/otelexport/otelcli"} {
-			if strings.HasPrefix(pkg, heavy) || pkg == "github.com/tribunal-cc/tribunal/internal/present/otelexport" {
-				t.Errorf("tribunal-session links %s: it belongs to tribunal-otel", pkg)
-				break
-			}
-		}
 	}
 }
 
