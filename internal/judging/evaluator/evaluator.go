@@ -55,18 +55,15 @@ type compiled struct {
 // json_schema evaluator — so a bad schema stops a run before any model
 // call. The error names the evaluator, the first in the rubric's order.
 func Compile(ctx context.Context, specs []rubric.Evaluator, root string, v schemaproto.Validator) (*Set, error) {
-	s, err := Prepare(specs, root, v)
-	if err != nil && s == nil {
-		return nil, err
-	}
+	s, readErr := Prepare(specs, root, v)
 	// The schemas read before the first that could not be may not
 	// compile: the first of them that does not is the error, as it
 	// comes first.
-	if cerr := s.Check(ctx); cerr != nil {
-		return nil, cerr
-	}
-	if err != nil {
+	if err := s.Check(ctx); err != nil {
 		return nil, err
+	}
+	if readErr != nil {
+		return nil, readErr
 	}
 	return s, nil
 }
@@ -176,7 +173,7 @@ func (s *Set) Sources() [][]byte {
 	}
 	var out [][]byte
 	for _, e := range s.evals {
-		if e.source != nil {
+		if e.schema >= 0 {
 			out = append(out, e.source)
 		}
 	}
